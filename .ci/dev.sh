@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Burescope developer entry point: installs what a fresh Debian/Ubuntu
+# machine lacks, then builds, runs or tests.
+#
+#   bash .ci/dev.sh run    # open the app on the built-in PISA 2015 data
+#   bash .ci/dev.sh test   # the whole test suite (what CI runs)
+#   bash .ci/dev.sh build  # just build ./burescope
+#
+# Needs: apt-get (as root) for the C libraries of cgo/GLFW/Fyne and Xvfb;
+# when not root it prints the exact apt-get command and stops. Go is taken
+# from PATH when it is >= the go.mod version, else downloaded from the Go
+# module proxy (golang.org/toolchain) into ~/.cache/burescope/go.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO_WANT=1.26.8   # toolchain downloaded when no suitable go is installed
+GO_MIN=1.24      # go.mod's go directive
+APT_PKGS="ca-certificates curl unzip gcc libc6-dev pkg-config libgl1-mesa-dev libegl-dev
+  libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
+  libxkbcommon-dev xvfb xauth libgl1-mesa-dri"
+
+log() { printf '\033[1m[burescope]\033[0m %s\n' "$*" >&2; }
+
+need_apt() {
+  local missing=()
+  for p in $APT_PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local cmd="apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then
+    log "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get -o DPkg::Lock::Timeout=900 update -qq
+    $cmd >/dev/null
+  else
+    log "missing system packages; run this as root, then again:"
+    echo "  sudo apt-get update && sudo $cmd" >&2
+    exit 1
+  fi
+}
+
+version_ge() { # version_ge 1.26.8 1.24 -> true
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+
+need_go() {
+  local cache="${HOME:-/root}/.cache/burescope"
+  for g in "$(command -v go 2>/dev/null || true)" /usr/local/go/bin/go "$cache/go/bin/go"; do
+    [ -n "$g" ] && [ -x "$g" ] || continue
+    local v; v=$("$g" env GOVERSION 2>/dev/null | sed 's/^go//')
+    if [ -n "$v" ] && version_ge "$v" "$GO_MIN"; then
+      export PATH="$(dirname "$g"):$PATH"; return 0
+    fi
+  done
+  log "downloading Go $GO_WANT from the Go module proxy"
+  local arch; arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
+  local url="https://proxy.golang.org/golang.org/toolchain/@v/v0.0.1-go${GO_WANT}.linux-${arch}.zip"
+  local tmp; tmp=$(mktemp -d)
+  curl -fsSL "$url" -o "$tmp/go.zip"
+  (cd "$tmp" && unzip -q go.zip)
+  mkdir -p "$cache"; rm -rf "$cache/go"
+  mv "$tmp/golang.org/toolchain@v0.0.1-go${GO_WANT}.linux-${arch}" "$cache/go"
+  chmod +x "$cache/go/bin/"* "$cache/go/pkg/tool/"*/* 2>/dev/null || true
+  rm -rf "$tmp"
+  export PATH="$cache/go/bin:$PATH"
+}
+
+setup() {
+  need_apt
+  need_go
+  export GOTOOLCHAIN=local CGO_ENABLED=1
+  log "$(go version)"
+  go mod download
+}
+
+build() {
+  log "building ./burescope (the first build compiles Fyne and GLFW: several minutes)"
+  go build -o burescope .
+}
+
+cmd_test() {
+  log "gofmt"
+  local bad; bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+  if [ -n "$bad" ]; then echo "gofmt would change:" >&2; echo "$bad" >&2; exit 1; fi
+  log "go vet"
+  go vet ./...
+  build
+  log "go test (under Xvfb so the OpenGL backend and the GUI are tested for real)"
+  # -p 1: one package at a time on small CI machines keeps GL tests from
+  # competing with each other for llvmpipe's threads.
+  xvfb-run -a -s "-screen 0 1600x1000x24" go test -count=1 -timeout 30m ./...
+  log "GL backend without a display (EGL surfaceless)"
+  env -u DISPLAY go test -count=1 -run 'GL|EGL|Backend' ./gpucompute/
+  if [ -x .ci/e2e.sh ]; then
+    log "end-to-end: the real app under Xvfb"
+    .ci/e2e.sh ./burescope
+  fi
+  log "all tests passed"
+}
+
+case "${1:-}" in
+  run)   setup; build; shift; exec ./burescope "$@" ;;
+  test)  setup; cmd_test ;;
+  build) setup; build ;;
+  *) echo "usage: bash .ci/dev.sh run|test|build" >&2; exit 2 ;;
+esac
