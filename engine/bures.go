@@ -1,0 +1,150 @@
+package engine
+
+import "math"
+
+// CrossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for symmetric PSD d x d
+// matrices a and b, exactly (two symmetric eigendecompositions). It is
+// symmetric in a and b, finite for any PSD input (rank-deficient or zero
+// included), and is the cross term of Bures^2 and of the pseudo dot
+// product [mu : nu].
+func CrossTrace(a, b []float64, d int) float64 {
+	if d == 1 {
+		return math.Sqrt(math.Max(a[0], 0) * math.Max(b[0], 0))
+	}
+	return crossTraceRoot(SqrtPSD(a, d), b, d)
+}
+
+// crossTraceRoot is CrossTrace given sa = A^{1/2}.
+func crossTraceRoot(sa, b []float64, d int) float64 {
+	m := Symmetrize(mul3(sa, b, sa, d), d)
+	vals, _, ok := symEig(m, d)
+	if !ok {
+		return math.NaN()
+	}
+	var s float64
+	for _, l := range vals {
+		if l > 0 {
+			s += math.Sqrt(l)
+		}
+	}
+	return s
+}
+
+// Bures2 returns the squared Bures distance
+// tr(A + B - 2 (A^{1/2} B A^{1/2})^{1/2}) between symmetric PSD d x d
+// matrices (MATH.md, Distance), computed exactly by symmetric
+// eigendecomposition. It is exact for rank-deficient and zero matrices;
+// round-off below zero is clamped to 0.
+func Bures2(a, b []float64, d int) float64 {
+	v := Trace(a, d) + Trace(b, d) - 2*CrossTrace(a, b, d)
+	return math.Max(v, 0)
+}
+
+// Bures2x2 returns Bures^2 between symmetric PSD 2 x 2 matrices in closed
+// form without allocating: tr (A^{1/2} B A^{1/2})^{1/2} =
+// sqrt(tr(AB) + 2 sqrt(det A det B)), the d = 2 square-root formula of
+// MATH.md applied to M = A^{1/2} B A^{1/2} (tr M = tr AB, det M = det A det B).
+func Bures2x2(a, b []float64) float64 {
+	a01 := 0.5 * (a[1] + a[2])
+	b01 := 0.5 * (b[1] + b[2])
+	trAB := a[0]*b[0] + 2*a01*b01 + a[3]*b[3]
+	detA := math.Max(a[0]*a[3]-a01*a01, 0)
+	detB := math.Max(b[0]*b[3]-b01*b01, 0)
+	x := math.Sqrt(math.Max(trAB+2*math.Sqrt(detA*detB), 0))
+	return math.Max(a[0]+a[3]+b[0]+b[3]-2*x, 0)
+}
+
+// Bures2x3 returns Bures^2 between symmetric PSD 3 x 3 matrices in closed
+// form without allocating: A^{1/2} by Sqrt3x3's formula, then the
+// eigenvalues of A^{1/2} B A^{1/2} by Eig3Sym. Accuracy degrades for nearly
+// rank-1 A (see Sqrt3x3); Bures2 is the exact reference.
+func Bures2x3(a, b []float64) float64 {
+	var ma, s [9]float64
+	copy(ma[:], a[:9])
+	for i := 0; i < 3; i++ {
+		for j := 0; j < i; j++ {
+			v := 0.5 * (ma[i*3+j] + ma[j*3+i])
+			ma[i*3+j], ma[j*3+i] = v, v
+		}
+	}
+	sqrt3x3Into(&s, &ma)
+	// M = S B S (symmetric): compute SB then (SB) S.
+	var sb, m [9]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			sb[i*3+j] = s[i*3]*b[j] + s[i*3+1]*b[3+j] + s[i*3+2]*b[6+j]
+		}
+	}
+	for i := 0; i < 3; i++ {
+		for j := i; j < 3; j++ {
+			v := sb[i*3]*s[j] + sb[i*3+1]*s[3+j] + sb[i*3+2]*s[6+j]
+			m[i*3+j], m[j*3+i] = v, v
+		}
+	}
+	e := eig3(m[0], m[1], m[2], m[4], m[5], m[8])
+	x := math.Sqrt(math.Max(e[0], 0)) + math.Sqrt(math.Max(e[1], 0)) + math.Sqrt(math.Max(e[2], 0))
+	return math.Max(a[0]+a[4]+a[8]+b[0]+b[4]+b[8]-2*x, 0)
+}
+
+// Bures2Fast returns Bures^2 using the closed forms for d <= 3 (Bures2x2,
+// Bures2x3) and the exact eigendecomposition (Bures2) otherwise.
+func Bures2Fast(a, b []float64, d int) float64 {
+	switch d {
+	case 1:
+		x := math.Sqrt(math.Max(a[0], 0)) - math.Sqrt(math.Max(b[0], 0))
+		return x * x
+	case 2:
+		return Bures2x2(a, b)
+	case 3:
+		return Bures2x3(a, b)
+	}
+	return Bures2(a, b, d)
+}
+
+// W2Squared returns the squared 2-Wasserstein distance between the
+// elliptical measures mu(ma, sa) and mu(mb, sb) of family f in R^d:
+// |ma - mb|^2 + tau * Bures^2(sa, sb) (MATH.md, Distance). sa and sb are
+// scales (not covariances); either may be rank-deficient or zero (Dirac).
+func W2Squared(f Family, ma, sa, mb, sb []float64, d int) float64 {
+	return SqDist(ma, mb) + f.Tau*Bures2(sa, sb, d)
+}
+
+// W2 returns the 2-Wasserstein distance sqrt(W2Squared(...)).
+func W2(f Family, ma, sa, mb, sb []float64, d int) float64 {
+	return math.Sqrt(W2Squared(f, ma, sa, mb, sb, d))
+}
+
+// W2Measures returns W2 between two Measures of family f (scales
+// L L^T + Eps I).
+func W2Measures(f Family, x, y Measure) float64 {
+	d := x.Dim()
+	return W2(f, x.Mean, x.Scale(), y.Mean, y.Scale(), d)
+}
+
+// W2 returns the 2-Wasserstein distance between measures i and j of e.
+func (e *Embedding) W2(i, j int) float64 {
+	return W2(e.Family, e.Mean(i), e.Scale(i), e.Mean(j), e.Scale(j), e.Dim)
+}
+
+// DistanceMatrix returns the n x n matrix (row-major) of exact W2
+// distances between all measures of e: symmetric with a zero diagonal.
+// Each scale's square root is computed once.
+func DistanceMatrix(e *Embedding) []float64 {
+	n, d := e.Len(), e.Dim
+	roots := make([][]float64, n)
+	traces := make([]float64, n)
+	for i := 0; i < n; i++ {
+		roots[i] = SqrtPSD(e.Scale(i), d)
+		traces[i] = Trace(e.Scale(i), d)
+	}
+	out := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			b2 := math.Max(traces[i]+traces[j]-2*crossTraceRoot(roots[i], e.Scale(j), d), 0)
+			w := math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
+			out[i*n+j] = w
+			out[j*n+i] = w
+		}
+	}
+	return out
+}

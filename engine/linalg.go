@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds small dense helpers on row-major []float64 matrices used
+// throughout the package. They allocate their results; hot loops that must
+// not allocate use the fixed-size kernels in sqrtm.go and bures.go.
+
+// Identity returns the d x d identity matrix (row-major).
+func Identity(d int) []float64 {
+	m := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		m[i*d+i] = 1
+	}
+	return m
+}
+
+// MatMul returns the n x m product of the n x k matrix a and the k x m
+// matrix b (all row-major).
+func MatMul(a, b []float64, n, k, m int) []float64 {
+	c := make([]float64, n*m)
+	matMulInto(c, a, b, n, k, m)
+	return c
+}
+
+// matMulInto writes a (n x k) times b (k x m) into c (n x m); c must not
+// alias a or b.
+func matMulInto(c, a, b []float64, n, k, m int) {
+	for i := 0; i < n; i++ {
+		ci := c[i*m : (i+1)*m]
+		for j := range ci {
+			ci[j] = 0
+		}
+		for p := 0; p < k; p++ {
+			aip := a[i*k+p]
+			if aip == 0 {
+				continue
+			}
+			bp := b[p*m : (p+1)*m]
+			for j, v := range bp {
+				ci[j] += aip * v
+			}
+		}
+	}
+}
+
+// mul3 returns the d x d product a b c.
+func mul3(a, b, c []float64, d int) []float64 {
+	return MatMul(MatMul(a, b, d, d, d), c, d, d, d)
+}
+
+// Transpose returns the m x n transpose of the n x m matrix a.
+func Transpose(a []float64, n, m int) []float64 {
+	t := make([]float64, n*m)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			t[j*n+i] = a[i*m+j]
+		}
+	}
+	return t
+}
+
+// Trace returns the trace of the d x d matrix a.
+func Trace(a []float64, d int) float64 {
+	var s float64
+	for i := 0; i < d; i++ {
+		s += a[i*d+i]
+	}
+	return s
+}
+
+// Symmetrize replaces the d x d matrix a by (a + a^T)/2 in place and
+// returns it; it removes the round-off asymmetry of products like A B A.
+func Symmetrize(a []float64, d int) []float64 {
+	for i := 0; i < d; i++ {
+		for j := 0; j < i; j++ {
+			v := 0.5 * (a[i*d+j] + a[j*d+i])
+			a[i*d+j] = v
+			a[j*d+i] = v
+		}
+	}
+	return a
+}
+
+// FrobNorm returns the Frobenius norm of a (any shape).
+func FrobNorm(a []float64) float64 {
+	var s float64
+	for _, v := range a {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+// FrobDist returns the Frobenius norm of a - b (same shapes).
+func FrobDist(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		e := v - b[i]
+		s += e * e
+	}
+	return math.Sqrt(s)
+}
+
+// Dot returns the Euclidean inner product of two vectors of equal length.
+func Dot(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// SqDist returns |a - b|^2 for two vectors of equal length.
+func SqDist(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		e := v - b[i]
+		s += e * e
+	}
+	return s
+}
+
+// FactorProduct returns the d x d matrix L L^T + eps I for the d x k
+// row-major factor l (k may be 0: the result is eps I).
+func FactorProduct(l []float64, d, k int, eps float64) []float64 {
+	return Measure{Mean: make([]float64, d), Factor: l, K: k, Eps: eps}.Scale()
+}
+
+// symEig returns the eigenvalues (ascending) and the eigenvectors (the
+// columns of a row-major d x d matrix) of the symmetric part of a.
+func symEig(a []float64, d int) (vals, vecs []float64, ok bool) {
+	s := mat.NewSymDense(d, nil)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			s.SetSym(i, j, 0.5*(a[i*d+j]+a[j*d+i]))
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(s, true) {
+		return nil, nil, false
+	}
+	vals = es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	vecs = make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			vecs[i*d+j] = v.At(i, j)
+		}
+	}
+	return vals, vecs, true
+}
+
+// spectralFunc returns U diag(f(lambda)) U^T for the eigendecomposition
+// vals, vecs of a symmetric d x d matrix.
+func spectralFunc(vals, vecs []float64, d int, f func(float64) float64) []float64 {
+	fv := make([]float64, d)
+	for i, l := range vals {
+		fv[i] = f(l)
+	}
+	out := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				if fv[k] != 0 {
+					s += vecs[i*d+k] * fv[k] * vecs[j*d+k]
+				}
+			}
+			out[i*d+j] = s
+			out[j*d+i] = s
+		}
+	}
+	return out
+}
+
+// isFinite reports whether every entry of a is a finite number.
+func isFinite(a []float64) bool {
+	for _, v := range a {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}

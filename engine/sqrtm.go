@@ -1,0 +1,241 @@
+package engine
+
+import "math"
+
+// DefaultRcond is the relative eigenvalue threshold below which InvSqrtPSD
+// (and everything that uses pseudo-inverse roots) treats an eigenvalue as
+// zero: lambda <= DefaultRcond * lambda_max counts as rank deficiency. The
+// eigenvalues of a matrix built as L L^T with rank(L) < d come out of a
+// symmetric eigensolver as roughly 1e-16 * lambda_max, far below it.
+const DefaultRcond = 1e-12
+
+// SqrtPSD returns the symmetric PSD square root of the symmetric d x d
+// matrix a (row-major) by an exact eigendecomposition; eigenvalues that
+// round-off made negative are clamped to 0. Only the symmetric part of a is
+// used. A matrix with NaN or Inf entries gives a NaN result.
+func SqrtPSD(a []float64, d int) []float64 {
+	if d == 1 {
+		return []float64{math.Sqrt(math.Max(a[0], 0))}
+	}
+	vals, vecs, ok := symEig(a, d)
+	if !ok {
+		return nanMatrix(d)
+	}
+	return spectralFunc(vals, vecs, d, func(l float64) float64 { return math.Sqrt(math.Max(l, 0)) })
+}
+
+// InvSqrtPSD returns the pseudo-inverse square root (A^+)^{1/2} of the
+// symmetric PSD d x d matrix a: eigenvalues above rcond * lambda_max are
+// mapped to 1/sqrt(lambda), the others to 0. rcond <= 0 means DefaultRcond.
+// For a full-rank matrix this is the ordinary inverse square root.
+func InvSqrtPSD(a []float64, d int, rcond float64) []float64 {
+	if rcond <= 0 {
+		rcond = DefaultRcond
+	}
+	vals, vecs, ok := symEig(a, d)
+	if !ok {
+		return nanMatrix(d)
+	}
+	cut := rcond * math.Max(vals[d-1], 0)
+	return spectralFunc(vals, vecs, d, func(l float64) float64 {
+		if l <= cut || l <= 0 {
+			return 0
+		}
+		return 1 / math.Sqrt(l)
+	})
+}
+
+// RootsPSD returns both the square root and the pseudo-inverse square root
+// of the symmetric PSD matrix a from one eigendecomposition, and the
+// numerical rank (eigenvalues above rcond * lambda_max; rcond <= 0 means
+// DefaultRcond).
+func RootsPSD(a []float64, d int, rcond float64) (sqrt, invSqrt []float64, rank int) {
+	if rcond <= 0 {
+		rcond = DefaultRcond
+	}
+	vals, vecs, ok := symEig(a, d)
+	if !ok {
+		return nanMatrix(d), nanMatrix(d), 0
+	}
+	cut := rcond * math.Max(vals[d-1], 0)
+	for _, l := range vals {
+		if l > cut && l > 0 {
+			rank++
+		}
+	}
+	sqrt = spectralFunc(vals, vecs, d, func(l float64) float64 { return math.Sqrt(math.Max(l, 0)) })
+	invSqrt = spectralFunc(vals, vecs, d, func(l float64) float64 {
+		if l <= cut || l <= 0 {
+			return 0
+		}
+		return 1 / math.Sqrt(l)
+	})
+	return sqrt, invSqrt, rank
+}
+
+// EigenvaluesPSD returns the eigenvalues of the symmetric part of the d x d
+// matrix a in ascending order (exact symmetric eigensolver).
+func EigenvaluesPSD(a []float64, d int) []float64 {
+	vals, _, ok := symEig(a, d)
+	if !ok {
+		v := make([]float64, d)
+		for i := range v {
+			v[i] = math.NaN()
+		}
+		return v
+	}
+	return vals
+}
+
+// Sqrt2x2 returns the square root of the symmetric PSD 2 x 2 matrix a
+// (row-major, length 4) in closed form (MATH.md, Newton-Schulz section):
+// sqrt(M) = (M + s I) / t with s = sqrt(det M), t = sqrt(tr M + 2 s).
+// It is exact for rank 2, rank 1 (s = 0) and the zero matrix. A slightly
+// negative determinant from round-off is clamped to 0.
+func Sqrt2x2(a []float64) []float64 {
+	var out [4]float64
+	sqrt2x2Into(&out, a[0], 0.5*(a[1]+a[2]), a[3])
+	return out[:]
+}
+
+// sqrt2x2Into writes sqrt of [[p, q], [q, r]] into out (allocation-free).
+func sqrt2x2Into(out *[4]float64, p, q, r float64) {
+	det := p*r - q*q
+	s := math.Sqrt(math.Max(det, 0))
+	t2 := p + r + 2*s
+	if !(t2 > 0) {
+		*out = [4]float64{}
+		return
+	}
+	t := math.Sqrt(t2)
+	*out = [4]float64{(p + s) / t, q / t, q / t, (r + s) / t}
+}
+
+// Eig3Sym returns the eigenvalues, in ascending order, of the symmetric
+// 3 x 3 matrix a (row-major, length 9; the symmetric part is used) by the
+// closed-form trigonometric solution of the characteristic cubic
+// (O. K. Smith, "Eigenvalues of a symmetric 3 x 3 matrix", CACM 4(4), 1961).
+// Its absolute error is about 1e-15 * |a|, so small eigenvalues of
+// ill-conditioned matrices lose relative accuracy.
+func Eig3Sym(a []float64) [3]float64 {
+	return eig3(a[0], 0.5*(a[1]+a[3]), 0.5*(a[2]+a[6]), a[4], 0.5*(a[5]+a[7]), a[8])
+}
+
+// eig3 is Eig3Sym on the six independent entries a00 a01 a02 a11 a12 a22.
+func eig3(a00, a01, a02, a11, a12, a22 float64) [3]float64 {
+	p1 := a01*a01 + a02*a02 + a12*a12
+	q := (a00 + a11 + a22) / 3
+	if p1 == 0 {
+		e := [3]float64{a00, a11, a22}
+		sort3(&e)
+		return e
+	}
+	b00, b11, b22 := a00-q, a11-q, a22-q
+	p2 := b00*b00 + b11*b11 + b22*b22 + 2*p1
+	p := math.Sqrt(p2 / 6)
+	if p == 0 {
+		return [3]float64{q, q, q}
+	}
+	// det(B)/2 with B = (A - q I)/p.
+	det := b00*(b11*b22-a12*a12) - a01*(a01*b22-a12*a02) + a02*(a01*a12-b11*a02)
+	r := det / (2 * p * p * p)
+	if r < -1 {
+		r = -1
+	} else if r > 1 {
+		r = 1
+	}
+	phi := math.Acos(r) / 3
+	hi := q + 2*p*math.Cos(phi)
+	lo := q + 2*p*math.Cos(phi+2*math.Pi/3)
+	mid := 3*q - hi - lo
+	e := [3]float64{lo, mid, hi}
+	sort3(&e)
+	return e
+}
+
+func sort3(e *[3]float64) {
+	if e[0] > e[1] {
+		e[0], e[1] = e[1], e[0]
+	}
+	if e[1] > e[2] {
+		e[1], e[2] = e[2], e[1]
+	}
+	if e[0] > e[1] {
+		e[0], e[1] = e[1], e[0]
+	}
+}
+
+// Sqrt3x3 returns the square root of the symmetric PSD 3 x 3 matrix a in
+// closed form. With mu_i the square roots of the eigenvalues (Eig3Sym) and
+// I1 = sum mu_i, I2 = sum_{i<j} mu_i mu_j, I3 = mu_1 mu_2 mu_3, the
+// Cayley-Hamilton theorem for U = sqrt(M) (U^3 - I1 U^2 + I2 U - I3 = 0,
+// U^2 = M) gives
+//
+//	sqrt(M) = (-M^2 + (I1^2 - I2) M + I1 I3 I) / (I1 I2 - I3)
+//
+// (Franca, "An algorithm to compute the square root of a 3x3 positive
+// definite matrix", Comput. Math. Appl. 18(5), 1989). I1 I2 - I3 =
+// (mu1+mu2)(mu2+mu3)(mu1+mu3) vanishes only for rank <= 1, where
+// sqrt(M) = M / sqrt(tr M) is used instead. Near rank 1 the formula loses
+// accuracy; SqrtPSD is the exact reference.
+func Sqrt3x3(a []float64) []float64 {
+	var out [9]float64
+	m := [9]float64{
+		a[0], 0.5 * (a[1] + a[3]), 0.5 * (a[2] + a[6]),
+		0.5 * (a[1] + a[3]), a[4], 0.5 * (a[5] + a[7]),
+		0.5 * (a[2] + a[6]), 0.5 * (a[5] + a[7]), a[8],
+	}
+	sqrt3x3Into(&out, &m)
+	return out[:]
+}
+
+// sqrt3x3Into writes the square root of the symmetric PSD m into out.
+func sqrt3x3Into(out, m *[9]float64) {
+	e := eig3(m[0], m[1], m[2], m[4], m[5], m[8])
+	mu0 := math.Sqrt(math.Max(e[0], 0))
+	mu1 := math.Sqrt(math.Max(e[1], 0))
+	mu2 := math.Sqrt(math.Max(e[2], 0))
+	i1 := mu0 + mu1 + mu2
+	i2 := mu0*mu1 + mu1*mu2 + mu0*mu2
+	i3 := mu0 * mu1 * mu2
+	den := (mu0 + mu1) * (mu1 + mu2) * (mu0 + mu2)
+	if !(i1 > 0) {
+		*out = [9]float64{}
+		return
+	}
+	// Rank <= 1 (two eigenvalues at zero relative to the largest).
+	if den <= 1e-14*i1*i1*i1 {
+		tr := m[0] + m[4] + m[8]
+		if !(tr > 0) {
+			*out = [9]float64{}
+			return
+		}
+		st := math.Sqrt(tr)
+		for i := range out {
+			out[i] = m[i] / st
+		}
+		return
+	}
+	c1 := i1*i1 - i2
+	c0 := i1 * i3
+	for i := 0; i < 3; i++ {
+		for j := i; j < 3; j++ {
+			m2 := m[i*3]*m[j*3] + m[i*3+1]*m[j*3+1] + m[i*3+2]*m[j*3+2]
+			v := -m2 + c1*m[i*3+j]
+			if i == j {
+				v += c0
+			}
+			v /= den
+			out[i*3+j] = v
+			out[j*3+i] = v
+		}
+	}
+}
+
+func nanMatrix(d int) []float64 {
+	m := make([]float64, d*d)
+	for i := range m {
+		m[i] = math.NaN()
+	}
+	return m
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ImageTol is the relative tolerance with which TransportMap decides that
+// Im B lies inside Im A for a singular A: the part of B outside Im A,
+// |B - P B P|_F with P the projector onto Im A, must be at most
+// ImageTol * |B|_F.
+const ImageTol = 1e-8
+
+// ErrImage is returned (wrapped) by TransportMap when A is singular and
+// Im B is not contained in Im A: no transport map from A to B exists then.
+var ErrImage = errors.New("image of B is not inside image of A")
+
+// TransportMap returns the optimal transport (Brenier) map between centred
+// measures with PSD scales a and b (d x d, row-major), by the first formula
+// of MATH.md:
+//
+//	T^{AB} = A^{-1/2} (A^{1/2} B A^{1/2})^{1/2} A^{-1/2},  T A T = B.
+//
+// For a singular A the inverse roots are pseudo-inverse roots; the map is
+// then defined on Im A (and zero on ker A) and exists only when Im B lies
+// inside Im A, otherwise the error wraps ErrImage. The result is symmetric
+// PSD.
+func TransportMap(a, b []float64, d int) ([]float64, error) {
+	sa, isa, rank := RootsPSD(a, d, 0)
+	if !isFinite(sa) || !isFinite(b) {
+		return nil, errors.New("transport map: non-finite matrix entry")
+	}
+	if rank < d {
+		if err := checkImage(sa, isa, b, d); err != nil {
+			return nil, err
+		}
+	}
+	m := Symmetrize(mul3(sa, b, sa, d), d)
+	return Symmetrize(mul3(isa, SqrtPSD(m, d), isa, d), d), nil
+}
+
+// checkImage returns an error wrapping ErrImage when b has a component
+// outside the image of A (sa = A^{1/2}, isa = (A^+)^{1/2}).
+func checkImage(sa, isa, b []float64, d int) error {
+	p := MatMul(sa, isa, d, d, d) // projector onto Im A
+	pbp := mul3(p, b, p, d)
+	nb := FrobNorm(b)
+	if off := FrobDist(b, pbp); off > ImageTol*nb {
+		return fmt.Errorf("transport map: A is singular and %w (relative residual %.3g)", ErrImage, off/nb)
+	}
+	return nil
+}
+
+// TransportMapAlt returns T^{AB} by the second formula of MATH.md,
+//
+//	T^{AB} = B^{1/2} (B^{1/2} A B^{1/2})^{-1/2} B^{1/2},
+//
+// with a pseudo-inverse root (so B may be singular). It needs A of full
+// rank (the map is then unique) and returns an error otherwise; it agrees
+// with TransportMap there and serves as its independent check.
+func TransportMapAlt(a, b []float64, d int) ([]float64, error) {
+	if _, _, rank := RootsPSD(a, d, 0); rank < d {
+		return nil, fmt.Errorf("transport map (second formula): A has rank %d < %d", rank, d)
+	}
+	sb := SqrtPSD(b, d)
+	n := Symmetrize(mul3(sb, a, sb, d), d)
+	return Symmetrize(mul3(sb, InvSqrtPSD(n, d, 0), sb, d), d), nil
+}
+
+// ApplyMap returns the image T(x - a) + b of the point x under the affine
+// optimal map between measures with means a and b and transport matrix t.
+func ApplyMap(t, a, b, x []float64, d int) []float64 {
+	y := make([]float64, d)
+	for i := 0; i < d; i++ {
+		s := b[i]
+		for j := 0; j < d; j++ {
+			s += t[i*d+j] * (x[j] - a[j])
+		}
+		y[i] = s
+	}
+	return y
+}
