@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+)
+
+// Preference keys. Only options a user would expect to survive a restart
+// are kept: the view, the model options, the last directory and the
+// recent files. The dataset itself is not restored (the app always opens
+// on the default built-in unless told otherwise).
+const (
+	prefView         = "view.mode"
+	prefColorBy      = "view.colorBy"
+	prefLabels       = "view.labels"
+	prefLevel        = "view.level"
+	prefBaseline     = "view.baseline"
+	prefDim          = "model.dim"
+	prefFamily       = "model.family"
+	prefTau          = "model.tau"
+	prefEps          = "model.eps"
+	prefOptimizer    = "model.optimizer"
+	prefRate         = "model.rate"
+	prefIterations   = "model.iterations"
+	prefSeed         = "model.seed"
+	prefBackend      = "model.backend"
+	prefStandardise  = "data.standardise"
+	prefSymmetrise   = "data.symmetrise"
+	prefLastDir      = "files.lastDir"
+	prefRecent       = "files.recent"
+	maxRecent        = 8
+	prefExportDPI    = "export.dpi"
+	defaultExportDPI = 150
+)
+
+// LoadSettings returns def with every option that p holds (and that is
+// valid) replacing the default.
+func LoadSettings(p fyne.Preferences, def Settings) Settings {
+	s := def
+	s.View = p.StringWithFallback(prefView, s.View)
+	s.ColorBy = p.StringWithFallback(prefColorBy, s.ColorBy)
+	s.Labels = p.BoolWithFallback(prefLabels, s.Labels)
+	s.Level = p.FloatWithFallback(prefLevel, s.Level)
+	s.ShowBaseline = p.BoolWithFallback(prefBaseline, s.ShowBaseline)
+	s.Dim = p.IntWithFallback(prefDim, s.Dim)
+	s.Family = p.StringWithFallback(prefFamily, s.Family)
+	s.Tau = p.FloatWithFallback(prefTau, s.Tau)
+	s.Eps = p.FloatWithFallback(prefEps, s.Eps)
+	s.Optimizer = p.StringWithFallback(prefOptimizer, s.Optimizer)
+	s.LearningRate = p.FloatWithFallback(prefRate, s.LearningRate)
+	s.Iterations = p.IntWithFallback(prefIterations, s.Iterations)
+	s.Seed = int64(p.IntWithFallback(prefSeed, int(s.Seed)))
+	s.Backend = p.StringWithFallback(prefBackend, s.Backend)
+	s.Standardise = p.BoolWithFallback(prefStandardise, s.Standardise)
+	s.Symmetrise = p.BoolWithFallback(prefSymmetrise, s.Symmetrise)
+	if s.Validate() != nil {
+		// A preference file from another version (or edited by hand):
+		// keep the defaults rather than start in a broken state.
+		return def
+	}
+	return s
+}
+
+// SaveSettings stores the persistent options of s in p.
+func SaveSettings(p fyne.Preferences, s Settings) {
+	p.SetString(prefView, s.View)
+	p.SetString(prefColorBy, s.ColorBy)
+	p.SetBool(prefLabels, s.Labels)
+	p.SetFloat(prefLevel, s.Level)
+	p.SetBool(prefBaseline, s.ShowBaseline)
+	p.SetInt(prefDim, s.Dim)
+	p.SetString(prefFamily, s.Family)
+	p.SetFloat(prefTau, s.Tau)
+	p.SetFloat(prefEps, s.Eps)
+	p.SetString(prefOptimizer, s.Optimizer)
+	p.SetFloat(prefRate, s.LearningRate)
+	p.SetInt(prefIterations, s.Iterations)
+	p.SetInt(prefSeed, int(s.Seed))
+	p.SetString(prefBackend, s.Backend)
+	p.SetBool(prefStandardise, s.Standardise)
+	p.SetBool(prefSymmetrise, s.Symmetrise)
+}
+
+// RecentFiles returns the recently opened files, newest first.
+func RecentFiles(p fyne.Preferences) []string {
+	return p.StringListWithFallback(prefRecent, nil)
+}
+
+// AddRecentFile puts path first in the recent-files list (removing an
+// older entry for it) and keeps at most maxRecent entries.
+func AddRecentFile(p fyne.Preferences, path string) []string {
+	list := []string{path}
+	for _, r := range RecentFiles(p) {
+		if r != path && len(list) < maxRecent {
+			list = append(list, r)
+		}
+	}
+	p.SetStringList(prefRecent, list)
+	return list
+}
+
+// LastDir returns the directory of the last file opened or saved ("" if
+// none).
+func LastDir(p fyne.Preferences) string { return p.String(prefLastDir) }
+
+// SetLastDir remembers dir for the next file dialog.
+func SetLastDir(p fyne.Preferences, dir string) { p.SetString(prefLastDir, dir) }

@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"reflect"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+func TestSettingsRoundTrip(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := a.Preferences()
+	s := DefaultSettings()
+	s.View, s.ColorBy, s.Labels, s.Level, s.ShowBaseline = "precision", "stress", false, 2, true
+	s.Dim, s.Family, s.Tau, s.Eps, s.Seed, s.Backend = 3, "custom", 0.4, 0.001, 42, "cpu"
+	SaveSettings(p, s)
+	got := LoadSettings(p, DefaultSettings())
+	if !reflect.DeepEqual(got, s) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, s)
+	}
+}
+
+func TestLoadSettingsRejectsInvalid(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := a.Preferences()
+	p.SetInt(prefDim, 7) // not a valid dimension
+	p.SetString(prefView, "precision")
+	if got := LoadSettings(p, DefaultSettings()); !reflect.DeepEqual(got, DefaultSettings()) {
+		t.Errorf("invalid preferences were used: %+v", got)
+	}
+}
+
+func TestRecentFiles(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := a.Preferences()
+	if got := RecentFiles(p); len(got) != 0 {
+		t.Fatalf("fresh app has recent files %q", got)
+	}
+	for _, f := range []string{"a", "b", "c", "a"} {
+		AddRecentFile(p, f)
+	}
+	if got, want := RecentFiles(p), []string{"a", "c", "b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("recent = %q, want %q", got, want)
+	}
+	for i := 0; i < 2*maxRecent; i++ {
+		AddRecentFile(p, string(rune('A'+i)))
+	}
+	if got := RecentFiles(p); len(got) != maxRecent || got[0] != string(rune('A'+2*maxRecent-1)) {
+		t.Errorf("recent list after many adds: %q", got)
+	}
+	SetLastDir(p, "/tmp/x")
+	if LastDir(p) != "/tmp/x" {
+		t.Error("last dir not kept")
+	}
+}
