@@ -1,0 +1,395 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// Similarity names how NearestNeighbors ranks the other measures of an
+// embedding against one query measure mu_a = mu(a, A).
+type Similarity string
+
+// The rankings of issue 7 (MATH.md, "Pseudo dot product and similarities"),
+// the same values as W2, DotProduct, BuresCosine and MixtureCosine.
+// X = tr (A^{1/2} B A^{1/2})^{1/2} is the Bures cross term and tau the
+// family constant (covariance = tau * scale).
+const (
+	// ByW2 ranks by the 2-Wasserstein distance
+	// sqrt(|a-b|^2 + tau (tr A + tr B - 2 X)), smallest first.
+	ByW2 Similarity = "w2"
+	// ByDot ranks by the pseudo dot product [mu_a : mu_b] = <a,b> + X
+	// (DotProduct: the paper's tau = 1 form, the polarisation of W2^2
+	// against the Dirac at 0 for Gaussians); largest first.
+	ByDot Similarity = "dot"
+	// ByCosine ranks by the Bures cosine
+	// (<a,b> + rho X) / sqrt(|a|^2 + rho tr A) / sqrt(|b|^2 + rho tr B),
+	// largest first.
+	ByCosine Similarity = "cosine"
+	// ByMixture ranks by the mixture of cosines
+	// S_B = <a,b>/(|a||b|) + rho X / sqrt(tr A tr B), largest first.
+	ByMixture Similarity = "mixture"
+)
+
+// ParseSimilarity returns the Similarity named s (w2, dot, cosine or
+// mixture).
+func ParseSimilarity(s string) (Similarity, error) {
+	switch Similarity(s) {
+	case ByW2, ByDot, ByCosine, ByMixture:
+		return Similarity(s), nil
+	}
+	return "", fmt.Errorf("unknown similarity %q (want w2, dot, cosine or mixture)", s)
+}
+
+// Ascending reports whether smaller scores rank first (true for ByW2 only).
+func (s Similarity) Ascending() bool { return s == ByW2 }
+
+// Neighbor is one entry of a nearest-neighbour list: the index of a
+// measure in the embedding and its score against the query.
+type Neighbor struct {
+	Index int
+	Score float64
+}
+
+// NeighborOptions configures NearestNeighbors and SimilarityScores.
+type NeighborOptions struct {
+	By      Similarity // ranking; "" means ByW2
+	K       int        // number of neighbours wanted; <= 0 means 10
+	Rho     float64    // weight of the covariance term for ByCosine and ByMixture (MATH.md); 0 is allowed
+	Workers int        // goroutines; <= 0 means runtime.GOMAXPROCS(0)
+}
+
+// neighborChunk is how many measures a worker scores between two checks of
+// the context.
+const neighborChunk = 1024
+
+// SimilarityScores returns the scores (as defined by opt.By) of measure
+// item of e against every measure of e, itself included, in one batch over
+// all n measures, parallel over opt.Workers goroutines.
+//
+// The cross term X = tr (A^{1/2} B A^{1/2})^{1/2} is computed with A^{1/2}
+// taken once by an exact eigendecomposition, then for each B only the
+// eigenvalues of the d x d matrix A^{1/2} B A^{1/2} (Householder
+// tridiagonalisation and the root-free QR iteration of LAPACK's
+// Dsytd2/Dsterf) with per-worker workspaces: no allocation per measure.
+// It honours ctx between chunks of neighborChunk measures and returns
+// ctx.Err() when cancelled.
+func SimilarityScores(ctx context.Context, e *Embedding, item int, opt NeighborOptions) ([]float64, error) {
+	n, d := e.Len(), e.Dim
+	if item < 0 || item >= n {
+		return nil, fmt.Errorf("neighbours: item %d out of range [0, %d)", item, n)
+	}
+	if len(e.Means) != n*d || len(e.Scales) != n*d*d {
+		return nil, fmt.Errorf("neighbours: embedding has %d means and %d scale entries, want %d and %d", len(e.Means), len(e.Scales), n*d, n*d*d)
+	}
+	by := opt.By
+	if by == "" {
+		by = ByW2
+	}
+	if _, err := ParseSimilarity(string(by)); err != nil {
+		return nil, fmt.Errorf("neighbours: %v", err)
+	}
+	if math.IsNaN(opt.Rho) || math.IsInf(opt.Rho, 0) || opt.Rho < 0 {
+		return nil, fmt.Errorf("neighbours: rho must be finite and >= 0, got %v", opt.Rho)
+	}
+	tau := e.Family.Tau
+	if tau == 0 {
+		tau = 1
+	}
+	q := newCrossQuery(e.Mean(item), e.Scale(item), d)
+	scores := make([]float64, n)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nChunks := (n + neighborChunk - 1) / neighborChunk
+	if workers > nChunks {
+		workers = nChunks
+	}
+	next := make(chan int, nChunks)
+	for c := 0; c < nChunks; c++ {
+		next <- c
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := newCrossWorkspace(d)
+			for c := range next {
+				if ctx.Err() != nil {
+					return
+				}
+				lo := c * neighborChunk
+				hi := min(lo+neighborChunk, n)
+				for j := lo; j < hi; j++ {
+					scores[j] = q.score(ws, by, tau, opt.Rho, e.Mean(j), e.Scale(j))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return scores, nil
+}
+
+// NearestNeighbors returns the opt.K best-ranked measures of e for measure
+// item (fewer when e has fewer), best first, the item itself excluded:
+// smallest W2 first for ByW2, largest score first otherwise. Equal scores
+// are ordered by index; NaN scores (only from non-finite input) rank last.
+// Scores come from SimilarityScores, so the work is one parallel,
+// cancellable batch over all n measures.
+func NearestNeighbors(ctx context.Context, e *Embedding, item int, opt NeighborOptions) ([]Neighbor, error) {
+	scores, err := SimilarityScores(ctx, e, item, opt)
+	if err != nil {
+		return nil, err
+	}
+	k := opt.K
+	if k <= 0 {
+		k = 10
+	}
+	by := opt.By
+	if by == "" {
+		by = ByW2
+	}
+	return topK(scores, item, k, by.Ascending()), nil
+}
+
+// rankBefore reports whether (i, si) ranks strictly before (j, sj).
+func rankBefore(si float64, i int, sj float64, j int, ascending bool) bool {
+	ni, nj := math.IsNaN(si), math.IsNaN(sj)
+	switch {
+	case ni && nj:
+		return i < j
+	case ni:
+		return false
+	case nj:
+		return true
+	}
+	if si != sj {
+		if ascending {
+			return si < sj
+		}
+		return si > sj
+	}
+	return i < j
+}
+
+// topK selects the k best entries of scores other than skip, best first,
+// with a bounded max-heap of the k best seen (worst at the root): O(n log k).
+func topK(scores []float64, skip, k int, ascending bool) []Neighbor {
+	if k > len(scores)-1 {
+		k = len(scores) - 1
+	}
+	if k <= 0 {
+		return []Neighbor{}
+	}
+	h := make([]Neighbor, 0, k)
+	// worse(x, y): x ranks after y; the heap keeps the worst at h[0].
+	worse := func(x, y Neighbor) bool { return rankBefore(y.Score, y.Index, x.Score, x.Index, ascending) }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			m := l
+			if r := l + 1; r < len(h) && worse(h[r], h[l]) {
+				m = r
+			}
+			if !worse(h[m], h[i]) {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for j, s := range scores {
+		if j == skip {
+			continue
+		}
+		c := Neighbor{Index: j, Score: s}
+		if len(h) < k {
+			h = append(h, c)
+			for i := len(h) - 1; i > 0; {
+				p := (i - 1) / 2
+				if !worse(h[i], h[p]) {
+					break
+				}
+				h[i], h[p] = h[p], h[i]
+				i = p
+			}
+			continue
+		}
+		if worse(h[0], c) {
+			h[0] = c
+			down(0)
+		}
+	}
+	sort.Slice(h, func(x, y int) bool { return rankBefore(h[x].Score, h[x].Index, h[y].Score, h[y].Index, ascending) })
+	return h
+}
+
+// crossQuery holds what is precomputed once for the query measure mu(a, A).
+type crossQuery struct {
+	d     int
+	mean  []float64
+	root  []float64 // A^{1/2}, d x d row-major
+	trA   float64
+	normA float64 // |a|
+	diag  bool    // A^{1/2} is diagonal (cheaper products)
+}
+
+func newCrossQuery(mean, scale []float64, d int) *crossQuery {
+	q := &crossQuery{d: d, mean: mean, trA: Trace(scale, d), normA: math.Sqrt(Dot(mean, mean))}
+	q.root = SqrtPSD(scale, d)
+	q.diag = true
+	for i := 0; i < d && q.diag; i++ {
+		for j := 0; j < d; j++ {
+			if i != j && q.root[i*d+j] != 0 {
+				q.diag = false
+				break
+			}
+		}
+	}
+	return q
+}
+
+// crossWorkspace is one worker's scratch memory for crossTrace.
+type crossWorkspace struct {
+	tmp, m   []float64 // d x d
+	dd, e, t []float64 // Dsytd2 outputs: diagonal, off-diagonal, reflectors
+	impl     gonum.Implementation
+}
+
+func newCrossWorkspace(d int) *crossWorkspace {
+	return &crossWorkspace{
+		tmp: make([]float64, d*d),
+		m:   make([]float64, d*d),
+		dd:  make([]float64, d),
+		e:   make([]float64, max(d-1, 1)),
+		t:   make([]float64, max(d-1, 1)),
+	}
+}
+
+// crossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for the query's A and b.
+func (q *crossQuery) crossTrace(ws *crossWorkspace, b []float64) float64 {
+	d := q.d
+	s := q.root
+	switch d {
+	case 1:
+		return s[0] * math.Sqrt(math.Max(b[0], 0))
+	case 2:
+		// M = S B S is 2 x 2 and PSD: tr M^{1/2} = sqrt(tr M + 2 sqrt(det M)).
+		m := ws.m
+		mulSBS(m, ws.tmp, s, b, 2)
+		det := math.Max(m[0]*m[3]-m[1]*m[2], 0)
+		return math.Sqrt(math.Max(m[0]+m[3]+2*math.Sqrt(det), 0))
+	}
+	m := ws.m
+	if q.diag {
+		for i := 0; i < d; i++ {
+			si := s[i*d+i]
+			for j := i; j < d; j++ {
+				v := si * 0.5 * (b[i*d+j] + b[j*d+i]) * s[j*d+j]
+				m[i*d+j] = v
+			}
+		}
+	} else {
+		mulSBS(m, ws.tmp, s, b, d)
+	}
+	// Eigenvalues only: reduce the upper triangle to tridiagonal form, then
+	// the square-root-free QR iteration.
+	ws.impl.Dsytd2(blas.Upper, d, m, d, ws.dd, ws.e, ws.t)
+	if !ws.impl.Dsterf(d, ws.dd, ws.e) {
+		return math.NaN()
+	}
+	var x float64
+	for _, l := range ws.dd {
+		if l > 0 {
+			x += math.Sqrt(l)
+		}
+	}
+	return x
+}
+
+// mulSBS writes the upper triangle (and, for d = 2, all) of S B S into m,
+// using tmp for S B; S is symmetric and only the symmetric part of B is
+// used implicitly through the symmetric result.
+func mulSBS(m, tmp, s, b []float64, d int) {
+	// tmp = S B
+	for i := 0; i < d; i++ {
+		ti := tmp[i*d : (i+1)*d]
+		for j := range ti {
+			ti[j] = 0
+		}
+		si := s[i*d : (i+1)*d]
+		for p, sip := range si {
+			if sip == 0 {
+				continue
+			}
+			bp := b[p*d : (p+1)*d]
+			for j, v := range bp {
+				ti[j] += sip * v
+			}
+		}
+	}
+	// m = tmp S (upper triangle, then symmetrised to remove round-off).
+	for i := 0; i < d; i++ {
+		ti := tmp[i*d : (i+1)*d]
+		for j := i; j < d; j++ {
+			sj := s[j*d : (j+1)*d] // S symmetric: column j of S = row j
+			var v float64
+			for p, t := range ti {
+				v += t * sj[p]
+			}
+			m[i*d+j] = v
+		}
+	}
+	for i := 0; i < d; i++ {
+		for j := i + 1; j < d; j++ {
+			m[j*d+i] = m[i*d+j]
+		}
+	}
+}
+
+// score returns the similarity by of the query against mu(mb, B).
+func (q *crossQuery) score(ws *crossWorkspace, by Similarity, tau, rho float64, mb, b []float64) float64 {
+	d := q.d
+	x := q.crossTrace(ws, b)
+	ab := Dot(q.mean, mb)
+	switch by {
+	case ByW2:
+		v := SqDist(q.mean, mb) + tau*math.Max(q.trA+Trace(b, d)-2*x, 0)
+		return math.Sqrt(v)
+	case ByDot:
+		return ab + x
+	case ByCosine:
+		na := q.normA*q.normA + rho*q.trA
+		nb := Dot(mb, mb) + rho*Trace(b, d)
+		den := math.Sqrt(na) * math.Sqrt(nb)
+		if den == 0 {
+			return 0
+		}
+		return (ab + rho*x) / den
+	case ByMixture:
+		var s float64
+		if den := q.normA * math.Sqrt(Dot(mb, mb)); den != 0 {
+			s = ab / den
+		}
+		if den := math.Sqrt(q.trA * Trace(b, d)); den != 0 {
+			s += rho * x / den
+		}
+		return s
+	}
+	return math.NaN()
+}
