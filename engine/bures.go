@@ -21,9 +21,12 @@ func crossTraceRoot(sa, b []float64, d int) float64 {
 	if !ok {
 		return math.NaN()
 	}
+	// Eigenvalues at rounding level are the exact zeros of a rank-deficient
+	// product; dropping them removes their ~1e-8 spurious square roots.
+	cut := roundingCut * vals[d-1]
 	var s float64
 	for _, l := range vals {
-		if l > 0 {
+		if l > cut && l > 0 {
 			s += math.Sqrt(l)
 		}
 	}

@@ -9,9 +9,16 @@ import "math"
 // symmetric eigensolver as roughly 1e-16 * lambda_max, far below it.
 const DefaultRcond = 1e-12
 
+// roundingCut is the relative level (of lambda_max) below which an
+// eigenvalue of a PSD matrix is indistinguishable from rounding noise in
+// double precision; square roots treat such eigenvalues as 0, which changes
+// a root by at most 1e-7 |A|^{1/2}, the error any method has there.
+const roundingCut = 1e-14
+
 // SqrtPSD returns the symmetric PSD square root of the symmetric d x d
 // matrix a (row-major) by an exact eigendecomposition; eigenvalues that
-// round-off made negative are clamped to 0. Only the symmetric part of a is
+// round-off made negative, or below 1e-14 lambda_max (rounding noise of a
+// rank-deficient matrix), are set to 0. Only the symmetric part of a is
 // used. A matrix with NaN or Inf entries gives a NaN result.
 func SqrtPSD(a []float64, d int) []float64 {
 	if d == 1 {
@@ -21,7 +28,8 @@ func SqrtPSD(a []float64, d int) []float64 {
 	if !ok {
 		return nanMatrix(d)
 	}
-	return spectralFunc(vals, vecs, d, func(l float64) float64 { return math.Sqrt(math.Max(l, 0)) })
+	cut := roundingCut * vals[d-1]
+	return spectralFunc(vals, vecs, d, func(l float64) float64 { return sqrtAbove(l, cut) })
 }
 
 // InvSqrtPSD returns the pseudo-inverse square root (A^+)^{1/2} of the
@@ -63,7 +71,8 @@ func RootsPSD(a []float64, d int, rcond float64) (sqrt, invSqrt []float64, rank 
 			rank++
 		}
 	}
-	sqrt = spectralFunc(vals, vecs, d, func(l float64) float64 { return math.Sqrt(math.Max(l, 0)) })
+	rc := roundingCut * vals[d-1]
+	sqrt = spectralFunc(vals, vecs, d, func(l float64) float64 { return sqrtAbove(l, rc) })
 	invSqrt = spectralFunc(vals, vecs, d, func(l float64) float64 {
 		if l <= cut || l <= 0 {
 			return 0
@@ -115,8 +124,11 @@ func sqrt2x2Into(out *[4]float64, p, q, r float64) {
 // 3 x 3 matrix a (row-major, length 9; the symmetric part is used) by the
 // closed-form trigonometric solution of the characteristic cubic
 // (O. K. Smith, "Eigenvalues of a symmetric 3 x 3 matrix", CACM 4(4), 1961).
-// Its absolute error is about 1e-15 * |a|, so small eigenvalues of
-// ill-conditioned matrices lose relative accuracy.
+// The trigonometric formula loses accuracy (to about 1e-8 |a|) for
+// clustered eigenvalues, e.g. the double zero of a rank-1 matrix; when two
+// eigenvalues are within 1e-3 |a| of each other they are recomputed by
+// cyclic Jacobi rotations (Golub & Van Loan, Matrix Computations, 8.5), so
+// the absolute error stays about 1e-15 |a| in all cases.
 func Eig3Sym(a []float64) [3]float64 {
 	return eig3(a[0], 0.5*(a[1]+a[3]), 0.5*(a[2]+a[6]), a[4], 0.5*(a[5]+a[7]), a[8])
 }
@@ -150,6 +162,53 @@ func eig3(a00, a01, a02, a11, a12, a22 float64) [3]float64 {
 	mid := 3*q - hi - lo
 	e := [3]float64{lo, mid, hi}
 	sort3(&e)
+	if math.Min(e[1]-e[0], e[2]-e[1]) < 1e-3*math.Max(math.Abs(e[0]), math.Abs(e[2])) {
+		return jacobi3(a00, a01, a02, a11, a12, a22)
+	}
+	return e
+}
+
+// jacobi3 returns the eigenvalues (ascending) of a symmetric 3 x 3 matrix
+// by cyclic Jacobi rotations, without allocating.
+func jacobi3(a00, a01, a02, a11, a12, a22 float64) [3]float64 {
+	a := [3][3]float64{{a00, a01, a02}, {a01, a11, a12}, {a02, a12, a22}}
+	for sweep := 0; sweep < 30; sweep++ {
+		off := a[0][1]*a[0][1] + a[0][2]*a[0][2] + a[1][2]*a[1][2]
+		dg := a[0][0]*a[0][0] + a[1][1]*a[1][1] + a[2][2]*a[2][2]
+		if off == 0 || off <= 1e-36*dg {
+			break
+		}
+		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
+			p, q := pq[0], pq[1]
+			apq := a[p][q]
+			if apq == 0 {
+				continue
+			}
+			theta := (a[q][q] - a[p][p]) / (2 * apq)
+			var t float64
+			if math.Abs(theta) > 1e150 {
+				t = 1 / (2 * theta)
+			} else {
+				t = 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+				if theta < 0 {
+					t = -t
+				}
+			}
+			c := 1 / math.Sqrt(t*t+1)
+			s := t * c
+			a[p][p] -= t * apq
+			a[q][q] += t * apq
+			a[p][q], a[q][p] = 0, 0
+			r := 3 - p - q
+			arp, arq := a[r][p], a[r][q]
+			a[r][p] = c*arp - s*arq
+			a[p][r] = a[r][p]
+			a[r][q] = s*arp + c*arq
+			a[q][r] = a[r][q]
+		}
+	}
+	e := [3]float64{a[0][0], a[1][1], a[2][2]}
+	sort3(&e)
 	return e
 }
 
@@ -176,8 +235,8 @@ func sort3(e *[3]float64) {
 // (Franca, "An algorithm to compute the square root of a 3x3 positive
 // definite matrix", Comput. Math. Appl. 18(5), 1989). I1 I2 - I3 =
 // (mu1+mu2)(mu2+mu3)(mu1+mu3) vanishes only for rank <= 1, where
-// sqrt(M) = M / sqrt(tr M) is used instead. Near rank 1 the formula loses
-// accuracy; SqrtPSD is the exact reference.
+// sqrt(M) = M / sqrt(tr M) is used instead. Eigenvalues below
+// 1e-14 lambda_max count as zero. SqrtPSD is the exact reference.
 func Sqrt3x3(a []float64) []float64 {
 	var out [9]float64
 	m := [9]float64{
@@ -192,9 +251,14 @@ func Sqrt3x3(a []float64) []float64 {
 // sqrt3x3Into writes the square root of the symmetric PSD m into out.
 func sqrt3x3Into(out, m *[9]float64) {
 	e := eig3(m[0], m[1], m[2], m[4], m[5], m[8])
-	mu0 := math.Sqrt(math.Max(e[0], 0))
-	mu1 := math.Sqrt(math.Max(e[1], 0))
-	mu2 := math.Sqrt(math.Max(e[2], 0))
+	// Eigenvalues at rounding level (1e-14 lambda_max) are exact zeros of a
+	// rank-deficient matrix: dropping them keeps the formula well defined
+	// and changes the root by at most 1e-7 |M|^{1/2}, the error any method
+	// has there (sqrt of 1e-16 noise).
+	cut := roundingCut * e[2]
+	mu0 := sqrtAbove(e[0], cut)
+	mu1 := sqrtAbove(e[1], cut)
+	mu2 := sqrtAbove(e[2], cut)
 	i1 := mu0 + mu1 + mu2
 	i2 := mu0*mu1 + mu1*mu2 + mu0*mu2
 	i3 := mu0 * mu1 * mu2
@@ -203,8 +267,8 @@ func sqrt3x3Into(out, m *[9]float64) {
 		*out = [9]float64{}
 		return
 	}
-	// Rank <= 1 (two eigenvalues at zero relative to the largest).
-	if den <= 1e-14*i1*i1*i1 {
+	// Rank <= 1: two eigenvalues are zero.
+	if den == 0 {
 		tr := m[0] + m[4] + m[8]
 		if !(tr > 0) {
 			*out = [9]float64{}
@@ -230,6 +294,13 @@ func sqrt3x3Into(out, m *[9]float64) {
 			out[j*3+i] = v
 		}
 	}
+}
+
+func sqrtAbove(l, cut float64) float64 {
+	if l <= cut || l <= 0 {
+		return 0
+	}
+	return math.Sqrt(l)
 }
 
 func nanMatrix(d int) []float64 {

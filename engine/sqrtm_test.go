@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// sqrtCases returns, for dimension d, PSD matrices with known spectra:
+// well conditioned, ill conditioned, rank deficient and zero.
+func sqrtCases(rng *rand.Rand, d int) []testMatrix {
+	var cs []testMatrix
+	add := func(name string, m testMatrix) {
+		m.Name = name
+		cs = append(cs, m)
+	}
+	add("spd-cond10", randSpectrum(rng, d, 10, d, 2))
+	add("spd-cond1e6", randSpectrum(rng, d, 1e6, d, 0.5))
+	if d > 1 {
+		add("rank1", randSpectrum(rng, d, 3, 1, 1.5))
+		add("rank-d-1", randSpectrum(rng, d, 5, d-1, 3))
+	}
+	add("zero", randSpectrum(rng, d, 1, 0, 1))
+	return cs
+}
+
+func TestSqrtPSD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for d := 1; d <= 8; d++ {
+		for _, c := range sqrtCases(rng, d) {
+			got := SqrtPSD(c.A, d)
+			// Reference: Q diag(sqrt l) Q^T from the construction.
+			want := c.sqrtRef(d)
+			// Zero eigenvalues come back as about +-1e-16 |A|, whose roots are
+			// about 1e-8 |A|^{1/2}: that bounds the error of any exact method.
+			tol := 1e-12
+			if minOf(c.L) == 0 {
+				tol = 1e-7
+			}
+			if e := relErr(got, want, 1); e > tol {
+				t.Errorf("d=%d %s: relative error %g > %g", d, c.Name, e, tol)
+			}
+		}
+	}
+}
+
+func TestInvSqrtPSD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for d := 1; d <= 8; d++ {
+		for _, c := range sqrtCases(rng, d) {
+			got := InvSqrtPSD(c.A, d, 0)
+			// Reference: Q diag(1/sqrt l or 0) Q^T.
+			want := spectral(c.Q, c.L, d, func(l float64) float64 {
+				if l == 0 {
+					return 0
+				}
+				return 1 / math.Sqrt(l)
+			})
+			// The inverse root of a matrix of condition kappa is accurate to
+			// about kappa * 1e-16 relative.
+			tol := 1e-12
+			if c.Name == "spd-cond1e6" {
+				tol = 1e-9
+			}
+			if e := relErr(got, want, 1); e > tol {
+				t.Errorf("d=%d %s: relative error %g > %g", d, c.Name, e, tol)
+			}
+			s, z, rank := RootsPSD(c.A, d, 0)
+			wantRank := 0
+			for _, l := range c.L {
+				if l > 0 {
+					wantRank++
+				}
+			}
+			if rank != wantRank {
+				t.Errorf("d=%d %s: rank %d, want %d", d, c.Name, rank, wantRank)
+			}
+			if e := FrobDist(z, got); e > 1e-12*math.Max(1, FrobNorm(got)) {
+				t.Errorf("d=%d %s: RootsPSD inverse root differs by %g", d, c.Name, e)
+			}
+			if e := FrobDist(s, SqrtPSD(c.A, d)); e > 1e-12 {
+				t.Errorf("d=%d %s: RootsPSD root differs by %g", d, c.Name, e)
+			}
+		}
+	}
+}
+
+func TestSqrtClosedForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, d := range []int{2, 3} {
+		for rep := 0; rep < 20; rep++ {
+			cases := sqrtCases(rng, d)
+			cases = append(cases, func() testMatrix {
+				m := randSpectrum(rng, d, 1e8, d, 1)
+				m.Name = "near-singular-1e8"
+				return m
+			}())
+			for _, c := range cases {
+				var got []float64
+				if d == 2 {
+					got = Sqrt2x2(c.A)
+				} else {
+					got = Sqrt3x3(c.A)
+				}
+				// Reference: the construction's Q diag(sqrt l) Q^T. The closed
+				// forms work from det/eigenvalues with absolute error about
+				// 1e-16 |A|, so the smallest root has absolute error about
+				// 1e-8 |A|^{1/2} near singularity.
+				want := c.sqrtRef(d)
+				tol := 1e-12
+				if minOf(c.L) < 1e-6*maxOf(c.L) || c.Name == "spd-cond1e6" {
+					tol = 1e-7
+				}
+				if e := relErr(got, want, 1); e > tol {
+					t.Errorf("d=%d %s: closed form relative error %g > %g", d, c.Name, e, tol)
+				}
+			}
+		}
+	}
+}
+
+func TestEig3Sym(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for rep := 0; rep < 50; rep++ {
+		for _, c := range sqrtCases(rng, 3) {
+			got := Eig3Sym(c.A)
+			want := append([]float64(nil), c.L...)
+			sortAsc(want)
+			for i := range want {
+				// Weyl: symmetric eigenvalues move by at most the norm of the
+				// rounding error of A, about 1e-16 |A|.
+				if math.Abs(got[i]-want[i]) > 1e-13*math.Max(1, want[2]) {
+					t.Errorf("%s: eigenvalue %d = %v, want %v", c.Name, i, got[i], want[i])
+				}
+			}
+		}
+	}
+	// Diagonal and scalar matrices take the early returns.
+	for _, tc := range []struct {
+		a    []float64
+		want [3]float64
+	}{
+		{[]float64{3, 0, 0, 0, 1, 0, 0, 0, 2}, [3]float64{1, 2, 3}},
+		{[]float64{2, 0, 0, 0, 2, 0, 0, 0, 2}, [3]float64{2, 2, 2}},
+		// [[2,1,0],[1,2,0],[0,0,5]] has eigenvalues 1, 3, 5.
+		{[]float64{2, 1, 0, 1, 2, 0, 0, 0, 5}, [3]float64{1, 3, 5}},
+	} {
+		got := Eig3Sym(tc.a)
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-14 {
+				t.Errorf("Eig3Sym(%v) = %v, want %v", tc.a, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
+func minOf(v []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range v {
+		m = math.Min(m, x)
+	}
+	return m
+}
+
+func maxOf(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+func sortAsc(v []float64) {
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j] < v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+}
+
+func TestSqrtNonFinite(t *testing.T) {
+	for _, d := range []int{2, 4} {
+		a := Identity(d)
+		a[0] = math.NaN()
+		if s := SqrtPSD(a, d); !math.IsNaN(s[0]) {
+			t.Errorf("d=%d: SqrtPSD of a NaN matrix = %v, want NaN", d, s)
+		}
+	}
+	_ = fmt.Sprint()
+}
