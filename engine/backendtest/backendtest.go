@@ -1,0 +1,421 @@
+// Package backendtest is the shared conformance suite for engine.Backend
+// implementations. Every backend (the CPU reference in engine, the GL
+// backend in gpucompute) runs the same table: stress, per-point stress and
+// gradients are compared with a slow, independent reference built on
+// gonum's symmetric eigendecomposition, and the gradient is checked against
+// central finite differences of the backend's own stress.
+package backendtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"burescope/engine"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Case is one conformance problem: n random measures in dimension Dim.
+type Case struct {
+	Name     string
+	N, Dim   int
+	Tau      float64
+	Weighted bool // random weights in [0, 2)
+	Points   bool // Scales nil (point MDS)
+	Seed     uint64
+}
+
+// Cases is the default table used by Run.
+var Cases = []Case{
+	{Name: "d2-gauss", N: 9, Dim: 2, Tau: 1, Seed: 1},
+	{Name: "d2-uniform-weighted", N: 13, Dim: 2, Tau: 0.25, Weighted: true, Seed: 2},
+	{Name: "d2-many", N: 1100, Dim: 2, Tau: 1, Seed: 3},
+	{Name: "d3-gauss", N: 8, Dim: 3, Tau: 1, Seed: 4},
+	{Name: "d3-uniform-weighted", N: 11, Dim: 3, Tau: 0.2, Weighted: true, Seed: 5},
+	{Name: "d3-many", N: 300, Dim: 3, Tau: 1, Seed: 9},
+	{Name: "d1", N: 6, Dim: 1, Tau: 1, Seed: 6},
+	{Name: "d4", N: 7, Dim: 4, Tau: 1.0 / 6, Seed: 7},
+	{Name: "d6-weighted", N: 6, Dim: 6, Tau: 1, Weighted: true, Seed: 8},
+	{Name: "points-d2", N: 10, Dim: 2, Tau: 1, Points: true, Seed: 10},
+	{Name: "points-d3-weighted", N: 12, Dim: 3, Tau: 1, Points: true, Weighted: true, Seed: 11},
+}
+
+// Make returns the problem and state of a case: means N(0,1), scales
+// L L^T + 0.1 I with L standard normal, target distances the W2 distances
+// of a second random state (so residuals are of order one).
+func Make(c Case) (*engine.Problem, engine.State) {
+	rng := rand.New(rand.NewPCG(c.Seed, 99))
+	st := RandomState(rng, c.N, c.Dim, c.Points)
+	other := RandomState(rng, c.N, c.Dim, c.Points)
+	p := &engine.Problem{N: c.N, Dim: c.Dim, Tau: c.Tau}
+	m := c.N * (c.N - 1) / 2
+	p.Dist = make([]float64, m)
+	for i := 0; i < c.N; i++ {
+		for j := i + 1; j < c.N; j++ {
+			p.Dist[engine.PairIndex(c.N, i, j)] = RefW2(other, c.Dim, c.Tau, i, j)
+		}
+	}
+	if c.Weighted {
+		p.Weights = make([]float64, m)
+		for k := range p.Weights {
+			p.Weights[k] = 2 * rng.Float64()
+		}
+	}
+	return p, st
+}
+
+// RandomState draws n measures: means N(0, 1), scales L L^T + 0.1 I.
+func RandomState(rng *rand.Rand, n, d int, points bool) engine.State {
+	s := engine.State{Means: make([]float64, n*d)}
+	for k := range s.Means {
+		s.Means[k] = rng.NormFloat64()
+	}
+	if points {
+		return s
+	}
+	s.Scales = make([]float64, n*d*d)
+	l := make([]float64, d*d)
+	for i := 0; i < n; i++ {
+		for k := range l {
+			l[k] = rng.NormFloat64() * 0.7
+		}
+		c := s.Scales[i*d*d : (i+1)*d*d]
+		for r := 0; r < d; r++ {
+			for q := 0; q < d; q++ {
+				var v float64
+				for k := 0; k < d; k++ {
+					v += l[r*d+k] * l[q*d+k]
+				}
+				c[r*d+q] = v
+			}
+			c[r*d+r] += 0.1
+		}
+	}
+	return s
+}
+
+// eigSym returns the eigenvalues and eigenvectors (columns) of a symmetric
+// matrix with gonum.
+func eigSym(a []float64, d int) ([]float64, *mat.Dense) {
+	var e mat.EigenSym
+	if !e.Factorize(mat.NewSymDense(d, append([]float64(nil), a...)), true) {
+		panic("backendtest: eigendecomposition failed")
+	}
+	var v mat.Dense
+	e.VectorsTo(&v)
+	return e.Values(nil), &v
+}
+
+// spectral returns V diag(f(l)) V^T.
+func spectral(l []float64, v *mat.Dense, f func(float64) float64) *mat.Dense {
+	d := len(l)
+	out := mat.NewDense(d, d, nil)
+	for r := 0; r < d; r++ {
+		for c := 0; c < d; c++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += v.At(r, k) * f(l[k]) * v.At(c, k)
+			}
+			out.Set(r, c, s)
+		}
+	}
+	return out
+}
+
+// refPair returns tr (A^{1/2} B A^{1/2})^{1/2} and T^{AB} for tau-scaled
+// A, B by exact eigendecompositions.
+func refPair(a, b []float64, d int) (float64, *mat.Dense) {
+	la, va := eigSym(a, d)
+	ra := spectral(la, va, math.Sqrt)
+	ira := spectral(la, va, func(x float64) float64 { return 1 / math.Sqrt(x) })
+	var m mat.Dense
+	m.Product(ra, mat.NewDense(d, d, b), ra)
+	ms := make([]float64, d*d)
+	for r := 0; r < d; r++ {
+		for c := 0; c < d; c++ {
+			ms[r*d+c] = 0.5 * (m.At(r, c) + m.At(c, r))
+		}
+	}
+	lm, vm := eigSym(ms, d)
+	var t float64
+	for _, x := range lm {
+		t += math.Sqrt(math.Max(x, 0))
+	}
+	sq := spectral(lm, vm, func(x float64) float64 { return math.Sqrt(math.Max(x, 0)) })
+	var tab mat.Dense
+	tab.Product(ira, sq, ira)
+	return t, &tab
+}
+
+func scaled(s engine.State, d int, tau float64, i int) []float64 {
+	c := s.Scales[i*d*d : (i+1)*d*d]
+	out := make([]float64, d*d)
+	for k := range c {
+		out[k] = tau * c[k]
+	}
+	return out
+}
+
+// RefW2 is the 2-Wasserstein distance between measures i and j of s by
+// exact eigendecompositions (tau scales the covariances).
+func RefW2(s engine.State, d int, tau float64, i, j int) float64 {
+	var m2 float64
+	for c := 0; c < d; c++ {
+		v := s.Means[i*d+c] - s.Means[j*d+c]
+		m2 += v * v
+	}
+	if s.Scales == nil {
+		return math.Sqrt(m2)
+	}
+	a, b := scaled(s, d, tau, i), scaled(s, d, tau, j)
+	t, _ := refPair(a, b, d)
+	var tr float64
+	for c := 0; c < d; c++ {
+		tr += a[c*d+c] + b[c*d+c]
+	}
+	return math.Sqrt(math.Max(m2+tr-2*t, 0))
+}
+
+// Reference computes the stress, its gradient and the per-point stress of
+// p at s, pair by pair, with exact eigendecompositions.
+func Reference(p *engine.Problem, s engine.State) (float64, engine.Gradient) {
+	n, d := p.N, p.Dim
+	g := engine.Gradient{Means: make([]float64, n*d), PerPoint: make([]float64, n)}
+	if s.Scales != nil {
+		g.Scales = make([]float64, n*d*d)
+	}
+	var stress float64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			k := engine.PairIndex(n, i, j)
+			w := 1.0
+			if p.Weights != nil {
+				w = p.Weights[k]
+			}
+			wd := RefW2(s, d, p.Tau, i, j)
+			r := p.Dist[k] - wd
+			stress += w * r * r
+			g.PerPoint[i] += w * r * r / 2
+			g.PerPoint[j] += w * r * r / 2
+			// dStress/dW^2 = -w r / W.
+			gg := -w * r / wd
+			for c := 0; c < d; c++ {
+				v := 2 * gg * (s.Means[i*d+c] - s.Means[j*d+c])
+				g.Means[i*d+c] += v
+				g.Means[j*d+c] -= v
+			}
+			if s.Scales == nil {
+				continue
+			}
+			// dW^2/dC_i = tau (I - T^{ij}), dW^2/dC_j = tau (I - T^{ji}).
+			_, tij := refPair(scaled(s, d, p.Tau, i), scaled(s, d, p.Tau, j), d)
+			_, tji := refPair(scaled(s, d, p.Tau, j), scaled(s, d, p.Tau, i), d)
+			for r := 0; r < d; r++ {
+				for c := 0; c < d; c++ {
+					id := 0.0
+					if r == c {
+						id = 1
+					}
+					g.Scales[i*d*d+r*d+c] += gg * p.Tau * (id - 0.5*(tij.At(r, c)+tij.At(c, r)))
+					g.Scales[j*d*d+r*d+c] += gg * p.Tau * (id - 0.5*(tji.At(r, c)+tji.At(c, r)))
+				}
+			}
+		}
+	}
+	return stress, g
+}
+
+// relErr is |got - want| / max(|want|, scale).
+func relErr(got, want, scale float64) float64 {
+	return math.Abs(got-want) / math.Max(math.Abs(want), scale)
+}
+
+// maxAbs is the largest absolute entry of x (at least tiny).
+func maxAbs(x []float64) float64 {
+	m := 1e-300
+	for _, v := range x {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
+}
+
+// Run checks a backend against the reference with tolerance 1e-9 (float64
+// backends). newBackend is called once per case.
+func Run(t *testing.T, newBackend func() engine.Backend) {
+	RunWithTolerance(t, newBackend, 1e-9)
+}
+
+// RunWithTolerance is Run with a relative tolerance tol for stress and
+// gradients (e.g. 1e-4 for float32 backends); finite-difference checks use
+// max(tol, 1e-6).
+func RunWithTolerance(t *testing.T, newBackend func() engine.Backend, tol float64) {
+	for _, c := range Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			if c.N > 500 && testing.Short() {
+				t.Skip("large case in -short mode")
+			}
+			b := newBackend()
+			defer b.Close()
+			p, s := Make(c)
+			if err := b.Load(p); err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			checkAgainstReference(t, b, p, s, tol)
+			if c.N <= 20 {
+				checkFiniteDifferences(t, b, p, s, math.Max(tol, 1e-6))
+			}
+		})
+	}
+	t.Run("cancelled", func(t *testing.T) {
+		b := newBackend()
+		defer b.Close()
+		p, s := Make(Cases[0])
+		if err := b.Load(p); err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := b.Evaluate(ctx, s, &engine.Gradient{Means: make([]float64, p.N*p.Dim)})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Evaluate with a cancelled context: err = %v, want context.Canceled", err)
+		}
+	})
+	t.Run("bad-state", func(t *testing.T) {
+		b := newBackend()
+		defer b.Close()
+		p, s := Make(Cases[0])
+		if err := b.Load(p); err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		s.Means = s.Means[:len(s.Means)-1]
+		if _, err := b.Evaluate(context.Background(), s, nil); err == nil {
+			t.Errorf("Evaluate with a short Means slice: no error")
+		}
+	})
+}
+
+func checkAgainstReference(t *testing.T, b engine.Backend, p *engine.Problem, s engine.State, tol float64) {
+	t.Helper()
+	n, d := p.N, p.Dim
+	want, wg := Reference(p, s)
+	g := engine.Gradient{Means: make([]float64, n*d), PerPoint: make([]float64, n)}
+	if s.Scales != nil {
+		g.Scales = make([]float64, n*d*d)
+	}
+	// Fill with garbage: the contract is overwrite, not accumulate.
+	for k := range g.Means {
+		g.Means[k] = 7
+	}
+	got, err := b.Evaluate(context.Background(), s, &g)
+	if err != nil {
+		t.Fatalf("Evaluate: %v", err)
+	}
+	if e := relErr(got, want, 1e-12); e > tol {
+		t.Errorf("stress = %.15g, reference %.15g (rel err %.2g)", got, want, e)
+	}
+	only, err := b.Evaluate(context.Background(), s, nil)
+	if err != nil {
+		t.Fatalf("Evaluate (stress only): %v", err)
+	}
+	if e := relErr(only, want, 1e-12); e > tol {
+		t.Errorf("stress without gradient = %.15g, reference %.15g", only, want)
+	}
+	check := func(name string, got, want []float64) {
+		scale := maxAbs(want)
+		bad := 0
+		for k := range want {
+			if e := relErr(got[k], want[k], scale); e > tol {
+				if bad < 5 {
+					t.Errorf("%s[%d] = %.12g, reference %.12g (rel err %.2g)", name, k, got[k], want[k], e)
+				}
+				bad++
+			}
+		}
+		if bad > 5 {
+			t.Errorf("%s: %d entries off", name, bad)
+		}
+	}
+	check("grad means", g.Means, wg.Means)
+	check("per-point", g.PerPoint, wg.PerPoint)
+	if s.Scales != nil {
+		check("grad scales", g.Scales, wg.Scales)
+	}
+}
+
+// checkFiniteDifferences compares the gradient with central differences of
+// the backend's stress (symmetric perturbations of scale entries).
+func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s engine.State, tol float64) {
+	t.Helper()
+	n, d := p.N, p.Dim
+	g := engine.Gradient{Means: make([]float64, n*d)}
+	if s.Scales != nil {
+		g.Scales = make([]float64, n*d*d)
+	}
+	ctx := context.Background()
+	if _, err := b.Evaluate(ctx, s, &g); err != nil {
+		t.Fatalf("Evaluate: %v", err)
+	}
+	f := func() float64 {
+		v, err := b.Evaluate(ctx, s, nil)
+		if err != nil {
+			t.Fatalf("Evaluate: %v", err)
+		}
+		return v
+	}
+	const h = 1e-6
+	scale := math.Max(maxAbs(g.Means), 1e-3)
+	for k := range s.Means {
+		old := s.Means[k]
+		s.Means[k] = old + h
+		fp := f()
+		s.Means[k] = old - h
+		fm := f()
+		s.Means[k] = old
+		fd := (fp - fm) / (2 * h)
+		if e := relErr(g.Means[k], fd, scale); e > tol {
+			t.Errorf("d stress / d mean[%d] = %.10g, finite difference %.10g", k, g.Means[k], fd)
+		}
+	}
+	if s.Scales == nil {
+		return
+	}
+	scale = math.Max(maxAbs(g.Scales), 1e-3)
+	for i := 0; i < n; i++ {
+		for r := 0; r < d; r++ {
+			for c := r; c < d; c++ {
+				// Perturb C_rc and C_cr together: the directional
+				// derivative is G_rc + G_cr (or G_rr on the diagonal).
+				k1, k2 := i*d*d+r*d+c, i*d*d+c*d+r
+				o1, o2 := s.Scales[k1], s.Scales[k2]
+				s.Scales[k1] += h
+				if k2 != k1 {
+					s.Scales[k2] += h
+				}
+				fp := f()
+				s.Scales[k1], s.Scales[k2] = o1-h, o2-h
+				if k2 == k1 {
+					s.Scales[k1] = o1 - h
+				}
+				fm := f()
+				s.Scales[k1], s.Scales[k2] = o1, o2
+				fd := (fp - fm) / (2 * h)
+				want := g.Scales[k1]
+				if k2 != k1 {
+					want += g.Scales[k2]
+				}
+				if e := relErr(want, fd, scale); e > tol {
+					t.Errorf("d stress / d C_%d[%d,%d] (symmetric) = %.10g, finite difference %.10g", i, r, c, want, fd)
+				}
+			}
+		}
+	}
+}
+
+// String describes a case (for failure messages).
+func (c Case) String() string {
+	return fmt.Sprintf("%s(n=%d, d=%d, tau=%g)", c.Name, c.N, c.Dim, c.Tau)
+}

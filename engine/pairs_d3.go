@@ -1,0 +1,244 @@
+package engine
+
+import "math"
+
+// d3Kernel is the closed-form pair kernel for d = 3 (MATH.md). With A, B
+// the tau-scaled scales and mu_1..3 the square roots of the eigenvalues of
+// AB, let p = mu_1+mu_2+mu_3, q = mu_1 mu_2 + mu_1 mu_3 + mu_2 mu_3 and
+// r = mu_1 mu_2 mu_3 = sqrt(det A det B). Then tr (A^{1/2}BA^{1/2})^{1/2} = p
+// and
+//
+//	T^{AB} = (BA + qI)^{-1} (pB + r A^{-1}),  T^{BA} = (AB + qI)^{-1} (pA + r B^{-1}).
+//
+// p is found without eigenvalues: from the invariants e1 = tr AB,
+// e2 = sum of the principal 2x2 minors of AB and r, q^2 = e2 + 2pr and
+// p^2 = e1 + 2q give the quartic
+//
+//	f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 = 0,
+//
+// whose four real roots are the signed sums +-mu_1 +-mu_2 +-mu_3 with an even
+// number of minus signs; p is the largest. Newton's method started above it
+// at sqrt(3 e1) (p^2 <= 3 e1 by Cauchy-Schwarz) decreases monotonically to
+// it. q is then sqrt(e2 + 2pr) (no cancellation).
+//
+// Per-point data is one 20-value record: mean (3), scaled scale (6: 00 01
+// 02 11 12 22), its inverse (6), trace, sqrt det, 3 unused.
+type d3Kernel struct {
+	tau float64
+	pt  []float64
+}
+
+const (
+	d3Rec    = 20
+	d3Stride = 10 // G (00 01 02 11 12 22), mean (3), half squared residual
+)
+
+func (k *d3Kernel) stride() int { return d3Stride }
+
+func (k *d3Kernel) prepare(p *Problem, s State) {
+	n := p.N
+	k.tau = p.Tau
+	k.pt = growF64(k.pt, n*d3Rec)
+	for i := 0; i < n; i++ {
+		r := k.pt[i*d3Rec : (i+1)*d3Rec]
+		copy(r[0:3], s.Means[3*i:3*i+3])
+		c := s.Scales[9*i : 9*i+9]
+		t := p.Tau
+		a00, a11, a22 := t*c[0], t*c[4], t*c[8]
+		a01 := t * 0.5 * (c[1] + c[3])
+		a02 := t * 0.5 * (c[2] + c[6])
+		a12 := t * 0.5 * (c[5] + c[7])
+		r[3], r[4], r[5], r[6], r[7], r[8] = a00, a01, a02, a11, a12, a22
+		// Adjugate (cofactors) of the symmetric matrix.
+		c00 := a11*a22 - a12*a12
+		c01 := a02*a12 - a01*a22
+		c02 := a01*a12 - a02*a11
+		c11 := a00*a22 - a02*a02
+		c12 := a01*a02 - a00*a12
+		c22 := a00*a11 - a01*a01
+		det := a00*c00 + a01*c01 + a02*c02
+		if det > 0 {
+			inv := 1 / det
+			r[9], r[10], r[11], r[12], r[13], r[14] = c00*inv, c01*inv, c02*inv, c11*inv, c12*inv, c22*inv
+			r[16] = math.Sqrt(det)
+		} else {
+			for q := 9; q < 15; q++ {
+				r[q] = 0
+			}
+			r[16] = 0
+		}
+		r[15] = a00 + a11 + a22
+	}
+}
+
+// bures3 returns tr(A^{1/2} B A^{1/2})^{1/2} = p and, when maps is true,
+// the symmetric transport maps T^{AB} and T^{BA} (6 unique entries each)
+// for the 20-value records x (A) and y (B).
+func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
+	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
+	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
+	// C = AB.
+	c00 := a00*b00 + a01*b01 + a02*b02
+	c01 := a00*b01 + a01*b11 + a02*b12
+	c02 := a00*b02 + a01*b12 + a02*b22
+	c10 := a01*b00 + a11*b01 + a12*b02
+	c11 := a01*b01 + a11*b11 + a12*b12
+	c12 := a01*b02 + a11*b12 + a12*b22
+	c20 := a02*b00 + a12*b01 + a22*b02
+	c21 := a02*b01 + a12*b11 + a22*b12
+	c22 := a02*b02 + a12*b12 + a22*b22
+	e1 := c00 + c11 + c22
+	e2 := c00*c11 - c01*c10 + c00*c22 - c02*c20 + c11*c22 - c12*c21
+	if e2 < 0 {
+		e2 = 0
+	}
+	r := x[16] * y[16]
+	if !(e1 > 0) {
+		if maps {
+			*tab = [6]float64{}
+			*tba = [6]float64{}
+		}
+		return 0
+	}
+	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above.
+	p := math.Sqrt(3 * e1)
+	c0 := e1*e1 - 4*e2
+	for it := 0; it < 100; it++ {
+		p2 := p * p
+		f := p2*p2 - 2*e1*p2 - 8*r*p + c0
+		fp := 4*p*p2 - 4*e1*p - 8*r
+		if !(fp > 0) || !(f > 0) {
+			break
+		}
+		np := p - f/fp
+		if !(np < p) {
+			break
+		}
+		p = np
+		if f <= 1e-15*fp*p {
+			break
+		}
+	}
+	if !maps {
+		return p
+	}
+	q := math.Sqrt(e2 + 2*p*r)
+	// X = BA + qI = C^T + qI; T^{AB} = X^{-1} (pB + r A^{-1}),
+	// T^{BA} = X^{-T} (pA + r B^{-1}).
+	x00, x01, x02 := c00+q, c10, c20
+	x10, x11, x12 := c01, c11+q, c21
+	x20, x21, x22 := c02, c12, c22+q
+	k00 := x11*x22 - x12*x21
+	k01 := x02*x21 - x01*x22
+	k02 := x01*x12 - x02*x11
+	k10 := x12*x20 - x10*x22
+	k11 := x00*x22 - x02*x20
+	k12 := x02*x10 - x00*x12
+	k20 := x10*x21 - x11*x20
+	k21 := x01*x20 - x00*x21
+	k22 := x00*x11 - x01*x10
+	det := x00*k00 + x01*k10 + x02*k20
+	if det == 0 {
+		*tab = [6]float64{}
+		*tba = [6]float64{}
+		return p
+	}
+	id := 1 / det
+	// Y = pB + r A^{-1} (symmetric).
+	y00, y01, y02 := p*b00+r*x[9], p*b01+r*x[10], p*b02+r*x[11]
+	y11, y12, y22 := p*b11+r*x[12], p*b12+r*x[13], p*b22+r*x[14]
+	// T = K Y / det, symmetrised.
+	t00 := k00*y00 + k01*y01 + k02*y02
+	t01 := k00*y01 + k01*y11 + k02*y12
+	t02 := k00*y02 + k01*y12 + k02*y22
+	t10 := k10*y00 + k11*y01 + k12*y02
+	t11 := k10*y01 + k11*y11 + k12*y12
+	t12 := k10*y02 + k11*y12 + k12*y22
+	t20 := k20*y00 + k21*y01 + k22*y02
+	t21 := k20*y01 + k21*y11 + k22*y12
+	t22 := k20*y02 + k21*y12 + k22*y22
+	*tab = [6]float64{t00 * id, 0.5 * (t01 + t10) * id, 0.5 * (t02 + t20) * id, t11 * id, 0.5 * (t12 + t21) * id, t22 * id}
+	// Z = pA + r B^{-1}; T' = K^T Z / det.
+	z00, z01, z02 := p*a00+r*y[9], p*a01+r*y[10], p*a02+r*y[11]
+	z11, z12, z22 := p*a11+r*y[12], p*a12+r*y[13], p*a22+r*y[14]
+	u00 := k00*z00 + k10*z01 + k20*z02
+	u01 := k00*z01 + k10*z11 + k20*z12
+	u02 := k00*z02 + k10*z12 + k20*z22
+	u10 := k01*z00 + k11*z01 + k21*z02
+	u11 := k01*z01 + k11*z11 + k21*z12
+	u12 := k01*z02 + k11*z12 + k21*z22
+	u20 := k02*z00 + k12*z01 + k22*z02
+	u21 := k02*z01 + k12*z11 + k22*z12
+	u22 := k02*z02 + k12*z12 + k22*z22
+	*tba = [6]float64{u00 * id, 0.5 * (u01 + u10) * id, 0.5 * (u02 + u20) * id, u11 * id, 0.5 * (u12 + u21) * id, u22 * id}
+	return p
+}
+
+func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
+	x := k.pt[i*d3Rec : (i+1)*d3Rec]
+	bi := acc[(i-off)*d3Stride : (i-off+1)*d3Stride]
+	var sum float64
+	var tab, tba [6]float64
+	for j := j0; j < j1; j++ {
+		q := j - j0
+		y := k.pt[j*d3Rec : (j+1)*d3Rec]
+		bj := acc[(j-off)*d3Stride : (j-off+1)*d3Stride]
+		dx, dy, dz := x[0]-y[0], x[1]-y[1], x[2]-y[2]
+		p := bures3(x, y, true, &tab, &tba)
+		w2 := dx*dx + dy*dy + dz*dz + x[15] + y[15] - 2*p
+		if w2 < 0 {
+			w2 = 0
+		}
+		w := math.Sqrt(w2)
+		r := dist[q] - w
+		wt := 1.0
+		if wts != nil {
+			wt = wts[q]
+		}
+		r2 := wt * r * r
+		sum += r2
+		bi[9] += 0.5 * r2
+		bj[9] += 0.5 * r2
+		if !(w > 0) {
+			continue
+		}
+		g := -wt * r / w
+		bi[6] += g * dx
+		bi[7] += g * dy
+		bi[8] += g * dz
+		bj[6] -= g * dx
+		bj[7] -= g * dy
+		bj[8] -= g * dz
+		bi[0] += g * (1 - tab[0])
+		bi[1] -= g * tab[1]
+		bi[2] -= g * tab[2]
+		bi[3] += g * (1 - tab[3])
+		bi[4] -= g * tab[4]
+		bi[5] += g * (1 - tab[5])
+		bj[0] += g * (1 - tba[0])
+		bj[1] -= g * tba[1]
+		bj[2] -= g * tba[2]
+		bj[3] += g * (1 - tba[3])
+		bj[4] -= g * tba[4]
+		bj[5] += g * (1 - tba[5])
+	}
+	return sum
+}
+
+func (k *d3Kernel) finish(i int, a []float64, g *Gradient) {
+	if g.Means != nil {
+		g.Means[3*i] = 2 * a[6]
+		g.Means[3*i+1] = 2 * a[7]
+		g.Means[3*i+2] = 2 * a[8]
+	}
+	if g.Scales != nil {
+		t := k.tau
+		gs := g.Scales[9*i : 9*i+9]
+		gs[0], gs[1], gs[2] = t*a[0], t*a[1], t*a[2]
+		gs[3], gs[4], gs[5] = t*a[1], t*a[3], t*a[4]
+		gs[6], gs[7], gs[8] = t*a[2], t*a[4], t*a[5]
+	}
+	if g.PerPoint != nil {
+		g.PerPoint[i] = a[9]
+	}
+}
