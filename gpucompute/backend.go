@@ -1,0 +1,513 @@
+package gpucompute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"burescope/engine"
+
+	"github.com/go-gl/gl/v4.3-core/gl"
+)
+
+// MaxDim is the largest embedding dimension the GL kernels handle.
+const MaxDim = 8
+
+// Options configure New.
+type Options struct {
+	// FP64 asks for double-precision kernels; New fails if the driver has
+	// no GL_ARB_gpu_shader_fp64 (or GL 4.0 core doubles).
+	FP64 bool
+	// Context picks how the GL context is made: "egl" (surfaceless, needs
+	// no display), "glfw" (a hidden GLFW window, needs a display) or ""
+	// / "auto": see New.
+	Context string
+	// OnMainThread, when not nil, runs a function on the host application's
+	// main thread and waits for it (the Fyne app passes fyne.DoAndWait).
+	// It tells the backend that the host owns GLFW: the backend then never
+	// calls glfw.Init or glfw.Terminate, creates and destroys its hidden
+	// window through OnMainThread, and prefers EGL.
+	OnMainThread func(func())
+}
+
+// Info describes the GL context a Backend runs on.
+type Info struct {
+	Renderer      string // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+	Version       string // GL_VERSION
+	GLSL          string // GL_SHADING_LANGUAGE_VERSION
+	FP64          bool   // the kernels compute in double precision
+	FP64Supported bool   // the driver offers double precision in shaders
+	MaxSSBOBytes  int64  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+	Context       string // "egl" or "glfw"
+}
+
+// String is a one-line description for logs and the GUI.
+func (i Info) String() string {
+	prec := "float32"
+	if i.FP64 {
+		prec = "float64"
+	}
+	return fmt.Sprintf("%s, %s via %s, %s", i.Renderer, i.Version, i.Context, prec)
+}
+
+// Backend evaluates the elliptical-MDS stress with OpenGL 4.3 compute
+// shaders. It implements engine.Backend; see the package documentation for
+// the layout and the threading model. Methods must not be called
+// concurrently (engine.Backend's contract), but any goroutine may call them.
+type Backend struct {
+	th   *glThread
+	ctx  glContext
+	info Info
+
+	progs map[programKey]uint32
+
+	// The loaded problem.
+	n, d     int
+	nb       int // row blocks
+	tau      float64
+	weighted bool
+	chunks   []chunk
+
+	means, scales, roots, out, part ssbo
+	stage, res                      realSlice
+	closed                          bool
+}
+
+// chunk is a run of distance tiles held in one buffer.
+type chunk struct {
+	begin, end int // tile range
+	dist, wts  ssbo
+}
+
+// New creates a GL context on a dedicated OS thread and returns a backend
+// using it. The context is chosen by opts.Context; with "" or "auto" it
+// is EGL surfaceless when opts.OnMainThread is set (the host app owns
+// GLFW) or no display exists, else a hidden GLFW window, each falling back
+// to the other. Any failure (no display, no GL 4.3, no compute shaders,
+// no double precision when asked) is an error.
+func New(opts Options) (*Backend, error) {
+	var order []string
+	switch opts.Context {
+	case "egl", "glfw":
+		order = []string{opts.Context}
+	case "", "auto":
+		if opts.OnMainThread != nil || (os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "") {
+			order = []string{"egl", "glfw"}
+		} else {
+			order = []string{"glfw", "egl"}
+		}
+	default:
+		return nil, fmt.Errorf("gpucompute: unknown context kind %q (want auto, egl or glfw)", opts.Context)
+	}
+	var errs []string
+	for _, kind := range order {
+		b, err := newWith(kind, opts)
+		if err == nil {
+			return b, nil
+		}
+		errs = append(errs, err.Error())
+	}
+	return nil, fmt.Errorf("gpucompute: no OpenGL 4.3 compute context: %s", strings.Join(errs, "; "))
+}
+
+func newWith(kind string, opts Options) (*Backend, error) {
+	open := openEGL
+	if kind == "glfw" {
+		open = func() (glContext, error) { return openGLFW(opts.OnMainThread) }
+	}
+	th, c, err := startThread(open)
+	if err != nil {
+		return nil, err
+	}
+	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}}
+	err = th.call(func() error { return b.probe(opts) })
+	if err != nil {
+		th.stop()
+		return nil, err
+	}
+	return b, nil
+}
+
+// probe fills b.info and checks the context is usable for compute.
+func (b *Backend) probe(opts Options) error {
+	str := func(name uint32) string {
+		p := gl.GetString(name)
+		if p == nil {
+			return ""
+		}
+		return gl.GoStr(p)
+	}
+	b.info.Renderer = str(gl.RENDERER)
+	b.info.Version = str(gl.VERSION)
+	b.info.GLSL = str(gl.SHADING_LANGUAGE_VERSION)
+	b.info.Context = b.ctx.kind()
+	var major, minor int32
+	gl.GetIntegerv(gl.MAJOR_VERSION, &major)
+	gl.GetIntegerv(gl.MINOR_VERSION, &minor)
+	if major < 4 || (major == 4 && minor < 3) {
+		return fmt.Errorf("%s: OpenGL %d.%d (%q), compute shaders need 4.3", b.info.Context, major, minor, b.info.Version)
+	}
+	gl.GetInteger64v(gl.MAX_SHADER_STORAGE_BLOCK_SIZE, &b.info.MaxSSBOBytes)
+	var nExt int32
+	gl.GetIntegerv(gl.NUM_EXTENSIONS, &nExt)
+	for k := uint32(0); k < uint32(nExt); k++ {
+		if p := gl.GetStringi(gl.EXTENSIONS, k); p != nil && gl.GoStr(p) == "GL_ARB_gpu_shader_fp64" {
+			b.info.FP64Supported = true
+		}
+	}
+	if opts.FP64 && !b.info.FP64Supported {
+		return fmt.Errorf("%s: float64 asked for but %s has no GL_ARB_gpu_shader_fp64", b.info.Context, b.info.Renderer)
+	}
+	b.info.FP64 = opts.FP64
+	b.stage.fp64, b.res.fp64 = opts.FP64, opts.FP64
+	if err := checkGL("probing the context"); err != nil {
+		return err
+	}
+	// Compile the d = 2 kernel now: a driver without working compute
+	// shaders fails here, in New, rather than in the first Load.
+	_, err := b.program(programKey{"stress", 2, b.info.FP64})
+	return err
+}
+
+// Info describes the context and precision of the backend.
+func (b *Backend) Info() Info { return b.info }
+
+// Name returns "gl".
+func (b *Backend) Name() string { return "gl" }
+
+// program returns a compiled kernel, compiling it on first use.
+func (b *Backend) program(k programKey) (uint32, error) {
+	if p, ok := b.progs[k]; ok {
+		return p, nil
+	}
+	p, err := compileProgram(k)
+	if err != nil {
+		return 0, err
+	}
+	b.progs[k] = p
+	return p, nil
+}
+
+func (b *Backend) elem() int {
+	if b.info.FP64 {
+		return 8
+	}
+	return 4
+}
+
+// stride is the number of values per point in the output buffer:
+// mean gradient, scale gradient, per-point stress.
+func (b *Backend) stride() int { return b.d + b.d*b.d + 1 }
+
+// Load validates p, compiles the kernels for its dimension and uploads the
+// distances (and weights) once, as tiles split into chunks that each fit
+// GL_MAX_SHADER_STORAGE_BLOCK_SIZE.
+func (b *Backend) Load(p *engine.Problem) error {
+	if b.closed {
+		return errClosed
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if p.Dim > MaxDim {
+		return fmt.Errorf("gpucompute: dimension %d is above the GL kernels' limit %d", p.Dim, MaxDim)
+	}
+	return b.th.call(func() error { return b.load(p) })
+}
+
+func (b *Backend) load(p *engine.Problem) error {
+	b.n, b.d, b.tau, b.weighted = 0, 0, 0, false
+	for k := range b.chunks {
+		b.chunks[k].dist.free()
+		b.chunks[k].wts.free()
+	}
+	b.chunks = nil
+	n, d := p.N, p.Dim
+	if _, err := b.program(programKey{"stress", d, b.info.FP64}); err != nil {
+		return err
+	}
+	if d > 2 {
+		if _, err := b.program(programKey{"roots", d, b.info.FP64}); err != nil {
+			return err
+		}
+	}
+	el := b.elem()
+	nb := (n + tile - 1) / tile
+	st := d + d*d + 1
+	for _, r := range []struct {
+		buf   *ssbo
+		bytes int
+		what  string
+	}{
+		{&b.means, n * d * el, "the means"},
+		{&b.scales, n * d * d * el, "the scales"},
+		{&b.roots, 2 * n * d * d * el, "the scale roots"},
+		{&b.out, n * st * el, "the gradients"},
+		{&b.part, nb * el, "the partial sums"},
+	} {
+		if err := b.reserve(r.buf, r.bytes, r.what); err != nil {
+			return err
+		}
+	}
+	tileBytes := int64(tile * tile * el)
+	perChunk := int(b.info.MaxSSBOBytes / tileBytes)
+	if perChunk < 1 {
+		return fmt.Errorf("gpucompute: GL_MAX_SHADER_STORAGE_BLOCK_SIZE %d is below one %d-byte tile", b.info.MaxSSBOBytes, tileBytes)
+	}
+	nTiles := nb * (nb + 1) / 2
+	for t0 := 0; t0 < nTiles; t0 += perChunk {
+		c := chunk{begin: t0, end: min(t0+perChunk, nTiles)}
+		b.chunks = append(b.chunks, c)
+		cp := &b.chunks[len(b.chunks)-1]
+		what := fmt.Sprintf("distance tiles %d..%d", c.begin, c.end-1)
+		if err := b.reserve(&cp.dist, (c.end-c.begin)*int(tileBytes), what); err != nil {
+			return err
+		}
+		b.fillTiles(cp, n, nb, p.Dist)
+		if err := uploadStage(&cp.dist, &b.stage); err != nil {
+			return err
+		}
+		if p.Weights != nil {
+			if err := b.reserve(&cp.wts, (c.end-c.begin)*int(tileBytes), "weight "+what); err != nil {
+				return err
+			}
+			b.fillTiles(cp, n, nb, p.Weights)
+			if err := uploadStage(&cp.wts, &b.stage); err != nil {
+				return err
+			}
+		}
+	}
+	if err := checkGL("uploading the distances"); err != nil {
+		return err
+	}
+	b.n, b.d, b.nb, b.tau, b.weighted = n, d, nb, p.Tau, p.Weights != nil
+	return nil
+}
+
+// fillTiles writes the tiles of chunk c of the packed upper triangle vals
+// (engine.PairIndex layout) into b.stage; entries outside the matrix and
+// on its diagonal are zero.
+func (b *Backend) fillTiles(c *chunk, n, nb int, vals []float64) {
+	b.stage.resize((c.end - c.begin) * tile * tile)
+	t := 0
+	for I := 0; I < nb; I++ {
+		for J := I; J < nb; J++ {
+			if t >= c.end {
+				return
+			}
+			if t >= c.begin {
+				base := (t - c.begin) * tile * tile
+				for r := 0; r < tile; r++ {
+					i := I*tile + r
+					for q := 0; q < tile; q++ {
+						j := J*tile + q
+						var v float64
+						if i < n && j < n && i != j {
+							v = vals[engine.PairIndex(n, min(i, j), max(i, j))]
+						}
+						b.stage.put(base+r*tile+q, v)
+					}
+				}
+			}
+			t++
+		}
+	}
+}
+
+// uploadStage copies the whole staging slice into buf.
+func uploadStage(buf *ssbo, r *realSlice) error {
+	var bytes int
+	gl.BindBuffer(gl.SHADER_STORAGE_BUFFER, buf.id)
+	if r.fp64 {
+		bytes = 8 * len(r.f64)
+		gl.BufferSubData(gl.SHADER_STORAGE_BUFFER, 0, bytes, gl.Ptr(r.f64))
+	} else {
+		bytes = 4 * len(r.f32)
+		gl.BufferSubData(gl.SHADER_STORAGE_BUFFER, 0, bytes, gl.Ptr(r.f32))
+	}
+	gl.BindBuffer(gl.SHADER_STORAGE_BUFFER, 0)
+	return checkGL("uploading a buffer")
+}
+
+// dispatchBlocks is the number of row blocks per dispatch: between
+// dispatches Evaluate waits for the GPU and checks for cancellation.
+const dispatchBlocks = 48
+
+// Evaluate implements engine.Backend: it uploads the state, runs the
+// kernels and reads back the stress and the requested gradients.
+func (b *Backend) Evaluate(ctx context.Context, s engine.State, g *engine.Gradient) (float64, error) {
+	if b.closed {
+		return 0, errClosed
+	}
+	n, d := b.n, b.d
+	if n == 0 {
+		return 0, errors.New("gpucompute: Evaluate before Load")
+	}
+	if len(s.Means) != n*d {
+		return 0, fmt.Errorf("gpucompute: state has %d mean values, want %d", len(s.Means), n*d)
+	}
+	if s.Scales != nil && len(s.Scales) != n*d*d {
+		return 0, fmt.Errorf("gpucompute: state has %d scale values, want %d", len(s.Scales), n*d*d)
+	}
+	if g != nil {
+		if g.Means != nil && len(g.Means) != n*d {
+			return 0, fmt.Errorf("gpucompute: gradient has %d mean values, want %d", len(g.Means), n*d)
+		}
+		if g.Scales != nil && len(g.Scales) != n*d*d {
+			return 0, fmt.Errorf("gpucompute: gradient has %d scale values, want %d", len(g.Scales), n*d*d)
+		}
+		if g.PerPoint != nil && len(g.PerPoint) != n {
+			return 0, fmt.Errorf("gpucompute: gradient has %d per-point values, want %d", len(g.PerPoint), n)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var stress float64
+	err := b.th.call(func() error {
+		var err error
+		stress, err = b.evaluate(ctx, s, g)
+		return err
+	})
+	return stress, err
+}
+
+func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradient) (float64, error) {
+	n, d := b.n, b.d
+	dirac := s.Scales == nil
+	upload(&b.means, &b.stage, s.Means)
+	if !dirac {
+		upload(&b.scales, &b.stage, s.Scales)
+	}
+	bindings := []struct {
+		idx uint32
+		buf *ssbo
+	}{{0, &b.means}, {1, &b.scales}, {2, &b.roots}, {5, &b.out}, {6, &b.part}}
+	for _, x := range bindings {
+		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, x.idx, x.buf.id)
+	}
+	if d > 2 && !dirac {
+		prog, err := b.program(programKey{"roots", d, b.info.FP64})
+		if err != nil {
+			return 0, err
+		}
+		gl.UseProgram(prog)
+		gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("n\x00")), int32(n))
+		gl.DispatchCompute(uint32(b.nb), 1, 1)
+		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
+	}
+	prog, err := b.program(programKey{"stress", d, b.info.FP64})
+	if err != nil {
+		return 0, err
+	}
+	gl.UseProgram(prog)
+	loc := func(name string) int32 { return gl.GetUniformLocation(prog, gl.Str(name+"\x00")) }
+	seti := func(name string, v int) { gl.Uniform1i(loc(name), int32(v)) }
+	bool01 := func(v bool) int {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	seti("n", n)
+	seti("nb", b.nb)
+	seti("weighted", bool01(b.weighted))
+	seti("dirac", bool01(dirac))
+	if b.info.FP64 {
+		gl.Uniform1d(loc("tau"), b.tau)
+	} else {
+		gl.Uniform1f(loc("tau"), float32(b.tau))
+	}
+	cancellable := ctx.Done() != nil
+	for ci := range b.chunks {
+		c := &b.chunks[ci]
+		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, 3, c.dist.id)
+		wts := c.dist.id // bound but unread when unweighted
+		if b.weighted {
+			wts = c.wts.id
+		}
+		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, 4, wts)
+		seti("tileBegin", c.begin)
+		seti("tileEnd", c.end)
+		seti("first", bool01(ci == 0))
+		seti("last", bool01(ci == len(b.chunks)-1))
+		for b0 := 0; b0 < b.nb; b0 += dispatchBlocks {
+			seti("blockBase", b0)
+			gl.DispatchCompute(uint32(min(dispatchBlocks, b.nb-b0)), 1, 1)
+			if cancellable {
+				gl.Finish()
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+			}
+		}
+		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
+	}
+	gl.MemoryBarrier(gl.BUFFER_UPDATE_BARRIER_BIT)
+	if err := checkGL("running the stress kernel"); err != nil {
+		return 0, err
+	}
+	download(&b.part, &b.res, b.nb)
+	var stress float64
+	for k := 0; k < b.nb; k++ {
+		stress += b.res.at(k)
+	}
+	if g != nil && (g.Means != nil || g.Scales != nil || g.PerPoint != nil) {
+		st := b.stride()
+		download(&b.out, &b.res, n*st)
+		for i := 0; i < n; i++ {
+			o := i * st
+			if g.Means != nil {
+				for c := 0; c < d; c++ {
+					g.Means[i*d+c] = b.res.at(o + c)
+				}
+			}
+			if g.Scales != nil {
+				gs := g.Scales[i*d*d : (i+1)*d*d]
+				for r := 0; r < d; r++ {
+					for c := 0; c < d; c++ {
+						if dirac {
+							gs[r*d+c] = 0
+						} else {
+							gs[r*d+c] = 0.5 * (b.res.at(o+d+r*d+c) + b.res.at(o+d+c*d+r))
+						}
+					}
+				}
+			}
+			if g.PerPoint != nil {
+				g.PerPoint[i] = b.res.at(o + d + d*d)
+			}
+		}
+	}
+	if err := checkGL("reading back the results"); err != nil {
+		return 0, err
+	}
+	return stress, nil
+}
+
+// Close releases the GL objects, the context and its thread. It is safe
+// to call more than once.
+func (b *Backend) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	err := b.th.call(func() error {
+		for k := range b.chunks {
+			b.chunks[k].dist.free()
+			b.chunks[k].wts.free()
+		}
+		for _, buf := range []*ssbo{&b.means, &b.scales, &b.roots, &b.out, &b.part} {
+			buf.free()
+		}
+		for _, p := range b.progs {
+			gl.DeleteProgram(p)
+		}
+		return nil
+	})
+	b.th.stop()
+	b.th = nil
+	return err
+}

@@ -1,0 +1,103 @@
+package gpucompute
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+
+	"github.com/go-gl/gl/v4.3-core/gl"
+)
+
+//go:embed shaders/*.comp shaders/*.glsl
+var shaderFS embed.FS
+
+// tile is the workgroup size and the side of a distance tile.
+const tile = 64
+
+// programKey names one compiled kernel: the shader file, the dimension and
+// the precision.
+type programKey struct {
+	name string // "stress", "roots" or "geodesic"
+	dim  int
+	fp64 bool
+}
+
+// shaderSource assembles the GLSL source of a kernel: version line,
+// defines, shaders/linalg.glsl, then shaders/NAME.comp.
+func shaderSource(k programKey) (string, error) {
+	lib, err := shaderFS.ReadFile("shaders/linalg.glsl")
+	if err != nil {
+		return "", err
+	}
+	body, err := shaderFS.ReadFile("shaders/" + k.name + ".comp")
+	if err != nil {
+		return "", fmt.Errorf("gpucompute: no shader %q: %v", k.name, err)
+	}
+	real, eps := "float", "5.9604645e-08" // 2^-24
+	if k.fp64 {
+		real, eps = "double", "1.1102230246251565e-16LF" // 2^-53
+	}
+	var b strings.Builder
+	b.WriteString("#version 430 core\n")
+	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define EPS REAL(%s)\n#define TILE %d\n", k.dim, real, eps, tile)
+	b.Write(lib)
+	b.WriteString("\n#line 1 1\n")
+	b.Write(body)
+	return b.String(), nil
+}
+
+// compileProgram compiles and links one compute program on the GL thread.
+// Errors carry the driver's info log.
+func compileProgram(k programKey) (uint32, error) {
+	src, err := shaderSource(k)
+	if err != nil {
+		return 0, err
+	}
+	sh := gl.CreateShader(gl.COMPUTE_SHADER)
+	if sh == 0 {
+		return 0, fmt.Errorf("gpucompute: glCreateShader(GL_COMPUTE_SHADER) failed (GL error 0x%x)", gl.GetError())
+	}
+	defer gl.DeleteShader(sh)
+	csrc, free := gl.Strs(src + "\x00")
+	gl.ShaderSource(sh, 1, csrc, nil)
+	free()
+	gl.CompileShader(sh)
+	var ok int32
+	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
+	if ok == gl.FALSE {
+		return 0, fmt.Errorf("gpucompute: compiling shaders/%s.comp (d=%d, fp64=%v) failed:\n%s",
+			k.name, k.dim, k.fp64, shaderLog(sh, false))
+	}
+	prog := gl.CreateProgram()
+	gl.AttachShader(prog, sh)
+	gl.LinkProgram(prog)
+	gl.DetachShader(prog, sh)
+	gl.GetProgramiv(prog, gl.LINK_STATUS, &ok)
+	if ok == gl.FALSE {
+		msg := shaderLog(prog, true)
+		gl.DeleteProgram(prog)
+		return 0, fmt.Errorf("gpucompute: linking shaders/%s.comp (d=%d, fp64=%v) failed:\n%s",
+			k.name, k.dim, k.fp64, msg)
+	}
+	return prog, nil
+}
+
+// shaderLog returns the info log of a shader or program object.
+func shaderLog(obj uint32, program bool) string {
+	var n int32
+	if program {
+		gl.GetProgramiv(obj, gl.INFO_LOG_LENGTH, &n)
+	} else {
+		gl.GetShaderiv(obj, gl.INFO_LOG_LENGTH, &n)
+	}
+	if n <= 1 {
+		return "(the driver gave no log)"
+	}
+	buf := make([]uint8, n)
+	if program {
+		gl.GetProgramInfoLog(obj, n, nil, &buf[0])
+	} else {
+		gl.GetShaderInfoLog(obj, n, nil, &buf[0])
+	}
+	return strings.TrimRight(string(buf), "\x00\n")
+}

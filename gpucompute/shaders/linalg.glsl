@@ -1,0 +1,152 @@
+// linalg.glsl: small dense symmetric linear algebra for one invocation.
+// Prepended (after the #defines written by program.go) to every kernel.
+// D is the dimension, REAL float or double, EPS the unit roundoff of REAL.
+// Matrices are REAL[D*D], row-major, as in package engine.
+
+#define DD (D * D)
+
+// jacobiEig diagonalises the symmetric matrix a in place with cyclic
+// Jacobi rotations (Golub & Van Loan, Matrix Computations, 4th ed.,
+// Algorithm 8.5.3, using sym.schur2 of section 8.5.2): on return the
+// diagonal of a holds the eigenvalues and the columns of v the
+// eigenvectors, a_in = v diag(a) v^T. Convergence is quadratic; the sweep
+// stops once the off-diagonal mass is below EPS^2 times the total mass.
+void jacobiEig(inout REAL a[DD], out REAL v[DD]) {
+	for (int k = 0; k < DD; k++) v[k] = REAL(0);
+	for (int k = 0; k < D; k++) v[k * D + k] = REAL(1);
+	for (int sweep = 0; sweep < 16; sweep++) {
+		REAL off = REAL(0), tot = REAL(0);
+		for (int p = 0; p < D; p++) {
+			for (int q = 0; q < D; q++) {
+				REAL x = a[p * D + q] * a[p * D + q];
+				tot += x;
+				if (p != q) off += x;
+			}
+		}
+		if (off <= EPS * EPS * tot || off == REAL(0)) break;
+		for (int p = 0; p < D - 1; p++) {
+			for (int q = p + 1; q < D; q++) {
+				REAL apq = a[p * D + q];
+				if (apq == REAL(0)) continue;
+				REAL theta = (a[q * D + q] - a[p * D + p]) / (REAL(2) * apq);
+				REAL t = REAL(1) / (abs(theta) + sqrt(REAL(1) + theta * theta));
+				if (theta < REAL(0)) t = -t;
+				REAL c = REAL(1) / sqrt(REAL(1) + t * t);
+				REAL s = t * c;
+				// a <- J^T a J with J the rotation in the (p, q) plane.
+				for (int k = 0; k < D; k++) {
+					REAL akp = a[k * D + p], akq = a[k * D + q];
+					a[k * D + p] = c * akp - s * akq;
+					a[k * D + q] = s * akp + c * akq;
+				}
+				for (int k = 0; k < D; k++) {
+					REAL apk = a[p * D + k], aqk = a[q * D + k];
+					a[p * D + k] = c * apk - s * aqk;
+					a[q * D + k] = s * apk + c * aqk;
+				}
+				for (int k = 0; k < D; k++) {
+					REAL vkp = v[k * D + p], vkq = v[k * D + q];
+					v[k * D + p] = c * vkp - s * vkq;
+					v[k * D + q] = s * vkp + c * vkq;
+				}
+			}
+		}
+	}
+}
+
+// psdRoots returns R = A^{1/2} and P = (A^{1/2})^+ (pseudo-inverse: the
+// eigenvalues at or below D * EPS * lambda_max count as zero) of the
+// symmetric PSD matrix A. Negative rounding noise is clamped to zero.
+void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
+	REAL a[DD];
+	for (int k = 0; k < DD; k++) a[k] = A[k];
+	for (int p = 0; p < D; p++) {
+		for (int q = p + 1; q < D; q++) {
+			REAL m = REAL(0.5) * (a[p * D + q] + a[q * D + p]);
+			a[p * D + q] = m;
+			a[q * D + p] = m;
+		}
+	}
+	REAL v[DD];
+	jacobiEig(a, v);
+	REAL lmax = REAL(0);
+	for (int k = 0; k < D; k++) lmax = max(lmax, a[k * D + k]);
+	REAL cut = REAL(D) * EPS * lmax;
+	REAL sq[D], isq[D];
+	for (int k = 0; k < D; k++) {
+		REAL l = a[k * D + k];
+		sq[k] = l > REAL(0) ? sqrt(l) : REAL(0);
+		isq[k] = l > cut ? REAL(1) / sqrt(l) : REAL(0);
+	}
+	for (int p = 0; p < D; p++) {
+		for (int q = 0; q < D; q++) {
+			REAL r = REAL(0), s = REAL(0);
+			for (int k = 0; k < D; k++) {
+				REAL vv = v[p * D + k] * v[q * D + k];
+				r += vv * sq[k];
+				s += vv * isq[k];
+			}
+			R[p * D + q] = r;
+			P[p * D + q] = s;
+		}
+	}
+}
+
+// transportFromRoots returns tr (R B R)^{1/2} and, in T, the transport map
+// T^{AB} = P (R B R)^{1/2} P, where R = A^{1/2} and P its pseudo-inverse
+// (MATH.md, "Transport map and geodesics").
+REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
+	REAL RB[DD];
+	for (int p = 0; p < D; p++) {
+		for (int q = 0; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += R[p * D + k] * B[k * D + q];
+			RB[p * D + q] = s;
+		}
+	}
+	REAL M[DD];
+	for (int p = 0; p < D; p++) {
+		for (int q = p; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += RB[p * D + k] * R[k * D + q];
+			M[p * D + q] = s;
+			M[q * D + p] = s;
+		}
+	}
+	REAL v[DD];
+	jacobiEig(M, v);
+	REAL sq[D];
+	REAL tr = REAL(0);
+	for (int k = 0; k < D; k++) {
+		REAL l = M[k * D + k];
+		sq[k] = l > REAL(0) ? sqrt(l) : REAL(0);
+		tr += sq[k];
+	}
+	// S = v diag(sq) v^T, then T = P S P.
+	REAL S[DD];
+	for (int p = 0; p < D; p++) {
+		for (int q = p; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += v[p * D + k] * v[q * D + k] * sq[k];
+			S[p * D + q] = s;
+			S[q * D + p] = s;
+		}
+	}
+	REAL PS[DD];
+	for (int p = 0; p < D; p++) {
+		for (int q = 0; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += P[p * D + k] * S[k * D + q];
+			PS[p * D + q] = s;
+		}
+	}
+	for (int p = 0; p < D; p++) {
+		for (int q = p; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += PS[p * D + k] * P[k * D + q];
+			T[p * D + q] = s;
+			T[q * D + p] = s;
+		}
+	}
+	return tr;
+}

@@ -1,0 +1,161 @@
+// stress.comp: elliptical-MDS stress and its gradient, row-owner scheme.
+//
+// Workgroup I owns the TILE rows i = I*TILE + ii. Invocation ii walks every
+// column block J (in increasing J) and every j != i in it, and accumulates
+// only the i-side terms: each unordered pair is evaluated twice (once by
+// each end), which costs twice the arithmetic but needs no atomics and
+// fixes the order of every sum, so results are bit-for-bit reproducible.
+//
+// Distances (and weights) are stored in TILE x TILE tiles of the packed
+// upper block triangle: tile (I', J'), I' <= J', holds D[I'*TILE+r][J'*TILE+c]
+// at r*TILE + c. The tiles are split into chunks no larger than
+// GL_MAX_SHADER_STORAGE_BLOCK_SIZE; one dispatch per chunk covers the
+// tiles [tileBegin, tileEnd), accumulating into OutBuf (first = 1 starts
+// from zero). For a fixed I the tile index grows with J, so chunking does
+// not change the order of the sums.
+
+layout(local_size_x = TILE) in;
+
+layout(std430, binding = 0) readonly buffer MeansBuf { REAL means[]; };   // n*D
+layout(std430, binding = 1) readonly buffer ScalesBuf { REAL scales[]; }; // n*D*D
+layout(std430, binding = 2) readonly buffer RootsBuf { REAL roots[]; };   // n*2*D*D: A^{1/2}, (A^{1/2})^+ (D > 2)
+layout(std430, binding = 3) readonly buffer DistBuf { REAL dist[]; };     // one chunk of tiles
+layout(std430, binding = 4) readonly buffer WeightBuf { REAL wts[]; };    // same layout, when weighted
+layout(std430, binding = 5) buffer OutBuf { REAL outv[]; };               // n*STRIDE
+layout(std430, binding = 6) buffer PartBuf { REAL part[]; };              // per-workgroup stress
+
+uniform int n;         // number of measures
+uniform int nb;        // number of row blocks, ceil(n / TILE)
+uniform int tileBegin; // first tile of the bound chunk
+uniform int tileEnd;   // one past its last tile
+uniform int blockBase; // row block of workgroup 0 of this dispatch
+uniform int first;     // 1: start the sums from zero
+uniform int last;      // 1: write the per-workgroup stress
+uniform int weighted;  // 1: read WeightBuf
+uniform int dirac;     // 1: all scales are zero (point MDS)
+uniform REAL tau;      // family constant
+
+#define STRIDE (D + DD + 1)
+
+shared REAL red[TILE];
+
+void main() {
+	int I = int(gl_WorkGroupID.x) + blockBase;
+	int ii = int(gl_LocalInvocationID.x);
+	int i = I * TILE + ii;
+	bool live = i < n;
+	REAL st = REAL(0);
+	if (live) {
+		REAL ai[D];
+		for (int k = 0; k < D; k++) ai[k] = means[i * D + k];
+		REAL A[DD], R[DD], P[DD];
+		REAL trA = REAL(0);
+		if (dirac == 0) {
+			for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
+			for (int k = 0; k < D; k++) trA += A[k * D + k];
+#if D > 2
+			for (int k = 0; k < DD; k++) {
+				R[k] = roots[i * 2 * DD + k];
+				P[k] = roots[i * 2 * DD + DD + k];
+			}
+#endif
+		}
+#if D == 2
+		// Closed form as in engine/pairs_d2.go: symmetrised off-diagonal,
+		// determinant clamped at 0, zero inverse when singular.
+		REAL a12 = REAL(0.5) * (A[1] + A[2]);
+		REAL detA = max(A[0] * A[3] - a12 * a12, REAL(0));
+		REAL sdA = sqrt(detA);
+		REAL iA0 = REAL(0), iA1 = REAL(0), iA3 = REAL(0);
+		if (detA > REAL(0)) {
+			iA0 = A[3] / detA;
+			iA1 = -a12 / detA;
+			iA3 = A[0] / detA;
+		}
+#endif
+		REAL gm[D], gs[DD];
+		if (first == 1) {
+			for (int k = 0; k < D; k++) gm[k] = REAL(0);
+			for (int k = 0; k < DD; k++) gs[k] = REAL(0);
+		} else {
+			for (int k = 0; k < D; k++) gm[k] = outv[i * STRIDE + k];
+			for (int k = 0; k < DD; k++) gs[k] = outv[i * STRIDE + D + k];
+			st = outv[i * STRIDE + D + DD];
+		}
+		for (int J = 0; J < nb; J++) {
+			int lo = min(I, J), hi = max(I, J);
+			int t = lo * nb - (lo * (lo - 1)) / 2 + (hi - lo);
+			if (t < tileBegin || t >= tileEnd) continue;
+			int base = (t - tileBegin) * TILE * TILE;
+			int jEnd = min(TILE, n - J * TILE);
+			for (int jj = 0; jj < jEnd; jj++) {
+				int j = J * TILE + jj;
+				if (j == i) continue;
+				int k = I <= J ? base + ii * TILE + jj : base + jj * TILE + ii;
+				REAL Dij = dist[k];
+				REAL w = weighted == 1 ? wts[k] : REAL(1);
+				REAL diff[D];
+				REAL w2 = REAL(0);
+				for (int c = 0; c < D; c++) {
+					diff[c] = ai[c] - means[j * D + c];
+					w2 += diff[c] * diff[c];
+				}
+				REAL T[DD];
+				REAL trRoot = REAL(0);
+				if (dirac == 0) {
+					REAL B[DD];
+					for (int c = 0; c < DD; c++) B[c] = scales[j * DD + c];
+					REAL trB = REAL(0);
+					for (int c = 0; c < D; c++) trB += B[c * D + c];
+#if D == 2
+					// Closed form (MATH.md, Newton-Schulz section): for M = A^{1/2} B A^{1/2},
+					// tr M^{1/2} = t = sqrt(tr AB + 2 s), s = sqrt(det A det B), and
+					// T^{AB} = (B + s A^{-1}) / t.
+					REAL b12 = REAL(0.5) * (B[1] + B[2]);
+					REAL sdB = sqrt(max(B[0] * B[3] - b12 * b12, REAL(0)));
+					REAL s = sdA * sdB;
+					trRoot = sqrt(max(A[0] * B[0] + REAL(2) * a12 * b12 + A[3] * B[3] + REAL(2) * s, REAL(0)));
+					REAL it = trRoot > REAL(0) ? REAL(1) / trRoot : REAL(0);
+					T[0] = (B[0] + s * iA0) * it;
+					T[1] = (b12 + s * iA1) * it;
+					T[2] = T[1];
+					T[3] = (B[3] + s * iA3) * it;
+#else
+					trRoot = transportFromRoots(R, P, B, T);
+#endif
+					w2 += tau * (trA + trB - REAL(2) * trRoot);
+				}
+				REAL W = sqrt(max(w2, REAL(0)));
+				REAL res = Dij - W;
+				st += REAL(0.5) * w * res * res;
+				// d stress / d W2^2 = -w (D - W) / W; zero where W = 0.
+				REAL coef = W > REAL(0) ? -w * res / W : REAL(0);
+#if D == 2
+				// engine/pairs_d2.go also drops pairs with t = 0 (T undefined).
+				if (dirac == 0 && !(trRoot > REAL(0))) coef = REAL(0);
+#endif
+				for (int c = 0; c < D; c++) gm[c] += REAL(2) * coef * diff[c];
+				if (dirac == 0) {
+					REAL ct = coef * tau;
+					for (int c = 0; c < DD; c++) gs[c] -= ct * T[c];
+					for (int c = 0; c < D; c++) gs[c * D + c] += ct;
+				}
+			}
+		}
+		for (int k = 0; k < D; k++) outv[i * STRIDE + k] = gm[k];
+		for (int k = 0; k < DD; k++) outv[i * STRIDE + D + k] = gs[k];
+		outv[i * STRIDE + D + DD] = st;
+	}
+	if (last == 1) {
+		// Per-workgroup sum of the per-point stress, fixed tree order.
+		red[ii] = live ? st : REAL(0);
+		memoryBarrierShared();
+		barrier();
+		for (int s = TILE / 2; s > 0; s >>= 1) {
+			if (ii < s) red[ii] += red[ii + s];
+			memoryBarrierShared();
+			barrier();
+		}
+		if (ii == 0) part[I] = red[0];
+	}
+}
