@@ -1,6 +1,3 @@
-// Package datasets turns files (and the built-in data in assets) into
-// validated Datasets: distance matrices, feature tables, relation lists and
-// elliptical embeddings. Every error names the file, line and problem.
 package datasets
 
 import "burescope/engine"
@@ -27,9 +24,30 @@ type Dataset struct {
 	// Dist is the packed upper triangle (engine.PairIndex) of the n x n
 	// distance matrix the MDS fits; nil for a pure embedding.
 	Dist []float64
-	// Features is the n x p feature table (row-major) for KindFeatures.
-	Features     []float64
+	// Features is the n x p feature table (row-major) for KindFeatures, as
+	// read from the file (before any standardisation).
+	Features []float64
+	// FeatureNames are the p feature column names (x1, x2, ... without a
+	// header).
 	FeatureNames []string
+	// Standardized says that Dist was computed on standardised features
+	// (x - FeatureMeans[k]) / FeatureSDs[k] (sample standard deviation;
+	// constant columns become 0). FeatureMeans and FeatureSDs are set only
+	// then.
+	Standardized bool
+	FeatureMeans []float64
+	FeatureSDs   []float64
+	// IgnoredColumns are text columns of a feature table that were used
+	// neither as labels nor as classes (e.g. PISA's country code).
+	IgnoredColumns []string
+	// Relations are the (child, ancestor) pairs of a KindRelations file as
+	// indices into Labels, in file order (self-pairs included): the raw
+	// supervision for training embeddings from relations.
+	Relations [][2]int
+	// Edges are the (child, parent) edges of the transitive reduction of
+	// Relations (the Hasse diagram); Dist holds shortest-path lengths in
+	// this graph taken as undirected.
+	Edges [][2]int
 	// Embedding is set for KindEmbedding (and may seed a fit).
 	Embedding *engine.Embedding
 	// Source is a one-line attribution (built-ins) or the file path.

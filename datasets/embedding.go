@@ -1,0 +1,483 @@
+package datasets
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"burescope/engine"
+)
+
+// EmbeddingFormat is the value of the "format" field of an embedding file.
+const EmbeddingFormat = "burescope-embedding/1"
+
+// MaxDim is the largest embedding dimension an embedding file may have.
+const MaxDim = 128
+
+// maxEmbeddingValues bounds n*dim*dim, the size of the scale matrices an
+// embedding file expands to (1 GiB of float64).
+const maxEmbeddingValues = 1 << 27
+
+// CovarianceTol is the relative tolerance of the checks on covariance
+// matrices read from an embedding file: |C_ab - C_ba| <= CovarianceTol *
+// max|C|, and every eigenvalue >= -CovarianceTol * max|eigenvalue|. Small
+// violations (rounding in the writer) are repaired: the matrix is
+// symmetrised and negative eigenvalues are set to 0.
+const CovarianceTol = 1e-6
+
+// embeddingFile is the JSON layout of an embedding file. Numbers are read
+// as json.Number so that a null or an out-of-range value is an error rather
+// than a silent 0.
+type embeddingFile struct {
+	Format      *string           `json:"format"`
+	Family      *string           `json:"family"`
+	Tau         *json.Number      `json:"tau"`
+	Dim         *int              `json:"dim"`
+	Labels      []string          `json:"labels"`
+	Means       [][]json.Number   `json:"means"`
+	Covariances [][][]json.Number `json:"covariances"`
+	Factors     [][][]json.Number `json:"factors"`
+}
+
+// LoadEmbedding reads and validates an embedding file (JSON, see the
+// package documentation). The Embedding's Scales are the covariances
+// divided by the family's tau.
+func LoadEmbedding(name string) (*engine.Embedding, error) {
+	data, err := readInput(name)
+	if err != nil {
+		return nil, err
+	}
+	return parseEmbedding(name, data)
+}
+
+// jsonError turns an encoding/json error into an *Error with a line.
+func jsonError(file string, data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return lineErrf(file, lineAt(data, int(se.Offset)), "invalid JSON: %v", se)
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "value"
+		} else {
+			field = strconv.Quote(field)
+		}
+		return lineErrf(file, lineAt(data, int(te.Offset)), "%s: JSON %s where %s was expected", field, te.Value, jsonTypeName(te.Type.String()))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errf(file, "invalid JSON: the file ends in the middle of a value")
+	}
+	return errf(file, "invalid JSON: %v", err)
+}
+
+// jsonTypeName describes a Go type in JSON terms for error messages.
+func jsonTypeName(t string) string {
+	switch t {
+	case "int":
+		return "an integer"
+	case "string", "json.Number":
+		return "a string or number"
+	case "datasets.embeddingFile":
+		return "an object"
+	}
+	if len(t) > 2 && t[:2] == "[]" {
+		return "an array"
+	}
+	return t
+}
+
+// parseEmbedding decodes and validates an embedding file.
+func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
+	data, err := checkText(file, data)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var f embeddingFile
+	if err := dec.Decode(&f); err != nil {
+		return nil, jsonError(file, data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, lineErrf(file, lineAt(data, int(dec.InputOffset())), "unexpected data after the JSON object")
+	}
+	switch {
+	case f.Format == nil:
+		return nil, errf(file, "missing \"format\" (want %q): not a Burescope embedding file", EmbeddingFormat)
+	case *f.Format != EmbeddingFormat:
+		return nil, errf(file, "\"format\" is %s, want %q", quoteCell(*f.Format), EmbeddingFormat)
+	case f.Dim == nil:
+		return nil, errf(file, "missing \"dim\"")
+	case *f.Dim < 1 || *f.Dim > MaxDim:
+		return nil, errf(file, "\"dim\" is %d, want 1 to %d", *f.Dim, MaxDim)
+	case f.Family == nil:
+		return nil, errf(file, "missing \"family\" (uniform, gaussian or custom)")
+	}
+	d := *f.Dim
+	var tau float64
+	if f.Tau != nil {
+		tau, err = jsonFloat(*f.Tau)
+		if err != nil {
+			return nil, errf(file, "\"tau\": %v", err)
+		}
+	} else if *f.Family == "custom" {
+		return nil, errf(file, "\"tau\" is required for the custom family")
+	}
+	fam, err := engine.ParseFamily(*f.Family, d, tau)
+	if err != nil {
+		return nil, errf(file, "\"family\": %v", err)
+	}
+	if f.Tau != nil && math.Abs(tau-fam.Tau) > 1e-9*fam.Tau {
+		return nil, errf(file, "\"tau\" is %v but the %s family in dimension %d has tau = %v", tau, fam.Name, d, fam.Tau)
+	}
+	n := len(f.Labels)
+	if n == 0 {
+		return nil, errf(file, "\"labels\" is missing or empty")
+	}
+	if n > MaxItems {
+		return nil, errf(file, "%d labels: more than the %d items Burescope handles", n, MaxItems)
+	}
+	if err := checkItemLabels(file, f.Labels); err != nil {
+		return nil, err
+	}
+	item := func(field string, i int) string { return fmt.Sprintf("%s[%d] (%s)", field, i, quoteCell(f.Labels[i])) }
+	if len(f.Means) != n {
+		return nil, errf(file, "\"means\" has %d rows, want %d (one per label)", len(f.Means), n)
+	}
+	if n*d*d > maxEmbeddingValues {
+		return nil, errf(file, "%d items in dimension %d are too many to load", n, d)
+	}
+	e := &engine.Embedding{Family: fam, Dim: d, Labels: f.Labels, Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	for i, m := range f.Means {
+		if len(m) != d {
+			return nil, errf(file, "%s: %d values, want dim = %d", item("means", i), len(m), d)
+		}
+		for a, s := range m {
+			v, err := jsonFloat(s)
+			if err != nil {
+				return nil, errf(file, "%s[%d]: %v", item("means", i), a, err)
+			}
+			e.Means[i*d+a] = v
+		}
+	}
+	switch {
+	case f.Covariances != nil && f.Factors != nil:
+		return nil, errf(file, "both \"covariances\" and \"factors\" are given; keep one")
+	case f.Covariances != nil:
+		if len(f.Covariances) != n {
+			return nil, errf(file, "\"covariances\" has %d matrices, want %d (one per label)", len(f.Covariances), n)
+		}
+		for i, c := range f.Covariances {
+			if len(c) != d {
+				return nil, errf(file, "%s: %d rows, want dim = %d", item("covariances", i), len(c), d)
+			}
+			s := e.Scale(i)
+			for a, r := range c {
+				if len(r) != d {
+					return nil, errf(file, "%s: row %d has %d values, want dim = %d", item("covariances", i), a, len(r), d)
+				}
+				for b, x := range r {
+					v, err := jsonFloat(x)
+					if err != nil {
+						return nil, errf(file, "%s[%d][%d]: %v", item("covariances", i), a, b, err)
+					}
+					s[a*d+b] = v
+				}
+			}
+		}
+	case f.Factors != nil:
+		if len(f.Factors) != n {
+			return nil, errf(file, "\"factors\" has %d matrices, want %d (one per label)", len(f.Factors), n)
+		}
+		for i, l := range f.Factors {
+			if len(l) != d {
+				return nil, errf(file, "%s: %d rows, want dim = %d", item("factors", i), len(l), d)
+			}
+			k := len(l[0])
+			if k > MaxDim {
+				return nil, errf(file, "%s: %d columns, at most %d allowed", item("factors", i), k, MaxDim)
+			}
+			fac := make([]float64, d*k)
+			for a, r := range l {
+				if len(r) != k {
+					return nil, errf(file, "%s: row %d has %d values but row 0 has %d", item("factors", i), a, len(r), k)
+				}
+				for b, x := range r {
+					v, err := jsonFloat(x)
+					if err != nil {
+						return nil, errf(file, "%s[%d][%d]: %v", item("factors", i), a, b, err)
+					}
+					fac[a*k+b] = v
+				}
+			}
+			s := e.Scale(i)
+			for a := 0; a < d; a++ {
+				for b := 0; b < d; b++ {
+					var sum float64
+					for c := 0; c < k; c++ {
+						sum += fac[a*k+c] * fac[b*k+c]
+					}
+					if math.IsInf(sum, 0) {
+						return nil, errf(file, "%s: the covariance F F^T overflows float64", item("factors", i))
+					}
+					s[a*d+b] = sum
+				}
+			}
+		}
+	default:
+		return nil, errf(file, "needs \"covariances\" (n x dim x dim) or \"factors\" (n x dim x k)")
+	}
+	field := "covariances"
+	if f.Covariances == nil {
+		field = "factors"
+	}
+	for i := 0; i < n; i++ {
+		s := e.Scale(i)
+		if err := repairCovariance(s, d); err != nil {
+			return nil, errf(file, "%s: %v", item(field, i), err)
+		}
+		for k := range s {
+			s[k] /= fam.Tau
+			if math.IsInf(s[k], 0) {
+				return nil, errf(file, "%s: covariance / tau overflows float64 (tau = %v)", item(field, i), fam.Tau)
+			}
+		}
+	}
+	return e, nil
+}
+
+// jsonFloat parses a JSON number that must be a finite float64 (null reads
+// as the empty string).
+func jsonFloat(s json.Number) (float64, error) {
+	if s == "" {
+		return 0, errors.New("null is not a number")
+	}
+	v, ok := parseNumber(string(s))
+	if !ok {
+		return 0, fmt.Errorf("%s is not a number", quoteCell(string(s)))
+	}
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("%s is out of the float64 range", s)
+	}
+	return v, nil
+}
+
+// checkItemLabels verifies that embedding labels are non-empty and unique.
+func checkItemLabels(file string, labels []string) error {
+	seen := make(map[string]int, len(labels))
+	for i, l := range labels {
+		if l == "" {
+			return errf(file, "labels[%d]: empty label", i)
+		}
+		if j, dup := seen[l]; dup {
+			return errf(file, "labels[%d] (%s): duplicate label (also labels[%d])", i, quoteCell(l), j)
+		}
+		seen[l] = i
+	}
+	return nil
+}
+
+// repairCovariance checks that the d x d matrix s is finite, symmetric
+// and positive semi-definite within CovarianceTol, and replaces it by its
+// symmetric part with negative eigenvalues set to zero.
+func repairCovariance(s []float64, d int) error {
+	var maxAbs float64
+	for _, v := range s {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%v is not a finite number", v)
+		}
+		maxAbs = math.Max(maxAbs, math.Abs(v))
+	}
+	if maxAbs == 0 {
+		return nil
+	}
+	for a := 0; a < d; a++ {
+		for b := a + 1; b < d; b++ {
+			x, y := s[a*d+b], s[b*d+a]
+			if math.Abs(x-y) > CovarianceTol*maxAbs {
+				return fmt.Errorf("not symmetric: [%d][%d] = %v but [%d][%d] = %v", a, b, x, b, a, y)
+			}
+			s[a*d+b], s[b*d+a] = (x+y)/2, (x+y)/2
+		}
+	}
+	// Scale to max 1 so the eigendecomposition cannot overflow.
+	sym := mat.NewSymDense(d, nil)
+	for a := 0; a < d; a++ {
+		for b := a; b < d; b++ {
+			sym.SetSym(a, b, s[a*d+b]/maxAbs)
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(sym, true) {
+		return errors.New("eigendecomposition failed")
+	}
+	vals := eig.Values(nil)
+	var top float64
+	for _, l := range vals {
+		top = math.Max(top, math.Abs(l))
+	}
+	if vals[0] < -CovarianceTol*top {
+		return fmt.Errorf("not positive semi-definite: eigenvalue %v < 0", vals[0]*maxAbs)
+	}
+	if vals[0] >= 0 {
+		return nil
+	}
+	var vec mat.Dense
+	eig.VectorsTo(&vec)
+	for a := 0; a < d; a++ {
+		for b := 0; b < d; b++ {
+			var sum float64
+			for k, l := range vals {
+				if l > 0 {
+					sum += vec.At(a, k) * l * vec.At(b, k)
+				}
+			}
+			s[a*d+b] = sum * maxAbs
+		}
+	}
+	return nil
+}
+
+// checkEmbedding validates an Embedding before it is written: shapes,
+// family, finite values, unique labels and PSD scales.
+func checkEmbedding(e *engine.Embedding) error {
+	if e == nil {
+		return errors.New("no embedding")
+	}
+	d, n := e.Dim, len(e.Labels)
+	switch {
+	case d < 1 || d > MaxDim:
+		return fmt.Errorf("dimension %d, want 1 to %d", d, MaxDim)
+	case n == 0:
+		return errors.New("no items")
+	case len(e.Means) != n*d:
+		return fmt.Errorf("%d mean values, want n*dim = %d", len(e.Means), n*d)
+	case len(e.Scales) != n*d*d:
+		return fmt.Errorf("%d scale values, want n*dim*dim = %d", len(e.Scales), n*d*d)
+	}
+	if _, err := engine.ParseFamily(e.Family.Name, d, e.Family.Tau); err != nil {
+		return err
+	}
+	if !(e.Family.Tau > 0) || math.IsInf(e.Family.Tau, 0) {
+		return fmt.Errorf("family tau %v, want a finite number > 0", e.Family.Tau)
+	}
+	if err := checkItemLabels("embedding", e.Labels); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		for _, v := range e.Mean(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("item %d (%s): mean has %v", i, quoteCell(e.Labels[i]), v)
+			}
+		}
+		s := append([]float64(nil), e.Scale(i)...)
+		for k := range s {
+			s[k] *= e.Family.Tau
+		}
+		if err := repairCovariance(s, d); err != nil {
+			return fmt.Errorf("item %d (%s): covariance %v", i, quoteCell(e.Labels[i]), err)
+		}
+	}
+	return nil
+}
+
+// WriteEmbeddingJSON writes e in the embedding file format (covariances =
+// tau * scale, numbers in shortest round-trip form, one item per line). It
+// refuses an embedding that LoadEmbedding would reject.
+func WriteEmbeddingJSON(w io.Writer, e *engine.Embedding) error {
+	if err := checkEmbedding(e); err != nil {
+		return fmt.Errorf("cannot write embedding: %w", err)
+	}
+	d, n := e.Dim, len(e.Labels)
+	bw := bufio.NewWriter(w)
+	var b []byte
+	num := func(v float64) { b = strconv.AppendFloat(b, v, 'g', -1, 64) }
+	str := func(s string) {
+		q, _ := json.Marshal(s) // a string always marshals
+		b = append(b, q...)
+	}
+	b = append(b, "{\n  \"format\": "...)
+	str(EmbeddingFormat)
+	b = append(b, ",\n  \"family\": "...)
+	str(e.Family.Name)
+	b = append(b, ",\n  \"tau\": "...)
+	num(e.Family.Tau)
+	b = append(b, ",\n  \"dim\": "...)
+	b = strconv.AppendInt(b, int64(d), 10)
+	b = append(b, ",\n  \"labels\": ["...)
+	for i, l := range e.Labels {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		str(l)
+	}
+	b = append(b, "\n  ],\n  \"means\": ["...)
+	flush := func() error {
+		_, err := bw.Write(b)
+		b = b[:0]
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    ["...)
+		for a, v := range e.Mean(i) {
+			if a > 0 {
+				b = append(b, ", "...)
+			}
+			num(v)
+		}
+		b = append(b, ']')
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	b = append(b, "\n  ],\n  \"covariances\": ["...)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    ["...)
+		s := e.Scale(i)
+		for a := 0; a < d; a++ {
+			if a > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, '[')
+			for c := 0; c < d; c++ {
+				if c > 0 {
+					b = append(b, ", "...)
+				}
+				num(e.Family.Tau * s[a*d+c])
+			}
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	b = append(b, "\n  ]\n}\n"...)
+	if err := flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// SaveEmbedding writes e to path atomically (a temporary file in the same
+// directory, renamed over path only once it is complete).
+func SaveEmbedding(path string, e *engine.Embedding) error {
+	if err := checkEmbedding(e); err != nil {
+		return fmt.Errorf("%s: cannot write embedding: %w", path, err)
+	}
+	return writeFileAtomic(path, func(w io.Writer) error { return WriteEmbeddingJSON(w, e) })
+}

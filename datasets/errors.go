@@ -1,0 +1,67 @@
+package datasets
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Error is a problem found in an input file. It names the file and, where
+// they are meaningful, the line and column, so that a user can open the file
+// and fix it. Error() renders it as
+//
+//	file:line: column c ("name"): problem
+//
+// leaving out the parts that are not known.
+type Error struct {
+	File       string // the name the user gave: a path or builtin:NAME
+	Line       int    // 1-based line number; 0 if not about one line
+	Column     int    // 1-based column (field) number; 0 if not about one column
+	ColumnName string // the column's header name, if it has one
+	Msg        string // what is wrong
+}
+
+// Error formats the problem as file:line: column c ("name"): msg.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(e.Line))
+	}
+	b.WriteString(": ")
+	if e.Column > 0 {
+		fmt.Fprintf(&b, "column %d", e.Column)
+		if e.ColumnName != "" {
+			fmt.Fprintf(&b, " (%q)", e.ColumnName)
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// errf returns an *Error about the whole file.
+func errf(file, format string, args ...any) error {
+	return &Error{File: file, Msg: fmt.Sprintf(format, args...)}
+}
+
+// lineErrf returns an *Error about one line.
+func lineErrf(file string, line int, format string, args ...any) error {
+	return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// cellErrf returns an *Error about one cell.
+func cellErrf(file string, line, col int, colName, format string, args ...any) error {
+	return &Error{File: file, Line: line, Column: col, ColumnName: colName, Msg: fmt.Sprintf(format, args...)}
+}
+
+// quoteCell shows a cell's text in an error message, shortened if long.
+func quoteCell(s string) string {
+	const max = 40
+	r := []rune(s)
+	if len(r) > max {
+		s = string(r[:max]) + "..."
+	}
+	return strconv.Quote(s)
+}

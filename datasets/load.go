@@ -1,0 +1,277 @@
+package datasets
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// KindAuto asks Load to detect the kind of a file (the empty Kind means
+// the same).
+const KindAuto Kind = "auto"
+
+// Options control how Load reads a file. The zero value detects
+// everything automatically.
+type Options struct {
+	// Kind forces the kind of input; "" (or KindAuto) detects it.
+	Kind Kind
+	// Standardize forces standardisation of feature columns on (true) or
+	// off (false); nil applies the StandardizeRatio rule (see doc.go).
+	Standardize *bool
+	// Symmetrize averages D and its transpose instead of rejecting an
+	// asymmetric distance matrix.
+	Symmetrize bool
+	// Metadata is the path of an Embedding Projector metadata TSV; the file
+	// given to Load is then the vectors TSV (no header, all numbers).
+	Metadata string
+	// LabelColumn and ClassColumn name the label and class columns of a
+	// feature table (or of the metadata file): a header name or a 1-based
+	// column number. "" chooses them automatically (see doc.go).
+	LabelColumn, ClassColumn string
+}
+
+// ParseKind turns a command-line word (auto, distances, features,
+// relations, embedding) into a Kind; "auto" and "" give "".
+func ParseKind(s string) (Kind, error) {
+	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
+	case "", KindAuto:
+		return "", nil
+	case KindDistances, KindFeatures, KindRelations, KindEmbedding:
+		return k, nil
+	}
+	return "", fmt.Errorf("unknown kind %q (want auto, distances, features, relations or embedding)", s)
+}
+
+// readInput returns the bytes of a file path or of builtin:NAME, refusing
+// files larger than MaxFileSize.
+func readInput(name string) ([]byte, error) {
+	if strings.HasPrefix(name, BuiltinPrefix) {
+		b, ok := builtinByName(strings.TrimPrefix(name, BuiltinPrefix))
+		if !ok {
+			return nil, fmt.Errorf("%s: unknown built-in dataset (have %s)", name, builtinNames())
+		}
+		return b.read()
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err // *PathError already names the file
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errf(name, "is a directory, not a file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
+	}
+	return data, nil
+}
+
+// Load reads a dataset from a file path or builtin:NAME, detecting its
+// kind unless opt.Kind says it. Distances, feature tables and relations
+// get Dist (the packed upper triangle, engine.PairIndex); an embedding file
+// gets Embedding. Every error names the file and, where it can, the line,
+// column and problem.
+func Load(name string, opt Options) (*Dataset, error) {
+	if strings.HasPrefix(name, BuiltinPrefix) {
+		b, ok := builtinByName(strings.TrimPrefix(name, BuiltinPrefix))
+		if !ok {
+			return nil, fmt.Errorf("%s: unknown built-in dataset (have %s)", name, builtinNames())
+		}
+		data, err := b.read()
+		if err != nil {
+			return nil, err
+		}
+		if opt.Kind == "" || opt.Kind == KindAuto {
+			opt.Kind = b.info.Kind
+		}
+		ds, err := LoadBytes(data, name, opt)
+		if err != nil {
+			return nil, err
+		}
+		ds.Source = b.info.Source
+		return ds, nil
+	}
+	data, err := readInput(name)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := LoadBytes(data, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	ds.Source = name
+	return ds, nil
+}
+
+// LoadReader is Load for data already open: it reads r (at most
+// MaxFileSize bytes) and uses name in messages and to recognise a .json
+// file. opt.Metadata, if set, is still a path.
+func LoadReader(r io.Reader, name string, opt Options) (*Dataset, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
+	}
+	ds, err := LoadBytes(data, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	ds.Source = name
+	return ds, nil
+}
+
+// LoadBytes parses the contents of a file called name (see Load).
+func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
+	kind, err := ParseKind(string(opt.Kind))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var ds *Dataset
+	if opt.Metadata != "" {
+		if kind != "" && kind != KindFeatures {
+			return nil, fmt.Errorf("%s: a metadata file goes with Embedding Projector vectors (features), not %s", name, kind)
+		}
+		meta, err := readInput(opt.Metadata)
+		if err != nil {
+			return nil, err
+		}
+		ds, err = parseProjector(name, data, opt.Metadata, meta, opt)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		if kind == "" {
+			kind, err = detectBytes(name, data)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if kind == KindEmbedding {
+			e, err := parseEmbedding(name, data)
+			if err != nil {
+				return nil, err
+			}
+			ds = &Dataset{Kind: KindEmbedding, Labels: e.Labels, Embedding: e}
+		} else {
+			t, err := readTable(name, data)
+			if err != nil {
+				return nil, err
+			}
+			switch kind {
+			case KindDistances:
+				ds, err = parseDistances(t, opt.Symmetrize)
+			case KindRelations:
+				ds, err = parseRelations(t)
+			default:
+				ds, err = parseFeatures(t, opt, false)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	ds.Name = name
+	return ds, nil
+}
+
+// Detect says what kind of input a file (or builtin:NAME) holds, without
+// fully validating it; Load reports any problem in detail.
+func Detect(name string) (Kind, error) {
+	if strings.HasPrefix(name, BuiltinPrefix) {
+		b, ok := builtinByName(strings.TrimPrefix(name, BuiltinPrefix))
+		if !ok {
+			return "", fmt.Errorf("%s: unknown built-in dataset (have %s)", name, builtinNames())
+		}
+		return b.info.Kind, nil
+	}
+	data, err := readInput(name)
+	if err != nil {
+		return "", err
+	}
+	return detectBytes(name, data)
+}
+
+// detectBytes implements Detect on a file's contents:
+//   - a .json name or a first non-blank character '{' is an embedding;
+//   - a table whose first two columns hold no numbers, and no other column
+//     holds mostly numbers, is a relation list;
+//   - a table whose numbers (after an optional header row and label
+//     column) form a square matrix with a zero diagonal is a distance
+//     matrix;
+//   - anything else is a feature table.
+func detectBytes(name string, data []byte) (Kind, error) {
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+	if strings.EqualFold(filepath.Ext(name), ".json") || bytes.HasPrefix(trimmed, []byte{'{'}) {
+		return KindEmbedding, nil
+	}
+	t, err := readTable(name, data)
+	if err != nil {
+		return "", err
+	}
+	if looksLikeRelations(t) {
+		return KindRelations, nil
+	}
+	if looksLikeDistances(t) {
+		return KindDistances, nil
+	}
+	return KindFeatures, nil
+}
+
+// looksLikeRelations: at least two columns, the first two never numbers,
+// every other column mostly text or empty.
+func looksLikeRelations(t *table) bool {
+	ncols := len(t.rows[0].cells)
+	if ncols < 2 {
+		return false
+	}
+	for _, r := range t.rows {
+		if len(r.cells) < 2 || isNumber(r.cells[0]) || isNumber(r.cells[1]) {
+			return false
+		}
+		if len(r.cells) != ncols {
+			return false
+		}
+	}
+	for _, k := range classifyColumns(t.rows, ncols)[2:] {
+		if k == colNumber {
+			return false
+		}
+	}
+	return true
+}
+
+// looksLikeDistances: after distanceShape's header and label column, the
+// rows form an n x n block of numbers (n >= 2) whose diagonal is 0.
+func looksLikeDistances(t *table) bool {
+	header, labelCol := distanceShape(t)
+	data := t.rows
+	if header {
+		data = data[1:]
+	}
+	n := len(data)
+	if n < 2 {
+		return false
+	}
+	off := 0
+	if labelCol {
+		off = 1
+	}
+	for i, r := range data {
+		if len(r.cells) != n+off {
+			return false
+		}
+		if v, ok := parseNumber(r.cells[i+off]); !ok || v != 0 {
+			return false
+		}
+	}
+	return true
+}
