@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+
+	"burescope/render"
+)
+
+// testScene is three well separated ellipses in 2D: item 0 at the origin
+// elongated along x, item 1 at (4, 0), item 2 at (0, 4).
+func testScene() *render.Scene {
+	return &render.Scene{
+		Dim:      2,
+		Means:    []float64{0, 0, 4, 0, 0, 4},
+		Scales:   []float64{1, 0, 0, 0.25, 0.5, 0, 0, 0.5, 0.3, 0.1, 0.1, 0.3},
+		Tau:      0.25,
+		Family:   "uniform",
+		Labels:   []string{"alpha", "beta", "gamma"},
+		PerPoint: []float64{0.1, 0.2, 0.3},
+	}
+}
+
+// newTestLoop returns a loop drawing sc whose frames land in *got; post
+// runs functions immediately (the test is the UI goroutine).
+func newTestLoop(sc *render.Scene, got **frame) (*frameLoop, *int) {
+	posts := 0
+	ver := uint64(1)
+	l := newFrameLoop(func() frameInput { return frameInput{Scene: sc, Version: ver} },
+		func(f *frame) { *got = f },
+		func(fn func()) { posts++; fn() })
+	l.SetSize(200, 150)
+	return l, &posts
+}
+
+func countNonBackground(img *image.RGBA, bg color.NRGBA) int {
+	n := 0
+	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+		for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if c.R != bg.R || c.G != bg.G || c.B != bg.B {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestFrameLoopDrawsAndSkipsUnchanged(t *testing.T) {
+	var f *frame
+	l, posts := newTestLoop(testScene(), &f)
+	l.step()
+	if f == nil || f.Img.Rect.Dx() != 200 || f.Img.Rect.Dy() != 150 {
+		t.Fatalf("no 200x150 frame: %+v", f)
+	}
+	if n := countNonBackground(f.Img, f.Style.Background()); n < 200 {
+		t.Errorf("only %d non-background pixels", n)
+	}
+	seq := f.Seq
+	l.step() // nothing changed: no new frame
+	if f.Seq != seq || *posts != 1 {
+		t.Errorf("unchanged input drew again (seq %d -> %d, posts %d)", seq, f.Seq, *posts)
+	}
+	// Fit puts the scene centre in the middle; every mean maps inside.
+	for i := 0; i < 3; i++ {
+		px, py := f.VP.ToPixel(f.Scene.Means[2*i], f.Scene.Means[2*i+1])
+		if px < 0 || px > 200 || py < 0 || py > 150 {
+			t.Errorf("mean %d drawn at (%v,%v), outside the picture", i, px, py)
+		}
+	}
+}
+
+func TestFrameLoopCoalesces(t *testing.T) {
+	var f *frame
+	var queued []func()
+	l := newFrameLoop(func() frameInput { return frameInput{Scene: testScene(), Version: 1} },
+		func(g *frame) { f = g }, func(fn func()) { queued = append(queued, fn) })
+	l.SetSize(100, 80)
+	l.step()
+	l.Zoom(2, 50, 40)
+	l.step()
+	l.Pan(5, 5)
+	l.step()
+	if len(queued) != 1 {
+		t.Fatalf("%d frames queued for the UI, want 1", len(queued))
+	}
+	queued[0]()
+	if f == nil || f.Seq != 3 {
+		t.Fatalf("UI got frame %+v, want the newest (seq 3)", f)
+	}
+	// The shown and the queued images are never drawn into.
+	l.Pan(1, 1)
+	l.step()
+	if nf := l.out.Load(); nf.Img == f.Img {
+		t.Error("new frame drew into the shown image")
+	}
+}
+
+func TestFrameLoopZoomHoverPick(t *testing.T) {
+	var f *frame
+	l, _ := newTestLoop(testScene(), &f)
+	l.step()
+	vp0 := f.VP
+	// Hover over item 1's mean: highlight and tooltip.
+	px, py := vp0.ToPixel(4, 0)
+	l.Hover(true, px, py)
+	l.step()
+	if f.Hover != 1 {
+		t.Fatalf("hover at item 1's mean gave %d", f.Hover)
+	}
+	// Tooltip: covariance = tau * scale = 0.25 * 0.5 I, eigenvalues 0.125.
+	for _, want := range []string{"beta", "mean (4, 0)", "cov eig (0.125, 0.125)", "stress 0.2"} {
+		if !strings.Contains(f.Tooltip, want) {
+			t.Errorf("tooltip %q lacks %q", f.Tooltip, want)
+		}
+	}
+	l.Hover(false, 0, 0)
+	l.step()
+	if f.Hover != -1 || f.Tooltip != "" {
+		t.Errorf("hover not cleared: %d %q", f.Hover, f.Tooltip)
+	}
+	// Zoom about a pixel keeps the world point under it.
+	wx, wy := vp0.ToWorld(30, 40)
+	l.Zoom(2, 30, 40)
+	l.step()
+	if f.VP.S != 2*vp0.S {
+		t.Errorf("scale %v, want %v", f.VP.S, 2*vp0.S)
+	}
+	if x, y := f.VP.ToPixel(wx, wy); abs(x-30) > 1e-9 || abs(y-40) > 1e-9 {
+		t.Errorf("zoom moved the anchor to (%v,%v)", x, y)
+	}
+	if l.Fitting() {
+		t.Error("still fitting after a zoom")
+	}
+	// Pick item 2.
+	picked := -2
+	l.onPick = func(i int) { picked = i }
+	qx, qy := f.VP.ToPixel(0, 4)
+	l.Pick(qx, qy)
+	l.step()
+	if picked != 2 {
+		t.Errorf("picked %d, want 2", picked)
+	}
+	l.Pick(1, 1) // empty corner
+	l.step()
+	if picked != -1 {
+		t.Errorf("picked %d in an empty corner, want -1", picked)
+	}
+	// Centre on item 1 (search): its mean moves to the middle.
+	l.Select([]int{1}, 1)
+	l.step()
+	if x, y := f.VP.ToPixel(4, 0); abs(x-100) > 1e-6 || abs(y-75) > 1e-6 {
+		t.Errorf("centred item drawn at (%v,%v), want (100,75)", x, y)
+	}
+	if len(f.Scene.Selected) != 1 || f.Scene.Selected[0] != 1 {
+		t.Errorf("selected %v", f.Scene.Selected)
+	}
+	l.ResetView()
+	l.step()
+	if !l.Fitting() || f.VP != vp0 {
+		t.Errorf("reset view gave %+v, want %+v", f.VP, vp0)
+	}
+}
+
+func TestFrameLoopStyleChangesImage(t *testing.T) {
+	var f *frame
+	l, _ := newTestLoop(testScene(), &f)
+	l.step()
+	a := append([]uint8(nil), f.Img.Pix...)
+	st := l.Style()
+	st.View = render.Precision
+	l.SetStyle(st)
+	l.step()
+	if string(a) == string(f.Img.Pix) {
+		t.Error("precision view drew the same image as covariance view")
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
