@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync/atomic"
+)
+
+// Reconstruction evaluation of an embedding against a relation list, as in
+// the paper's hypernymy experiment and Poincaré embeddings (Nickel & Kiela
+// 2017, "reconstruction"): for every relation (u, v), the rank of v among
+// the non-neighbours of u (the items w != u with (u, w) not a relation),
+// ordered by decreasing score [u : .]:
+//
+//	rank(u, v) = 1 + #{w non-neighbour of u : s(u, w) > s(u, v)}
+//
+// (ties count in v's favour). The mean rank is the mean over relations. The
+// average precision of u ranks all of u's neighbours and non-neighbours
+// together: with the neighbours v_1, ..., v_m sorted by decreasing score,
+// v_i sits at position i + rank(u, v_i) - 1 of the full list, so
+//
+//	AP(u) = (1/m) sum_i i / (i + rank(u, v_i) - 1),
+//
+// and MAP is the mean of AP(u) over the items u with a neighbour. u itself
+// is a candidate only if (u, u) is a relation.
+
+// Reconstruction holds the reconstruction scores of an embedding.
+type Reconstruction struct {
+	MeanRank float64 // mean over relations of the rank among non-neighbours (1 is best)
+	MAP      float64 // mean over items with a relation of the average precision (1 is best)
+	Pairs    int     // number of distinct relations evaluated
+	Items    int     // number of items with at least one relation
+}
+
+// RowScorer makes score functions for EvaluateReconstruction, one per
+// goroutine: the function it returns writes s(u, w) for every item w into
+// out (len n) and may keep scratch space between calls.
+type RowScorer func() func(u int, out []float64)
+
+// EvaluateReconstruction returns the mean rank and MAP of the scores given
+// by rows on the relations (pairs (u, v) of item indices in 0..n-1;
+// duplicates are ignored), parallel over workers goroutines (<= 0 means
+// one). It checks ctx between rows.
+func EvaluateReconstruction(ctx context.Context, n int, relations [][2]int, rows RowScorer, workers int) (Reconstruction, error) {
+	g, err := newHypGraph(n, relations, false)
+	if err != nil {
+		return Reconstruction{}, err
+	}
+	if workers <= 0 {
+		workers = 1
+	}
+	type rowResult struct {
+		rankSum float64
+		ap      float64
+	}
+	res := make([]rowResult, n)
+	scorers := make([]func(int, []float64), workers)
+	bufs := make([][]float64, workers)
+	nonBufs := make([][]float64, workers)
+	nbrBufs := make([][]float64, workers)
+	var cancelled atomic.Bool
+	hypParallel(workers, n, func(w, u int) {
+		row := g.row(u)
+		if len(row) == 0 || cancelled.Load() {
+			return
+		}
+		if ctx.Err() != nil {
+			cancelled.Store(true)
+			return
+		}
+		if scorers[w] == nil {
+			scorers[w] = rows()
+			bufs[w] = make([]float64, n)
+		}
+		s := bufs[w]
+		scorers[w](u, s)
+		non := nonBufs[w][:0]
+		nbr := nbrBufs[w][:0]
+		ri := 0
+		for x := 0; x < n; x++ {
+			for ri < len(row) && int(row[ri]) < x {
+				ri++
+			}
+			if ri < len(row) && int(row[ri]) == x {
+				nbr = append(nbr, s[x])
+				continue
+			}
+			if x != u {
+				non = append(non, s[x])
+			}
+		}
+		sort.Float64s(non)
+		sort.Sort(sort.Reverse(sort.Float64Slice(nbr)))
+		var rs, ap float64
+		for i, sv := range nbr {
+			// Non-neighbours strictly above sv.
+			above := len(non) - sort.Search(len(non), func(k int) bool { return non[k] > sv })
+			rs += float64(1 + above)
+			ap += float64(i+1) / float64(i+1+above)
+		}
+		res[u] = rowResult{rankSum: rs, ap: ap / float64(len(nbr))}
+		nonBufs[w], nbrBufs[w] = non, nbr
+	})
+	if err := ctx.Err(); err != nil || cancelled.Load() {
+		if err == nil {
+			err = context.Canceled
+		}
+		return Reconstruction{}, err
+	}
+	var r Reconstruction
+	var rankSum, apSum float64
+	for u := 0; u < n; u++ {
+		if len(g.row(u)) == 0 {
+			continue
+		}
+		r.Items++
+		r.Pairs += len(g.row(u))
+		rankSum += res[u].rankSum
+		apSum += res[u].ap
+	}
+	if r.Pairs == 0 {
+		return r, fmt.Errorf("reconstruction: no relations")
+	}
+	r.MeanRank = rankSum / float64(r.Pairs)
+	r.MAP = apSum / float64(r.Items)
+	return r, nil
+}
+
+// rowScorer scores rows by the pseudo dot product from the cache (whose
+// A and S must be current) and the means.
+func (c *hypItemCache) rowScorer(means []float64) RowScorer {
+	d := c.d
+	return func() func(int, []float64) {
+		m := make([]float64, d*d)
+		tmp := make([]float64, d*d)
+		lam := make([]float64, d)
+		return func(u int, out []float64) {
+			mu := means[u*d : (u+1)*d]
+			for w := range out {
+				mw := means[w*d : (w+1)*d]
+				var dot float64
+				for i := range mu {
+					dot += mu[i] * mw[i]
+				}
+				out[w] = dot + c.crossTrace(m, tmp, lam, u, w)
+			}
+		}
+	}
+}
+
+// DotProductRows returns a RowScorer for the pseudo dot product
+// [mu_u : mu_w] = <a_u, a_w> + tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} between the
+// measures of e (DotProduct, computed here without allocation per pair).
+// It fails if a scale matrix has a non-finite entry.
+func DotProductRows(e *Embedding) (RowScorer, error) {
+	n, d := e.Len(), e.Dim
+	if d < 1 || len(e.Means) != n*d || len(e.Scales) != n*d*d {
+		return nil, fmt.Errorf("reconstruction: embedding of %d labels has %d mean and %d scale entries for dimension %d", n, len(e.Means), len(e.Scales), d)
+	}
+	c := newHypItemCache(n, d)
+	ws := newHypCacheWS(d)
+	for i := 0; i < n; i++ {
+		if !isFinite(e.Scale(i)) {
+			return nil, fmt.Errorf("reconstruction: scale of %q has a non-finite entry", e.Labels[i])
+		}
+		c.setFromScale(ws, i, e.Scale(i))
+	}
+	return c.rowScorer(e.Means), nil
+}

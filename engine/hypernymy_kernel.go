@@ -1,0 +1,237 @@
+package engine
+
+import "math"
+
+// This file holds the allocation-free kernels of the hypernymy trainer
+// (hypernymy.go) and of the reconstruction evaluation (hypernymy_eval.go):
+// a cyclic Jacobi eigensolver for small symmetric matrices and the
+// pseudo dot product with its T-map gradients on per-worker workspaces.
+// The exact, allocating references they are tested against are SqrtPSD,
+// TransportMap, CrossTrace and DotProductGrad.
+
+// hypJacobiMaxSweeps bounds the Jacobi sweeps; cyclic Jacobi converges
+// quadratically and needs 5 to 8 sweeps for d <= 16 in practice.
+const hypJacobiMaxSweeps = 40
+
+// hypJacobi diagonalises the symmetric d x d matrix a (row-major, only
+// used as scratch: it is destroyed) by cyclic Jacobi rotations. The
+// eigenvalues go to lam (unsorted) and, when v is not nil, the
+// eigenvectors to the columns of v, so that a = v diag(lam) v^T.
+func hypJacobi(a, v, lam []float64, d int) {
+	if v != nil {
+		for i := range v[:d*d] {
+			v[i] = 0
+		}
+		for i := 0; i < d; i++ {
+			v[i*d+i] = 1
+		}
+	}
+	for sweep := 0; sweep < hypJacobiMaxSweeps; sweep++ {
+		var off, diag float64
+		for i := 0; i < d; i++ {
+			diag += a[i*d+i] * a[i*d+i]
+			for j := i + 1; j < d; j++ {
+				off += a[i*d+j] * a[i*d+j]
+			}
+		}
+		// Stop when the off-diagonal part is below round-off of the
+		// diagonal (relative 1e-32 in squares, i.e. 1e-16 in norm).
+		if off <= 1e-32*diag || off == 0 {
+			break
+		}
+		for p := 0; p < d-1; p++ {
+			for q := p + 1; q < d; q++ {
+				apq := a[p*d+q]
+				if apq == 0 {
+					continue
+				}
+				theta := (a[q*d+q] - a[p*d+p]) / (2 * apq)
+				t := 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+				if theta < 0 {
+					t = -t
+				}
+				c := 1 / math.Sqrt(t*t+1)
+				s := t * c
+				// a <- J^T a J with J the rotation in the (p, q) plane.
+				for k := 0; k < d; k++ {
+					akp, akq := a[k*d+p], a[k*d+q]
+					a[k*d+p] = c*akp - s*akq
+					a[k*d+q] = s*akp + c*akq
+				}
+				for k := 0; k < d; k++ {
+					apk, aqk := a[p*d+k], a[q*d+k]
+					a[p*d+k] = c*apk - s*aqk
+					a[q*d+k] = s*apk + c*aqk
+				}
+				a[p*d+q], a[q*d+p] = 0, 0
+				if v != nil {
+					for k := 0; k < d; k++ {
+						vkp, vkq := v[k*d+p], v[k*d+q]
+						v[k*d+p] = c*vkp - s*vkq
+						v[k*d+q] = s*vkp + c*vkq
+					}
+				}
+			}
+		}
+	}
+	for i := 0; i < d; i++ {
+		lam[i] = a[i*d+i]
+	}
+}
+
+// hypSpectral writes v diag(f) v^T into out (d x d), where the columns of
+// v are orthonormal eigenvectors and f holds one weight per column.
+func hypSpectral(out, v, f []float64, d int) {
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += v[i*d+k] * f[k] * v[j*d+k]
+			}
+			out[i*d+j] = s
+			out[j*d+i] = s
+		}
+	}
+}
+
+// hypMul writes the product of the d x d matrices a and b into c (c must
+// not alias a or b).
+func hypMul(c, a, b []float64, d int) {
+	for i := 0; i < d; i++ {
+		ci := c[i*d : (i+1)*d]
+		for j := range ci {
+			ci[j] = 0
+		}
+		for p := 0; p < d; p++ {
+			aip := a[i*d+p]
+			bp := b[p*d : (p+1)*d]
+			for j, v := range bp {
+				ci[j] += aip * v
+			}
+		}
+	}
+}
+
+// hypItem is the per-measure cache the kernels need, refreshed whenever
+// the factors change: A = L L^T + eps I, S = A^{1/2}, R = A^{-1/2} and
+// P = R L (all d x d, row-major, at offset i*d*d in the cache slices).
+type hypItemCache struct {
+	d          int
+	a, s, r, p []float64
+}
+
+func newHypItemCache(n, d int) *hypItemCache {
+	dd := d * d
+	return &hypItemCache{d: d, a: make([]float64, n*dd), s: make([]float64, n*dd),
+		r: make([]float64, n*dd), p: make([]float64, n*dd)}
+}
+
+// hypCacheWS is the scratch space of one goroutine refreshing the cache.
+type hypCacheWS struct {
+	m, v, lam, f []float64
+}
+
+func newHypCacheWS(d int) *hypCacheWS {
+	return &hypCacheWS{m: make([]float64, d*d), v: make([]float64, d*d),
+		lam: make([]float64, d), f: make([]float64, d)}
+}
+
+// setFromFactor fills item i of the cache from its d x d factor l:
+// A = l l^T + eps I and its roots by an exact (Jacobi) eigendecomposition.
+// It returns false when A is not positive definite (eps = 0 and rank-
+// deficient l, or non-finite entries).
+func (c *hypItemCache) setFromFactor(ws *hypCacheWS, i int, l []float64, eps float64) bool {
+	d := c.d
+	dd := d * d
+	a := c.a[i*dd : (i+1)*dd]
+	for r := 0; r < d; r++ {
+		for q := 0; q <= r; q++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += l[r*d+k] * l[q*d+k]
+			}
+			a[r*d+q] = s
+			a[q*d+r] = s
+		}
+		a[r*d+r] += eps
+	}
+	ok := c.roots(ws, i)
+	hypMul(c.p[i*dd:(i+1)*dd], c.r[i*dd:(i+1)*dd], l, d)
+	return ok
+}
+
+// setFromScale fills item i of the cache from a given symmetric scale
+// matrix (the factor-dependent P is left as it is).
+func (c *hypItemCache) setFromScale(ws *hypCacheWS, i int, scale []float64) bool {
+	dd := c.d * c.d
+	a := c.a[i*dd : (i+1)*dd]
+	for r := 0; r < c.d; r++ {
+		for q := 0; q < c.d; q++ {
+			a[r*c.d+q] = 0.5 * (scale[r*c.d+q] + scale[q*c.d+r])
+		}
+	}
+	return c.roots(ws, i)
+}
+
+// roots computes S and R for item i from its A. A non-positive eigenvalue
+// gives R = 0 along it (pseudo-inverse) and the result false.
+func (c *hypItemCache) roots(ws *hypCacheWS, i int) bool {
+	d := c.d
+	dd := d * d
+	copy(ws.m, c.a[i*dd:(i+1)*dd])
+	hypJacobi(ws.m, ws.v, ws.lam, d)
+	ok := true
+	for k, l := range ws.lam {
+		if !(l > 0) || math.IsInf(l, 0) {
+			ok = false
+			ws.f[k] = 0
+			continue
+		}
+		ws.f[k] = math.Sqrt(l)
+	}
+	hypSpectral(c.s[i*dd:(i+1)*dd], ws.v, ws.f, d)
+	for k, f := range ws.f {
+		if f > 0 {
+			ws.f[k] = 1 / f
+		}
+	}
+	hypSpectral(c.r[i*dd:(i+1)*dd], ws.v, ws.f, d)
+	return ok
+}
+
+// crossTrace returns tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} from the cache,
+// using m and lam (d*d and d) as scratch. For d = 2 it uses the closed
+// form tr sqrt(M) = sqrt(tr M + 2 sqrt(det M)) (MATH.md, Newton-Schulz
+// section), otherwise the Jacobi eigenvalues of M.
+func (c *hypItemCache) crossTrace(m, tmp, lam []float64, u, w int) float64 {
+	d := c.d
+	dd := d * d
+	su := c.s[u*dd : (u+1)*dd]
+	hypMul(tmp, su, c.a[w*dd:(w+1)*dd], d)
+	// m = (S_u A_w) S_u, symmetrised.
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			var s1, s2 float64
+			for k := 0; k < d; k++ {
+				s1 += tmp[i*d+k] * su[k*d+j]
+				s2 += tmp[j*d+k] * su[k*d+i]
+			}
+			v := 0.5 * (s1 + s2)
+			m[i*d+j] = v
+			m[j*d+i] = v
+		}
+	}
+	if d == 1 {
+		return math.Sqrt(math.Max(m[0], 0))
+	}
+	if d == 2 {
+		det := m[0]*m[3] - m[1]*m[2]
+		return math.Sqrt(math.Max(m[0]+m[3]+2*math.Sqrt(math.Max(det, 0)), 0))
+	}
+	hypJacobi(m, nil, lam, d)
+	var s float64
+	for _, l := range lam {
+		s += math.Sqrt(math.Max(l, 0))
+	}
+	return s
+}

@@ -1,0 +1,414 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randFactor returns a d x d factor with N(0, s^2) entries.
+func randFactor(rng *rand.Rand, d int, s float64) []float64 {
+	l := make([]float64, d*d)
+	for i := range l {
+		l[i] = s * rng.NormFloat64()
+	}
+	return l
+}
+
+// TestHypJacobiRoots checks the Jacobi-based cache (A, A^{1/2}, A^{-1/2})
+// against H1's exact eigendecomposition roots (RootsPSD, gonum EigenSym).
+func TestHypJacobiRoots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, d := range []int{1, 2, 3, 5, 10, 16} {
+		for trial := 0; trial < 5; trial++ {
+			l := randFactor(rng, d, 1)
+			eps := 0.01
+			c := newHypItemCache(1, d)
+			if !c.setFromFactor(newHypCacheWS(d), 0, l, eps) {
+				t.Fatalf("d=%d: not positive definite", d)
+			}
+			a := FactorProduct(l, d, d, eps)
+			sq, isq, _ := RootsPSD(a, d, 0)
+			if e := FrobDist(c.a, a); e > 1e-12*FrobNorm(a) {
+				t.Errorf("d=%d: A differs by %g", d, e)
+			}
+			if e := FrobDist(c.s, sq); e > 1e-11*FrobNorm(sq) {
+				t.Errorf("d=%d: A^{1/2} differs by %g", d, e)
+			}
+			if e := FrobDist(c.r, isq); e > 1e-9*FrobNorm(isq) {
+				t.Errorf("d=%d: A^{-1/2} differs by %g (norm %g)", d, e, FrobNorm(isq))
+			}
+			if e := FrobDist(c.p, MatMul(isq, l, d, d, d)); e > 1e-9*FrobNorm(c.p) {
+				t.Errorf("d=%d: A^{-1/2} L differs by %g", d, e)
+			}
+		}
+	}
+}
+
+// TestHypCrossTrace checks the allocation-free cross term against H1's
+// CrossTrace (exact eigendecomposition), including d = 1 and the d = 2
+// closed form.
+func TestHypCrossTrace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, d := range []int{1, 2, 3, 4, 7, 12} {
+		c := newHypItemCache(2, d)
+		ws := newHypCacheWS(d)
+		la, lb := randFactor(rng, d, 1), randFactor(rng, d, 0.3)
+		c.setFromFactor(ws, 0, la, 0.01)
+		c.setFromFactor(ws, 1, lb, 0.01)
+		m, tmp, lam := make([]float64, d*d), make([]float64, d*d), make([]float64, d)
+		a, b := FactorProduct(la, d, d, 0.01), FactorProduct(lb, d, d, 0.01)
+		for _, tc := range []struct{ u, w int }{{0, 1}, {1, 0}, {0, 0}} {
+			got := c.crossTrace(m, tmp, lam, tc.u, tc.w)
+			x, y := a, b
+			if tc.u == 1 {
+				x, y = b, a
+			}
+			if tc.w == tc.u {
+				y = x
+			}
+			want := CrossTrace(x, y, d)
+			if math.Abs(got-want) > 1e-11*math.Max(1, want) {
+				t.Errorf("d=%d (%d,%d): cross trace %v, want %v", d, tc.u, tc.w, got, want)
+			}
+		}
+	}
+}
+
+// hypRefLoss is the loss of one positive pair computed plainly from H1's
+// DotProduct on the scales L L^T + eps I:
+// -log(e^{s_0} / sum_k e^{s_k}).
+func hypRefLoss(means, fact []float64, d int, eps float64, u int, cand []int32) float64 {
+	dd := d * d
+	au := FactorProduct(fact[u*dd:(u+1)*dd], d, d, eps)
+	var z float64
+	var s0 float64
+	for k, v := range cand {
+		av := FactorProduct(fact[int(v)*dd:(int(v)+1)*dd], d, d, eps)
+		s := DotProduct(means[u*d:(u+1)*d], au, means[int(v)*d:(int(v)+1)*d], av, d)
+		if k == 0 {
+			s0 = s
+		}
+		z += math.Exp(s)
+	}
+	return math.Log(z) - s0
+}
+
+// TestHypPairLossGradient is a central finite-difference check of the loss
+// kernel's gradient with respect to every mean and factor entry, for
+// candidates including a repeated negative and the self pair (u, u).
+func TestHypPairLossGradient(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		d    int
+		u    int
+		cand []int32
+	}{
+		{"d1", 1, 0, []int32{1, 2, 3}},
+		{"d2", 2, 0, []int32{1, 2, 3, 2}},
+		{"d3 self", 3, 2, []int32{2, 0, 1, 4}},
+		{"d5", 5, 4, []int32{0, 1, 3, 3, 2}},
+		{"d8 self", 8, 1, []int32{1, 0, 2, 3, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n, eps = 5, 0.01
+			d, dd := tc.d, tc.d*tc.d
+			rng := rand.New(rand.NewPCG(uint64(d), 7))
+			means := make([]float64, n*d)
+			for i := range means {
+				means[i] = 0.5 * rng.NormFloat64()
+			}
+			fact := randFactor(rng, n*d, 0.5)[:n*dd]
+			c := newHypItemCache(n, d)
+			ws := newHypCacheWS(d)
+			for i := 0; i < n; i++ {
+				c.setFromFactor(ws, i, fact[i*dd:(i+1)*dd], eps)
+			}
+			gm, gf := make([]float64, n*d), make([]float64, n*dd)
+			touched := map[int]bool{}
+			loss := hypPairLoss(newHypPairWS(d, len(tc.cand)), c, means, fact, eps, tc.u, tc.cand, gm, gf, func(i int) { touched[i] = true })
+			if ref := hypRefLoss(means, fact, d, eps, tc.u, tc.cand); math.Abs(loss-ref) > 1e-10*math.Max(1, math.Abs(ref)) {
+				t.Fatalf("loss %v, reference %v", loss, ref)
+			}
+			const h = 1e-6
+			check := func(what string, x, g []float64) {
+				for i := range x {
+					old := x[i]
+					x[i] = old + h
+					lp := hypRefLoss(means, fact, d, eps, tc.u, tc.cand)
+					x[i] = old - h
+					lm := hypRefLoss(means, fact, d, eps, tc.u, tc.cand)
+					x[i] = old
+					fd := (lp - lm) / (2 * h)
+					if math.Abs(fd-g[i]) > 1e-6*math.Max(1, math.Abs(fd)) {
+						t.Errorf("%s[%d]: gradient %v, finite difference %v", what, i, g[i], fd)
+					}
+				}
+			}
+			check("mean", means, gm)
+			check("factor", fact, gf)
+			// Items whose gradient is non-zero must have been reported.
+			for i := 0; i < n; i++ {
+				if !touched[i] && (FrobNorm(gm[i*d:(i+1)*d]) > 0 || FrobNorm(gf[i*dd:(i+1)*dd]) > 0) {
+					t.Errorf("item %d has a gradient but was not touched", i)
+				}
+			}
+		})
+	}
+}
+
+// TestHypScoreGradientMatchesTransport checks, on a single score, that the
+// kernel's factor gradients equal H1's DotProductGrad (T^{AB} L through
+// the exact TransportMap) for both roles of the pair.
+func TestHypScoreGradientMatchesTransport(t *testing.T) {
+	const eps = 0.01
+	for _, d := range []int{2, 3, 6} {
+		dd := d * d
+		rng := rand.New(rand.NewPCG(11, uint64(d)))
+		means := make([]float64, 2*d)
+		for i := range means {
+			means[i] = rng.NormFloat64()
+		}
+		fact := append(randFactor(rng, d, 1), randFactor(rng, d, 1)...)
+		c := newHypItemCache(2, d)
+		ws := newHypCacheWS(d)
+		c.setFromFactor(ws, 0, fact[:dd], eps)
+		c.setFromFactor(ws, 1, fact[dd:], eps)
+		a0, a1 := FactorProduct(fact[:dd], d, d, eps), FactorProduct(fact[dd:], d, d, eps)
+		_, gMu, gLu, err := DotProductGrad(means[:d], fact[:dd], d, eps, means[d:], a1, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, gLv, err := DotProductGrad(means[d:], fact[dd:], d, eps, means[:d], a0, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The kernel gives gradients of losses, not of single scores: the
+		// loss of (u = 0; candidates 1, 0) is log(e^{s01} + e^{s00}) - s01,
+		// with gradient (p01 - 1) grad s01 + p00 grad s00, and grad s00 is
+		// known in closed form (2 a_0 and 2 L_0, since T^{AA} = I). Solve
+		// for grad s01.
+		gm, gf := make([]float64, 2*d), make([]float64, 2*dd)
+		pws := newHypPairWS(d, 2)
+		hypPairLoss(pws, c, means, fact, eps, 0, []int32{1, 0}, gm, gf, func(int) {})
+		s01 := DotProduct(means[:d], a0, means[d:], a1, d)
+		s00 := DotProduct(means[:d], a0, means[:d], a0, d)
+		p01 := math.Exp(s01) / (math.Exp(s01) + math.Exp(s00))
+		p00 := 1 - p01
+		w := p01 - 1
+		for i := 0; i < d; i++ {
+			got := (gm[i] - p00*2*means[i]) / w
+			if math.Abs(got-gMu[i]) > 1e-9 {
+				t.Errorf("d=%d: d s/d a_u[%d] = %v, want %v", d, i, got, gMu[i])
+			}
+		}
+		for i := 0; i < dd; i++ {
+			got := (gf[i] - p00*2*fact[i]) / w
+			if math.Abs(got-gLu[i]) > 1e-8*math.Max(1, math.Abs(gLu[i])) {
+				t.Errorf("d=%d: d s/d L_u[%d] = %v, want T^{A_u A_v} L_u = %v", d, i, got, gLu[i])
+			}
+			got = gf[dd+i] / w
+			if math.Abs(got-gLv[i]) > 1e-8*math.Max(1, math.Abs(gLv[i])) {
+				t.Errorf("d=%d: d s/d L_v[%d] = %v, want T^{A_v A_u} L_v = %v", d, i, got, gLv[i])
+			}
+		}
+	}
+}
+
+// tinyTree is a hand-made hierarchy of 10 nodes (transitive closure of
+// child -> parent edges):
+//
+//	0 animal
+//	├─ 1 mammal ─ 3 dog ─ 6 puppy
+//	│           └ 4 cat
+//	└─ 2 bird ── 5 eagle
+//	           ├ 7 owl ── 9 barn owl
+//	           └ 8 crow
+func tinyTree() (n int, pairs [][2]int) {
+	parent := []int{-1, 0, 0, 1, 1, 2, 3, 2, 2, 7}
+	for u := range parent {
+		for a := parent[u]; a >= 0; a = parent[a] {
+			pairs = append(pairs, [2]int{u, a})
+		}
+	}
+	return len(parent), pairs
+}
+
+// TestHypernymyTinyTreeMAP trains on the tiny tree and expects perfect
+// reconstruction (MAP 1, mean rank 1), with SGD and with Adam.
+func TestHypernymyTinyTreeMAP(t *testing.T) {
+	n, pairs := tinyTree()
+	for _, tc := range []struct {
+		opt    string
+		d      int
+		lr     float64
+		epochs int
+	}{
+		{HypSGD, 2, 0.05, 600},
+		{HypSGD, 3, 0.05, 600},
+		{HypAdam, 3, 0.05, 300},
+	} {
+		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: tc.d, Negatives: 5, BatchSize: 8, Optimizer: tc.opt, LR: tc.lr, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := tr.Run(context.Background(), tc.epochs, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Evaluated || p.MAP != 1 || p.MeanRank != 1 {
+			t.Errorf("%s d=%d: after %d epochs MAP %v, mean rank %v (loss %v), want 1 and 1", tc.opt, tc.d, tc.epochs, p.MAP, p.MeanRank, p.Loss)
+		}
+		// The input closure alone (without self pairs) is reconstructed too.
+		r, err := tr.EvaluateOn(context.Background(), pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MAP != 1 || r.Pairs != len(pairs) {
+			t.Errorf("%s d=%d: closure-only MAP %v over %d pairs, want 1 over %d", tc.opt, tc.d, r.MAP, r.Pairs, len(pairs))
+		}
+	}
+}
+
+// TestHypernymyReproducible checks that two runs with one seed agree bit
+// for bit whatever the number of workers, and that another seed differs.
+func TestHypernymyReproducible(t *testing.T) {
+	n, pairs := tinyTree()
+	run := func(seed uint64, workers int, opt string) HypernymyProgress {
+		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, Negatives: 4, BatchSize: 7, Seed: seed, Workers: workers, Optimizer: opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := tr.Run(context.Background(), 5, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, opt := range []string{HypSGD, HypAdam} {
+		a, b, c := run(9, 1, opt), run(9, 4, opt), run(10, 2, opt)
+		same := func(x, y HypernymyProgress) bool {
+			if x.Loss != y.Loss || x.MAP != y.MAP || x.MeanRank != y.MeanRank {
+				return false
+			}
+			for i := range x.Means {
+				if x.Means[i] != y.Means[i] {
+					return false
+				}
+			}
+			for i := range x.Scales {
+				if x.Scales[i] != y.Scales[i] {
+					return false
+				}
+			}
+			return true
+		}
+		if !same(a, b) {
+			t.Errorf("%s: seed 9 with 1 and 4 workers differ (loss %v vs %v)", opt, a.Loss, b.Loss)
+		}
+		if same(a, c) {
+			t.Errorf("%s: seeds 9 and 10 gave the same run", opt)
+		}
+	}
+}
+
+// TestHypernymyNegatives checks that sampled negatives are never relations
+// of u nor u itself, including for an item related to almost everything
+// (the direct draw path) and one related to everything (no negatives).
+func TestHypernymyNegatives(t *testing.T) {
+	const n = 40
+	var pairs [][2]int
+	for v := 1; v < n-1; v++ {
+		pairs = append(pairs, [2]int{0, v}) // 0 misses only n-1
+	}
+	for v := 0; v < n; v++ {
+		pairs = append(pairs, [2]int{1, v}) // 1 is related to all
+	}
+	for u := 2; u < n; u++ {
+		pairs = append(pairs, [2]int{u, (u + 1) % n})
+	}
+	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, Negatives: 6, BatchSize: 1000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := make([]int, len(tr.pos))
+	for i := range batch {
+		batch[i] = i
+	}
+	tr.sampleNegatives(batch)
+	for b, pi := range batch {
+		u := tr.pos[pi][0]
+		for _, w := range tr.negs[b*6 : (b+1)*6] {
+			switch {
+			case u == 1 && w != -1:
+				t.Fatalf("item 1 is related to all but got negative %d", w)
+			case u == 0 && w != n-1:
+				t.Fatalf("item 0 has the single negative %d, got %d", n-1, w)
+			case u != 1 && (int(w) == u || tr.graph.has(u, int(w))):
+				t.Fatalf("negative %d of %d is a relation", w, u)
+			}
+		}
+	}
+	if _, err := tr.Step(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHypernymyConfigErrors checks that bad configurations and relations
+// are reported, not panicked on.
+func TestHypernymyConfigErrors(t *testing.T) {
+	n, pairs := tinyTree()
+	for _, tc := range []struct {
+		name  string
+		n     int
+		pairs [][2]int
+		cfg   HypernymyConfig
+	}{
+		{"dim 0", n, pairs, HypernymyConfig{}},
+		{"bad optimizer", n, pairs, HypernymyConfig{Dim: 2, Optimizer: "lbfgs"}},
+		{"negative lr", n, pairs, HypernymyConfig{Dim: 2, LR: -1}},
+		{"nan eps", n, pairs, HypernymyConfig{Dim: 2, Eps: math.NaN()}},
+		{"out of range", n, [][2]int{{0, n}}, HypernymyConfig{Dim: 2}},
+		{"one item", 1, nil, HypernymyConfig{Dim: 2}},
+		{"no relations", n, nil, HypernymyConfig{Dim: 2, NoSelfPairs: true}},
+	} {
+		if _, err := NewHypernymyTrainer(tc.n, tc.pairs, tc.cfg); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
+
+// TestHypernymyDivergenceReported checks that a huge learning rate ends
+// in an error, not in NaN embeddings or a panic.
+func TestHypernymyDivergenceReported(t *testing.T) {
+	n, pairs := tinyTree()
+	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tr.Run(context.Background(), 50, 0, nil)
+	if err == nil {
+		t.Fatal("no error after a diverging run")
+	}
+}
+
+// TestHypernymyCancel checks that Run stops on a cancelled context.
+func TestHypernymyCancel(t *testing.T) {
+	n, pairs := tinyTree()
+	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err = tr.Run(ctx, 100, 1, func(p HypernymyProgress) {
+		calls++
+		if calls == 3 {
+			cancel()
+		}
+	})
+	if err == nil || calls != 3 || tr.Epoch() != 3 {
+		t.Errorf("after cancel: err %v, %d publishes, epoch %d; want an error, 3 and 3", err, calls, tr.Epoch())
+	}
+}
