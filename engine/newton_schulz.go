@@ -52,14 +52,15 @@ type NSResult struct {
 // dimension, so that repeated runs do not allocate. A workspace is used by
 // one goroutine at a time.
 type NSWorkspace struct {
-	d             int
-	zy, t, tmp, m []float64
+	d                   int
+	zy, t, tmp, m, y, z []float64
 }
 
 // NewNSWorkspace returns a workspace for d x d runs.
 func NewNSWorkspace(d int) *NSWorkspace {
 	return &NSWorkspace{d: d, zy: make([]float64, d*d), t: make([]float64, d*d),
-		tmp: make([]float64, d*d), m: make([]float64, d*d)}
+		tmp: make([]float64, d*d), m: make([]float64, d*d),
+		y: make([]float64, d*d), z: make([]float64, d*d)}
 }
 
 // Roots runs Algorithm 1 of the paper (MATH.md, Newton-Schulz) on the
@@ -237,13 +238,13 @@ func TransportBatchNS(as []float64, n int, bs []float64, m, d int, o NSOptions) 
 
 // Bures2NS returns Bures^2(A, B) from two Newton-Schulz square roots,
 // tr A + tr B - 2 tr (Y1 B Y1)^{1/2} with Y1 ~ A^{1/2}. It is valid for any
-// PSD A and B (only square roots are used). The workspace may be nil.
+// PSD A and B (only square roots are used). With a workspace of
+// dimension d it does not allocate; w may be nil.
 func Bures2NS(a, b []float64, d int, o NSOptions, w *NSWorkspace) float64 {
 	if w == nil || w.d != d {
 		w = NewNSWorkspace(d)
 	}
-	y := make([]float64, d*d)
-	z := make([]float64, d*d)
+	y, z := w.y, w.z
 	w.Roots(y, z, a, o)
 	matMulInto(w.tmp, y, b, d, d, d)
 	matMulInto(w.m, w.tmp, y, d, d, d)
