@@ -1,0 +1,461 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgeps"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// ExportOptions sets the size and text of an exported figure.
+type ExportOptions struct {
+	Width, Height vg.Length // page size; 0 means 6in x 5in
+	DPI           int       // raster resolution for PNG; 0 means 300
+	Title         string    // above the plot; may be empty
+	// Caption is the line under the plot; empty means one built from the
+	// scene (dataset, family, tau, iterations, stress-1, view and level).
+	Caption   string
+	NoCaption bool // omit the caption line entirely
+}
+
+// Formats lists the file extensions ExportFile understands.
+var Formats = []string{"png", "svg", "pdf", "eps"}
+
+func (o ExportOptions) size() (w, h vg.Length) {
+	w, h = o.Width, o.Height
+	if w <= 0 {
+		w = 6 * vg.Inch
+	}
+	if h <= 0 {
+		h = 5 * vg.Inch
+	}
+	return w, h
+}
+
+func (o ExportOptions) dpi() int {
+	if o.DPI > 0 {
+		return o.DPI
+	}
+	return 300
+}
+
+// Caption returns the default caption line of sc under st.
+func Caption(sc *Scene, st Style) string {
+	var parts []string
+	if sc.Dataset != "" {
+		parts = append(parts, sc.Dataset)
+	}
+	fam := sc.Family
+	if fam == "" {
+		fam = "elliptical"
+	}
+	parts = append(parts, fmt.Sprintf("%s family, tau = %.4g", fam, sc.tau()))
+	if sc.Iterations > 0 {
+		parts = append(parts, fmt.Sprintf("%d iterations", sc.Iterations))
+	}
+	if sc.Stress1 > 0 {
+		parts = append(parts, fmt.Sprintf("stress-1 = %.4g", sc.Stress1))
+	}
+	parts = append(parts, st.View.String()+" view, "+LevelText(sc, st))
+	return strings.Join(parts, "  |  ")
+}
+
+// LevelText says what the drawn boundary is, for legends and captions:
+// "1-sigma ellipses" for gaussians, "support ellipses" for the uniform
+// family at level 1, "level k x scale" otherwise.
+func LevelText(sc *Scene, st Style) string {
+	k := st.level()
+	switch {
+	case sc.isGaussian():
+		return fmt.Sprintf("%g-sigma ellipses", k)
+	case sc.Family == "uniform" && k == 1:
+		return "support ellipses"
+	}
+	return fmt.Sprintf("level %g x scale", k)
+}
+
+// NewCanvas returns a vg canvas for format (png, svg, pdf or eps) of the
+// given size; PNG is rasterised at dpi on a bg background.
+func NewCanvas(format string, w, h vg.Length, dpi int, bg color.Color) (vg.CanvasWriterTo, error) {
+	switch strings.ToLower(format) {
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(bg))
+		return vgimg.PngCanvas{Canvas: c}, nil
+	case "svg":
+		return vgsvg.New(w, h), nil
+	case "pdf":
+		c := vgpdf.New(w, h)
+		c.EmbedFonts(true)
+		return c, nil
+	case "eps":
+		return vgeps.New(w, h), nil
+	}
+	return nil, fmt.Errorf("unknown figure format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// FormatOf returns the lower-case extension of path without its dot.
+func FormatOf(path string) string {
+	return strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+}
+
+// WriteFileAtomic writes what wt produces to path through a temporary file
+// in the same directory that is renamed over path only when complete.
+func WriteFileAtomic(path string, wt io.WriterTo) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = wt.WriteTo(f); err != nil {
+		return fmt.Errorf("%s: writing: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// ExportFile draws sc under st as a figure (title, axes with equal units,
+// legend, labels, caption) and writes it to path; the format comes from
+// the extension (png, svg, pdf or eps). EPS has no transparency, so fills
+// there are opaque mixes with the background.
+func ExportFile(path string, sc *Scene, st Style, opt ExportOptions) error {
+	format := FormatOf(path)
+	wt, err := Export(format, sc, st, opt)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return WriteFileAtomic(path, wt)
+}
+
+// Export draws sc under st into a new canvas of the given format and
+// returns it, ready to be written.
+func Export(format string, sc *Scene, st Style, opt ExportOptions) (vg.CanvasWriterTo, error) {
+	if sc == nil {
+		return nil, fmt.Errorf("no scene to export")
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	w, h := opt.size()
+	bg := st.Background()
+	c, err := NewCanvas(format, w, h, opt.dpi(), bg)
+	if err != nil {
+		return nil, err
+	}
+	DrawFigure(draw.New(c), sc, st, opt, format == "eps")
+	return c, nil
+}
+
+// Export font sizes (points).
+const (
+	axisFontSize    = 9
+	labelFontSize   = 7
+	captionFontSize = 7.5
+	titleFontSize   = 11
+)
+
+// sansFont is the typeface of every exported text (Liberation Sans, which
+// gonum/plot embeds).
+var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+func textStyle(size vg.Length, c color.Color) text.Style {
+	return text.Style{
+		Color:   c,
+		Font:    font.From(sansFont, size),
+		Handler: plot.DefaultTextHandler,
+	}
+}
+
+// DrawFigure draws the full figure of sc onto dc: background, plot with
+// equal-unit axes, legend on the right, caption at the bottom. opaque
+// replaces transparent fills by their mix with the background (for EPS).
+func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque bool) {
+	bg, fg := st.Background(), st.Foreground()
+	dc.FillPolygon(bg, []vg.Point{dc.Min, {X: dc.Max.X, Y: dc.Min.Y}, dc.Max, {X: dc.Min.X, Y: dc.Max.Y}})
+	pad := vg.Points(8)
+	dc = draw.Crop(dc, pad, -pad, pad, -pad-vg.Points(4))
+	if !opt.NoCaption {
+		capt := opt.Caption
+		if capt == "" {
+			capt = Caption(sc, st)
+		}
+		ts := textStyle(captionFontSize, fg)
+		ts.XAlign = draw.XLeft
+		dc.FillText(ts, dc.Min, capt)
+		dc = draw.Crop(dc, 0, 0, ts.Height(capt)+vg.Points(4), 0)
+	}
+	lay := NewLayout(sc, st)
+	colors := itemColors(sc, st, len(lay.Shapes))
+
+	legend := figureLegend(sc, st, colors, fg)
+	lr := legend.Rectangle(dc)
+	if lw := lr.Max.X - lr.Min.X; lw > 0 {
+		legend.Top = true
+		legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-lw, 0, 0, -vg.Points(titleFontSize*2)))
+		dc = draw.Crop(dc, 0, -(lw + vg.Points(8)), 0, 0)
+	}
+
+	p := plot.New()
+	styleAxes(p, fg, bg)
+	p.Title.Text = opt.Title
+	p.Title.TextStyle = textStyle(titleFontSize, fg)
+	p.X.Label.Text, p.Y.Label.Text = axisNames(sc, st)
+	ep := &ellipsePlot{lay: lay, colors: colors, sc: sc, st: st, opaque: opaque}
+	p.Add(ep)
+	if st.Labels && sc.Labels != nil {
+		p.Add(&labelPlot{lay: lay, sc: sc, st: st})
+	}
+	equalAxes(p, dc, lay)
+	p.Draw(dc)
+}
+
+func axisNames(sc *Scene, st Style) (string, string) {
+	p := st.Proj
+	switch {
+	case sc.Dim <= 2 && (p == nil || p.Dim == sc.Dim):
+		return "x1", "x2"
+	case sc.Dim == 3:
+		return "projection x", "projection y"
+	}
+	return "plane axis 1", "plane axis 2"
+}
+
+func styleAxes(p *plot.Plot, fg, bg color.Color) {
+	p.BackgroundColor = color.Transparent
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Padding = vg.Points(2)
+		ax.Color = fg
+		ax.LineStyle.Color = fg
+		ax.Label.TextStyle = textStyle(axisFontSize, fg)
+		ax.Tick.Label = textStyle(axisFontSize-1, fg)
+		ax.Tick.LineStyle.Color = fg
+	}
+}
+
+// equalAxes sets the axis ranges to the layout's bounds (5% margin),
+// widened so that one world unit has the same length on both axes.
+func equalAxes(p *plot.Plot, dc draw.Canvas, lay *Layout) {
+	x0, x1, y0, y1 := lay.MinX, lay.MaxX, lay.MinY, lay.MaxY
+	mx, my := 0.05*(x1-x0), 0.05*(y1-y0)
+	if !(mx > 0) {
+		mx = 0.5
+	}
+	if !(my > 0) {
+		my = 0.5
+	}
+	x0, x1, y0, y1 = x0-mx, x1+mx, y0-my, y1+my
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
+	for it := 0; it < 3; it++ {
+		da := p.DataCanvas(dc)
+		dw, dh := float64(da.Max.X-da.Min.X), float64(da.Max.Y-da.Min.Y)
+		if dw <= 0 || dh <= 0 {
+			return
+		}
+		u := math.Max((x1-x0)/dw, (y1-y0)/dh) // world units per point
+		cx, cy := 0.5*(x0+x1), 0.5*(y0+y1)
+		p.X.Min, p.X.Max = cx-0.5*u*dw, cx+0.5*u*dw
+		p.Y.Min, p.Y.Max = cy-0.5*u*dh, cy+0.5*u*dh
+	}
+}
+
+// ellipsePlot is the gonum/plot plotter that draws a layout: ellipses as
+// 96-gons, segments, points, mean dots and emphasis rings.
+type ellipsePlot struct {
+	lay    *Layout
+	colors []color.NRGBA
+	sc     *Scene
+	st     Style
+	opaque bool
+}
+
+// ellipseSides is the number of polygon sides of an exported ellipse.
+const ellipseSides = 96
+
+// DataRange implements plot.DataRanger.
+func (ep *ellipsePlot) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return ep.lay.MinX, ep.lay.MaxX, ep.lay.MinY, ep.lay.MaxY
+}
+
+func (ep *ellipsePlot) fillColor(c color.NRGBA, alpha float64) color.Color {
+	if !ep.opaque {
+		return color.NRGBA{c.R, c.G, c.B, uint8(math.Round(255 * alpha))}
+	}
+	bg := ep.st.Background()
+	mix := func(a, b uint8) uint8 { return uint8(math.Round(alpha*float64(a) + (1-alpha)*float64(b))) }
+	return color.NRGBA{mix(c.R, bg.R), mix(c.G, bg.G), mix(c.B, bg.B), 0xff}
+}
+
+// Plot implements plot.Plotter.
+func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	alpha := ep.st.fillAlpha()
+	lw := vg.Points(0.5 * ep.st.outlineWidth())
+	poly := make([]vg.Point, ellipseSides)
+	outline := func(s *Shape) []vg.Point {
+		r := s.M.Sqrt()
+		for k := range poly {
+			th := 2 * math.Pi * float64(k) / ellipseSides
+			cs, sn := math.Cos(th), math.Sin(th)
+			poly[k] = vg.Point{X: trX(s.X + r.A*cs + r.B*sn), Y: trY(s.Y + r.B*cs + r.C*sn)}
+		}
+		return poly
+	}
+	dot := func(s *Shape, rad vg.Length, col color.Color) {
+		x, y := trX(s.X), trY(s.Y)
+		if !c.Contains(vg.Point{X: x, Y: y}) {
+			return
+		}
+		var path vg.Path
+		path.Move(vg.Point{X: x + rad, Y: y})
+		path.Arc(vg.Point{X: x, Y: y}, rad, 0, 2*math.Pi)
+		path.Close()
+		c.SetColor(col)
+		c.Fill(path)
+	}
+	for _, i := range ep.lay.Order {
+		s := &ep.lay.Shapes[i]
+		col := ep.colors[i]
+		switch s.Kind {
+		case KindEllipse:
+			pts := outline(s)
+			c.FillPolygon(ep.fillColor(col, alpha), c.ClipPolygonXY(pts))
+			if ep.st.Outline {
+				c.StrokeLines(draw.LineStyle{Color: darken(col, 0.35), Width: lw}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
+			}
+		case KindSegment:
+			r1, _, ux, uy := s.M.Axes()
+			a := vg.Point{X: trX(s.X - r1*ux), Y: trY(s.Y - r1*uy)}
+			b := vg.Point{X: trX(s.X + r1*ux), Y: trY(s.Y + r1*uy)}
+			c.StrokeLines(draw.LineStyle{Color: darken(col, 0.2), Width: vg.Points(1.2)}, c.ClipLinesXY([]vg.Point{a, b})...)
+		case KindPoint:
+			dot(s, vg.Points(1.8), darken(col, 0.2))
+		}
+		if ep.st.MeanDots && s.Kind != KindPoint {
+			dot(s, vg.Points(0.9), darken(col, 0.45))
+		}
+	}
+	ring := func(idx []int, w vg.Length, col color.Color) {
+		for _, i := range idx {
+			s := &ep.lay.Shapes[i]
+			if s.Kind != KindEllipse {
+				continue
+			}
+			pts := outline(s)
+			c.StrokeLines(draw.LineStyle{Color: col, Width: w}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
+		}
+	}
+	ring(ep.sc.Selected, vg.Points(1), ep.st.Foreground())
+	ring(ep.sc.Highlight, vg.Points(1.6), color.NRGBA{0xD5, 0x5E, 0x00, 0xff})
+}
+
+// labelPlot draws labels beside the means with greedy collision avoidance.
+type labelPlot struct {
+	lay *Layout
+	sc  *Scene
+	st  Style
+}
+
+// Plot implements plot.Plotter.
+func (lp *labelPlot) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	ts := textStyle(labelFontSize, lp.st.Foreground())
+	ts.XAlign, ts.YAlign = draw.XLeft, draw.YBottom
+	order := labelOrder(lp.sc, len(lp.lay.Shapes), maxLiveLabels)
+	reqs := make([]LabelRequest, len(order))
+	for k, i := range order {
+		s := lp.lay.Shapes[i]
+		txt := lp.sc.Labels[i]
+		// Work with y pointing down (negated vg y) as PlaceLabels expects.
+		reqs[k] = LabelRequest{X: float64(trX(s.X)), Y: -float64(trY(s.Y)), W: float64(ts.Width(txt)), H: float64(ts.Height(txt))}
+	}
+	bounds := Box{float64(c.Min.X), -float64(c.Max.Y), float64(c.Max.X), -float64(c.Min.Y)}
+	pos, placed := PlaceLabels(reqs, 3, bounds)
+	for k, i := range order {
+		if placed[k] {
+			// Top-left (y down) -> bottom-left in vg.
+			pt := vg.Point{X: vg.Length(pos[k][0]), Y: vg.Length(-(pos[k][1] + reqs[k].H))}
+			c.FillText(ts, pt, lp.sc.Labels[i])
+		}
+	}
+}
+
+// swatch is a legend thumbnail: a filled ellipse of one colour.
+type swatch struct {
+	fill, line color.Color
+}
+
+// Thumbnail implements plot.Thumbnailer.
+func (sw swatch) Thumbnail(c *draw.Canvas) {
+	cx, cy := (c.Min.X+c.Max.X)/2, (c.Min.Y+c.Max.Y)/2
+	rx, ry := (c.Max.X-c.Min.X)/2*0.8, (c.Max.Y-c.Min.Y)/2*0.7
+	pts := make([]vg.Point, 48)
+	for k := range pts {
+		th := 2 * math.Pi * float64(k) / float64(len(pts))
+		pts[k] = vg.Point{X: cx + rx*vg.Length(math.Cos(th)), Y: cy + ry*vg.Length(math.Sin(th))}
+	}
+	if sw.fill != nil {
+		c.FillPolygon(sw.fill, pts)
+	}
+	if sw.line != nil {
+		c.StrokeLines(draw.LineStyle{Color: sw.line, Width: vg.Points(0.6)}, append(pts, pts[0]))
+	}
+}
+
+// figureLegend lists the classes or the stress scale, and the level.
+func figureLegend(sc *Scene, st Style, colors []color.NRGBA, fg color.Color) plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle = textStyle(axisFontSize-1, fg)
+	l.Left = true
+	l.ThumbnailWidth = vg.Points(16)
+	alpha := uint8(math.Round(255 * st.fillAlpha()))
+	tint := func(c color.NRGBA) color.Color { return color.NRGBA{c.R, c.G, c.B, alpha} }
+	switch {
+	case st.ColorBy == ColorClass && len(sc.Classes) == len(colors):
+		names, _ := ClassColors(sc.Classes)
+		for k, n := range names {
+			col := OkabeIto[k%len(OkabeIto)]
+			l.Add(n, swatch{tint(col), darken(col, 0.35)})
+		}
+	case st.ColorBy == ColorStress && len(sc.PerPoint) == len(colors):
+		lo, hi := stressRange(sc.PerPoint)
+		for _, t := range []float64{1, 0.5, 0} {
+			col := Viridis(t)
+			l.Add(fmt.Sprintf("stress %.3g", lo+t*(hi-lo)), swatch{tint(col), darken(col, 0.35)})
+		}
+	}
+	l.Add(LevelText(sc, st), swatch{nil, fg})
+	return l
+}

@@ -1,0 +1,168 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+	"sync"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+)
+
+// Box is an axis-aligned rectangle (x right, y down).
+type Box struct{ X0, Y0, X1, Y1 float64 }
+
+func (a Box) overlaps(b Box) bool {
+	return a.X0 < b.X1 && b.X0 < a.X1 && a.Y0 < b.Y1 && b.Y0 < a.Y1
+}
+
+// LabelRequest is one label to place: anchor (a mean, y down) and the
+// text's width and height in the same units.
+type LabelRequest struct {
+	X, Y, W, H float64
+}
+
+// PlaceLabels places labels greedily in the given order: for each, the
+// first of eight candidate positions around its anchor (right, left, above,
+// below, then the diagonals), at distance gap, that stays inside bounds
+// and overlaps no label placed before. It returns the top-left corner of
+// every label and whether it was placed; unplaced labels are dropped, so
+// the caller orders reqs by priority.
+func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box) (pos [][2]float64, placed []bool) {
+	pos = make([][2]float64, len(reqs))
+	placed = make([]bool, len(reqs))
+	const cell = 48.0
+	grid := map[[2]int][]Box{}
+	cellsOf := func(b Box, f func(k [2]int)) {
+		for gx := int(math.Floor(b.X0 / cell)); gx <= int(math.Floor(b.X1/cell)); gx++ {
+			for gy := int(math.Floor(b.Y0 / cell)); gy <= int(math.Floor(b.Y1/cell)); gy++ {
+				f([2]int{gx, gy})
+			}
+		}
+	}
+	free := func(b Box) bool {
+		if b.X0 < bounds.X0 || b.Y0 < bounds.Y0 || b.X1 > bounds.X1 || b.Y1 > bounds.Y1 {
+			return false
+		}
+		ok := true
+		cellsOf(b, func(k [2]int) {
+			for _, o := range grid[k] {
+				if ok && o.overlaps(b) {
+					ok = false
+				}
+			}
+		})
+		return ok
+	}
+	for i, r := range reqs {
+		cands := [8][2]float64{
+			{r.X + gap, r.Y - r.H/2},
+			{r.X - gap - r.W, r.Y - r.H/2},
+			{r.X - r.W/2, r.Y - gap - r.H},
+			{r.X - r.W/2, r.Y + gap},
+			{r.X + gap*0.7, r.Y - gap*0.7 - r.H},
+			{r.X - gap*0.7 - r.W, r.Y - gap*0.7 - r.H},
+			{r.X + gap*0.7, r.Y + gap*0.7},
+			{r.X - gap*0.7 - r.W, r.Y + gap*0.7},
+		}
+		for _, c := range cands {
+			b := Box{c[0], c[1], c[0] + r.W, c[1] + r.H}
+			if free(b) {
+				pos[i], placed[i] = c, true
+				cellsOf(b, func(k [2]int) { grid[k] = append(grid[k], b) })
+				break
+			}
+		}
+	}
+	return pos, placed
+}
+
+// maxLiveLabels bounds the labels tried per frame (besides selected ones).
+const maxLiveLabels = 1500
+
+var (
+	faceOnce sync.Once
+	liveFace font.Face
+)
+
+// labelFace returns the Go Regular face at 12 px used by the live view.
+func labelFace() font.Face {
+	faceOnce.Do(func() {
+		f, err := opentype.Parse(goregular.TTF)
+		if err == nil {
+			liveFace, err = opentype.NewFace(f, &opentype.FaceOptions{Size: 12, DPI: 72, Hinting: font.HintingFull})
+		}
+		if err != nil {
+			liveFace = nil
+		}
+	})
+	return liveFace
+}
+
+// labeler draws the live view's labels.
+type labeler struct {
+	reqs []LabelRequest
+	idx  []int
+}
+
+func labelOrder(sc *Scene, n, limit int) []int {
+	var order []int
+	seen := make(map[int]bool)
+	for _, list := range [][]int{sc.Selected, sc.Highlight} {
+		for _, i := range list {
+			if !seen[i] {
+				seen[i] = true
+				order = append(order, i)
+			}
+		}
+	}
+	for i := 0; i < n && len(order) < limit+len(seen); i++ {
+		if !seen[i] {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Viewport) {
+	face := labelFace()
+	if face == nil {
+		return
+	}
+	m := face.Metrics()
+	asc, h := float64(m.Ascent.Round()), float64(m.Height.Round())
+	lb.idx = labelOrder(sc, len(lay.Shapes), maxLiveLabels)
+	lb.reqs = lb.reqs[:0]
+	for _, i := range lb.idx {
+		s := lay.Shapes[i]
+		x, y := vp.ToPixel(s.X, s.Y)
+		w := float64(font.MeasureString(face, sc.Labels[i]).Ceil())
+		lb.reqs = append(lb.reqs, LabelRequest{X: x, Y: y, W: w, H: h})
+	}
+	r := dst.Rect
+	pos, placed := PlaceLabels(lb.reqs, 5, Box{float64(r.Min.X), float64(r.Min.Y), float64(r.Max.X), float64(r.Max.Y)})
+	fg, bg := st.Foreground(), st.Background()
+	halo := image.NewUniform(color.NRGBA{bg.R, bg.G, bg.B, 0xb0})
+	ink := image.NewUniform(fg)
+	d := font.Drawer{Dst: dst, Face: face}
+	for k, i := range lb.idx {
+		if !placed[k] {
+			continue
+		}
+		x, y := int(math.Round(pos[k][0])), int(math.Round(pos[k][1]+asc))
+		d.Src = halo
+		for _, o := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+			d.Dot = fixed.P(x+o[0], y+o[1])
+			d.DrawString(sc.Labels[i])
+		}
+		d.Src = ink
+		d.Dot = fixed.P(x, y)
+		d.DrawString(sc.Labels[i])
+	}
+}
+
+var _ draw.Image = (*image.RGBA)(nil)

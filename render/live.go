@@ -1,0 +1,189 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"math"
+)
+
+// Pixel sizes of the live view's marks.
+const (
+	minAxisPx    = 0.6 // thinner ellipses are widened to this and faded
+	pointRadius  = 2.5 // Diracs
+	meanDotR     = 1.4 // mean markers
+	segmentHalfW = 0.7 // rank-1 measures
+	hitMinPx     = 4.0 // shapes smaller than this are hit within this radius
+)
+
+// Live is the live-view renderer: it keeps its buffers between frames so
+// that drawing allocates nothing once sizes settle. One Live is used by one
+// goroutine at a time (it is not safe for concurrent Draw calls).
+type Live struct {
+	lay    Layout
+	els    []pixEllipse
+	colors []color.NRGBA
+	vp     Viewport
+	labels labeler
+}
+
+// Draw clears dst and draws sc under st through vp: filled (and optionally
+// outlined) ellipses in draw order, mean dots, emphasis rings for
+// Highlight and Selected, then labels. An invalid scene draws only the
+// background.
+func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
+	bg := st.Background()
+	bg8 := premul(bg.R, bg.G, bg.B, float64(bg.A)/255)
+	if sc == nil || sc.Validate() != nil || !(vp.S > 0) {
+		l.lay.Shapes, l.lay.Order = l.lay.Shapes[:0], l.lay.Order[:0]
+		rasterize(dst, bg8, nil)
+		return
+	}
+	l.lay.Fill(sc, st)
+	l.vp = vp
+	l.colors = itemColorsInto(l.colors, sc, st)
+	l.els = buildEllipses(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
+	rasterize(dst, bg8, l.els)
+	if st.Labels && sc.Labels != nil {
+		l.labels.draw(dst, &l.lay, sc, st, vp)
+	}
+}
+
+// HitTest returns the index of the measure drawn on top at pixel (x, y) in
+// the last frame drawn by l.
+func (l *Live) HitTest(x, y float64) (int, bool) {
+	return hitLayout(&l.lay, l.vp, x, y)
+}
+
+// HitTest returns the index of the measure drawn on top at pixel (x, y)
+// when sc is drawn under st through vp: inside its ellipse, or within a few
+// pixels of a small shape, a segment or a point.
+func HitTest(sc *Scene, st Style, vp Viewport, x, y float64) (index int, ok bool) {
+	if sc == nil || sc.Validate() != nil || !(vp.S > 0) {
+		return -1, false
+	}
+	return hitLayout(NewLayout(sc, st), vp, x, y)
+}
+
+func hitLayout(lay *Layout, vp Viewport, x, y float64) (int, bool) {
+	var e pixEllipse
+	for k := len(lay.Order) - 1; k >= 0; k-- {
+		i := lay.Order[k]
+		s := &lay.Shapes[i]
+		cx, cy := vp.ToPixel(s.X, s.Y)
+		dx, dy := x-cx, y-cy
+		if s.Kind == KindPoint {
+			if dx*dx+dy*dy <= hitMinPx*hitMinPx {
+				return i, true
+			}
+			continue
+		}
+		e.setShape(cx, cy, pixelMatrix(s.M, vp), hitMinPx)
+		if e.qa*dx*dx+2*e.qb*dx*dy+e.qc*dy*dy <= 1 {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// pixelMatrix maps a world shape matrix to pixels (scale S, y flipped).
+func pixelMatrix(m Sym2, vp Viewport) Sym2 {
+	s2 := vp.S * vp.S
+	return Sym2{s2 * m.A, -s2 * m.B, s2 * m.C}
+}
+
+func itemColorsInto(buf []color.NRGBA, sc *Scene, st Style) []color.NRGBA {
+	c := itemColors(sc, st, sc.Len())
+	return append(buf[:0], c...)
+}
+
+func contains(list []int, i int) bool {
+	for _, j := range list {
+		if j == i {
+			return true
+		}
+	}
+	return false
+}
+
+// darken mixes c toward black by f in [0, 1].
+func darken(c color.NRGBA, f float64) color.NRGBA {
+	k := 1 - f
+	return color.NRGBA{uint8(float64(c.R) * k), uint8(float64(c.G) * k), uint8(float64(c.B) * k), c.A}
+}
+
+// buildEllipses turns the layout into pixel ellipses in draw order,
+// culling those outside clip.
+func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewport, colors []color.NRGBA, clip image.Rectangle) []pixEllipse {
+	alpha := st.fillAlpha()
+	halfW := 0.5 * st.outlineWidth()
+	fg := st.Foreground()
+	minX, maxX := float64(clip.Min.X), float64(clip.Max.X)
+	minY, maxY := float64(clip.Min.Y), float64(clip.Max.Y)
+	visible := func(e *pixEllipse) bool {
+		ex := e.ext + e.margin()
+		hx := math.Sqrt(e.mxA) + e.margin()
+		return e.cx+hx >= minX && e.cx-hx <= maxX && e.cy+ex >= minY && e.cy-ex <= maxY
+	}
+	var e pixEllipse
+	for _, i := range lay.Order {
+		s := &lay.Shapes[i]
+		cx, cy := vp.ToPixel(s.X, s.Y)
+		col := colors[i]
+		switch s.Kind {
+		case KindEllipse:
+			fade := e.setShape(cx, cy, pixelMatrix(s.M, vp), minAxisPx)
+			e.fill = premul(col.R, col.G, col.B, alpha*fade)
+			e.stroke, e.halfW = rgba8{}, 0
+			if st.Outline {
+				dc := darken(col, 0.35)
+				e.stroke, e.halfW = premul(dc.R, dc.G, dc.B, 0.9), halfW
+			}
+		case KindSegment:
+			e.setShape(cx, cy, pixelMatrix(s.M, vp), segmentHalfW)
+			dc := darken(col, 0.2)
+			e.fill = premul(dc.R, dc.G, dc.B, 0.9)
+			e.stroke, e.halfW = rgba8{}, 0
+		case KindPoint:
+			e.setShape(cx, cy, Sym2{pointRadius * pointRadius, 0, pointRadius * pointRadius}, 0)
+			dc := darken(col, 0.2)
+			e.fill = premul(dc.R, dc.G, dc.B, 1)
+			e.stroke, e.halfW = rgba8{}, 0
+		}
+		e.finish()
+		if visible(&e) {
+			els = append(els, e)
+		}
+		if st.MeanDots && s.Kind != KindPoint {
+			var d pixEllipse
+			d.setShape(cx, cy, Sym2{meanDotR * meanDotR, 0, meanDotR * meanDotR}, 0)
+			dc := darken(col, 0.45)
+			d.fill = premul(dc.R, dc.G, dc.B, 1)
+			d.finish()
+			if visible(&d) {
+				els = append(els, d)
+			}
+		}
+	}
+	// Emphasis rings on top of everything.
+	ring := func(idx []int, w float64, c color.NRGBA) {
+		for _, i := range idx {
+			s := &lay.Shapes[i]
+			cx, cy := vp.ToPixel(s.X, s.Y)
+			m := pixelMatrix(s.M, vp)
+			if s.Kind == KindPoint {
+				r := pointRadius + 1.5
+				m = Sym2{r * r, 0, r * r}
+			}
+			e.setShape(cx, cy, m, 2)
+			e.fill = rgba8{}
+			e.stroke, e.halfW = premul(c.R, c.G, c.B, 1), 0.5*w
+			e.finish()
+			if visible(&e) {
+				els = append(els, e)
+			}
+		}
+	}
+	ring(sc.Selected, 1.6, fg)
+	ring(sc.Highlight, 2.6, color.NRGBA{0xD5, 0x5E, 0x00, 0xff})
+	return els
+}

@@ -1,0 +1,279 @@
+package render
+
+import (
+	"encoding/binary"
+	"image"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// pixEllipse is one ellipse ready for the scanline filler, in pixel units:
+// the boundary is {p : q(p - c) = 1} with q(d) = d^T Q d.
+type pixEllipse struct {
+	cx, cy     float64 // centre
+	qa, qb, qc float64 // Q = M^{-1}
+	det        float64 // det Q
+	rmin       float64 // shortest semi-axis (pixels)
+	ext        float64 // vertical half-extent sqrt(M_yy)
+	mxA, mxB   float64 // M_xx and M_xy of M = Q^{-1}
+	y0, y1     int     // rows touched, [y0, y1)
+
+	fill   rgba8   // premultiplied fill (a == 0: none)
+	stroke rgba8   // premultiplied ring colour (a == 0: none)
+	halfW  float64 // half ring width (pixels)
+}
+
+// rgba8 is a premultiplied colour with components in [0, 255].
+type rgba8 struct{ r, g, b, a uint32 }
+
+func premul(r, g, b uint8, alpha float64) rgba8 {
+	a := math.Max(0, math.Min(1, alpha))
+	return rgba8{
+		uint32(math.Round(float64(r) * a)),
+		uint32(math.Round(float64(g) * a)),
+		uint32(math.Round(float64(b) * a)),
+		uint32(math.Round(255 * a)),
+	}
+}
+
+// setShape fills e from a pixel-space matrix m (boundary {c + m^{1/2} x})
+// whose minor semi-axis is raised to minR; it returns the factor
+// (true area / drawn area) <= 1 so callers can fade what was inflated.
+func (e *pixEllipse) setShape(cx, cy float64, m Sym2, minR float64) (fade float64) {
+	l1, l2, ux, uy := m.Eigen()
+	r1, r2 := math.Sqrt(math.Max(l1, 0)), math.Sqrt(math.Max(l2, 0))
+	fade = 1
+	if r1 < minR {
+		if r1 > 0 {
+			fade *= r1 / minR
+		}
+		r1 = minR
+	}
+	if r2 < minR {
+		if r2 > 0 {
+			fade *= r2 / minR
+		}
+		r2 = minR
+	}
+	q := FromEigen(1/(r1*r1), 1/(r2*r2), ux, uy)
+	e.cx, e.cy = cx, cy
+	e.qa, e.qb, e.qc = q.A, q.B, q.C
+	e.det = q.Det()
+	e.rmin = r2
+	return fade
+}
+
+// finish computes the rows the ellipse touches, given its ring width.
+func (e *pixEllipse) finish() {
+	h := e.margin()
+	e.mxA = e.qc / e.det // M = Q^{-1}
+	e.mxB = -e.qb / e.det
+	e.ext = math.Sqrt(math.Max(e.qa/e.det, 0))
+	e.y0 = int(math.Floor(e.cy - e.ext - h - 0.5))
+	e.y1 = int(math.Ceil(e.cy+e.ext+h+0.5)) + 1
+}
+
+// margin is the distance from the boundary beyond which a pixel centre
+// gets no coverage: half a pixel plus half the ring.
+func (e *pixEllipse) margin() float64 { return 0.5 + e.halfW }
+
+// xl and xr return the left and right boundary x offsets at row offset dy
+// (|dy| <= ext).
+func (e *pixEllipse) xl(dy float64) float64 {
+	return (-e.qb*dy - math.Sqrt(math.Max(e.qa-e.det*dy*dy, 0))) / e.qa
+}
+
+func (e *pixEllipse) xr(dy float64) float64 {
+	return (-e.qb*dy + math.Sqrt(math.Max(e.qa-e.det*dy*dy, 0))) / e.qa
+}
+
+// signedDist approximates the signed distance (pixels, negative inside)
+// from offset (dx, dy) to the boundary by g/|grad g| with g = sqrt(q) - 1.
+func (e *pixEllipse) signedDist(dx, dy float64) float64 {
+	gx := e.qa*dx + e.qb*dy
+	gy := e.qb*dx + e.qc*dy
+	q := dx*gx + dy*gy
+	n := math.Sqrt(gx*gx + gy*gy)
+	if n == 0 {
+		return -e.rmin
+	}
+	return (q - math.Sqrt(q)) / n
+}
+
+// edgeRange blends the anti-aliased edge pixels [xa, xb) of one row.
+func (e *pixEllipse) edgeRange(row []uint8, minX, xa, xb int, dy float64) {
+	hasFill, hasStroke := e.fill.a > 0, e.stroke.a > 0
+	for x := xa; x < xb; x++ {
+		sd := e.signedDist(float64(x)+0.5-e.cx, dy)
+		o := (x - minX) * 4
+		p := row[o : o+4 : o+4]
+		if hasFill {
+			if c := 0.5 - sd; c > 0 {
+				blend(p, e.fill, c)
+			}
+		}
+		if hasStroke {
+			if c := e.halfW + 0.5 - math.Abs(sd); c > 0 {
+				blend(p, e.stroke, c)
+			}
+		}
+	}
+}
+
+// drawRows draws rows [ya, yb) of e into dst (clipped to dst's bounds).
+//
+// For the row whose pixel centres lie at offset dy, a pixel centre within
+// distance h of the boundary lies within h of a boundary point whose row
+// offset is in [dy-h, dy+h]; over that window the left arc x = xl(.) is
+// convex and the right arc concave, so their extremes are at the window
+// ends or at the leftmost/rightmost points of the ellipse. Columns within
+// h of those x ranges are the edge; columns strictly between the two edge
+// ranges are inside by more than h and are filled without coverage.
+func (e *pixEllipse) drawRows(dst *image.RGBA, ya, yb int) {
+	b := dst.Rect
+	ya, yb = max(ya, e.y0, b.Min.Y), min(yb, e.y1, b.Max.Y)
+	h := e.margin()
+	// Row offsets of the leftmost and rightmost boundary points.
+	sx := math.Sqrt(math.Max(e.mxA, 0))
+	dyL, dyR := -e.mxB/sx, e.mxB/sx
+	fInv := 255 - e.fill.a
+	srb := e.fill.r | e.fill.b<<16
+	sga := e.fill.g | e.fill.a<<16
+	for y := ya; y < yb; y++ {
+		dy := float64(y) + 0.5 - e.cy
+		lo, hi := dy-h, dy+h
+		if hi < -e.ext || lo > e.ext {
+			continue
+		}
+		lo, hi = max(lo, -e.ext), min(hi, e.ext)
+		l0, l1 := e.xl(lo), e.xl(hi)
+		r0, r1 := e.xr(lo), e.xr(hi)
+		minL, maxL := min(l0, l1), max(l0, l1)
+		minR, maxR := min(r0, r1), max(r0, r1)
+		if dyL > lo && dyL < hi {
+			minL = min(minL, e.xl(dyL))
+		}
+		if dyR > lo && dyR < hi {
+			maxR = max(maxR, e.xr(dyR))
+		}
+		// Column c has centre offset c + 0.5 - cx.
+		col := func(off float64) int { return int(math.Ceil(e.cx + off - 0.5)) }
+		xa := max(col(minL-h), b.Min.X)
+		xb := min(col(maxR+h), b.Max.X)
+		if xa >= xb {
+			continue
+		}
+		ia := min(max(col(maxL+h), xa), xb) // first interior column
+		ib := min(max(col(minR-h), ia), xb) // end of the interior
+		row := dst.Pix[(y-b.Min.Y)*dst.Stride : (y-b.Min.Y+1)*dst.Stride]
+		if ia >= ib || e.fill.a == 0 {
+			// No interior (or nothing to fill there): all edge, except
+			// the ring-free inside when only a ring is drawn.
+			if e.fill.a == 0 && ia < ib {
+				e.edgeRange(row, b.Min.X, xa, ia, dy)
+				e.edgeRange(row, b.Min.X, ib, xb, dy)
+			} else {
+				e.edgeRange(row, b.Min.X, xa, xb, dy)
+			}
+			continue
+		}
+		e.edgeRange(row, b.Min.X, xa, ia, dy)
+		fillSpan(row[(ia-b.Min.X)*4:(ib-b.Min.X)*4], srb, sga, fInv)
+		e.edgeRange(row, b.Min.X, ib, xb, dy)
+	}
+}
+
+// fillSpan composites the premultiplied colour (packed as R|B<<16 and
+// G|A<<16) over every pixel of seg with full coverage, two channels per
+// multiply: each 16-bit lane holds at most 255*255.
+func fillSpan(seg []uint8, srb, sga, inv uint32) {
+	const mask = 0x00FF00FF
+	const half = 0x00800080
+	for i := 0; i+3 < len(seg); i += 4 {
+		w := binary.LittleEndian.Uint32(seg[i:])
+		rb := (w & mask) * inv
+		ga := ((w >> 8) & mask) * inv
+		rb = ((rb + half + ((rb + half) >> 8 & mask)) >> 8) & mask
+		ga = ((ga + half + ((ga + half) >> 8 & mask)) >> 8) & mask
+		binary.LittleEndian.PutUint32(seg[i:], (srb+rb)|(sga+ga)<<8)
+	}
+}
+
+// div255 returns round(x / 255) for x <= 255*255.
+func div255(x uint32) uint32 { return (x + 128 + ((x + 128) >> 8)) >> 8 }
+
+// blend composites src with coverage c (clamped to 1) over the
+// premultiplied pixel p (source-over), two channels per multiply as in
+// fillSpan.
+func blend(p []uint8, src rgba8, c float64) {
+	const mask = 0x00FF00FF
+	const half = 0x00800080
+	if c > 1 {
+		c = 1
+	}
+	k := uint32(c*256 + 0.5) // 0..256
+	srb := ((src.r | src.b<<16) * k >> 8) & mask
+	sga := ((src.g | src.a<<16) * k >> 8) & mask
+	inv := 255 - sga>>16
+	w := binary.LittleEndian.Uint32(p)
+	rb := (w & mask) * inv
+	ga := ((w >> 8) & mask) * inv
+	rb = ((rb + half + ((rb + half) >> 8 & mask)) >> 8) & mask
+	ga = ((ga + half + ((ga + half) >> 8 & mask)) >> 8) & mask
+	binary.LittleEndian.PutUint32(p, (srb+rb)|(sga+ga)<<8)
+}
+
+// rasterize clears dst to bg and draws els in order, in parallel over
+// horizontal bands. Each pixel sees the same sequence of blends whatever
+// the band split, so the result is deterministic.
+func rasterize(dst *image.RGBA, bg rgba8, els []pixEllipse) {
+	h := dst.Rect.Dy()
+	if h <= 0 || dst.Rect.Dx() <= 0 {
+		return
+	}
+	workers := runtime.GOMAXPROCS(0)
+	bandH := 16
+	nb := (h + bandH - 1) / bandH
+	if workers > nb {
+		workers = nb
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	work := func() {
+		defer wg.Done()
+		for {
+			k := int(next.Add(1)) - 1
+			if k >= nb {
+				return
+			}
+			ya := dst.Rect.Min.Y + k*bandH
+			yb := min(ya+bandH, dst.Rect.Max.Y)
+			clearRows(dst, bg, ya, yb)
+			for i := range els {
+				e := &els[i]
+				if e.y1 <= ya || e.y0 >= yb {
+					continue
+				}
+				e.drawRows(dst, ya, yb)
+			}
+		}
+	}
+	wg.Add(workers)
+	for w := 1; w < workers; w++ {
+		go work()
+	}
+	work()
+	wg.Wait()
+}
+
+func clearRows(dst *image.RGBA, bg rgba8, ya, yb int) {
+	w := dst.Rect.Dx()
+	for y := ya; y < yb; y++ {
+		row := dst.Pix[(y-dst.Rect.Min.Y)*dst.Stride:]
+		for i := 0; i < 4*w; i += 4 {
+			row[i], row[i+1], row[i+2], row[i+3] = uint8(bg.r), uint8(bg.g), uint8(bg.b), uint8(bg.a)
+		}
+	}
+}

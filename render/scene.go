@@ -1,0 +1,109 @@
+package render
+
+import (
+	"fmt"
+	"math"
+
+	"burescope/engine"
+)
+
+// Scene is what one frame or one figure shows: n elliptical measures in R^Dim
+// given by plain slices (so the renderer needs neither a dataset nor an
+// optimiser snapshot), plus what the user picked. A Scene is read, never
+// modified, by the drawing functions.
+type Scene struct {
+	Dim    int       // dimension d of the measures (>= 1)
+	Means  []float64 // n*d, row-major
+	Scales []float64 // n*d*d symmetric PSD blocks: the scale C (covariance = Tau*C)
+	Tau    float64   // family constant; 0 is read as 1
+	Family string    // "gaussian", "uniform", "custom" or "" (legend text only)
+
+	Labels   []string  // n labels, or nil
+	Classes  []string  // n class names for ColorClass, or nil
+	PerPoint []float64 // n per-point stress values for ColorStress, or nil
+
+	Selected  []int // indices drawn emphasised, always labelled
+	Highlight []int // indices drawn with a strong outline (e.g. hover)
+
+	// Caption fields for exports (any may be empty or zero).
+	Dataset    string
+	Iterations int
+	Stress1    float64
+}
+
+// NewScene returns a Scene that shows the measures of emb (the slices are
+// shared, not copied).
+func NewScene(emb *engine.Embedding) *Scene {
+	return &Scene{
+		Dim:    emb.Dim,
+		Means:  emb.Means,
+		Scales: emb.Scales,
+		Tau:    emb.Family.Tau,
+		Family: emb.Family.Name,
+		Labels: emb.Labels,
+	}
+}
+
+// Len returns the number of measures n.
+func (sc *Scene) Len() int {
+	if sc.Dim <= 0 {
+		return 0
+	}
+	return len(sc.Means) / sc.Dim
+}
+
+// Validate reports the first inconsistency of the scene: sizes that do not
+// match Dim, non-finite numbers, or out-of-range indices.
+func (sc *Scene) Validate() error {
+	if sc.Dim < 1 {
+		return fmt.Errorf("render: scene dimension %d < 1", sc.Dim)
+	}
+	d := sc.Dim
+	if len(sc.Means)%d != 0 {
+		return fmt.Errorf("render: %d mean values is not a multiple of dimension %d", len(sc.Means), d)
+	}
+	n := len(sc.Means) / d
+	if len(sc.Scales) != n*d*d {
+		return fmt.Errorf("render: %d scale values for %d measures in dimension %d (want %d)", len(sc.Scales), n, d, n*d*d)
+	}
+	if sc.Labels != nil && len(sc.Labels) != n {
+		return fmt.Errorf("render: %d labels for %d measures", len(sc.Labels), n)
+	}
+	if sc.Classes != nil && len(sc.Classes) != n {
+		return fmt.Errorf("render: %d classes for %d measures", len(sc.Classes), n)
+	}
+	if sc.PerPoint != nil && len(sc.PerPoint) != n {
+		return fmt.Errorf("render: %d per-point values for %d measures", len(sc.PerPoint), n)
+	}
+	for i, v := range sc.Means {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("render: mean %d coordinate %d is %v", i/d, i%d, v)
+		}
+	}
+	for i, v := range sc.Scales {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("render: scale %d entry %d is %v", i/(d*d), i%(d*d), v)
+		}
+	}
+	if sc.Tau < 0 || math.IsNaN(sc.Tau) || math.IsInf(sc.Tau, 0) {
+		return fmt.Errorf("render: tau %v must be finite and > 0", sc.Tau)
+	}
+	for _, list := range [][]int{sc.Selected, sc.Highlight} {
+		for _, i := range list {
+			if i < 0 || i >= n {
+				return fmt.Errorf("render: selected index %d out of range [0, %d)", i, n)
+			}
+		}
+	}
+	return nil
+}
+
+func (sc *Scene) tau() float64 {
+	if sc.Tau > 0 {
+		return sc.Tau
+	}
+	return 1
+}
+
+// isGaussian reports whether levels are read as sigma levels.
+func (sc *Scene) isGaussian() bool { return sc.Family == "gaussian" || sc.Family == "" && sc.tau() == 1 }
