@@ -1,0 +1,570 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configures an elliptical-MDS fit. DefaultOptions gives values
+// that fit data of any scale and size without tuning.
+type Options struct {
+	Dim    int    // embedding dimension d, 1..16 (default 2)
+	Family Family // elliptical family; the zero value means Gaussian
+	// Eps regularises every scale: C = L L^T + Eps*s^2 I, where s is the
+	// RMS of the input distances, so Eps is relative to the data's scale
+	// (0.01: the smallest ellipse has a standard deviation of 10% of the
+	// RMS distance under the Gaussian family). It keeps every scale
+	// definite, so the transport maps and gradients exist. Eps < 0 means
+	// the default 0.01; 0 disables it.
+	Eps       float64
+	Optimizer string  // "adam" (default), "gd" or "adagrad"
+	LR        float64 // learning rate; 0 = the optimiser's default
+	MaxIter   int     // iterations for Run; <= 0 means no limit
+	// Tol stops when the stress improved by less than this fraction over
+	// the last 20 iterations (0 disables the rule).
+	Tol           float64
+	Seed          int64      // seeds the initial scales (and random means)
+	Init          string     // "mds" (classical MDS means, default) or "random"
+	InitEmbedding *Embedding // initial state in input units; overrides Init
+	Points        bool       // fit Diracs (point MDS) instead of ellipses
+	Weights       []float64  // packed pair weights, nil = all 1
+}
+
+// DefaultEps is the default regularisation relative to the squared RMS
+// distance of the data.
+const DefaultEps = 0.01
+
+// initScale is the expected initial scale kappa*s^2*I: the Wishart(4)
+// scales start small next to the data so the classical-MDS means, not
+// the random shapes, dominate the first iterations.
+const initScale = 0.01
+
+// tolWindow is the number of iterations the tolerance rule looks back.
+const tolWindow = 20
+
+// DefaultOptions returns the defaults: d = 2, Gaussian, eps 0.01, Adam with
+// its default rate, 1000 iterations, tolerance 1e-7, seed 1, classical-MDS
+// initialisation.
+func DefaultOptions() Options {
+	return Options{Dim: 2, Family: Gaussian(), Eps: -1, Optimizer: OptAdam, MaxIter: 1000, Tol: 1e-7, Seed: 1, Init: "mds"}
+}
+
+// Optimizer fits an elliptical (or point) MDS embedding step by step.
+// Step and Run may be called from one goroutine at a time; Latest may be
+// called from any goroutine at any time (it never blocks). Reset and
+// Jitter may be called from another goroutine: they wait for the current
+// iteration to finish.
+type Optimizer struct {
+	mu   sync.Mutex
+	opt  Options
+	prob *NormalizedProblem
+	b    Backend
+	n, d int
+	eps  float64 // internal units
+	fs   float64 // objective scale: optimisers see fs * stress
+
+	classical []float64 // classical MDS means (internal units)
+	x, xGood  []float64 // parameters: n*d means then n*d*d factors
+	pg        []float64 // parameter gradient
+	st        State
+	grad      Gradient
+	upd       *updater
+	updGood   *updater
+	lrScale   float64
+	lr        float64
+
+	iter      int
+	fGood     float64
+	perPoint  []float64
+	history   []float64
+	converged bool
+	rollbacks int
+	rng       *rand.Rand
+
+	classical1 float64
+	point1     atomic.Uint64 // math.Float64bits of PointStress1 (NaN = not computed)
+	latest     atomic.Pointer[Snapshot]
+}
+
+// NewOptimizer prepares a fit of n objects with packed distances dist (in
+// the input's units) on backend b, evaluates the initial state and
+// publishes it as the first snapshot.
+func NewOptimizer(n int, dist []float64, opt Options, b Backend) (*Optimizer, error) {
+	if b == nil {
+		return nil, errors.New("engine: nil backend")
+	}
+	if opt.Dim == 0 {
+		opt.Dim = 2
+	}
+	if opt.Dim < 1 || opt.Dim > MaxDim {
+		return nil, fmt.Errorf("engine: dimension %d out of range 1..%d", opt.Dim, MaxDim)
+	}
+	if opt.Family == (Family{}) {
+		opt.Family = Gaussian()
+	}
+	if !(opt.Family.Tau > 0) || math.IsInf(opt.Family.Tau, 0) {
+		return nil, fmt.Errorf("engine: family %q has tau %v (want > 0)", opt.Family.Name, opt.Family.Tau)
+	}
+	if opt.Optimizer == "" {
+		opt.Optimizer = OptAdam
+	}
+	if opt.Eps < 0 {
+		opt.Eps = DefaultEps
+	}
+	if math.IsNaN(opt.Eps) || math.IsInf(opt.Eps, 0) {
+		return nil, fmt.Errorf("engine: eps %v is not finite", opt.Eps)
+	}
+	if opt.LR < 0 || math.IsNaN(opt.LR) || math.IsInf(opt.LR, 0) {
+		return nil, fmt.Errorf("engine: learning rate %v (want > 0, or 0 for the default)", opt.LR)
+	}
+	if opt.LR == 0 {
+		opt.LR = defaultLR(opt.Optimizer)
+	}
+	if opt.Tol < 0 || math.IsNaN(opt.Tol) {
+		return nil, fmt.Errorf("engine: tolerance %v (want >= 0)", opt.Tol)
+	}
+	switch opt.Init {
+	case "", "mds", "random":
+	default:
+		return nil, fmt.Errorf("engine: unknown init %q (want mds or random)", opt.Init)
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("engine: need at least 2 objects, got %d", n)
+	}
+	prob, err := NewProblem(n, opt.Dim, dist, opt.Weights, opt.Family)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Load(prob.Problem); err != nil {
+		return nil, fmt.Errorf("engine: backend %s: %w", b.Name(), err)
+	}
+	d := opt.Dim
+	o := &Optimizer{opt: opt, prob: prob, b: b, n: n, d: d, eps: opt.Eps}
+	o.point1.Store(math.Float64bits(math.NaN()))
+	var sw float64
+	if opt.Weights == nil {
+		sw = float64(n * (n - 1) / 2)
+	} else {
+		for _, w := range opt.Weights {
+			sw += w
+		}
+	}
+	o.fs = 1
+	if sw > 0 {
+		o.fs = float64(n) / (2 * sw)
+	}
+	size := n * d
+	if !opt.Points {
+		size += n * d * d
+		o.st.Scales = make([]float64, n*d*d)
+		o.grad.Scales = make([]float64, n*d*d)
+	}
+	o.x = make([]float64, size)
+	o.xGood = make([]float64, size)
+	o.pg = make([]float64, size)
+	o.grad.Means = make([]float64, n*d)
+	o.grad.PerPoint = make([]float64, n)
+	o.perPoint = make([]float64, n)
+	if o.upd, err = newUpdater(opt.Optimizer, size); err != nil {
+		return nil, err
+	}
+	o.updGood, _ = newUpdater(opt.Optimizer, size)
+	o.classical, err = ClassicalMDS(n, d, prob.Dist)
+	if err != nil {
+		return nil, err
+	}
+	c1, err := PointStress1(context.Background(), prob, b, o.classical)
+	if err != nil {
+		return nil, err
+	}
+	o.classical1 = c1
+	if err := o.reset(opt.Seed); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Problem returns the normalised problem the optimiser fits.
+func (o *Optimizer) Problem() *NormalizedProblem { return o.prob }
+
+// Options returns the options in effect (defaults filled in).
+func (o *Optimizer) Options() Options { return o.opt }
+
+// Rollbacks returns how many times a diverging step was undone.
+func (o *Optimizer) Rollbacks() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.rollbacks
+}
+
+// Latest returns the most recently published snapshot (never nil after
+// NewOptimizer). It does not block.
+func (o *Optimizer) Latest() *Snapshot { return o.latest.Load() }
+
+// Reset starts the fit again from a fresh initial state drawn with seed,
+// clearing the history, and publishes the initial snapshot.
+func (o *Optimizer) Reset(seed int64) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.reset(seed)
+}
+
+func (o *Optimizer) reset(seed int64) error {
+	n, d := o.n, o.d
+	o.opt.Seed = seed
+	o.rng = rand.New(rand.NewPCG(uint64(seed), 0x6275726573636f70))
+	means := o.x[:n*d]
+	if o.opt.InitEmbedding != nil {
+		e := o.opt.InitEmbedding
+		if e.Len() != n || e.Dim != d || len(e.Means) != n*d || len(e.Scales) != n*d*d {
+			return fmt.Errorf("engine: initial embedding has %d items in dimension %d, want %d in dimension %d", e.Len(), e.Dim, n, d)
+		}
+		s := o.prob.Scale
+		for k := range means {
+			means[k] = e.Means[k] / s
+		}
+		if !o.opt.Points {
+			c := make([]float64, d*d)
+			for i := 0; i < n; i++ {
+				for k := range c {
+					c[k] = e.Scales[i*d*d+k] / (s * s)
+				}
+				if err := factorFromScale(o.x[n*d+i*d*d:n*d+(i+1)*d*d], c, d, o.eps); err != nil {
+					return fmt.Errorf("engine: initial embedding item %d: %w", i, err)
+				}
+			}
+		}
+	} else {
+		if o.opt.Init == "random" {
+			copy(means, randomMeans(o.rng, n, d))
+		} else {
+			copy(means, o.classical)
+		}
+		if !o.opt.Points {
+			dof := WishartDOF(d)
+			for i := 0; i < n; i++ {
+				wishartFactor(o.rng, o.x[n*d+i*d*d:n*d+(i+1)*d*d], d, dof, initScale)
+			}
+		}
+	}
+	for _, v := range o.x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("engine: initial state is not finite")
+		}
+	}
+	o.upd.reset()
+	o.updGood.reset()
+	o.lr = o.opt.LR
+	o.lrScale = 1
+	o.iter = 0
+	o.history = nil
+	o.converged = false
+	o.fGood = math.Inf(1)
+	f, err := o.evaluate(context.Background())
+	if err != nil {
+		return err
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return errors.New("engine: stress of the initial state is not finite")
+	}
+	o.accept(f)
+	o.latest.Store(o.snapshot())
+	return nil
+}
+
+// Jitter perturbs the current state: means by scale times the RMS
+// distance times N(0, 1) noise, factors by a tenth of that. It resets the
+// optimiser's moments and the convergence flag.
+func (o *Optimizer) Jitter(scale float64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return
+	}
+	nd := o.n * o.d
+	for k := range o.xGood {
+		f := scale
+		if k >= nd {
+			f = 0.1 * scale
+		}
+		o.xGood[k] += f * o.rng.NormFloat64()
+	}
+	copy(o.x, o.xGood)
+	o.upd.reset()
+	o.updGood.reset()
+	o.lrScale = 1
+	o.converged = false
+	o.fGood = math.Inf(1)
+}
+
+// evaluate computes the stress and gradient at o.x into o.grad.
+func (o *Optimizer) evaluate(ctx context.Context) (float64, error) {
+	n, d := o.n, o.d
+	o.st.Means = o.x[:n*d]
+	if !o.opt.Points {
+		dd := d * d
+		for i := 0; i < n; i++ {
+			l := o.x[n*d+i*dd : n*d+(i+1)*dd]
+			c := o.st.Scales[i*dd : (i+1)*dd]
+			for r := 0; r < d; r++ {
+				for q := r; q < d; q++ {
+					var s float64
+					for k := 0; k < d; k++ {
+						s += l[r*d+k] * l[q*d+k]
+					}
+					c[r*d+q] = s
+					c[q*d+r] = s
+				}
+				c[r*d+r] += o.eps
+			}
+		}
+	}
+	return o.b.Evaluate(ctx, o.st, &o.grad)
+}
+
+// accept records the evaluated state x as the last good one.
+func (o *Optimizer) accept(f float64) {
+	o.fGood = f
+	copy(o.xGood, o.x)
+	o.updGood.copyFrom(o.upd)
+	copy(o.perPoint, o.grad.PerPoint)
+	o.history = append(o.history, NewStressReport(o.prob, f).Stress1)
+}
+
+// finite reports whether every entry of x is finite.
+func finite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// divergence factor: a step that multiplies the stress by more than this
+// (or makes it NaN/Inf) is undone. Plain GD undoes any increase.
+const divergeFactor = 1.5
+
+// iterate performs one attempt: evaluate, accept or roll back, step.
+// It returns false when no further progress is possible.
+func (o *Optimizer) iterate(ctx context.Context) error {
+	f, err := o.evaluate(ctx)
+	if err != nil {
+		return err
+	}
+	limit := divergeFactor * o.fGood
+	if o.opt.Optimizer == OptGD {
+		limit = o.fGood * (1 + 1e-12)
+	}
+	bad := math.IsNaN(f) || math.IsInf(f, 0) || f > limit || !finite(o.grad.Means) || (o.grad.Scales != nil && !finite(o.grad.Scales))
+	if bad && o.iter > 0 {
+		o.rollbacks++
+		copy(o.x, o.xGood)
+		o.upd.copyFrom(o.updGood)
+		o.lrScale *= 0.5
+		if o.lrScale < 1e-12 {
+			o.converged = true
+		}
+		return nil
+	}
+	if bad {
+		return errors.New("engine: stress is not finite")
+	}
+	o.accept(f)
+	if o.checkConverged() {
+		o.converged = true
+		return nil
+	}
+	// Parameter gradient: means directly, factors by G_L = 2 G_C L.
+	n, d := o.n, o.d
+	nd := n * d
+	for k := 0; k < nd; k++ {
+		o.pg[k] = o.fs * o.grad.Means[k]
+	}
+	if !o.opt.Points {
+		dd := d * d
+		for i := 0; i < n; i++ {
+			l := o.x[nd+i*dd : nd+(i+1)*dd]
+			gc := o.grad.Scales[i*dd : (i+1)*dd]
+			gl := o.pg[nd+i*dd : nd+(i+1)*dd]
+			for r := 0; r < d; r++ {
+				for q := 0; q < d; q++ {
+					var s float64
+					for k := 0; k < d; k++ {
+						s += gc[r*d+k] * l[k*d+q]
+					}
+					gl[r*d+q] = 2 * o.fs * s
+				}
+			}
+		}
+	}
+	o.upd.step(o.x, o.pg, o.lr*o.lrScale)
+	if o.opt.Optimizer == OptGD && o.lrScale < 1 {
+		o.lrScale = math.Min(1, o.lrScale*1.1)
+	}
+	o.iter++
+	return nil
+}
+
+// checkConverged applies the stopping rule to the history.
+func (o *Optimizer) checkConverged() bool {
+	h := o.history
+	last := h[len(h)-1]
+	if last < 1e-7 {
+		return true
+	}
+	if o.opt.Tol <= 0 || len(h) <= tolWindow {
+		return false
+	}
+	// History holds stress-1; compare raw stress (its square).
+	old := h[len(h)-1-tolWindow]
+	return (old*old-last*last)/(old*old) < o.opt.Tol && last <= old
+}
+
+// snapshot builds an immutable snapshot of the last good state.
+func (o *Optimizer) snapshot() *Snapshot {
+	n, d := o.n, o.d
+	s := o.prob.Scale
+	rep := NewStressReport(o.prob, o.fGood)
+	sn := &Snapshot{
+		Iter: o.iter, N: n, Dim: d, Family: o.opt.Family,
+		Means:            make([]float64, n*d),
+		Stress:           rep.Stress,
+		Stress1:          rep.Stress1,
+		RawRatio:         rep.RawRatio,
+		PerPoint:         make([]float64, n),
+		History:          o.history[:len(o.history):len(o.history)],
+		Converged:        o.converged,
+		Backend:          o.b.Name(),
+		ClassicalStress1: o.classical1,
+		PointStress1:     math.Float64frombits(o.point1.Load()),
+	}
+	for k := range sn.Means {
+		sn.Means[k] = o.xGood[k] * s
+	}
+	for k := range sn.PerPoint {
+		sn.PerPoint[k] = o.perPoint[k] * s * s
+	}
+	if o.opt.Points {
+		sn.PointStress1 = rep.Stress1
+	} else {
+		dd := d * d
+		sn.Scales = make([]float64, n*dd)
+		for i := 0; i < n; i++ {
+			l := o.xGood[n*d+i*dd : n*d+(i+1)*dd]
+			c := sn.Scales[i*dd : (i+1)*dd]
+			for r := 0; r < d; r++ {
+				for q := 0; q < d; q++ {
+					var v float64
+					for k := 0; k < d; k++ {
+						v += l[r*d+k] * l[q*d+k]
+					}
+					if r == q {
+						v += o.eps
+					}
+					c[r*d+q] = v * s * s
+				}
+			}
+		}
+	}
+	return sn
+}
+
+// done reports whether Run should stop.
+func (o *Optimizer) done() bool {
+	return o.converged || (o.opt.MaxIter > 0 && o.iter >= o.opt.MaxIter)
+}
+
+// Step runs up to k iterations (fewer if the fit converges or reaches
+// MaxIter), then publishes and returns the new snapshot. On cancellation
+// it publishes the progress made and returns ctx's error.
+func (o *Optimizer) Step(ctx context.Context, k int) (*Snapshot, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var err error
+	for a := 0; a < k && !o.done(); a++ {
+		if err = o.iterate(ctx); err != nil {
+			break
+		}
+	}
+	sn := o.snapshot()
+	o.latest.Store(sn)
+	return sn, err
+}
+
+// Run iterates until MaxIter, convergence or cancellation, calling
+// publish (if not nil) with a new snapshot at most every `every` and once
+// at the end. It returns ctx's error when cancelled, nil otherwise.
+func (o *Optimizer) Run(ctx context.Context, every time.Duration, publish func(*Snapshot)) error {
+	last := time.Now()
+	for {
+		o.mu.Lock()
+		stop := o.done()
+		var err error
+		if !stop {
+			err = o.iterate(ctx)
+		}
+		var sn *Snapshot
+		if stop || err != nil || time.Since(last) >= every {
+			sn = o.snapshot()
+			o.latest.Store(sn)
+			last = time.Now()
+		}
+		o.mu.Unlock()
+		if sn != nil && publish != nil {
+			publish(sn)
+		}
+		if err != nil {
+			return err
+		}
+		if stop {
+			return nil
+		}
+	}
+}
+
+// PointBaseline fits the point-MDS baseline (Diracs, same options, same
+// backend, classical-MDS start) for iters iterations and returns its
+// stress-1; later snapshots carry it as PointStress1.
+func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.opt.Points {
+		return o.history[len(o.history)-1], nil
+	}
+	po := o.opt
+	po.Points = true
+	po.MaxIter = iters
+	po.InitEmbedding = nil
+	po.Init = "mds"
+	sub, err := NewOptimizer(o.n, scaledDist(o.prob), po, o.b)
+	if err != nil {
+		return 0, err
+	}
+	runErr := sub.Run(ctx, time.Hour, nil)
+	// Restore the backend to this optimiser's problem.
+	if err := o.b.Load(o.prob.Problem); err != nil {
+		return 0, err
+	}
+	if runErr != nil {
+		return 0, runErr
+	}
+	v := sub.Latest().Stress1
+	o.point1.Store(math.Float64bits(v))
+	return v, nil
+}
+
+// scaledDist returns the input-unit distances of p.
+func scaledDist(p *NormalizedProblem) []float64 {
+	out := make([]float64, len(p.Dist))
+	for k, v := range p.Dist {
+		out[k] = v * p.Scale
+	}
+	return out
+}
