@@ -73,6 +73,7 @@ type Backend struct {
 	means, scales, roots, out, part ssbo
 	stage, res                      realSlice
 	closed                          bool
+	noMixed                         bool // tests: keep d != 2 arithmetic in float32
 }
 
 // chunk is a run of distance tiles held in one buffer.
@@ -167,8 +168,22 @@ func (b *Backend) probe(opts Options) error {
 	}
 	// Compile the d = 2 kernel now: a driver without working compute
 	// shaders fails here, in New, rather than in the first Load.
-	_, err := b.program(programKey{"stress", 2, b.info.FP64})
+	_, err := b.program(b.key("stress", 2))
 	return err
+}
+
+// key names the kernel name for dimension d in this backend's precision.
+// Buffers hold float32 unless FP64 was asked for. The d != 2 kernels
+// (Jacobi eigendecompositions, whose float32 error grows with the
+// condition number of the scales; docs/gpu.md) compute in double whenever
+// the driver can, even with float32 buffers; the d = 2 closed form stays
+// in float32.
+func (b *Backend) key(name string, d int) programKey {
+	k := programKey{name: name, dim: d, fp64: b.info.FP64, compute64: b.info.FP64}
+	if d != 2 && b.info.FP64Supported && !b.noMixed {
+		k.compute64 = true
+	}
+	return k
 }
 
 // Info describes the context and precision of the backend.
@@ -225,11 +240,11 @@ func (b *Backend) load(p *engine.Problem) error {
 	}
 	b.chunks = nil
 	n, d := p.N, p.Dim
-	if _, err := b.program(programKey{"stress", d, b.info.FP64}); err != nil {
+	if _, err := b.program(b.key("stress", d)); err != nil {
 		return err
 	}
-	if d > 2 {
-		if _, err := b.program(programKey{"roots", d, b.info.FP64}); err != nil {
+	if d != 2 {
+		if _, err := b.program(b.key("roots", d)); err != nil {
 			return err
 		}
 	}
@@ -388,8 +403,8 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 	for _, x := range bindings {
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, x.idx, x.buf.id)
 	}
-	if d > 2 && !dirac {
-		prog, err := b.program(programKey{"roots", d, b.info.FP64})
+	if d != 2 && !dirac {
+		prog, err := b.program(b.key("roots", d))
 		if err != nil {
 			return 0, err
 		}
@@ -398,7 +413,7 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		gl.DispatchCompute(uint32(b.nb), 1, 1)
 		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
 	}
-	prog, err := b.program(programKey{"stress", d, b.info.FP64})
+	prog, err := b.program(b.key("stress", d))
 	if err != nil {
 		return 0, err
 	}
@@ -415,7 +430,7 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 	seti("nb", b.nb)
 	seti("weighted", bool01(b.weighted))
 	seti("dirac", bool01(dirac))
-	if b.info.FP64 {
+	if b.key("stress", d).compute64 {
 		gl.Uniform1d(loc("tau"), b.tau)
 	} else {
 		gl.Uniform1f(loc("tau"), float32(b.tau))

@@ -17,9 +17,10 @@ const tile = 64
 // programKey names one compiled kernel: the shader file, the dimension and
 // the precision.
 type programKey struct {
-	name string // "stress", "roots" or "geodesic"
-	dim  int
-	fp64 bool
+	name      string // "stress", "roots" or "geodesic"
+	dim       int
+	fp64      bool // buffers hold doubles (STORE = double)
+	compute64 bool // arithmetic in double (REAL = double); implied by fp64
 }
 
 // shaderSource assembles the GLSL source of a kernel: version line,
@@ -33,13 +34,17 @@ func shaderSource(k programKey) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("gpucompute: no shader %q: %v", k.name, err)
 	}
-	real, eps := "float", "5.9604645e-08" // 2^-24
-	if k.fp64 {
+	real, eps, store := "float", "5.9604645e-08", "float" // 2^-24
+	if k.fp64 || k.compute64 {
 		real, eps = "double", "1.1102230246251565e-16LF" // 2^-53
+	}
+	if k.fp64 {
+		store = "double"
 	}
 	var b strings.Builder
 	b.WriteString("#version 430 core\n")
-	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define EPS REAL(%s)\n#define TILE %d\n", k.dim, real, eps, tile)
+	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define STORE %s\n#define EPS REAL(%s)\n#define TILE %d\n",
+		k.dim, real, store, eps, tile)
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)
@@ -53,6 +58,12 @@ func compileProgram(k programKey) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
+	return compileSource(fmt.Sprintf("shaders/%s.comp (d=%d, fp64=%v, compute64=%v)", k.name, k.dim, k.fp64, k.compute64), src)
+}
+
+// compileSource compiles and links GLSL compute source; label names it in
+// errors.
+func compileSource(label, src string) (uint32, error) {
 	sh := gl.CreateShader(gl.COMPUTE_SHADER)
 	if sh == 0 {
 		return 0, fmt.Errorf("gpucompute: glCreateShader(GL_COMPUTE_SHADER) failed (GL error 0x%x)", gl.GetError())
@@ -65,8 +76,7 @@ func compileProgram(k programKey) (uint32, error) {
 	var ok int32
 	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
 	if ok == gl.FALSE {
-		return 0, fmt.Errorf("gpucompute: compiling shaders/%s.comp (d=%d, fp64=%v) failed:\n%s",
-			k.name, k.dim, k.fp64, shaderLog(sh, false))
+		return 0, fmt.Errorf("gpucompute: compiling %s failed:\n%s", label, shaderLog(sh, false))
 	}
 	prog := gl.CreateProgram()
 	gl.AttachShader(prog, sh)
@@ -76,8 +86,7 @@ func compileProgram(k programKey) (uint32, error) {
 	if ok == gl.FALSE {
 		msg := shaderLog(prog, true)
 		gl.DeleteProgram(prog)
-		return 0, fmt.Errorf("gpucompute: linking shaders/%s.comp (d=%d, fp64=%v) failed:\n%s",
-			k.name, k.dim, k.fp64, msg)
+		return 0, fmt.Errorf("gpucompute: linking %s failed:\n%s", label, msg)
 	}
 	return prog, nil
 }

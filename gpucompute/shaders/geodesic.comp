@@ -5,9 +5,9 @@
 
 layout(local_size_x = TILE) in;
 
-layout(std430, binding = 0) readonly buffer PairBuf { REAL pairs[]; }; // per pair: a, A, b, B
-layout(std430, binding = 1) readonly buffer TimeBuf { REAL ts[]; };
-layout(std430, binding = 2) writeonly buffer OutBuf { REAL outv[]; };  // per (p, q): c(t), C(t)
+layout(std430, binding = 0) readonly buffer PairBuf { STORE pairs[]; }; // per pair: a, A, b, B
+layout(std430, binding = 1) readonly buffer TimeBuf { STORE ts[]; };
+layout(std430, binding = 2) writeonly buffer OutBuf { STORE outv[]; };  // per (p, q): c(t), C(t)
 
 uniform int npairs;
 uniform int nts;
@@ -31,7 +31,7 @@ void main() {
 	transportFromRoots(R, P, B, T);
 	int o = idx * (D + DD);
 	for (int k = 0; k < D; k++) {
-		outv[o + k] = (REAL(1) - t) * pairs[base + k] + t * pairs[base + D + DD + k];
+		outv[o + k] = STORE((REAL(1) - t) * pairs[base + k] + t * pairs[base + D + DD + k]);
 	}
 	// G = (1-t) I + t T; C(t) = G A G.
 	REAL G[DD], GA[DD];
@@ -48,8 +48,8 @@ void main() {
 		for (int c = r; c < D; c++) {
 			REAL s = REAL(0);
 			for (int k = 0; k < D; k++) s += GA[r * D + k] * G[k * D + c];
-			outv[o + D + r * D + c] = s;
-			outv[o + D + c * D + r] = s;
+			outv[o + D + r * D + c] = STORE(s);
+			outv[o + D + c * D + r] = STORE(s);
 		}
 	}
 }

@@ -16,13 +16,13 @@
 
 layout(local_size_x = TILE) in;
 
-layout(std430, binding = 0) readonly buffer MeansBuf { REAL means[]; };   // n*D
-layout(std430, binding = 1) readonly buffer ScalesBuf { REAL scales[]; }; // n*D*D
-layout(std430, binding = 2) readonly buffer RootsBuf { REAL roots[]; };   // n*2*D*D: A^{1/2}, (A^{1/2})^+ (D > 2)
-layout(std430, binding = 3) readonly buffer DistBuf { REAL dist[]; };     // one chunk of tiles
-layout(std430, binding = 4) readonly buffer WeightBuf { REAL wts[]; };    // same layout, when weighted
-layout(std430, binding = 5) buffer OutBuf { REAL outv[]; };               // n*STRIDE
-layout(std430, binding = 6) buffer PartBuf { REAL part[]; };              // per-workgroup stress
+layout(std430, binding = 0) readonly buffer MeansBuf { STORE means[]; };   // n*D
+layout(std430, binding = 1) readonly buffer ScalesBuf { STORE scales[]; }; // n*D*D
+layout(std430, binding = 2) readonly buffer RootsBuf { STORE roots[]; };   // n*2*D*D: A^{1/2}, (A^{1/2})^+ (D != 2)
+layout(std430, binding = 3) readonly buffer DistBuf { STORE dist[]; };     // one chunk of tiles
+layout(std430, binding = 4) readonly buffer WeightBuf { STORE wts[]; };    // same layout, when weighted
+layout(std430, binding = 5) buffer OutBuf { STORE outv[]; };               // n*STRIDE
+layout(std430, binding = 6) buffer PartBuf { STORE part[]; };              // per-workgroup stress
 
 uniform int n;         // number of measures
 uniform int nb;        // number of row blocks, ceil(n / TILE)
@@ -53,7 +53,7 @@ void main() {
 		if (dirac == 0) {
 			for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
 			for (int k = 0; k < D; k++) trA += A[k * D + k];
-#if D > 2
+#if D != 2
 			for (int k = 0; k < DD; k++) {
 				R[k] = roots[i * 2 * DD + k];
 				P[k] = roots[i * 2 * DD + DD + k];
@@ -142,9 +142,9 @@ void main() {
 				}
 			}
 		}
-		for (int k = 0; k < D; k++) outv[i * STRIDE + k] = gm[k];
-		for (int k = 0; k < DD; k++) outv[i * STRIDE + D + k] = gs[k];
-		outv[i * STRIDE + D + DD] = st;
+		for (int k = 0; k < D; k++) outv[i * STRIDE + k] = STORE(gm[k]);
+		for (int k = 0; k < DD; k++) outv[i * STRIDE + D + k] = STORE(gs[k]);
+		outv[i * STRIDE + D + DD] = STORE(st);
 	}
 	if (last == 1) {
 		// Per-workgroup sum of the per-point stress, fixed tree order.
@@ -156,6 +156,6 @@ void main() {
 			memoryBarrierShared();
 			barrier();
 		}
-		if (ii == 0) part[I] = red[0];
+		if (ii == 0) part[I] = STORE(red[0]);
 	}
 }

@@ -1,0 +1,213 @@
+package gpucompute
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"burescope/engine"
+	"burescope/engine/backendtest"
+)
+
+// TestConformanceFP64 runs the engine's shared backend suite (gonum
+// eigendecomposition reference, finite differences, cancellation, bad
+// input) on the float64 kernels.
+func TestConformanceFP64(t *testing.T) {
+	needGL(t)
+	backendtest.RunWithTolerance(t, func() engine.Backend {
+		b, err := New(Options{FP64: true})
+		if err != nil {
+			t.Skipf("no float64 GL backend: %v", err)
+		}
+		return b
+	}, 1e-10)
+}
+
+// TestParityWithCPU compares the GL backend with engine.NewCPUBackend on
+// random problems: 1e-5 relative in float32, 1e-10 in float64.
+func TestParityWithCPU(t *testing.T) {
+	cases := []problemCase{
+		{name: "d2", n: 200, d: 2, tau: 1, seed: 1},
+		{name: "d2-weighted-uniform", n: 130, d: 2, tau: 0.25, weighted: true, seed: 2},
+		{name: "d2-near-degenerate", n: 150, d: 2, tau: 1, degen: true, eps: 1e-3, seed: 3},
+		{name: "d2-points", n: 300, d: 2, tau: 1, points: true, seed: 4},
+		{name: "d2-odd-n", n: 65, d: 2, tau: 1, seed: 5},
+		{name: "d3", n: 120, d: 3, tau: 1, seed: 6},
+		{name: "d3-near-degenerate", n: 100, d: 3, tau: 0.2, degen: true, eps: 3e-3, seed: 7},
+		{name: "d5", n: 90, d: 5, tau: 1, weighted: true, seed: 8},
+		{name: "d5-near-degenerate", n: 70, d: 5, tau: 1.0 / 7, degen: true, eps: 3e-3, seed: 9},
+		{name: "d8", n: 40, d: 8, tau: 1, seed: 10},
+	}
+	for _, fp64 := range []bool{false, true} {
+		tol := 1e-5
+		prec := "f32"
+		if fp64 {
+			tol, prec = 1e-10, "f64"
+		}
+		gl := newBackend(t, Options{FP64: fp64})
+		for _, c := range cases {
+			t.Run(prec+"/"+c.name, func(t *testing.T) {
+				p, s := makeProblem(c)
+				cpu := engine.NewCPUBackend(2)
+				if err := cpu.Load(p); err != nil {
+					t.Fatal(err)
+				}
+				if err := gl.Load(p); err != nil {
+					t.Fatal(err)
+				}
+				want, wg := evalAll(t, cpu, s, c.n, c.d)
+				got, gg := evalAll(t, gl, s, c.n, c.d)
+				if e := relDiff(got, want); e > tol {
+					t.Errorf("stress %.12g, cpu %.12g (rel %.2g > %g)", got, want, e, tol)
+				}
+				for _, x := range []struct {
+					name      string
+					got, want []float64
+				}{{"grad means", gg.Means, wg.Means}, {"grad scales", gg.Scales, wg.Scales}, {"per-point", gg.PerPoint, wg.PerPoint}} {
+					if e := vecErr(x.got, x.want); e > tol {
+						t.Errorf("%s: rel err %.2g > %g", x.name, e, tol)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestChunkedDistancesAreBitwiseEqual forces the distance tiles into many
+// small buffers (as when n is large for GL_MAX_SHADER_STORAGE_BLOCK_SIZE)
+// and checks that results are identical to the single-buffer layout, and
+// that two evaluations are identical (deterministic order).
+func TestChunkedDistancesAreBitwiseEqual(t *testing.T) {
+	b := newBackend(t, Options{})
+	p, s := makeProblem(problemCase{n: 300, d: 2, tau: 1, weighted: true, seed: 11})
+	if err := b.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.chunks) != 1 {
+		t.Fatalf("%d chunks for n=300, want 1", len(b.chunks))
+	}
+	v1, g1 := evalAll(t, b, s, p.N, p.Dim)
+	v1b, g1b := evalAll(t, b, s, p.N, p.Dim)
+	full := b.info.MaxSSBOBytes
+	b.info.MaxSSBOBytes = 3 * tile * tile * 4 // three tiles per buffer
+	defer func() { b.info.MaxSSBOBytes = full }()
+	if err := b.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.chunks) < 5 {
+		t.Fatalf("%d chunks, want >= 5", len(b.chunks))
+	}
+	v2, g2 := evalAll(t, b, s, p.N, p.Dim)
+	if v1 != v1b || v1 != v2 {
+		t.Errorf("stress differs: %v, again %v, chunked %v", v1, v1b, v2)
+	}
+	for k := range g1.Means {
+		if g1.Means[k] != g2.Means[k] || g1.Means[k] != g1b.Means[k] {
+			t.Fatalf("grad means[%d]: %v, again %v, chunked %v", k, g1.Means[k], g1b.Means[k], g2.Means[k])
+		}
+	}
+	for k := range g1.Scales {
+		if g1.Scales[k] != g2.Scales[k] {
+			t.Fatalf("grad scales[%d]: %v, chunked %v", k, g1.Scales[k], g2.Scales[k])
+		}
+	}
+}
+
+// TestBufferTooLarge checks that exceeding GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+// is an error naming the limit, not a crash.
+func TestBufferTooLarge(t *testing.T) {
+	b := newBackend(t, Options{})
+	p, _ := makeProblem(problemCase{n: 100, d: 2, tau: 1, seed: 12})
+	b.info.MaxSSBOBytes = 1024 // smaller than the gradient buffer
+	err := b.Load(p)
+	if err == nil || !strings.Contains(err.Error(), "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") {
+		t.Fatalf("Load with a 1 KiB limit: err = %v, want a GL_MAX_SHADER_STORAGE_BLOCK_SIZE error", err)
+	}
+	if _, err := b.Evaluate(context.Background(), engine.State{Means: make([]float64, 200)}, nil); err == nil {
+		t.Errorf("Evaluate after a failed Load: no error")
+	}
+}
+
+// TestShaderErrorCarriesDriverLog compiles a broken kernel and checks the
+// error quotes the driver's info log.
+func TestShaderErrorCarriesDriverLog(t *testing.T) {
+	b := newBackend(t, Options{})
+	err := b.th.call(func() error {
+		_, err := compileSource("broken.comp", "#version 430\nlayout(local_size_x = 1) in;\nvoid main() { undeclared_thing = 1; }\n")
+		return err
+	})
+	if err == nil {
+		t.Fatal("compiling a broken shader: no error")
+	}
+	if !strings.Contains(err.Error(), "broken.comp") || !strings.Contains(err.Error(), "undeclared_thing") {
+		t.Errorf("error lacks the file name or the driver log: %v", err)
+	}
+}
+
+// TestErrors covers misuse at the package boundary.
+func TestErrors(t *testing.T) {
+	b := newBackend(t, Options{})
+	ctx := context.Background()
+	if _, err := b.Evaluate(ctx, engine.State{}, nil); err == nil {
+		t.Error("Evaluate before Load: no error")
+	}
+	if err := b.Load(&engine.Problem{N: 3, Dim: 9, Tau: 1, Dist: make([]float64, 3)}); err == nil {
+		t.Error("Load with d = 9: no error")
+	}
+	if err := b.Load(&engine.Problem{N: 3, Dim: 2, Tau: 1, Dist: []float64{1, math.NaN(), 1}}); err == nil {
+		t.Error("Load with a NaN distance: no error")
+	}
+	p, s := makeProblem(problemCase{n: 10, d: 2, tau: 1, seed: 13})
+	if err := b.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Evaluate(ctx, s, &engine.Gradient{Scales: make([]float64, 3)}); err == nil {
+		t.Error("short gradient slice: no error")
+	}
+	if _, err := New(Options{Context: "vulkan"}); err == nil {
+		t.Error("unknown context kind: no error")
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := b.Evaluate(ctx, s, nil); !errors.Is(err, errClosed) {
+		t.Errorf("Evaluate after Close: err = %v, want %v", err, errClosed)
+	}
+}
+
+// TestContexts brings up each context kind that this machine offers and
+// checks both compute the same stress.
+func TestContexts(t *testing.T) {
+	needGL(t)
+	p, s := makeProblem(problemCase{n: 70, d: 2, tau: 1, seed: 14})
+	var ref float64
+	for _, kind := range []string{"egl", "glfw"} {
+		b, err := New(Options{Context: kind})
+		if err != nil {
+			t.Logf("context %s unavailable here: %v", kind, err)
+			continue
+		}
+		info := b.Info()
+		if info.Context != kind || info.Renderer == "" || info.MaxSSBOBytes <= 0 {
+			t.Errorf("%s: Info() = %+v", kind, info)
+		}
+		if err := b.Load(p); err != nil {
+			t.Fatal(err)
+		}
+		v, err := b.Evaluate(context.Background(), s, nil)
+		b.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == 0 {
+			ref = v
+		} else if v != ref {
+			t.Errorf("%s stress %v differs from the first context's %v", kind, v, ref)
+		}
+	}
+}
