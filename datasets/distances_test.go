@@ -1,0 +1,102 @@
+package datasets
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"burescope/engine"
+)
+
+// TestDistanceLayouts reads the same 3 x 3 matrix D = [[0,1,2],[1,0,1.5],
+// [2,1.5,0]] (packed: 1, 2, 1.5) in every accepted layout.
+func TestDistanceLayouts(t *testing.T) {
+	want := []float64{1, 2, 1.5}
+	abc := []string{"a", "b", "c"}
+	nums := []string{"1", "2", "3"}
+	tests := []struct {
+		name, text string
+		labels     []string
+	}{
+		{"header and label column", ",a,b,c\na,0,1,2\nb,1,0,1.5\nc,2,1.5,0\n", abc},
+		{"header with corner word", "item,a,b,c\na,0,1,2\nb,1,0,1.5\nc,2,1.5,0\n", abc},
+		{"header without corner", "a,b,c\na,0,1,2\nb,1,0,1.5\nc,2,1.5,0\n", abc},
+		{"header only", "a,b,c\n0,1,2\n1,0,1.5\n2,1.5,0\n", abc},
+		{"label column only", "a,0,1,2\nb,1,0,1.5\nc,2,1.5,0\n", abc},
+		{"bare numbers", "0,1,2\n1,0,1.5\n2,1.5,0\n", nums},
+		{"numeric header labels", "1,2,3\n0,1,2\n1,0,1.5\n2,1.5,0\n", nums},
+		{"numeric row labels", "7,0,1,2\n8,1,0,1.5\n9,2,1.5,0\n", []string{"7", "8", "9"}},
+		{"tsv with BOM and CRLF", "\ufeff\ta\tb\tc\r\na\t0\t1\t2\r\nb\t1\t0\t1.5\r\nc\t2\t1.5\t0\r\n", abc},
+		{"semicolons, quotes, blank lines", "\n;\"a\";\"b\";\"c\"\n\n\"a\";0;1;2\n\"b\";1;0;1.5\n\"c\";2;1.5;0\n\n", abc},
+		{"spaces around cells", " , a , b , c \n a , 0 , 1 , 2 \n b , 1 , 0 , 1.5\n c , 2 , 1.5 , 0\n", abc},
+		{"float32-precision asymmetry within tolerance", "0,1,2\n1.0000001,0,1.5\n2,1.5,0\n", nums},
+	}
+	for _, test := range tests {
+		ds, err := LoadBytes([]byte(test.text), "d.csv", Options{})
+		if err != nil {
+			t.Errorf("%s: %v", test.name, err)
+			continue
+		}
+		if ds.Kind != KindDistances || !reflect.DeepEqual(ds.Labels, test.labels) {
+			t.Errorf("%s: kind %s labels %q", test.name, ds.Kind, ds.Labels)
+		}
+		for k := range want {
+			if math.Abs(ds.Dist[k]-want[k]) > 1e-7 {
+				t.Errorf("%s: Dist = %v, want %v", test.name, ds.Dist, want)
+				break
+			}
+		}
+	}
+}
+
+func TestSymmetrize(t *testing.T) {
+	text := "0,1,2\n3,0,1.5\n2,1.5,0\n"
+	if _, err := LoadBytes([]byte(text), "d.csv", Options{Kind: KindDistances}); err == nil || !strings.Contains(err.Error(), "not symmetric") {
+		t.Fatalf("asymmetric matrix: error %v", err)
+	}
+	ds, err := LoadBytes([]byte(text), "d.csv", Options{Kind: KindDistances, Symmetrize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (1 + 3) / 2 = 2 for the pair (0, 1).
+	if want := []float64{2, 2, 1.5}; !reflect.DeepEqual(ds.Dist, want) {
+		t.Errorf("symmetrised Dist %v, want %v", ds.Dist, want)
+	}
+}
+
+// TestDistancesRoundTrip writes a matrix with WriteDistancesCSV (awkward
+// labels, values needing all 17 digits) and reads it back exactly.
+func TestDistancesRoundTrip(t *testing.T) {
+	labels := []string{"plain", "with, comma", `with "quotes"`, "0.5", "émigré"}
+	n := len(labels)
+	dist := make([]float64, n*(n-1)/2)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			dist[engine.PairIndex(n, i, j)] = math.Pi * float64(i+1) / float64(j+7)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "d.csv")
+	if err := SaveDistancesCSV(path, labels, dist); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := Load(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Kind != KindDistances || !reflect.DeepEqual(ds.Labels, labels) || !reflect.DeepEqual(ds.Dist, dist) {
+		t.Errorf("round trip: kind %s labels %q dist %v, want %q %v", ds.Kind, ds.Labels, ds.Dist, labels, dist)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	var buf bytes.Buffer
+	if err := WriteDistancesCSV(&buf, labels, dist[:3]); err == nil {
+		t.Error("WriteDistancesCSV accepted a short distance slice")
+	}
+}
