@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestOpenBackend(t *testing.T) {
+	tests := []struct {
+		name     string
+		wantErr  bool
+		wantName []string // acceptable Name() values
+	}{
+		{name: "cpu", wantName: []string{"cpu"}},
+		{name: "auto", wantName: []string{"cpu", "gl"}},
+		{name: "metal", wantErr: true},
+		{name: "", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			b, err := openBackend(tt.name, &stderr)
+			if tt.wantErr {
+				if err == nil {
+					b.Close()
+					t.Fatalf("openBackend(%q): no error", tt.name)
+				}
+				if !strings.Contains(err.Error(), "cpu, gl, gl64 or auto") {
+					t.Errorf("error %q does not list the backends", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("openBackend(%q): %v", tt.name, err)
+			}
+			defer b.Close()
+			ok := false
+			for _, n := range tt.wantName {
+				ok = ok || b.Name() == n
+			}
+			if !ok {
+				t.Errorf("openBackend(%q).Name() = %q, want one of %v", tt.name, b.Name(), tt.wantName)
+			}
+			lines := strings.Count(stderr.String(), "\n")
+			switch {
+			case tt.name == "auto" && b.Name() == "cpu" && lines != 1:
+				t.Errorf("auto fell back to the CPU with %d stderr lines, want 1: %q", lines, stderr.String())
+			case (tt.name != "auto" || b.Name() == "gl") && lines != 0:
+				t.Errorf("stderr = %q, want nothing", stderr.String())
+			}
+			if d := backendDescription(b); !strings.HasPrefix(d, b.Name()+" (") {
+				t.Errorf("backendDescription = %q", d)
+			}
+		})
+	}
+}
+
+// TestOpenBackendGL checks that "gl" either works or fails with an error
+// (never a crash), and that a working "gl" agrees with "auto".
+func TestOpenBackendGL(t *testing.T) {
+	var stderr bytes.Buffer
+	b, err := openBackend("gl", &stderr)
+	if err != nil {
+		if !strings.Contains(err.Error(), "--backend gl") {
+			t.Errorf("error %q does not name the flag", err)
+		}
+		t.Skipf("no OpenGL here: %v", err)
+	}
+	defer b.Close()
+	if b.Name() != "gl" {
+		t.Errorf("Name() = %q", b.Name())
+	}
+	a, err := openBackend("auto", &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Name() != "gl" {
+		t.Errorf("GL works but auto chose %q (stderr %q)", a.Name(), stderr.String())
+	}
+}
