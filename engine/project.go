@@ -232,15 +232,22 @@ func deflate(s, u []float64, d int) []float64 {
 }
 
 // Project returns the 2-D embedding of e seen on plane p: each measure
-// mu(c, C) becomes mu(P c, P C P^T), labels are copied and the family is
-// kept (same tau), so the projected covariance tau P C P^T is exactly the
-// covariance of the image of the measure under x -> P x.
+// mu(c, C) becomes mu(P c, P C P^T) and labels are copied. tau is kept, so
+// the projected covariance tau P C P^T is exactly the covariance of the
+// image of the measure under x -> P x, and the ellipse of P C P^T is the
+// exact shadow of the ellipsoid of C. The image of a uniform measure on a
+// d-ellipsoid (d > 2) is not uniform on the ellipse, so the uniform family
+// becomes CustomFamily(1/(d+2)) (same tau, honest name).
 func Project(e *Embedding, p Plane) (*Embedding, error) {
 	d, n := e.Dim, e.Len()
 	if p.Dim != d || len(p.Rows) != 2*d {
 		return nil, fmt.Errorf("project: plane of dimension %d for an embedding of dimension %d", p.Dim, d)
 	}
-	out := &Embedding{Family: e.Family, Dim: 2, Labels: append([]string(nil), e.Labels...),
+	fam := e.Family
+	if fam.Name == "uniform" && d != 2 {
+		fam = CustomFamily(fam.Tau)
+	}
+	out := &Embedding{Family: fam, Dim: 2, Labels: append([]string(nil), e.Labels...),
 		Means: make([]float64, 2*n), Scales: make([]float64, 4*n)}
 	pc := make([]float64, 2*d) // P C
 	for i := 0; i < n; i++ {

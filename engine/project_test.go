@@ -73,8 +73,12 @@ func TestProjectAgainstGonum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Dim != 2 || got.Len() != 20 || got.Family != e.Family || got.Labels[7] != e.Labels[7] {
-			t.Fatalf("d=%d: projected embedding header %+v", d, got.Family)
+		wantFam := e.Family // uniform in d = 2 stays uniform (a rotation)
+		if d != 2 {
+			wantFam = CustomFamily(1 / float64(d+2)) // same tau, not uniform in the plane
+		}
+		if got.Dim != 2 || got.Len() != 20 || got.Family != wantFam || got.Labels[7] != e.Labels[7] {
+			t.Fatalf("d=%d: projected embedding header %+v, want family %+v", d, got.Family, wantFam)
 		}
 		// Reference: P c and P C P^T with gonum's dense products.
 		P := mat.NewDense(2, d, p.Rows)
