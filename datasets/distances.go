@@ -17,11 +17,15 @@ const SymmetryTol = 1e-6
 // largest distance in the matrix: |D_ii| <= DiagonalTol * max D.
 const DiagonalTol = 1e-9
 
+// isText reports whether a cell holds text: non-empty and not a number.
+func isText(s string) bool { return s != "" && !isNumber(s) }
+
 // distanceShape decides whether a distance table has a header row of
 // labels and a first column of labels. A row or column counts as labels
-// when most of its cells are not numbers (or the top-left cell is empty);
-// numeric labels are recognised from the counts (n+1 rows of n cells is a
-// header plus n rows; n rows of n+1 cells have a label column).
+// when most of its cells are text (or the top-left cell is empty and the
+// row has more). Numeric labels are recognised from the counts, when that
+// reading gives a zero diagonal: n+1 rows of n cells are a header and n
+// rows; n rows of n+1 cells have a label column.
 func distanceShape(t *table) (header, labelCol bool) {
 	r0 := t.rows[0].cells
 	if len(r0) > 1 && r0[0] == "" {
@@ -29,11 +33,11 @@ func distanceShape(t *table) (header, labelCol bool) {
 	} else {
 		text := 0
 		for _, c := range r0[1:] {
-			if !isNumber(c) {
+			if isText(c) {
 				text++
 			}
 		}
-		header = 2*text > len(r0)-1 || (len(r0) == 1 && !isNumber(r0[0]))
+		header = 2*text > len(r0)-1 || (len(r0) == 1 && isText(r0[0]))
 	}
 	data := t.rows
 	if header {
@@ -41,7 +45,7 @@ func distanceShape(t *table) (header, labelCol bool) {
 	}
 	text := 0
 	for _, r := range data {
-		if !isNumber(r.cells[0]) {
+		if isText(r.cells[0]) {
 			text++
 		}
 	}
@@ -49,13 +53,27 @@ func distanceShape(t *table) (header, labelCol bool) {
 	if !header && !labelCol {
 		k := len(r0)
 		switch {
-		case len(t.rows) == k+1:
+		case len(t.rows) == k+1 && zeroDiagonal(t.rows[1:], 0):
 			header = true
-		case len(t.rows)+1 == k:
+		case len(t.rows)+1 == k && zeroDiagonal(t.rows, 1):
 			labelCol = true
 		}
 	}
 	return header, labelCol
+}
+
+// zeroDiagonal reports whether rows, with off leading label cells, have a
+// 0 on the diagonal.
+func zeroDiagonal(rows []row, off int) bool {
+	for i, r := range rows {
+		if i+off >= len(r.cells) {
+			return false
+		}
+		if v, ok := parseNumber(r.cells[i+off]); !ok || v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // parseDistances reads a square distance matrix (see the package

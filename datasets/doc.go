@@ -21,14 +21,13 @@
 //
 // Options.Kind forces a kind; otherwise Detect decides, in this order:
 //   - a name ending in .json, or contents starting with '{': an embedding;
-//   - a table whose first two columns never hold a number (and no further
-//     column holds mostly numbers): relations;
+//   - a table of exactly two columns, never holding a number: relations;
 //   - a table whose numbers, after an optional header row and label
 //     column, form a square n x n block (n >= 2) with a zero diagonal:
 //     distances;
 //   - anything else: a feature table.
 //
-// Relations with numeric node ids cannot be told from numbers and need
+// Relations with numeric node ids or extra columns (weights) need
 // Kind = KindRelations.
 //
 // # Text tables
@@ -49,8 +48,9 @@
 // A square n x n matrix of numbers, n >= 2, with optionally a header row of
 // n labels (with or without an empty top-left corner cell) and/or a first
 // column of n labels. A header row or label column is recognised when most
-// of its cells are not numbers or the top-left cell is empty; numeric labels
-// are recognised by the counts (n+1 rows of n cells, or n rows of n+1
+// of its cells are text (non-empty, not numbers) or the top-left cell is
+// empty; numeric labels are recognised by the counts (n+1 rows of n cells,
+// or n rows of n+1 cells) when that reading puts zeros on the diagonal
 // cells). With both, row i's label must equal column i's. Without labels,
 // items are called "1" ... "n". Labels must be non-empty and unique.
 //
@@ -112,9 +112,9 @@
 //
 // (child, ancestor) pairs, one per row, in the first two columns of a
 // CSV/TSV (further columns are ignored), like assets/mammals_closure.tsv.
-// A first row is a header if both cells are usual column words (child,
-// ancestor, parent, id1, id2, from, to, source, target, ...) or if neither
-// name occurs anywhere else in the file. Self-pairs and repeated pairs are
+// The first row is a header if both cells are made of usual column words
+// (child, ancestor, parent, id1, from_node, source, target, ...) and
+// neither occurs anywhere else in the file; otherwise it is data. Self-pairs and repeated pairs are
 // allowed and skipped in the graph. Items are numbered in order of first
 // appearance.
 //

@@ -226,23 +226,10 @@ func detectBytes(name string, data []byte) (Kind, error) {
 	return KindFeatures, nil
 }
 
-// looksLikeRelations: at least two columns, the first two never numbers,
-// every other column mostly text or empty.
+// looksLikeRelations: exactly two columns, neither ever holding a number.
 func looksLikeRelations(t *table) bool {
-	ncols := len(t.rows[0].cells)
-	if ncols < 2 {
-		return false
-	}
 	for _, r := range t.rows {
-		if len(r.cells) < 2 || isNumber(r.cells[0]) || isNumber(r.cells[1]) {
-			return false
-		}
-		if len(r.cells) != ncols {
-			return false
-		}
-	}
-	for _, k := range classifyColumns(t.rows, ncols)[2:] {
-		if k == colNumber {
+		if len(r.cells) != 2 || isNumber(r.cells[0]) || isNumber(r.cells[1]) {
 			return false
 		}
 	}
@@ -257,21 +244,17 @@ func looksLikeDistances(t *table) bool {
 	if header {
 		data = data[1:]
 	}
-	n := len(data)
-	if n < 2 {
-		return false
-	}
 	off := 0
 	if labelCol {
 		off = 1
 	}
-	for i, r := range data {
-		if len(r.cells) != n+off {
-			return false
-		}
-		if v, ok := parseNumber(r.cells[i+off]); !ok || v != 0 {
+	if len(data) < 2 {
+		return false
+	}
+	for _, r := range data {
+		if len(r.cells) != len(data)+off {
 			return false
 		}
 	}
-	return true
+	return zeroDiagonal(data, off)
 }

@@ -2,16 +2,19 @@ package datasets
 
 import (
 	"strings"
+	"unicode"
 
 	"burescope/engine"
 )
 
-// relationHeaderWords are first-row cells that mark a header in a
-// relations file.
+// relationHeaderWords are the words of usual column names in a relations
+// file (child, ancestor, from_node, id1, ...).
 var relationHeaderWords = map[string]bool{
-	"child": true, "ancestor": true, "parent": true, "hypernym": true, "hyponym": true,
-	"id1": true, "id2": true, "from": true, "to": true, "source": true, "target": true,
-	"node": true, "node1": true, "node2": true, "u": true, "v": true, "descendant": true,
+	"child": true, "children": true, "ancestor": true, "parent": true, "descendant": true,
+	"hypernym": true, "hyponym": true, "source": true, "target": true, "src": true, "dst": true,
+	"from": true, "to": true, "node": true, "node1": true, "node2": true, "id": true, "id1": true,
+	"id2": true, "head": true, "tail": true, "subject": true, "object": true, "item": true,
+	"word": true, "synset": true, "u": true, "v": true,
 }
 
 // parseRelations reads (child, ancestor) pairs, one per row in the first two
@@ -77,22 +80,36 @@ func parseRelations(t *table) (*Dataset, error) {
 }
 
 // isRelationHeader reports whether the first row of a relations table is a
-// header: both cells are known column words, or neither name occurs
-// anywhere else in the first two columns of the file.
+// header: both cells are made of usual column words (child, ancestor,
+// from_node, ...) and neither occurs anywhere else in the first two
+// columns. Anything else is data, so a file is never silently shortened.
 func isRelationHeader(rows []row) bool {
-	a, b := strings.ToLower(rows[0].cells[0]), strings.ToLower(rows[0].cells[1])
-	if relationHeaderWords[a] && relationHeaderWords[b] {
-		return true
-	}
-	if len(rows) < 2 {
+	x, y := rows[0].cells[0], rows[0].cells[1]
+	if !headerLike(x) || !headerLike(y) {
 		return false
 	}
-	x, y := rows[0].cells[0], rows[0].cells[1]
 	for _, r := range rows[1:] {
 		for _, c := range r.cells[:2] {
 			if c == x || c == y {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// headerLike reports whether every word of s (split at anything but
+// letters and digits) is a usual column word.
+func headerLike(s string) bool {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if !relationHeaderWords[w] {
+			return false
 		}
 	}
 	return true
