@@ -50,8 +50,8 @@
 // column of n labels. A header row or label column is recognised when most
 // of its cells are text (non-empty, not numbers) or the top-left cell is
 // empty; numeric labels are recognised by the counts (n+1 rows of n cells,
-// or n rows of n+1 cells) when that reading puts zeros on the diagonal
-// cells). With both, row i's label must equal column i's. Without labels,
+// or n rows of n+1 cells) when that reading puts zeros on the diagonal.
+// With both, row i's label must equal column i's. Without labels,
 // items are called "1" ... "n". Labels must be non-empty and unique.
 //
 // Every entry must be finite and >= 0; the diagonal must be 0 within
