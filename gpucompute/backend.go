@@ -71,6 +71,7 @@ type Backend struct {
 	chunks   []chunk
 
 	means, scales, roots, out, part ssbo
+	geo                             geodesicBuffers
 	stage, res                      realSlice
 	closed                          bool
 	noMixed                         bool // tests: keep d != 2 arithmetic in float32
@@ -514,7 +515,7 @@ func (b *Backend) Close() error {
 			b.chunks[k].dist.free()
 			b.chunks[k].wts.free()
 		}
-		for _, buf := range []*ssbo{&b.means, &b.scales, &b.roots, &b.out, &b.part} {
+		for _, buf := range []*ssbo{&b.means, &b.scales, &b.roots, &b.out, &b.part, &b.geo.pairs, &b.geo.times, &b.geo.out} {
 			buf.free()
 		}
 		for _, p := range b.progs {
