@@ -63,13 +63,24 @@ func distanceShape(t *table) (header, labelCol bool) {
 }
 
 // zeroDiagonal reports whether rows, with off leading label cells, have a
-// 0 on the diagonal.
+// 0 on the diagonal (within DiagonalTol times the largest number in the
+// row).
 func zeroDiagonal(rows []row, off int) bool {
 	for i, r := range rows {
 		if i+off >= len(r.cells) {
 			return false
 		}
-		if v, ok := parseNumber(r.cells[i+off]); !ok || v != 0 {
+		v, ok := parseNumber(r.cells[i+off])
+		if !ok {
+			return false
+		}
+		var m float64
+		for _, c := range r.cells[off:] {
+			if x, ok := parseNumber(c); ok && !math.IsNaN(x) {
+				m = math.Max(m, math.Abs(x))
+			}
+		}
+		if !(math.Abs(v) <= DiagonalTol*m) {
 			return false
 		}
 	}
