@@ -31,6 +31,9 @@ type ExportOptions struct {
 	NoCaption bool // omit the caption line entirely
 }
 
+// MaxPixels bounds the size of an exported PNG (width x height pixels).
+const MaxPixels = 200_000_000
+
 // Formats lists the file extensions ExportFile understands.
 var Formats = []string{"png", "svg", "pdf", "eps"}
 
@@ -92,6 +95,14 @@ func LevelText(sc *Scene, st Style) string {
 func NewCanvas(format string, w, h vg.Length, dpi int, bg color.Color) (vg.CanvasWriterTo, error) {
 	switch strings.ToLower(format) {
 	case "png":
+		pw, ph := w.Dots(float64(dpi)), h.Dots(float64(dpi))
+		px := pw * ph
+		if dpi < 10 || dpi > 2400 {
+			return nil, fmt.Errorf("DPI %d out of range [10, 2400]", dpi)
+		}
+		if px > MaxPixels {
+			return nil, fmt.Errorf("a %.0f x %.0f pixel PNG is larger than %d megapixels", pw, ph, MaxPixels/1000000)
+		}
 		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(bg))
 		return vgimg.PngCanvas{Canvas: c}, nil
 	case "svg":
@@ -231,7 +242,7 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 	p := plot.New()
 	styleAxes(p, fg, bg)
 	p.Title.Text = opt.Title
-	p.Title.TextStyle = textStyle(titleFontSize, fg)
+	setText(&p.Title.TextStyle, titleFontSize, fg)
 	p.X.Label.Text, p.Y.Label.Text = axisNames(sc, st)
 	ep := &ellipsePlot{lay: lay, colors: colors, sc: sc, st: st, opaque: opaque}
 	p.Add(ep)
@@ -253,14 +264,21 @@ func axisNames(sc *Scene, st Style) (string, string) {
 	return "plane axis 1", "plane axis 2"
 }
 
+// setText changes the font and colour of a text style, keeping its
+// alignment and rotation.
+func setText(ts *text.Style, size vg.Length, c color.Color) {
+	ts.Font = font.From(sansFont, size)
+	ts.Color = c
+}
+
 func styleAxes(p *plot.Plot, fg, bg color.Color) {
 	p.BackgroundColor = color.Transparent
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Padding = vg.Points(2)
 		ax.Color = fg
 		ax.LineStyle.Color = fg
-		ax.Label.TextStyle = textStyle(axisFontSize, fg)
-		ax.Tick.Label = textStyle(axisFontSize-1, fg)
+		setText(&ax.Label.TextStyle, axisFontSize, fg)
+		setText(&ax.Tick.Label, axisFontSize-1, fg)
 		ax.Tick.LineStyle.Color = fg
 	}
 }

@@ -3,7 +3,6 @@ package render
 import (
 	"image"
 	"image/color"
-	"image/draw"
 	"math"
 	"sync"
 
@@ -45,7 +44,7 @@ func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box) (pos [][2]float64
 		}
 	}
 	free := func(b Box) bool {
-		if b.X0 < bounds.X0 || b.Y0 < bounds.Y0 || b.X1 > bounds.X1 || b.Y1 > bounds.Y1 {
+		if b.X0 < bounds.X0-1e-9 || b.Y0 < bounds.Y0-1e-9 || b.X1 > bounds.X1+1e-9 || b.Y1 > bounds.Y1+1e-9 {
 			return false
 		}
 		ok := true
@@ -71,7 +70,8 @@ func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box) (pos [][2]float64
 		}
 		for _, c := range cands {
 			b := Box{c[0], c[1], c[0] + r.W, c[1] + r.H}
-			if free(b) {
+			// Keep a gap of gap/3 between labels.
+			if free(Box{b.X0 - gap/3, b.Y0 - gap/3, b.X1 + gap/3, b.Y1 + gap/3}) {
 				pos[i], placed[i] = c, true
 				cellsOf(b, func(k [2]int) { grid[k] = append(grid[k], b) })
 				break
@@ -164,5 +164,3 @@ func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Vi
 		d.DrawString(sc.Labels[i])
 	}
 }
-
-var _ draw.Image = (*image.RGBA)(nil)

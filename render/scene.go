@@ -106,4 +106,6 @@ func (sc *Scene) tau() float64 {
 }
 
 // isGaussian reports whether levels are read as sigma levels.
-func (sc *Scene) isGaussian() bool { return sc.Family == "gaussian" || sc.Family == "" && sc.tau() == 1 }
+func (sc *Scene) isGaussian() bool {
+	return sc.Family == "gaussian" || sc.Family == "" && sc.tau() == 1
+}
