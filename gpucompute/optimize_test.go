@@ -1,0 +1,81 @@
+package gpucompute
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"burescope/engine"
+)
+
+// TestFitConvergesLikeCPU runs whole elliptical-MDS fits with
+// engine.NewOptimizer on the CPU backend and on the GL backend from the
+// same start and checks they reach the same stress (stress-1, the
+// optimiser's unit-free figure, within 1e-4 relative in float32 and 1e-9
+// in float64) after the same iterations.
+func TestFitConvergesLikeCPU(t *testing.T) {
+	// 60 objects with 4-D features in 3 clusters: Euclidean distances.
+	rng := rand.New(rand.NewPCG(60, 4))
+	const n, f = 60, 4
+	x := make([]float64, n*f)
+	for i := 0; i < n; i++ {
+		for k := 0; k < f; k++ {
+			x[i*f+k] = float64(i%3)*1.5*float64(k%2) + rng.NormFloat64()
+		}
+	}
+	dist := make([]float64, n*(n-1)/2)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			var s float64
+			for k := 0; k < f; k++ {
+				v := x[i*f+k] - x[j*f+k]
+				s += v * v
+			}
+			dist[engine.PairIndex(n, i, j)] = math.Sqrt(s)
+		}
+	}
+	tests := []struct {
+		name string
+		opt  func(o *engine.Options)
+		fp64 bool
+		tol  float64
+	}{
+		{"d2-adam-f32", func(o *engine.Options) {}, false, 1e-4},
+		{"d2-gd-f32", func(o *engine.Options) { o.Optimizer = "gd" }, false, 1e-4},
+		{"d3-adam-f32", func(o *engine.Options) { o.Dim = 3 }, false, 1e-4},
+		{"d2-adam-f64", func(o *engine.Options) {}, true, 1e-9},
+		{"d2-points-f32", func(o *engine.Options) { o.Points = true }, false, 1e-4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := engine.DefaultOptions()
+			opt.MaxIter = 300
+			opt.Tol = 0
+			tt.opt(&opt)
+			run := func(b engine.Backend) *engine.Snapshot {
+				o, err := engine.NewOptimizer(n, dist, opt, b)
+				if err != nil {
+					t.Fatalf("%s: NewOptimizer: %v", b.Name(), err)
+				}
+				if err := o.Run(context.Background(), math.MaxInt64, nil); err != nil {
+					t.Fatalf("%s: Run: %v", b.Name(), err)
+				}
+				return o.Latest()
+			}
+			cpu := run(engine.NewCPUBackend(2))
+			gl := run(newBackend(t, Options{FP64: tt.fp64}))
+			if cpu.Iter != gl.Iter {
+				t.Errorf("iterations: cpu %d, gl %d", cpu.Iter, gl.Iter)
+			}
+			if d := relDiff(gl.Stress1, cpu.Stress1); d > tt.tol {
+				t.Errorf("stress-1: cpu %.9g, gl %.9g (relative difference %.2g > %g)", cpu.Stress1, gl.Stress1, d, tt.tol)
+			}
+			// The fit must have made progress, or the comparison is empty.
+			if !(cpu.Stress1 < 0.9*cpu.History[0]) {
+				t.Errorf("stress-1 %.4g -> %.4g: the fit did not progress", cpu.History[0], cpu.Stress1)
+			}
+			t.Logf("stress-1 %.6g -> cpu %.9g, gl %.9g", cpu.History[0], cpu.Stress1, gl.Stress1)
+		})
+	}
+}
