@@ -129,25 +129,39 @@ func (e *Embedding) W2(i, j int) float64 {
 	return W2(e.Family, e.Mean(i), e.Scale(i), e.Mean(j), e.Scale(j), e.Dim)
 }
 
-// DistanceMatrix returns the n x n matrix (row-major) of exact W2
-// distances between all measures of e: symmetric with a zero diagonal.
-// Each scale's square root is computed once.
+// DistanceMatrix returns the n x n matrix (row-major) of W2 distances
+// between all measures of e: symmetric with a zero diagonal. For d <= 3 it
+// uses the closed forms (Bures2Fast), otherwise the exact
+// eigendecomposition with each scale's square root computed once; rows
+// are spread over GOMAXPROCS goroutines.
 func DistanceMatrix(e *Embedding) []float64 {
 	n, d := e.Len(), e.Dim
-	roots := make([][]float64, n)
+	var roots [][]float64
 	traces := make([]float64, n)
+	if d > 3 {
+		roots = make([][]float64, n)
+	}
 	for i := 0; i < n; i++ {
-		roots[i] = SqrtPSD(e.Scale(i), d)
+		if roots != nil {
+			roots[i] = SqrtPSD(e.Scale(i), d)
+		}
 		traces[i] = Trace(e.Scale(i), d)
 	}
 	out := make([]float64, n*n)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			b2 := math.Max(traces[i]+traces[j]-2*crossTraceRoot(roots[i], e.Scale(j), d), 0)
-			w := math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
-			out[i*n+j] = w
-			out[j*n+i] = w
+	parallelChunks(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for j := i + 1; j < n; j++ {
+				var b2 float64
+				if roots != nil {
+					b2 = math.Max(traces[i]+traces[j]-2*crossTraceRoot(roots[i], e.Scale(j), d), 0)
+				} else {
+					b2 = Bures2Fast(e.Scale(i), e.Scale(j), d)
+				}
+				w := math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
+				out[i*n+j] = w
+				out[j*n+i] = w
+			}
 		}
-	}
+	})
 	return out
 }
