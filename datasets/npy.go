@@ -161,9 +161,16 @@ func openNPZ(path string) (*npzSource, error) {
 		return nil, errf(path, "not a valid .npz (zip) archive: %v", err)
 	}
 	z := &npzSource{path: path, zr: zr, files: map[string]*zip.File{}}
+	// numpy.savez names members "key.npy"; npyio's writer names them
+	// "key". Both are accepted, "key.npy" first.
 	for _, f := range zr.File {
 		if name, ok := strings.CutSuffix(f.Name, ".npy"); ok {
 			z.files[name] = f
+		}
+	}
+	for _, f := range zr.File {
+		if _, taken := z.files[f.Name]; !taken && !strings.HasSuffix(f.Name, "/") && filepath.Ext(f.Name) == "" {
+			z.files[f.Name] = f
 		}
 	}
 	return z, nil
