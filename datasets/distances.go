@@ -49,7 +49,8 @@ func distanceShape(t *table) (header, labelCol bool) {
 			text++
 		}
 	}
-	labelCol = len(data) > 0 && 2*text > len(data)
+	// An empty top-left cell sits above a label column.
+	labelCol = (len(data) > 0 && 2*text > len(data)) || (len(r0) > 1 && r0[0] == "")
 	if !header && !labelCol {
 		k := len(r0)
 		switch {

@@ -92,7 +92,9 @@ func detectDelimiter(data []byte) byte {
 		case '"':
 			quoted = !quoted
 		case '\t':
-			tabs++
+			if !quoted {
+				tabs++
+			}
 		case ',':
 			if !quoted {
 				commas++
