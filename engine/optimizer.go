@@ -381,7 +381,19 @@ func (o *Optimizer) iterate(ctx context.Context) error {
 		o.converged = true
 		return nil
 	}
-	// Parameter gradient: means directly, factors by G_L = 2 G_C L.
+	o.paramGradient()
+	o.upd.step(o.x, o.pg, o.lr*o.lrScale)
+	if o.opt.Optimizer == OptGD && o.lrScale < 1 {
+		o.lrScale = math.Min(1, o.lrScale*1.1)
+	}
+	o.iter++
+	return nil
+}
+
+// paramGradient converts the backend's gradient at o.x into the gradient
+// of the normalised objective fs*stress with respect to the parameters:
+// means directly, factors by the chain rule G_L = 2 G_C L (G_C symmetric).
+func (o *Optimizer) paramGradient() {
 	n, d := o.n, o.d
 	nd := n * d
 	for k := 0; k < nd; k++ {
@@ -404,12 +416,6 @@ func (o *Optimizer) iterate(ctx context.Context) error {
 			}
 		}
 	}
-	o.upd.step(o.x, o.pg, o.lr*o.lrScale)
-	if o.opt.Optimizer == OptGD && o.lrScale < 1 {
-		o.lrScale = math.Min(1, o.lrScale*1.1)
-	}
-	o.iter++
-	return nil
 }
 
 // checkConverged applies the stopping rule to the history.

@@ -95,6 +95,8 @@ func (k *d2Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 			if den > 0 {
 				h = -r / den
 				g = h * t
+			} else if w > 0 {
+				g = -r / w // both scales zero: no transport map
 			}
 			gdx, gdy := g*dx, g*dy
 			sg += g
@@ -134,6 +136,8 @@ func (k *d2Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 			if den > 0 {
 				h = -wts[q] * r / den
 				g = h * t
+			} else if w > 0 {
+				g = -wts[q] * r / w
 			}
 			gdx, gdy := g*dx, g*dy
 			sg += g
