@@ -268,7 +268,7 @@ func (l *frameLoop) step() {
 	var scene *render.Scene
 	if sc != nil {
 		cp := *sc
-		cp.Selected = validIndices(selected, sc.Len())
+		cp.Selected = append(append([]int(nil), sc.Selected...), validIndices(selected, sc.Len())...)
 		scene = &cp
 		switch {
 		case centre >= 0 && centre < sc.Len():

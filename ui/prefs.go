@@ -50,7 +50,7 @@ func LoadSettings(p fyne.Preferences, def Settings) Settings {
 	s.Iterations = p.IntWithFallback(prefIterations, s.Iterations)
 	s.Seed = int64(p.IntWithFallback(prefSeed, int(s.Seed)))
 	s.Backend = p.StringWithFallback(prefBackend, s.Backend)
-	s.Standardise = p.BoolWithFallback(prefStandardise, s.Standardise)
+	s.Standardise = p.StringWithFallback(prefStandardise, s.Standardise)
 	s.Symmetrise = p.BoolWithFallback(prefSymmetrise, s.Symmetrise)
 	if s.Validate() != nil {
 		// A preference file from another version (or edited by hand):
@@ -76,7 +76,7 @@ func SaveSettings(p fyne.Preferences, s Settings) {
 	p.SetInt(prefIterations, s.Iterations)
 	p.SetInt(prefSeed, int(s.Seed))
 	p.SetString(prefBackend, s.Backend)
-	p.SetBool(prefStandardise, s.Standardise)
+	p.SetString(prefStandardise, s.Standardise)
 	p.SetBool(prefSymmetrise, s.Symmetrise)
 }
 

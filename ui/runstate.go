@@ -119,7 +119,7 @@ func (s RunState) StartLabel(iter int) string {
 	case iter == 0:
 		return "Start"
 	case s == StateDone:
-		return "Continue"
+		return "Done"
 	}
 	return "Resume"
 }

@@ -52,7 +52,7 @@ func TestRunStateLabels(t *testing.T) {
 		{StatePaused, 0, "Start"},
 		{StatePaused, 10, "Resume"},
 		{StateRunning, 10, "Pause"},
-		{StateDone, 1000, "Continue"},
+		{StateDone, 1000, "Done"},
 	}
 	for _, tc := range tests {
 		if got := tc.s.StartLabel(tc.iter); got != tc.want {

@@ -11,7 +11,8 @@ import (
 type Settings struct {
 	// Data
 	Dataset     string // "builtin:NAME" or a file path
-	Standardise bool   // standardise feature columns before distances
+	Kind        string // "auto", "distances", "features", "relations" or "embedding"
+	Standardise string // "auto", "on" or "off": standardise feature columns
 	Symmetrise  bool   // symmetrise a non-symmetric distance matrix
 
 	// Model
@@ -19,8 +20,8 @@ type Settings struct {
 	Family       string  // "uniform", "gaussian" or "custom"
 	Tau          float64 // family constant for "custom"
 	Eps          float64 // scale regularisation eps
-	Optimizer    string  // "adam" or "gd"
-	LearningRate float64 // optimiser step size
+	Optimizer    string  // "adam", "gd" or "adagrad"
+	LearningRate float64 // optimiser step size; 0 = the optimiser's default
 	Iterations   int     // iteration budget of a run
 	Seed         int64   // random seed of the initialisation
 	Backend      string  // "auto", "cpu" or "gl"
@@ -35,12 +36,14 @@ type Settings struct {
 
 // Choices offered by the side panel's selects.
 var (
-	DimChoices       = []string{"2", "3"}
-	FamilyChoices    = []string{"uniform", "gaussian", "custom"}
-	OptimizerChoices = []string{"adam", "gd"}
-	BackendChoices   = []string{"auto", "cpu", "gl"}
-	ViewChoices      = []string{"covariance", "precision"}
-	ColorByChoices   = []string{"class", "stress", "none"}
+	KindChoices        = []string{"auto", "distances", "features", "relations", "embedding"}
+	StandardiseChoices = []string{"auto", "on", "off"}
+	DimChoices         = []string{"2", "3"}
+	FamilyChoices      = []string{"uniform", "gaussian", "custom"}
+	OptimizerChoices   = []string{"adam", "gd", "adagrad"}
+	BackendChoices     = []string{"auto", "cpu", "gl"}
+	ViewChoices        = []string{"covariance", "precision"}
+	ColorByChoices     = []string{"class", "stress", "none"}
 )
 
 // DefaultSettings returns the settings Burescope starts with: the default
@@ -48,14 +51,15 @@ var (
 func DefaultSettings() Settings {
 	return Settings{
 		Dataset:      "builtin:pisa2015",
-		Standardise:  true,
+		Kind:         "auto",
+		Standardise:  "auto",
 		Symmetrise:   true,
 		Dim:          2,
 		Family:       "uniform",
 		Tau:          1,
 		Eps:          0.01,
 		Optimizer:    "adam",
-		LearningRate: 0.05,
+		LearningRate: 0,
 		Iterations:   1000,
 		Seed:         1,
 		Backend:      "auto",
@@ -71,6 +75,10 @@ func (s Settings) Validate() error {
 	switch {
 	case strings.TrimSpace(s.Dataset) == "":
 		return fmt.Errorf("dataset: empty name")
+	case !contains(KindChoices, s.Kind):
+		return fmt.Errorf("kind: %q (want %s)", s.Kind, strings.Join(KindChoices, ", "))
+	case !contains(StandardiseChoices, s.Standardise):
+		return fmt.Errorf("standardise: %q (want auto, on or off)", s.Standardise)
 	case s.Dim != 2 && s.Dim != 3:
 		return fmt.Errorf("dimension: %d (want 2 or 3)", s.Dim)
 	case !contains(FamilyChoices, s.Family):
@@ -81,8 +89,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("eps: %v (want 0 <= eps < 1000)", s.Eps)
 	case !contains(OptimizerChoices, s.Optimizer):
 		return fmt.Errorf("optimiser: %q (want %s)", s.Optimizer, strings.Join(OptimizerChoices, ", "))
-	case !(s.LearningRate > 0 && s.LearningRate <= 10):
-		return fmt.Errorf("learning rate: %v (want 0 < rate <= 10)", s.LearningRate)
+	case !(s.LearningRate >= 0 && s.LearningRate <= 10):
+		return fmt.Errorf("learning rate: %v (want 0 <= rate <= 10; 0 = default)", s.LearningRate)
 	case s.Iterations < 1 || s.Iterations > 10_000_000:
 		return fmt.Errorf("iterations: %d (want 1 to 10000000)", s.Iterations)
 	case !contains(BackendChoices, s.Backend):
@@ -100,10 +108,15 @@ func (s Settings) Validate() error {
 // ModelChanged reports whether going from s to t needs a new optimiser
 // (data or model options differ), as opposed to a redraw only.
 func (s Settings) ModelChanged(t Settings) bool {
-	return s.Dataset != t.Dataset || s.Standardise != t.Standardise || s.Symmetrise != t.Symmetrise ||
+	return s.DataChanged(t) ||
 		s.Dim != t.Dim || s.Family != t.Family || (t.Family == "custom" && s.Tau != t.Tau) ||
 		s.Eps != t.Eps || s.Optimizer != t.Optimizer || s.LearningRate != t.LearningRate ||
 		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend
+}
+
+// DataChanged reports whether going from s to t needs the file read again.
+func (s Settings) DataChanged(t Settings) bool {
+	return s.Dataset != t.Dataset || s.Kind != t.Kind || s.Standardise != t.Standardise || s.Symmetrise != t.Symmetrise
 }
 
 func contains(list []string, s string) bool {

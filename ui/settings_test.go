@@ -25,11 +25,14 @@ func TestSettingsValidate(t *testing.T) {
 		{"custom tau ok", func(s *Settings) { s.Family, s.Tau = "custom", 0.3 }, ""},
 		{"tau ignored when not custom", func(s *Settings) { s.Tau = -1 }, ""},
 		{"negative eps", func(s *Settings) { s.Eps = -0.1 }, "eps: -0.1"},
-		{"zero rate", func(s *Settings) { s.LearningRate = 0 }, "learning rate"},
+		{"zero rate is the default", func(s *Settings) { s.LearningRate = 0 }, ""},
+		{"negative rate", func(s *Settings) { s.LearningRate = -1 }, "learning rate"},
 		{"zero iterations", func(s *Settings) { s.Iterations = 0 }, "iterations: 0"},
 		{"bad backend", func(s *Settings) { s.Backend = "cuda" }, `backend: "cuda"`},
 		{"bad view", func(s *Settings) { s.View = "x" }, "view"},
 		{"bad colour", func(s *Settings) { s.ColorBy = "x" }, "colour by"},
+		{"bad kind", func(s *Settings) { s.Kind = "graph" }, `kind: "graph"`},
+		{"bad standardise", func(s *Settings) { s.Standardise = "yes" }, "standardise"},
 		{"bad level", func(s *Settings) { s.Level = 0 }, "gaussian level"},
 	}
 	for _, tc := range tests {
@@ -58,6 +61,8 @@ func TestSettingsModelChanged(t *testing.T) {
 		{"dim", func(s *Settings) { s.Dim = 3 }, true},
 		{"family", func(s *Settings) { s.Family = "gaussian" }, true},
 		{"tau when not custom", func(s *Settings) { s.Tau = 5 }, false},
+		{"standardise", func(s *Settings) { s.Standardise = "off" }, true},
+		{"kind", func(s *Settings) { s.Kind = "distances" }, true},
 		{"seed", func(s *Settings) { s.Seed = 7 }, true},
 		{"backend", func(s *Settings) { s.Backend = "cpu" }, true},
 	}

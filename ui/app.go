@@ -1,0 +1,404 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/datasets"
+	"burescope/render"
+)
+
+// AppID is the application ID (FyneApp.toml, preferences storage).
+const AppID = "io.github.burescope.burescope"
+
+// Run starts the desktop app with the given command-line arguments (see
+// ParseFlags) and returns the process exit code. Diagnostics go to stderr,
+// each line starting "burescope:".
+func Run(args []string, stderr io.Writer) int {
+	flags, err := ParseFlags(args, stderr)
+	if err != nil {
+		if errHelp(err) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "burescope: %v\n", err)
+		return 2
+	}
+	fa := app.NewWithID(AppID)
+	fa.SetIcon(iconResource())
+	w := fa.NewWindow("Burescope")
+	a := newApp(fa, w, flags, stderr)
+	w.Resize(fyne.NewSize(flags.Width, flags.Height))
+	w.SetMaster()
+	w.Show()
+	a.start()
+	fa.Run()
+	a.shutdown()
+	return a.exitCode
+}
+
+// App is the running desktop application: one window, one session, one
+// frame loop.
+type App struct {
+	fa    fyne.App
+	win   fyne.Window
+	flags Flags
+	log   io.Writer
+
+	set  Settings // what the panel shows (UI goroutine only)
+	sess *Session
+	loop *frameLoop
+
+	canvas   *Canvas
+	curve    *StressCurve
+	status   *widget.Label
+	panel    *sidePanel
+	controls *runControls
+	geo      *geodesicTool
+	search   *widget.Entry
+
+	loads    sync.WaitGroup
+	loadGen  int // increases per load request (UI goroutine only)
+	stopLoop context.CancelFunc
+	loopDone chan struct{}
+
+	readyOnce sync.Once
+	exitCode  int
+
+	lastError string // the text of the last error dialog (tests)
+}
+
+// newApp builds the window's content; nothing runs until start.
+func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer) *App {
+	a := &App{fa: fa, win: w, flags: flags, log: logw, sess: NewSession()}
+	a.set = LoadSettings(fa.Preferences(), DefaultSettings())
+	if flags.Backend != "" {
+		a.set.Backend = flags.Backend
+	}
+	a.set.Dataset = "builtin:" + datasets.DefaultBuiltin
+	if flags.Dataset != "" {
+		a.set.Dataset = flags.Dataset
+	}
+	a.loop = newFrameLoop(a.frameInput, a.showFrame, fyne.Do)
+	a.loop.SetStyle(a.style())
+	a.canvas = NewCanvas(a.loop)
+	a.canvas.OnKey = a.runKey
+	a.canvas.OnSelect = a.selectItem
+	a.curve = NewStressCurve()
+	a.status = widget.NewLabel("Starting…")
+	a.status.Truncation = fyne.TextTruncateEllipsis
+	a.controls = newRunControls(a)
+	a.panel = newSidePanel(a)
+	a.geo = newGeodesicTool(a)
+	a.panel.tabs.Append(container.NewTabItemWithIcon("Geodesic", theme.MediaFastForwardIcon(), container.NewVScroll(a.geo.content)))
+	a.search = widget.NewEntry()
+	a.search.SetPlaceHolder("Search items…")
+	a.search.OnSubmitted = a.find
+	a.search.OnChanged = func(s string) {
+		if s == "" {
+			a.loop.Select(nil, -1)
+		}
+	}
+
+	a.sess.OnSnapshot = a.loop.Wake
+	a.sess.OnState = func(RunState) { fyne.Do(a.refreshControls) }
+	a.sess.OnError = func(err error) {
+		fyne.Do(func() { a.showError("The optimiser stopped", err) })
+	}
+
+	w.SetContent(a.layout())
+	w.SetMainMenu(a.mainMenu())
+	a.addShortcuts()
+	w.SetOnDropped(a.dropped)
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { a.runKey(ev.Name) })
+	fa.Settings().AddListener(func(fyne.Settings) { a.loop.SetStyle(a.style()) })
+	return a
+}
+
+// layout arranges toolbar, side panel, canvas, stress curve and status.
+func (a *App) layout() fyne.CanvasObject {
+	top := container.NewBorder(nil, nil, a.controls.box, nil,
+		container.NewBorder(nil, nil, nil,
+			widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView), a.search))
+	plot := container.NewVSplit(a.canvas, container.NewPadded(a.curve))
+	plot.Offset = 0.78
+	right := container.NewBorder(container.NewPadded(top), nil, nil, nil, plot)
+	split := container.NewHSplit(a.panel.tabs, right)
+	split.Offset = 0.24
+	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, nil, a.status)
+	return container.NewBorder(nil, statusBar, nil, nil, split)
+}
+
+// start loads the first dataset, starts the frame loop and arms the
+// screenshot timer.
+func (a *App) start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.stopLoop = cancel
+	a.loopDone = make(chan struct{})
+	go func() {
+		defer close(a.loopDone)
+		a.loop.Run(ctx)
+	}()
+	a.canvas.SetMessage("Loading " + displayName(a.set.Dataset) + "…")
+	a.open(a.set.Dataset, nil, true)
+	if a.flags.Screenshot != "" {
+		go a.screenshotAfter(a.flags.Screenshot, a.flags.After)
+	}
+}
+
+// shutdown stops the workers after the window closed.
+func (a *App) shutdown() {
+	SaveSettings(a.fa.Preferences(), a.set)
+	a.loads.Wait()
+	a.sess.Close()
+	if a.stopLoop != nil {
+		a.stopLoop()
+		<-a.loopDone
+	}
+}
+
+// style turns the view settings and the theme into a render style.
+func (a *App) style() render.Style {
+	st := render.DefaultStyle()
+	if a.set.View == "precision" {
+		st.View = render.Precision
+	}
+	switch a.set.ColorBy {
+	case "class":
+		st.ColorBy = render.ColorClass
+	case "stress":
+		st.ColorBy = render.ColorStress
+	default:
+		st.ColorBy = render.ColorNone
+	}
+	st.Labels = a.set.Labels
+	st.Level = a.set.Level
+	st.Dark = a.fa.Settings().ThemeVariant() == theme.VariantDark
+	return st
+}
+
+// applyView is called after a view setting changed.
+func (a *App) applyView() {
+	a.loop.SetStyle(a.style())
+	SaveSettings(a.fa.Preferences(), a.set)
+}
+
+// frameInput is the frame loop's source: the newest snapshot as a scene
+// with the geodesic overlay. It runs on the frame goroutine.
+func (a *App) frameInput() frameInput {
+	ds := a.sess.Dataset()
+	snap := a.sess.Snapshot()
+	sc := Scene(ds, snap)
+	ver := a.sess.Version()
+	if sc != nil {
+		if ov, over := a.geo.overlay(sc); ov != nil {
+			sc = ov
+			ver += over << 40
+		}
+	}
+	return frameInput{Scene: sc, Version: ver}
+}
+
+// showFrame runs on the UI goroutine for every delivered frame.
+func (a *App) showFrame(f *frame) {
+	a.canvas.showFrame(f)
+	a.refreshStatus()
+	if f.Scene != nil {
+		a.readyOnce.Do(func() {
+			a.canvas.SetMessage("")
+			snap := a.sess.Snapshot()
+			fmt.Fprintf(a.log, "burescope: ready dataset=%s n=%d dim=%d backend=%q\n",
+				a.sess.Dataset().Name, snap.N, snap.Dim, a.sess.BackendDesc())
+		})
+	}
+}
+
+// refreshStatus updates the status bar, stress curve and buttons from the
+// newest snapshot.
+func (a *App) refreshStatus() {
+	snap := a.sess.Snapshot()
+	ds := a.sess.Dataset()
+	if snap == nil || ds == nil {
+		return
+	}
+	cd := CurveData{History: snap.History, ClassicalRef: snap.ClassicalStress1}
+	if a.set.ShowBaseline {
+		cd.PointRef = snap.PointStress1
+	}
+	a.curve.SetData(cd)
+	rate := a.sess.Rate()
+	parts := []string{
+		displayName(ds.Name),
+		fmt.Sprintf("n %d", snap.N),
+		fmt.Sprintf("d %d %s", snap.Dim, snap.Family.Name),
+		fmt.Sprintf("iteration %d", snap.Iter),
+		fmt.Sprintf("stress-1 %.4g", snap.Stress1),
+		a.sess.State().String(),
+		"backend " + a.sess.BackendDesc(),
+	}
+	if rate > 0 && a.sess.State() == StateRunning {
+		parts = append(parts, fmt.Sprintf("%.0f it/s", rate))
+	}
+	a.status.SetText(strings.Join(parts, "   ·   "))
+	a.refreshControls()
+}
+
+func (a *App) refreshControls() {
+	a.controls.refresh(a.sess.State(), a.iter())
+}
+
+func (a *App) iter() int {
+	if s := a.sess.Snapshot(); s != nil {
+		return s.Iter
+	}
+	return 0
+}
+
+// runKey handles the single-key shortcuts (when no text field has focus).
+func (a *App) runKey(k fyne.KeyName) {
+	switch k {
+	case fyne.KeySpace:
+		a.sess.Toggle()
+	case fyne.KeyS:
+		a.sess.Step(stepSize)
+	case fyne.KeyR:
+		a.sess.Reset(a.set.Seed)
+	case fyne.KeyF:
+		a.loop.ResetView()
+	}
+}
+
+// stepSize is the number of iterations of one Step.
+const stepSize = 10
+
+// find selects and centres the first item whose label contains the
+// search text (case-insensitive), preferring an exact match.
+func (a *App) find(q string) {
+	ds := a.sess.Dataset()
+	if ds == nil {
+		return
+	}
+	i := findLabel(ds.Labels, q)
+	if i < 0 {
+		a.search.SetValidationError(fmt.Errorf("no item matches %q", q))
+		a.loop.Select(nil, -1)
+		return
+	}
+	a.search.SetValidationError(nil)
+	a.loop.Select([]int{i}, i)
+}
+
+// findLabel returns the index of the label equal to q, else the first
+// containing it (both case-insensitive), else -1.
+func findLabel(labels []string, q string) int {
+	q = strings.ToLower(strings.TrimSpace(q))
+	if q == "" {
+		return -1
+	}
+	first := -1
+	for i, l := range labels {
+		l = strings.ToLower(l)
+		if l == q {
+			return i
+		}
+		if first < 0 && strings.Contains(l, q) {
+			first = i
+		}
+	}
+	return first
+}
+
+// selectItem is the canvas tap: select the item (or clear on -1).
+func (a *App) selectItem(i int) {
+	if i < 0 {
+		a.loop.Select(nil, -1)
+		return
+	}
+	a.loop.Select([]int{i}, -1)
+	a.geo.offerItem(i)
+}
+
+// showError shows a dialog with the error text and logs it.
+func (a *App) showError(title string, err error) {
+	a.lastError = err.Error()
+	fmt.Fprintf(a.log, "burescope: error: %s: %v\n", title, err)
+	d := dialog.NewError(fmt.Errorf("%s:\n%w", title, err), a.win)
+	d.Show()
+}
+
+// screenshotAfter waits, captures the window on the UI goroutine, writes
+// the PNG (temp file + rename) and quits.
+func (a *App) screenshotAfter(path string, after time.Duration) {
+	time.Sleep(after)
+	fyne.Do(func() {
+		img, how := captureWindow(a.win)
+		snap := a.sess.Snapshot()
+		go func() {
+			err := writeFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
+			if err != nil {
+				fmt.Fprintf(a.log, "burescope: error: screenshot: %v\n", err)
+				a.exitCode = 1
+			} else {
+				iter, s1 := 0, 0.0
+				if snap != nil {
+					iter, s1 = snap.Iter, snap.Stress1
+				}
+				b := img.Bounds()
+				fmt.Fprintf(a.log, "burescope: screenshot %s %dx%d via=%s title=%q iteration=%d stress-1=%.4g\n",
+					path, b.Dx(), b.Dy(), how, a.win.Title(), iter, s1)
+			}
+			fyne.Do(a.fa.Quit)
+		}()
+	})
+}
+
+// displayName is how a dataset name appears in the UI: the built-in name
+// or the file's base name.
+func displayName(name string) string {
+	if strings.HasPrefix(name, datasets.BuiltinPrefix) {
+		return strings.TrimPrefix(name, datasets.BuiltinPrefix)
+	}
+	return filepath.Base(name)
+}
+
+// writeFileAtomic writes path through a temp file in the same directory
+// and renames it into place, so a failed write never leaves a half file.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// jitterScale is the relative perturbation of the Jitter button.
+const jitterScale = 0.1
+
+// runControls are the buttons above the canvas: start/pause, step,
+// reset, jitter and the point-MDS baseline toggle.
+type runControls struct {
+	start, step, reset, jitter *widget.Button
+	baseline                   *widget.Check
+	box                        *fyne.Container
+}
+
+func newRunControls(a *App) *runControls {
+	c := &runControls{}
+	c.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), func() { a.sess.Toggle() })
+	c.start.Importance = widget.HighImportance
+	c.step = widget.NewButtonWithIcon("Step", theme.MediaSkipNextIcon(), func() { a.sess.Step(stepSize) })
+	c.reset = widget.NewButtonWithIcon("Reset", theme.MediaReplayIcon(), func() { a.sess.Reset(a.set.Seed) })
+	c.jitter = widget.NewButtonWithIcon("Jitter", theme.ViewRefreshIcon(), func() { a.sess.Jitter(jitterScale) })
+	c.baseline = widget.NewCheck("Point-MDS baseline", func(on bool) {
+		a.set.ShowBaseline = on
+		a.applyView()
+		if on {
+			a.sess.PointBaseline()
+		}
+		a.refreshStatus()
+	})
+	c.baseline.SetChecked(a.set.ShowBaseline)
+	c.box = container.NewHBox(c.start, c.step, c.reset, c.jitter, widget.NewSeparator(), c.baseline)
+	c.refresh(StateEmpty, 0)
+	return c
+}
+
+// refresh sets labels and enabled states for run state s.
+func (c *runControls) refresh(s RunState, iter int) {
+	c.start.SetText(s.StartLabel(iter))
+	if s == StateRunning {
+		c.start.SetIcon(theme.MediaPauseIcon())
+	} else {
+		c.start.SetIcon(theme.MediaPlayIcon())
+	}
+	enable(c.start, s == StatePaused || s == StateRunning)
+	enable(c.step, s == StatePaused)
+	enable(c.reset, s != StateEmpty && s != StateStepping)
+	enable(c.jitter, s != StateEmpty && s != StateStepping && s != StateFailed)
+}
+
+func enable(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
+	}
+}

@@ -1,0 +1,222 @@
+package ui
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/datasets"
+	"burescope/engine"
+	"burescope/render"
+)
+
+// exportKind is what an export writes.
+type exportKind int
+
+const (
+	exportFigure        exportKind = iota // the canvas as PNG, SVG or PDF (render.ExportFile)
+	exportEmbeddingJSON                   // datasets.SaveEmbedding
+	exportEmbeddingCSV                    // label, class, mean, covariance per row
+	exportStressCSV                       // iteration, stress-1 per row
+)
+
+// exportExt is the default file extension of each export.
+var exportExt = map[exportKind]string{
+	exportFigure: ".png", exportEmbeddingJSON: ".json", exportEmbeddingCSV: ".csv", exportStressCSV: ".csv",
+}
+
+// errNothing is returned when there is nothing to export yet.
+var errNothing = errors.New("nothing to export yet: no dataset is loaded")
+
+// exportTo writes the current state to path. For figures the format comes
+// from the extension and dpi sets the PNG resolution.
+func (a *App) exportTo(kind exportKind, path string, dpi int) error {
+	snap := a.sess.Snapshot()
+	ds := a.sess.Dataset()
+	if snap == nil || ds == nil {
+		return errNothing
+	}
+	switch kind {
+	case exportFigure:
+		sc, st := a.exportScene()
+		if sc == nil {
+			return errNothing
+		}
+		return render.ExportFile(path, sc, st, render.ExportOptions{DPI: dpi, Title: displayName(ds.Name)})
+	case exportEmbeddingJSON:
+		return datasets.SaveEmbedding(path, snap.Embedding(ds.Labels))
+	case exportEmbeddingCSV:
+		return writeFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, snap, ds) })
+	case exportStressCSV:
+		return writeFileAtomic(path, func(w io.Writer) error { return writeStressCSV(w, snap) })
+	}
+	return fmt.Errorf("unknown export %d", kind)
+}
+
+// exportScene is the scene and style of the picture on screen (with the
+// overlays and the 3D rotation), light background for print.
+func (a *App) exportScene() (*render.Scene, render.Style) {
+	f := a.canvas.Frame()
+	st := a.loop.Style()
+	if f != nil && f.Scene != nil {
+		sc := *f.Scene
+		sc.Highlight = nil
+		return &sc, f.Style
+	}
+	sc := Scene(a.sess.Dataset(), a.sess.Snapshot())
+	return sc, st
+}
+
+// writeEmbeddingCSV writes one row per item: label, class, the mean
+// coordinates and the covariance matrix tau*C (row-major), with a header.
+func writeEmbeddingCSV(w io.Writer, snap *engine.Snapshot, ds *datasets.Dataset) error {
+	bw := bufio.NewWriter(w)
+	d := snap.Dim
+	head := []string{"label", "class"}
+	for k := 1; k <= d; k++ {
+		head = append(head, "mean_"+strconv.Itoa(k))
+	}
+	for r := 1; r <= d; r++ {
+		for c := 1; c <= d; c++ {
+			head = append(head, fmt.Sprintf("cov_%d%d", r, c))
+		}
+	}
+	bw.WriteString(strings.Join(head, ",") + "\n")
+	tau := snap.Family.Tau
+	for i := 0; i < snap.N; i++ {
+		row := []string{csvField(label(ds, i)), ""}
+		if len(ds.Classes) == snap.N {
+			row[1] = csvField(ds.Classes[i])
+		}
+		for _, v := range snap.Means[i*d : (i+1)*d] {
+			row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		for k := 0; k < d*d; k++ {
+			v := 0.0
+			if snap.Scales != nil {
+				v = tau * snap.Scales[i*d*d+k]
+			}
+			row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		bw.WriteString(strings.Join(row, ",") + "\n")
+	}
+	return bw.Flush()
+}
+
+// writeStressCSV writes the stress-1 history, one iteration per row.
+func writeStressCSV(w io.Writer, snap *engine.Snapshot) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("iteration,stress1\n")
+	for i, v := range snap.History {
+		fmt.Fprintf(bw, "%d,%s\n", i, strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	return bw.Flush()
+}
+
+func label(ds *datasets.Dataset, i int) string {
+	if i < len(ds.Labels) {
+		return ds.Labels[i]
+	}
+	return strconv.Itoa(i + 1)
+}
+
+// csvField quotes a field if it holds a comma, quote or line break.
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\n\r") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+// exportFigureDialog asks for the format and resolution, then the file.
+func (a *App) exportFigureDialog() {
+	if a.sess.Snapshot() == nil {
+		a.showError("Export", errNothing)
+		return
+	}
+	format := widget.NewRadioGroup([]string{"PNG", "SVG", "PDF"}, nil)
+	format.Horizontal = true
+	format.SetSelected("PNG")
+	dpi := widget.NewSelect([]string{"72", "150", "300", "600"}, nil)
+	dpi.SetSelected(strconv.Itoa(a.fa.Preferences().IntWithFallback(prefExportDPI, defaultExportDPI)))
+	format.OnChanged = func(f string) {
+		if f == "PNG" {
+			dpi.Enable()
+		} else {
+			dpi.Disable()
+		}
+	}
+	form := container.NewVBox(
+		widget.NewForm(widget.NewFormItem("Format", format), widget.NewFormItem("DPI (PNG)", dpi)),
+	)
+	dialog.ShowCustomConfirm("Export figure", "Choose file…", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		d, _ := strconv.Atoi(dpi.Selected)
+		a.fa.Preferences().SetInt(prefExportDPI, d)
+		a.saveDialog(exportFigure, "."+strings.ToLower(format.Selected), d)
+	}, a.win)
+}
+
+// exportDialog asks for a file and exports kind to it.
+func (a *App) exportDialog(kind exportKind) {
+	if a.sess.Snapshot() == nil {
+		a.showError("Export", errNothing)
+		return
+	}
+	a.saveDialog(kind, exportExt[kind], 0)
+}
+
+func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			a.showError("Export", err)
+			return
+		}
+		if wc == nil {
+			return // cancelled
+		}
+		path := wc.URI().Path()
+		wc.Close() // the export writes through a temp file and renames it
+		if filepath.Ext(path) == "" {
+			path += ext
+		}
+		SetLastDir(a.fa.Preferences(), filepath.Dir(path))
+		go func() {
+			err := a.exportTo(kind, path, dpi)
+			fyne.Do(func() {
+				if err != nil {
+					a.showError("Export failed", err)
+					return
+				}
+				fmt.Fprintf(a.log, "burescope: exported %s\n", path)
+			})
+		}()
+	}, a.win)
+	name := "burescope"
+	if ds := a.sess.Dataset(); ds != nil {
+		name = strings.TrimSuffix(displayName(ds.Name), filepath.Ext(ds.Name))
+	}
+	switch kind {
+	case exportEmbeddingCSV:
+		name += "-ellipses"
+	case exportStressCSV:
+		name += "-stress"
+	}
+	d.SetFileName(name + ext)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
+	a.startIn(d.SetLocation)
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
+}

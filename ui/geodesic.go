@@ -1,0 +1,381 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/engine"
+	"burescope/render"
+)
+
+// Geodesic time range of the tool's slider: [0, 1] is the geodesic, the
+// rest its extrapolation.
+const (
+	geoTMin   = -2.0
+	geoTMax   = 3.0
+	geoSample = 101 // metric-derivative samples over [geoTMin, geoTMax]
+)
+
+// geodesicTool is the Geodesic tab: pick two items, move t (or play) and
+// the measure at time t of the W2 geodesic between them is drawn on the
+// canvas as an extra ellipse, labelled with t and marked "extrapolated"
+// outside [0, 1]. Beside it, the metric derivative |mu'|(t) over the
+// whole range (1 x W2(a, b) on [0, 1]; it changes outside).
+type geodesicTool struct {
+	a       *App
+	from    *widget.Select
+	to      *widget.Select
+	show    *widget.Check
+	slider  *widget.Slider
+	tLabel  *widget.Label
+	play    *widget.Button
+	plot    *derivPlot
+	note    *widget.Label
+	content fyne.CanvasObject
+
+	mu     sync.Mutex // guards the fields below (read by the frame goroutine)
+	on     bool
+	ia, ib int
+	t      float64
+	ver    uint64
+
+	labels  []string
+	stopPly context.CancelFunc
+}
+
+func newGeodesicTool(a *App) *geodesicTool {
+	g := &geodesicTool{a: a, ia: -1, ib: -1, t: 0.5}
+	g.from = widget.NewSelect(nil, func(string) { g.pairChanged() })
+	g.to = widget.NewSelect(nil, func(string) { g.pairChanged() })
+	g.from.PlaceHolder = "(click an ellipse or pick)"
+	g.to.PlaceHolder = "(click an ellipse or pick)"
+	g.show = widget.NewCheck("Draw on canvas", func(on bool) {
+		g.mu.Lock()
+		g.on = on
+		g.ver++
+		g.mu.Unlock()
+		a.loop.Wake()
+	})
+	g.show.SetChecked(true)
+	g.slider = widget.NewSlider(geoTMin, geoTMax)
+	g.slider.Step = 0.01
+	g.slider.OnChanged = g.setT
+	g.tLabel = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+	g.play = widget.NewButtonWithIcon("Play", theme.MediaPlayIcon(), g.togglePlay)
+	g.plot = newDerivPlot()
+	g.note = widget.NewLabel("")
+	g.note.Wrapping = fyne.TextWrapWord
+	g.note.Importance = widget.LowImportance
+	g.slider.SetValue(0.5)
+	form := widget.NewForm(
+		widget.NewFormItem("From", g.from),
+		widget.NewFormItem("To", g.to),
+	)
+	g.content = container.NewVBox(
+		widget.NewLabelWithStyle("Wasserstein geodesic", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		form, g.show,
+		container.NewBorder(nil, nil, g.play, g.tLabel, g.slider),
+		widget.NewLabelWithStyle("Metric derivative |μ'|(t)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
+		g.plot, g.note,
+	)
+	return g
+}
+
+// setItems offers the labels of a new dataset and clears the pair.
+func (g *geodesicTool) setItems(labels []string) {
+	g.labels = labels
+	g.from.Options = labels
+	g.to.Options = labels
+	g.from.ClearSelected()
+	g.to.ClearSelected()
+	g.pairChanged()
+}
+
+// offerItem fills From, then To, with a tapped item.
+func (g *geodesicTool) offerItem(i int) {
+	if i < 0 || i >= len(g.labels) {
+		return
+	}
+	if g.from.SelectedIndex() < 0 || g.to.SelectedIndex() >= 0 {
+		if g.to.SelectedIndex() >= 0 {
+			g.to.ClearSelected()
+		}
+		g.from.SetSelectedIndex(i)
+		return
+	}
+	g.to.SetSelectedIndex(i)
+}
+
+// SetPair picks items ia and ib (tests and menus).
+func (g *geodesicTool) SetPair(ia, ib int) {
+	g.from.SetSelectedIndex(ia)
+	g.to.SetSelectedIndex(ib)
+}
+
+func (g *geodesicTool) pairChanged() {
+	ia, ib := g.from.SelectedIndex(), g.to.SelectedIndex()
+	g.mu.Lock()
+	g.ia, g.ib = ia, ib
+	g.ver++
+	g.mu.Unlock()
+	g.a.loop.Wake()
+	g.plot.setData(nil, g.slider.Value)
+	if ia < 0 || ib < 0 {
+		g.note.SetText("Pick two items (or click two ellipses).")
+		return
+	}
+	g.note.SetText("Computing…")
+	snap := g.a.sess.Snapshot()
+	if snap == nil {
+		return
+	}
+	go func() {
+		ts, ds, w2, err := metricDerivativeSamples(snap, ia, ib)
+		fyne.Do(func() {
+			if g.from.SelectedIndex() != ia || g.to.SelectedIndex() != ib {
+				return // the pair changed meanwhile
+			}
+			if err != nil {
+				g.note.SetText("No geodesic: " + err.Error())
+				return
+			}
+			g.plot.setSamples(ts, ds)
+			g.plot.setData(ds, g.slider.Value)
+			g.note.SetText(fmt.Sprintf("W2 = %.4g (iteration %d). On [0, 1] the speed is constant and equals W2; outside, the curve is extrapolated.", w2, snap.Iter))
+		})
+	}()
+}
+
+// metricDerivativeSamples evaluates |mu'|(t) on geoSample points of the
+// geodesic between items ia and ib of snap.
+func metricDerivativeSamples(snap *engine.Snapshot, ia, ib int) (ts, ds []float64, w2 float64, err error) {
+	d := snap.Dim
+	ma, mb := snap.Means[ia*d:(ia+1)*d], snap.Means[ib*d:(ib+1)*d]
+	sa, sb := snap.Scales[ia*d*d:(ia+1)*d*d], snap.Scales[ib*d*d:(ib+1)*d*d]
+	c := engine.GeodesicCurve(ma, sa, mb, sb, d)
+	for k := 0; k < geoSample; k++ {
+		t := geoTMin + (geoTMax-geoTMin)*float64(k)/(geoSample-1)
+		v, _, err := engine.MetricDerivative(snap.Family, c, d, t, 0, 0)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		ts, ds = append(ts, t), append(ds, v)
+	}
+	return ts, ds, engine.W2(snap.Family, ma, sa, mb, sb, d), nil
+}
+
+func (g *geodesicTool) setT(t float64) {
+	g.mu.Lock()
+	g.t = t
+	g.ver++
+	g.mu.Unlock()
+	text := fmt.Sprintf("t = %+.2f", t)
+	if t < 0 || t > 1 {
+		text += " extrapolated"
+	}
+	g.tLabel.SetText(text)
+	g.plot.setT(t)
+	g.a.loop.Wake()
+}
+
+func (g *geodesicTool) togglePlay() {
+	if g.stopPly != nil {
+		g.stopPly()
+		g.stopPly = nil
+		g.play.SetText("Play")
+		g.play.SetIcon(theme.MediaPlayIcon())
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	g.stopPly = cancel
+	g.play.SetText("Stop")
+	g.play.SetIcon(theme.MediaStopIcon())
+	t := g.slider.Value
+	go func() {
+		tick := time.NewTicker(time.Second / 30)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			t += 0.02
+			if t > geoTMax {
+				t = geoTMin
+			}
+			tt := t
+			fyne.Do(func() {
+				if ctx.Err() == nil {
+					g.slider.SetValue(tt)
+				}
+			})
+		}
+	}()
+}
+
+// overlay returns sc with the geodesic measure at the current t appended
+// as one more item (nil if the tool is off or has no pair) and a version
+// that changes with the tool's state. It runs on the frame goroutine.
+func (g *geodesicTool) overlay(sc *render.Scene) (*render.Scene, uint64) {
+	g.mu.Lock()
+	on, ia, ib, t, ver := g.on, g.ia, g.ib, g.t, g.ver
+	g.mu.Unlock()
+	n := sc.Len()
+	if !on || ia < 0 || ib < 0 || ia >= n || ib >= n {
+		return nil, ver
+	}
+	d := sc.Dim
+	mean, scale, err := engine.Geodesic(sc.Means[ia*d:(ia+1)*d], sc.Scales[ia*d*d:(ia+1)*d*d],
+		sc.Means[ib*d:(ib+1)*d], sc.Scales[ib*d*d:(ib+1)*d*d], d, t)
+	if err != nil {
+		return nil, ver
+	}
+	return appendMeasure(sc, mean, scale, geodesicLabel(t), geodesicClass(t), []int{ia, ib}), ver
+}
+
+// geodesicLabel is the canvas label of the measure at time t.
+func geodesicLabel(t float64) string {
+	if t < 0 || t > 1 {
+		return fmt.Sprintf("t = %.2f (extrapolated)", t)
+	}
+	return fmt.Sprintf("t = %.2f", t)
+}
+
+// geodesicClass is the colour class of the measure at time t: the
+// extrapolation gets its own class, hence its own colour.
+func geodesicClass(t float64) string {
+	if t < 0 || t > 1 {
+		return "geodesic, extrapolated"
+	}
+	return "geodesic"
+}
+
+// appendMeasure returns a copy of sc with one more measure (selected,
+// with the given label and class) and the items in also selected.
+func appendMeasure(sc *render.Scene, mean, scale []float64, label, class string, also []int) *render.Scene {
+	n := sc.Len()
+	out := *sc
+	out.Means = append(append(make([]float64, 0, len(sc.Means)+len(mean)), sc.Means...), mean...)
+	out.Scales = append(append(make([]float64, 0, len(sc.Scales)+len(scale)), sc.Scales...), scale...)
+	labels := make([]string, n+1)
+	if sc.Labels != nil {
+		copy(labels, sc.Labels)
+	}
+	labels[n] = label
+	out.Labels = labels
+	classes := make([]string, n+1)
+	if sc.Classes != nil {
+		copy(classes, sc.Classes)
+	}
+	classes[n] = class
+	out.Classes = classes
+	if sc.PerPoint != nil {
+		out.PerPoint = append(append(make([]float64, 0, n+1), sc.PerPoint...), 0)
+	}
+	out.Selected = append(append(append([]int(nil), sc.Selected...), also...), n)
+	return &out
+}
+
+// derivPlot draws the metric derivative over [geoTMin, geoTMax] with the
+// geodesic interval [0, 1] shaded and a marker at the current t.
+type derivPlot struct {
+	widget.BaseWidget
+	ts, ds []float64
+	t      float64
+	raster *canvas.Raster
+}
+
+func newDerivPlot() *derivPlot {
+	p := &derivPlot{}
+	p.raster = canvas.NewRaster(p.generate)
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+func (p *derivPlot) setSamples(ts, ds []float64) { p.ts, p.ds = ts, ds; p.raster.Refresh() }
+func (p *derivPlot) setData(ds []float64, t float64) {
+	if ds == nil {
+		p.ts, p.ds = nil, nil
+	}
+	p.t = t
+	p.raster.Refresh()
+}
+func (p *derivPlot) setT(t float64) { p.t = t; p.raster.Refresh() }
+
+// MinSize gives the plot room for its curve.
+func (p *derivPlot) MinSize() fyne.Size { return fyne.NewSize(180, 90) }
+
+// CreateRenderer shows the raster.
+func (p *derivPlot) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.raster) }
+
+func (p *derivPlot) generate(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	drawDeriv(img, p.ts, p.ds, p.t, theme.Color(theme.ColorNameInputBackground), theme.Color(theme.ColorNameSeparator))
+	return img
+}
+
+// Colours of the metric-derivative plot.
+var (
+	derivInside  = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
+	derivOutside = color.NRGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
+	derivMarker  = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+)
+
+// drawDeriv draws samples (ts, ds) on a linear axis [0, 1.1 max] over
+// [geoTMin, geoTMax]: the band t in [0, 1] shaded, the curve blue inside
+// and red outside it, a marker line at t.
+func drawDeriv(img *image.RGBA, ts, ds []float64, t float64, bg, band color.Color) {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	fill(img, b, bg)
+	if w < 2 || h < 2 {
+		return
+	}
+	xOf := func(t float64) int {
+		return b.Min.X + int(math.Round((t-geoTMin)/(geoTMax-geoTMin)*float64(w-1)))
+	}
+	fill(img, image.Rect(xOf(0), b.Min.Y, xOf(1)+1, b.Max.Y), band)
+	hi := 0.0
+	for _, v := range ds {
+		if !math.IsInf(v, 0) && v > hi {
+			hi = v
+		}
+	}
+	if hi > 0 {
+		hi *= 1.1
+		yOf := func(v float64) int { return b.Min.Y + int(math.Round((1-v/hi)*float64(h-1))) }
+		prevX, prevY := -1, 0
+		for k := range ts {
+			x, y := xOf(ts[k]), yOf(ds[k])
+			c := derivInside
+			if ts[k] < 0 || ts[k] > 1 {
+				c = derivOutside
+			}
+			if prevX >= 0 {
+				span := max(x-prevX, 1)
+				for xx := prevX; xx <= x; xx++ {
+					y0 := prevY + (y-prevY)*(xx-prevX)/span
+					y1 := prevY + (y-prevY)*min(xx+1-prevX, span)/span
+					fill(img, image.Rect(xx, min(y0, y1)-1, xx+1, max(y0, y1)+1), c)
+				}
+			}
+			prevX, prevY = x, y
+		}
+	}
+	if t >= geoTMin && t <= geoTMax {
+		x := xOf(t)
+		fill(img, image.Rect(x, b.Min.Y, x+1, b.Max.Y), derivMarker)
+	}
+}

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+
+	"burescope/datasets"
+)
+
+// Keyboard shortcuts with a modifier (Ctrl, or Cmd on macOS).
+var (
+	shortcutOpen   = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutExport = &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutFind   = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+// mainMenu builds File, Run, View and Help.
+func (a *App) mainMenu() *fyne.MainMenu {
+	open := fyne.NewMenuItem("Open…", a.openDialog)
+	open.Shortcut = shortcutOpen
+	var builtins []*fyne.MenuItem
+	for _, b := range datasets.Builtins() {
+		name := datasets.BuiltinPrefix + b.Name
+		builtins = append(builtins, fyne.NewMenuItem(b.Name+" — "+b.Description, func() { a.open(name, nil, true) }))
+	}
+	builtin := fyne.NewMenuItem("Open built-in", nil)
+	builtin.ChildMenu = fyne.NewMenu("", builtins...)
+	export := fyne.NewMenuItem("Export figure…", a.exportFigureDialog)
+	export.Shortcut = shortcutExport
+	file := fyne.NewMenu("File",
+		open, builtin,
+		fyne.NewMenuItemSeparator(),
+		export,
+		fyne.NewMenuItem("Export embedding (JSON)…", func() { a.exportDialog(exportEmbeddingJSON) }),
+		fyne.NewMenuItem("Export means and covariances (CSV)…", func() { a.exportDialog(exportEmbeddingCSV) }),
+		fyne.NewMenuItem("Export stress curve (CSV)…", func() { a.exportDialog(exportStressCSV) }),
+	)
+	toggle := fyne.NewMenuItem("Start / Pause\tSpace", a.sess.Toggle)
+	step := fyne.NewMenuItem("Step\tS", func() { a.sess.Step(stepSize) })
+	reset := fyne.NewMenuItem("Reset\tR", func() { a.sess.Reset(a.set.Seed) })
+	run := fyne.NewMenu("Run", toggle, step, reset,
+		fyne.NewMenuItem("Jitter", func() { a.sess.Jitter(jitterScale) }))
+	find := fyne.NewMenuItem("Find item…", func() { a.win.Canvas().Focus(a.search) })
+	find.Shortcut = shortcutFind
+	view := fyne.NewMenu("View",
+		fyne.NewMenuItem("Fit to window\tF", a.loop.ResetView),
+		find,
+		fyne.NewMenuItem("Covariance ellipses", func() { a.set.View = "covariance"; a.applyView(); a.panel.sync() }),
+		fyne.NewMenuItem("Precision ellipses", func() { a.set.View = "precision"; a.applyView(); a.panel.sync() }),
+	)
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Burescope", a.about))
+	return fyne.NewMainMenu(file, run, view, help)
+}
+
+// addShortcuts registers the modifier shortcuts on the window canvas (the
+// main menu shows them; this makes them work where no menu bar exists).
+func (a *App) addShortcuts() {
+	c := a.win.Canvas()
+	c.AddShortcut(shortcutOpen, func(fyne.Shortcut) { a.openDialog() })
+	c.AddShortcut(shortcutExport, func(fyne.Shortcut) { a.exportFigureDialog() })
+	c.AddShortcut(shortcutFind, func(fyne.Shortcut) { c.Focus(a.search) })
+}
+
+// openDialog asks for a file and opens it.
+func (a *App) openDialog() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			a.showError("Open", err)
+			return
+		}
+		if r == nil {
+			return // cancelled
+		}
+		path := r.URI().Path()
+		r.Close()
+		a.open(path, nil, true)
+	}, a.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".json", ".npy"}))
+	a.startIn(d.SetLocation)
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
+}
+
+// startIn points a file dialog at the last directory used.
+func (a *App) startIn(set func(fyne.ListableURI)) {
+	dir := LastDir(a.fa.Preferences())
+	if dir == "" {
+		return
+	}
+	u, err := storage.ListerForURI(storage.NewFileURI(dir))
+	if err == nil {
+		set(u)
+	}
+}
+
+func (a *App) about() {
+	dialog.ShowInformation("About Burescope",
+		"Burescope 0.1.0\n\nElliptical MDS in the 2-Wasserstein space of elliptical distributions\n"+
+			"(Muzellec & Cuturi, NeurIPS 2018): every item is drawn as an ellipse.", a.win)
+}

@@ -1,0 +1,294 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/datasets"
+)
+
+// sidePanel is the tabbed panel left of the canvas: Data, Model, View and
+// Geodesic. Its widgets edit App.set; model and data changes rebuild the
+// optimiser, view changes only redraw.
+type sidePanel struct {
+	a       *App
+	tabs    *container.AppTabs
+	syncing bool // true while sync sets widget values (suppresses callbacks)
+
+	// Data
+	builtin     *widget.Select
+	recent      *widget.Select
+	info        *widget.Label
+	kind        *widget.Select
+	standardise *widget.Select
+	symmetrise  *widget.Check
+
+	// Model
+	dim       *widget.RadioGroup
+	family    *widget.Select
+	tau       *widget.Entry
+	eps       *widget.Entry
+	optimizer *widget.Select
+	rate      *widget.Entry
+	iters     *widget.Entry
+	seed      *widget.Entry
+	backend   *widget.Select
+	renderer  *widget.Label
+
+	// View
+	view    *widget.RadioGroup
+	colorBy *widget.Select
+	labels  *widget.Check
+	level   *widget.Slider
+	levelL  *widget.Label
+}
+
+func newSidePanel(a *App) *sidePanel {
+	p := &sidePanel{a: a}
+	p.tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("Data", theme.FolderOpenIcon(), container.NewVScroll(p.dataTab())),
+		container.NewTabItemWithIcon("Model", theme.SettingsIcon(), container.NewVScroll(p.modelTab())),
+		container.NewTabItemWithIcon("View", theme.VisibilityIcon(), container.NewVScroll(p.viewTab())),
+	)
+	p.sync()
+	return p
+}
+
+func (p *sidePanel) dataTab() fyne.CanvasObject {
+	a := p.a
+	var names []string
+	for _, b := range datasets.Builtins() {
+		names = append(names, b.Name)
+	}
+	p.builtin = widget.NewSelect(names, func(name string) {
+		if p.syncing {
+			return
+		}
+		st := a.set
+		st.Dataset = datasets.BuiltinPrefix + name
+		st.Kind = "auto"
+		a.openRequest(loadRequest{Name: st.Dataset}, st, true)
+	})
+	p.builtin.PlaceHolder = "(built-in dataset)"
+	open := widget.NewButtonWithIcon("Open file…", theme.FolderOpenIcon(), a.openDialog)
+	p.recent = widget.NewSelect(nil, func(path string) {
+		if p.syncing || path == "" {
+			return
+		}
+		a.open(path, nil, true)
+	})
+	p.recent.PlaceHolder = "(recent files)"
+	p.setRecent(RecentFiles(a.fa.Preferences()))
+	p.info = widget.NewLabel("")
+	p.info.Wrapping = fyne.TextWrapWord
+	p.kind = widget.NewSelect(KindChoices, func(k string) { p.dataChanged(func(s *Settings) { s.Kind = k }) })
+	p.standardise = widget.NewSelect(StandardiseChoices, func(v string) { p.dataChanged(func(s *Settings) { s.Standardise = v }) })
+	p.symmetrise = widget.NewCheck("Symmetrise distances", func(on bool) { p.dataChanged(func(s *Settings) { s.Symmetrise = on }) })
+	form := widget.NewForm(
+		widget.NewFormItem("Kind", p.kind),
+		widget.NewFormItem("Standardise", p.standardise),
+	)
+	hint := widget.NewLabel("Drop CSV, TSV, JSON or NPY files (or a Projector vectors + metadata pair) anywhere on the window.")
+	hint.Wrapping = fyne.TextWrapWord
+	hint.Importance = widget.LowImportance
+	return container.NewVBox(
+		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		p.builtin, open, p.recent,
+		widget.NewCard("", "", p.info),
+		widget.NewLabelWithStyle("Input", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		form, p.symmetrise, hint,
+	)
+}
+
+func (p *sidePanel) modelTab() fyne.CanvasObject {
+	p.dim = widget.NewRadioGroup(DimChoices, func(v string) {
+		d, _ := strconv.Atoi(v)
+		p.modelChanged(func(s *Settings) { s.Dim = d })
+	})
+	p.dim.Horizontal = true
+	p.family = widget.NewSelect(FamilyChoices, func(v string) {
+		p.tauEnable(v)
+		p.modelChanged(func(s *Settings) { s.Family = v })
+	})
+	p.tau = floatEntry(func(v float64) { p.modelChanged(func(s *Settings) { s.Tau = v }) }, p.a)
+	p.eps = floatEntry(func(v float64) { p.modelChanged(func(s *Settings) { s.Eps = v }) }, p.a)
+	p.optimizer = widget.NewSelect(OptimizerChoices, func(v string) { p.modelChanged(func(s *Settings) { s.Optimizer = v }) })
+	p.rate = floatEntry(func(v float64) { p.modelChanged(func(s *Settings) { s.LearningRate = v }) }, p.a)
+	p.iters = intEntry(func(v int64) { p.modelChanged(func(s *Settings) { s.Iterations = int(v) }) }, p.a)
+	p.seed = intEntry(func(v int64) { p.modelChanged(func(s *Settings) { s.Seed = v }) }, p.a)
+	p.backend = widget.NewSelect(BackendChoices, func(v string) { p.modelChanged(func(s *Settings) { s.Backend = v }) })
+	p.renderer = widget.NewLabel("")
+	p.renderer.Wrapping = fyne.TextWrapWord
+	p.renderer.Importance = widget.LowImportance
+	form := widget.NewForm(
+		widget.NewFormItem("Dimension", p.dim),
+		widget.NewFormItem("Family", p.family),
+		widget.NewFormItem("tau", p.tau),
+		widget.NewFormItem("eps", p.eps),
+		widget.NewFormItem("Optimiser", p.optimizer),
+		widget.NewFormItem("Learning rate", p.rate),
+		widget.NewFormItem("Iterations", p.iters),
+		widget.NewFormItem("Seed", p.seed),
+		widget.NewFormItem("Backend", p.backend),
+	)
+	hint := widget.NewLabel("Text fields apply on Enter. Changing the model restarts the fit from classical MDS.")
+	hint.Wrapping = fyne.TextWrapWord
+	hint.Importance = widget.LowImportance
+	return container.NewVBox(form, p.renderer, hint)
+}
+
+func (p *sidePanel) viewTab() fyne.CanvasObject {
+	a := p.a
+	p.view = widget.NewRadioGroup(ViewChoices, func(v string) { p.viewChanged(func(s *Settings) { s.View = v }) })
+	p.colorBy = widget.NewSelect(ColorByChoices, func(v string) { p.viewChanged(func(s *Settings) { s.ColorBy = v }) })
+	p.labels = widget.NewCheck("Show labels", func(on bool) { p.viewChanged(func(s *Settings) { s.Labels = on }) })
+	p.levelL = widget.NewLabel("")
+	p.level = widget.NewSlider(0.5, 3)
+	p.level.Step = 0.1
+	p.level.OnChanged = func(v float64) {
+		p.levelL.SetText(fmt.Sprintf("%.1f", v))
+		p.viewChanged(func(s *Settings) { s.Level = v })
+	}
+	fit := widget.NewButtonWithIcon("Fit view (F)", theme.ZoomFitIcon(), a.loop.ResetView)
+	form := widget.NewForm(
+		widget.NewFormItem("Ellipses", p.view),
+		widget.NewFormItem("Colour by", p.colorBy),
+		widget.NewFormItem("Level", container.NewBorder(nil, nil, nil, p.levelL, p.level)),
+	)
+	help := widget.NewLabel("Wheel: zoom · drag: pan (3D: rotate; Shift-drag pans) · click: select · double-click: fit · Space: run/pause · S: step · R: reset")
+	help.Wrapping = fyne.TextWrapWord
+	help.Importance = widget.LowImportance
+	return container.NewVBox(form, p.labels, fit, help)
+}
+
+// sync sets every widget from App.set without triggering callbacks.
+func (p *sidePanel) sync() {
+	p.syncing = true
+	defer func() { p.syncing = false }()
+	s := p.a.set
+	if strings.HasPrefix(s.Dataset, datasets.BuiltinPrefix) {
+		p.builtin.SetSelected(strings.TrimPrefix(s.Dataset, datasets.BuiltinPrefix))
+	} else {
+		p.builtin.ClearSelected()
+	}
+	p.recent.ClearSelected()
+	p.kind.SetSelected(s.Kind)
+	p.standardise.SetSelected(s.Standardise)
+	p.symmetrise.SetChecked(s.Symmetrise)
+	p.dim.SetSelected(strconv.Itoa(s.Dim))
+	p.family.SetSelected(s.Family)
+	p.tauEnable(s.Family)
+	p.tau.SetText(formatFloat(s.Tau))
+	p.eps.SetText(formatFloat(s.Eps))
+	p.optimizer.SetSelected(s.Optimizer)
+	p.rate.SetText(formatFloat(s.LearningRate))
+	p.iters.SetText(strconv.Itoa(s.Iterations))
+	p.seed.SetText(strconv.FormatInt(s.Seed, 10))
+	p.backend.SetSelected(s.Backend)
+	p.renderer.SetText("In use: " + p.a.sess.BackendDesc())
+	p.view.SetSelected(s.View)
+	p.colorBy.SetSelected(s.ColorBy)
+	p.labels.SetChecked(s.Labels)
+	p.level.SetValue(s.Level)
+	p.levelL.SetText(fmt.Sprintf("%.1f", s.Level))
+}
+
+func (p *sidePanel) tauEnable(family string) {
+	if family == "custom" {
+		p.tau.Enable()
+	} else {
+		p.tau.Disable()
+	}
+}
+
+// showDataset describes ds in the Data tab.
+func (p *sidePanel) showDataset(ds *datasets.Dataset) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%d items · %s", displayName(ds.Name), ds.Len(), ds.Kind)
+	if len(ds.FeatureNames) > 0 {
+		fmt.Fprintf(&b, " · %d features", len(ds.FeatureNames))
+	}
+	if ds.ClassColumn != "" {
+		fmt.Fprintf(&b, "\nclasses: %s", ds.ClassColumn)
+	}
+	if ds.Source != "" && ds.Source != ds.Name {
+		fmt.Fprintf(&b, "\n%s", ds.Source)
+	}
+	p.info.SetText(b.String())
+	p.sync()
+}
+
+// setRecent fills the recent-files select.
+func (p *sidePanel) setRecent(list []string) {
+	p.recent.Options = list
+	p.recent.Refresh()
+}
+
+func (p *sidePanel) dataChanged(edit func(*Settings)) {
+	if p.syncing {
+		return
+	}
+	st := p.a.set
+	edit(&st)
+	if st.DataChanged(p.a.set) && p.a.sess.Dataset() != nil {
+		p.a.rebuild(st)
+	}
+}
+
+func (p *sidePanel) modelChanged(edit func(*Settings)) {
+	if p.syncing {
+		return
+	}
+	st := p.a.set
+	edit(&st)
+	if st.ModelChanged(p.a.set) && p.a.sess.Dataset() != nil {
+		p.a.rebuild(st)
+	}
+}
+
+func (p *sidePanel) viewChanged(edit func(*Settings)) {
+	if p.syncing {
+		return
+	}
+	edit(&p.a.set)
+	p.a.applyView()
+}
+
+// floatEntry is an entry that parses a float on Enter and reports parse
+// errors in a dialog.
+func floatEntry(set func(float64), a *App) *widget.Entry {
+	e := widget.NewEntry()
+	e.OnSubmitted = func(s string) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			a.showError("Not a number", fmt.Errorf("%q: %v", s, err.(*strconv.NumError).Err))
+			a.panel.sync()
+			return
+		}
+		set(v)
+	}
+	return e
+}
+
+// intEntry is floatEntry for integers.
+func intEntry(set func(int64), a *App) *widget.Entry {
+	e := widget.NewEntry()
+	e.OnSubmitted = func(s string) {
+		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			a.showError("Not an integer", fmt.Errorf("%q: %v", s, err.(*strconv.NumError).Err))
+			a.panel.sync()
+			return
+		}
+		set(v)
+	}
+	return e
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
