@@ -203,9 +203,15 @@ func (g *hypGraph) pairs() [][2]int {
 type HypernymyProgress struct {
 	Epoch     int     // epochs completed
 	Loss      float64 // mean loss per positive relation over the last epoch
-	Evaluated bool    // MeanRank and MAP were computed for this snapshot
-	MeanRank  float64 // reconstruction mean rank on the training relations (1 is best)
-	MAP       float64 // reconstruction mean average precision (1 is best)
+	Evaluated bool    // the reconstruction scores below were computed for this snapshot
+	// MeanRank and MAP are the reconstruction scores on the input
+	// relations (deduplicated, no added self pairs: the Poincaré
+	// embeddings protocol, u itself not a candidate); 1 is best for both.
+	MeanRank, MAP float64
+	// SymMeanRank and SymMAP are the same on the training relations (with
+	// the self pairs (u, u) of the symmetrisation; equal to MeanRank and
+	// MAP under NoSelfPairs).
+	SymMeanRank, SymMAP float64
 	// EpochSeconds is the wall time of the last epoch (evaluation excluded);
 	// TrainSeconds the total over all epochs.
 	EpochSeconds, TrainSeconds float64
@@ -233,6 +239,7 @@ type HypernymyTrainer struct {
 	cfg   HypernymyConfig
 	n, d  int
 	graph *hypGraph // training relations (with self pairs unless disabled)
+	input *hypGraph // input relations, deduplicated
 	pos   [][2]int  // the same, as a list
 	order []int     // shuffled positive indices of the current epoch
 
@@ -270,12 +277,16 @@ func NewHypernymyTrainer(n int, pairs [][2]int, cfg HypernymyConfig) (*Hypernymy
 	if err != nil {
 		return nil, err
 	}
+	in, err := newHypGraph(n, pairs, false)
+	if err != nil {
+		return nil, err
+	}
 	if len(g.adj) == 0 {
 		return nil, errors.New("hypernymy: no relations to train on")
 	}
 	d := cfg.Dim
 	t := &HypernymyTrainer{
-		cfg: cfg, n: n, d: d, graph: g, pos: g.pairs(),
+		cfg: cfg, n: n, d: d, graph: g, input: in, pos: g.pairs(),
 		means: make([]float64, n*d), fact: make([]float64, n*d*d),
 		gMean: make([]float64, n*d), gFac: make([]float64, n*d*d),
 		touched: make([]bool, n),
@@ -354,6 +365,7 @@ type hypPairWS struct {
 	score, wt    []float64
 	m, g, t1, t2 []float64
 	f            []float64
+	eig          *hypEig
 }
 
 func newHypPairWS(d, k int) *hypPairWS {
@@ -361,7 +373,7 @@ func newHypPairWS(d, k int) *hypPairWS {
 	return &hypPairWS{d: d, y: make([]float64, k*dd), q: make([]float64, k*dd),
 		lam: make([]float64, k*d), score: make([]float64, k), wt: make([]float64, k),
 		m: make([]float64, dd), g: make([]float64, dd), t1: make([]float64, dd),
-		t2: make([]float64, dd), f: make([]float64, d)}
+		t2: make([]float64, dd), f: make([]float64, d), eig: newHypEig(d)}
 }
 
 // hypPairLoss adds to the gradients gMean, gFac the gradient of the loss
@@ -396,7 +408,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 			}
 		}
 		lam := ws.lam[j*d : (j+1)*d]
-		hypJacobi(m, ws.q[j*dd:(j+1)*dd], lam, d)
+		ws.eig.vectors(m, ws.q[j*dd:(j+1)*dd], lam)
 		var tr float64
 		for i, l := range lam {
 			l = math.Max(l, 0)
@@ -735,25 +747,70 @@ func (t *HypernymyTrainer) snapshot() HypernymyProgress {
 // Snapshot returns the current state (not evaluated).
 func (t *HypernymyTrainer) Snapshot() HypernymyProgress { return t.snapshot() }
 
-// Evaluate returns the current snapshot with the reconstruction mean rank
-// and MAP on the training relations (EvaluateReconstruction).
+// Evaluate returns the current snapshot with its reconstruction scores
+// (EvaluateReconstruction) on the input relations and on the training
+// relations, from one computation of the scores.
 func (t *HypernymyTrainer) Evaluate(ctx context.Context) (HypernymyProgress, error) {
 	p := t.snapshot()
-	r, err := t.EvaluateOn(ctx, t.pos)
+	r, err := t.evaluate(ctx, []*hypGraph{t.input, t.graph})
 	if err != nil {
 		return p, err
 	}
-	p.Evaluated, p.MeanRank, p.MAP = true, r.MeanRank, r.MAP
+	p.Evaluated = true
+	p.MeanRank, p.MAP = r[0].MeanRank, r[0].MAP
+	p.SymMeanRank, p.SymMAP = r[1].MeanRank, r[1].MAP
+	if len(t.input.adj) == 0 { // only self pairs were given
+		p.MeanRank, p.MAP = p.SymMeanRank, p.SymMAP
+	}
 	return p, nil
 }
 
 // EvaluateOn returns the reconstruction scores of the current embedding on
-// the given relations (for example the input pairs without self pairs).
+// other relations (pairs of item indices).
 func (t *HypernymyTrainer) EvaluateOn(ctx context.Context, relations [][2]int) (Reconstruction, error) {
-	if err := t.refreshCache(); err != nil {
+	g, err := newHypGraph(t.n, relations, false)
+	if err != nil {
 		return Reconstruction{}, err
 	}
-	return EvaluateReconstruction(ctx, t.n, relations, t.cache.rowScorer(t.means), t.cfg.Workers)
+	r, err := t.evaluate(ctx, []*hypGraph{g})
+	if err != nil {
+		return Reconstruction{}, err
+	}
+	return r[0], nil
+}
+
+func (t *HypernymyTrainer) evaluate(ctx context.Context, graphs []*hypGraph) ([]Reconstruction, error) {
+	if err := t.refreshCache(); err != nil {
+		return nil, err
+	}
+	rows := t.cache.rowScorer(t.means)
+	if t.n <= hypDenseRowsMax {
+		var err error
+		if rows, err = t.cache.denseRows(ctx, t.means, t.cfg.Workers); err != nil {
+			return nil, err
+		}
+	}
+	var nonEmpty []*hypGraph
+	for _, g := range graphs {
+		if len(g.adj) > 0 {
+			nonEmpty = append(nonEmpty, g)
+		}
+	}
+	if len(nonEmpty) == 0 {
+		return nil, errors.New("reconstruction: no relations")
+	}
+	r, err := evaluateGraphs(ctx, nonEmpty, rows, t.cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Reconstruction, len(graphs))
+	for i, k := 0, 0; i < len(graphs); i++ {
+		if len(graphs[i].adj) > 0 {
+			out[i] = r[k]
+			k++
+		}
+	}
+	return out, nil
 }
 
 // Run trains for epochs more epochs, evaluating every evalEvery epochs

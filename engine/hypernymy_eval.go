@@ -47,22 +47,35 @@ func EvaluateReconstruction(ctx context.Context, n int, relations [][2]int, rows
 	if err != nil {
 		return Reconstruction{}, err
 	}
+	r, err := evaluateGraphs(ctx, []*hypGraph{g}, rows, workers)
+	if err != nil {
+		return Reconstruction{}, err
+	}
+	return r[0], nil
+}
+
+// evaluateGraphs evaluates the same scores against several relation graphs
+// on one set of items, scoring each row once.
+func evaluateGraphs(ctx context.Context, graphs []*hypGraph, rows RowScorer, workers int) ([]Reconstruction, error) {
+	n := graphs[0].n
 	if workers <= 0 {
 		workers = 1
 	}
-	type rowResult struct {
-		rankSum float64
-		ap      float64
-	}
-	res := make([]rowResult, n)
+	ng := len(graphs)
+	// rankSum and ap of row u against graph k at index u*ng + k.
+	rankSum := make([]float64, n*ng)
+	apRow := make([]float64, n*ng)
 	scorers := make([]func(int, []float64), workers)
 	bufs := make([][]float64, workers)
 	nonBufs := make([][]float64, workers)
 	nbrBufs := make([][]float64, workers)
 	var cancelled atomic.Bool
 	hypParallel(workers, n, func(w, u int) {
-		row := g.row(u)
-		if len(row) == 0 || cancelled.Load() {
+		empty := true
+		for _, g := range graphs {
+			empty = empty && len(g.row(u)) == 0
+		}
+		if empty || cancelled.Load() {
 			return
 		}
 		if ctx.Err() != nil {
@@ -75,56 +88,103 @@ func EvaluateReconstruction(ctx context.Context, n int, relations [][2]int, rows
 		}
 		s := bufs[w]
 		scorers[w](u, s)
-		non := nonBufs[w][:0]
-		nbr := nbrBufs[w][:0]
-		ri := 0
-		for x := 0; x < n; x++ {
-			for ri < len(row) && int(row[ri]) < x {
-				ri++
-			}
-			if ri < len(row) && int(row[ri]) == x {
-				nbr = append(nbr, s[x])
+		for k, g := range graphs {
+			row := g.row(u)
+			if len(row) == 0 {
 				continue
 			}
-			if x != u {
-				non = append(non, s[x])
+			non := nonBufs[w][:0]
+			nbr := nbrBufs[w][:0]
+			ri := 0
+			for x := 0; x < n; x++ {
+				for ri < len(row) && int(row[ri]) < x {
+					ri++
+				}
+				if ri < len(row) && int(row[ri]) == x {
+					nbr = append(nbr, s[x])
+					continue
+				}
+				if x != u {
+					non = append(non, s[x])
+				}
 			}
+			sort.Float64s(non)
+			sort.Sort(sort.Reverse(sort.Float64Slice(nbr)))
+			var rs, ap float64
+			for i, sv := range nbr {
+				// Non-neighbours strictly above sv.
+				above := len(non) - sort.Search(len(non), func(k int) bool { return non[k] > sv })
+				rs += float64(1 + above)
+				ap += float64(i+1) / float64(i+1+above)
+			}
+			rankSum[u*ng+k] = rs
+			apRow[u*ng+k] = ap / float64(len(nbr))
+			nonBufs[w], nbrBufs[w] = non, nbr
 		}
-		sort.Float64s(non)
-		sort.Sort(sort.Reverse(sort.Float64Slice(nbr)))
-		var rs, ap float64
-		for i, sv := range nbr {
-			// Non-neighbours strictly above sv.
-			above := len(non) - sort.Search(len(non), func(k int) bool { return non[k] > sv })
-			rs += float64(1 + above)
-			ap += float64(i+1) / float64(i+1+above)
-		}
-		res[u] = rowResult{rankSum: rs, ap: ap / float64(len(nbr))}
-		nonBufs[w], nbrBufs[w] = non, nbr
 	})
 	if err := ctx.Err(); err != nil || cancelled.Load() {
 		if err == nil {
 			err = context.Canceled
 		}
-		return Reconstruction{}, err
+		return nil, err
 	}
-	var r Reconstruction
-	var rankSum, apSum float64
-	for u := 0; u < n; u++ {
-		if len(g.row(u)) == 0 {
-			continue
+	out := make([]Reconstruction, ng)
+	for k, g := range graphs {
+		r := &out[k]
+		var rs, ap float64
+		for u := 0; u < n; u++ {
+			if len(g.row(u)) == 0 {
+				continue
+			}
+			r.Items++
+			r.Pairs += len(g.row(u))
+			rs += rankSum[u*ng+k]
+			ap += apRow[u*ng+k]
 		}
-		r.Items++
-		r.Pairs += len(g.row(u))
-		rankSum += res[u].rankSum
-		apSum += res[u].ap
+		if r.Pairs == 0 {
+			return nil, fmt.Errorf("reconstruction: no relations")
+		}
+		r.MeanRank = rs / float64(r.Pairs)
+		r.MAP = ap / float64(r.Items)
 	}
-	if r.Pairs == 0 {
-		return r, fmt.Errorf("reconstruction: no relations")
+	return out, nil
+}
+
+// hypDenseRowsMax is the largest n for which the trainer's evaluation
+// stores the whole symmetric score matrix (n^2 float64: 128 MiB at 4096)
+// and so computes each unordered pair once.
+const hypDenseRowsMax = 4096
+
+// denseRows computes all scores s(u, w) = s(w, u) once per unordered pair,
+// parallel over rows, and returns a RowScorer that reads them.
+func (c *hypItemCache) denseRows(ctx context.Context, means []float64, workers int) (RowScorer, error) {
+	n, d := len(means)/c.d, c.d
+	all := make([]float64, n*n)
+	var cancelled atomic.Bool
+	hypParallel(workers, n, func(_, u int) {
+		if cancelled.Load() || ctx.Err() != nil {
+			cancelled.Store(true)
+			return
+		}
+		m, tmp, lam, eig := make([]float64, d*d), make([]float64, d*d), make([]float64, d), newHypEig(d)
+		mu := means[u*d : (u+1)*d]
+		for w := u; w < n; w++ {
+			mw := means[w*d : (w+1)*d]
+			var dot float64
+			for i := range mu {
+				dot += mu[i] * mw[i]
+			}
+			v := dot + c.crossTrace(eig, m, tmp, lam, u, w)
+			all[u*n+w] = v
+			all[w*n+u] = v
+		}
+	})
+	if cancelled.Load() {
+		return nil, context.Canceled
 	}
-	r.MeanRank = rankSum / float64(r.Pairs)
-	r.MAP = apSum / float64(r.Items)
-	return r, nil
+	return func() func(int, []float64) {
+		return func(u int, out []float64) { copy(out, all[u*n:(u+1)*n]) }
+	}, nil
 }
 
 // rowScorer scores rows by the pseudo dot product from the cache (whose
@@ -135,6 +195,7 @@ func (c *hypItemCache) rowScorer(means []float64) RowScorer {
 		m := make([]float64, d*d)
 		tmp := make([]float64, d*d)
 		lam := make([]float64, d)
+		eig := newHypEig(d)
 		return func(u int, out []float64) {
 			mu := means[u*d : (u+1)*d]
 			for w := range out {
@@ -143,7 +204,7 @@ func (c *hypItemCache) rowScorer(means []float64) RowScorer {
 				for i := range mu {
 					dot += mu[i] * mw[i]
 				}
-				out[w] = dot + c.crossTrace(m, tmp, lam, u, w)
+				out[w] = dot + c.crossTrace(eig, m, tmp, lam, u, w)
 			}
 		}
 	}

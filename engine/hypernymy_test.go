@@ -60,7 +60,7 @@ func TestHypCrossTrace(t *testing.T) {
 		m, tmp, lam := make([]float64, d*d), make([]float64, d*d), make([]float64, d)
 		a, b := FactorProduct(la, d, d, 0.01), FactorProduct(lb, d, d, 0.01)
 		for _, tc := range []struct{ u, w int }{{0, 1}, {1, 0}, {0, 0}} {
-			got := c.crossTrace(m, tmp, lam, tc.u, tc.w)
+			got := c.crossTrace(newHypEig(d), m, tmp, lam, tc.u, tc.w)
 			x, y := a, b
 			if tc.u == 1 {
 				x, y = b, a
