@@ -182,6 +182,9 @@ func readTableDelim(file string, data []byte, delim byte) (*table, error) {
 		}
 		t.rows = append(t.rows, row{line: line, cells: rec})
 	}
+	if len(t.rows) == 0 {
+		return nil, errf(file, "file has no data (only blank cells)")
+	}
 	return t, nil
 }
 
