@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"burescope/engine"
+)
+
+func init() {
+	Register(Command{
+		Name:    "bench",
+		Summary: "time stress + gradient evaluations on a random problem (last stdout line: JSON)",
+		Run:     runBench,
+	})
+}
+
+// benchResult is the last stdout line of `burescope bench`.
+type benchResult struct {
+	N              int     `json:"n"`
+	Dim            int     `json:"dim"`
+	Backend        string  `json:"backend"`
+	SecondsPerIter float64 `json:"seconds_per_iter"`
+	NsPerPair      float64 `json:"ns_per_pair"`
+	Threads        int     `json:"threads"`
+}
+
+// benchProblem is the seeded random problem of `burescope bench`: means
+// N(0, 1), scales L L^T + 0.01 I with L entries N(0, 0.3^2), target
+// distances uniform in [0.5, 2.5).
+func benchProblem(n, d int, seed uint64) (*engine.Problem, engine.State) {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	p := &engine.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2)}
+	for k := range p.Dist {
+		p.Dist[k] = 0.5 + 2*rng.Float64()
+	}
+	s := engine.State{Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	for k := range s.Means {
+		s.Means[k] = rng.NormFloat64()
+	}
+	l := make([]float64, d*d)
+	for i := 0; i < n; i++ {
+		for k := range l {
+			l[k] = 0.3 * rng.NormFloat64()
+		}
+		c := s.Scales[i*d*d : (i+1)*d*d]
+		for r := 0; r < d; r++ {
+			for q := 0; q < d; q++ {
+				var v float64
+				for k := 0; k < d; k++ {
+					v += l[r*d+k] * l[q*d+k]
+				}
+				c[r*d+q] = v
+			}
+			c[r*d+r] += 0.01
+		}
+	}
+	return p, s
+}
+
+// runBench implements `burescope bench [--n 2000] [--dim 2] [--backend cpu]
+// [--iters 20] [--threads T]`: one warm-up evaluation, then --iters timed
+// evaluations of the stress and its full gradient (means, scales,
+// per-point stress).
+func runBench(env Env) error {
+	fs := NewFlagSet(env, "bench", "[--n 2000] [--dim 2] [--backend cpu|gl|gl64|auto] [--iters 20] [--threads T]")
+	n := fs.Int("n", 2000, "number of measures")
+	dim := fs.Int("dim", 2, "dimension (1..16)")
+	backendName := fs.String("backend", "cpu", "backend: "+backendNames)
+	iters := fs.Int("iters", 20, "timed evaluations")
+	threads := fs.Int("threads", 0, "CPU backend threads (0: all cores)")
+	seed := fs.Uint64("seed", 1, "random seed of the problem")
+	pos, err := ParseInterspersed(fs, env.Args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		fmt.Fprintf(env.Stderr, "burescope bench: unexpected arguments %q\n", pos)
+		fs.Usage()
+		return ErrUsage
+	}
+	switch {
+	case *n < 2 || *n > 1<<20:
+		fmt.Fprintf(env.Stderr, "burescope bench: --n %d out of range 2..%d\n", *n, 1<<20)
+		return ErrUsage
+	case *dim < 1 || *dim > engine.MaxDim:
+		fmt.Fprintf(env.Stderr, "burescope bench: --dim %d out of range 1..%d\n", *dim, engine.MaxDim)
+		return ErrUsage
+	case *iters < 1:
+		fmt.Fprintf(env.Stderr, "burescope bench: --iters %d: want at least 1\n", *iters)
+		return ErrUsage
+	case *threads < 0:
+		fmt.Fprintf(env.Stderr, "burescope bench: --threads %d: want >= 0\n", *threads)
+		return ErrUsage
+	}
+	var be engine.Backend
+	if *backendName == "cpu" {
+		be = engine.NewCPUBackend(*threads)
+	} else {
+		if be, err = openBackend(*backendName, env.Stderr); err != nil {
+			return err
+		}
+	}
+	defer be.Close()
+	p, s := benchProblem(*n, *dim, *seed)
+	if err := be.Load(p); err != nil {
+		return err
+	}
+	g := engine.Gradient{Means: make([]float64, *n**dim), Scales: make([]float64, *n**dim**dim), PerPoint: make([]float64, *n)}
+	ctx := context.Background()
+	if _, err := be.Evaluate(ctx, s, &g); err != nil {
+		return err
+	}
+	start := time.Now()
+	for k := 0; k < *iters; k++ {
+		if _, err := be.Evaluate(ctx, s, &g); err != nil {
+			return err
+		}
+	}
+	per := time.Since(start).Seconds() / float64(*iters)
+	res := benchResult{
+		N: *n, Dim: *dim, Backend: be.Name(), SecondsPerIter: per,
+		NsPerPair: per * 1e9 / float64(len(p.Dist)),
+	}
+	if cb, ok := be.(*engine.CPUBackend); ok {
+		res.Threads = cb.Threads()
+	}
+	fmt.Fprintf(env.Stderr, "%s: n=%d d=%d: %.4g s per evaluation, %.3g ns per pair (GOMAXPROCS %d)\n",
+		backendDescription(be), *n, *dim, per, res.NsPerPair, runtime.GOMAXPROCS(0))
+	line, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, string(line))
+	return nil
+}

@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"burescope/datasets"
+	"burescope/engine"
+)
+
+func init() {
+	Register(Command{
+		Name:    "fit",
+		Summary: "fit an elliptical MDS embedding to a data file (last stdout line: JSON summary)",
+		Run:     runFit,
+	})
+}
+
+// fitResult is the last stdout line of `burescope fit`.
+type fitResult struct {
+	N             int      `json:"n"`
+	Dim           int      `json:"dim"`
+	Family        string   `json:"family"`
+	Tau           float64  `json:"tau"`
+	Iters         int      `json:"iters"`
+	Backend       string   `json:"backend"`
+	Seconds       float64  `json:"seconds"`
+	Stress        float64  `json:"stress"`
+	Stress1       float64  `json:"stress1"`
+	MDSStress1    float64  `json:"mds_stress1"`
+	PointsStress1 *float64 `json:"points_stress1,omitempty"`
+}
+
+const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--dim 2] " +
+	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
+	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
+	"[--out EMB.json] [--progress] [--standardize] [--symmetrize]"
+
+// runFit implements `burescope fit INPUT ...`: load INPUT (a file or
+// builtin:NAME) with datasets.Load, fit with engine.Optimizer on the chosen
+// backend, optionally save the embedding, and print one JSON summary line.
+// Unless --points or --baseline=false, the point-MDS baseline is fitted
+// with the same settings so points_stress1 can be compared with stress1.
+func runFit(env Env) error {
+	fs := NewFlagSet(env, "fit", fitUsage)
+	kind := fs.String("kind", "auto", "input kind: auto, distances, features, relations or embedding")
+	dim := fs.Int("dim", 2, "embedding dimension (1..16)")
+	family := fs.String("family", "gaussian", "elliptical family: gaussian, uniform or custom")
+	tau := fs.Float64("tau", 0, "covariance constant of the custom family (covariance = tau * scale)")
+	eps := fs.Float64("eps", -1, "scale regularisation relative to the squared RMS distance (<0: default 0.01)")
+	iters := fs.Int("iters", 1000, "maximum number of iterations")
+	tol := fs.Float64("tol", 1e-7, "stop when the stress improves by less than this fraction over 20 iterations (0: never)")
+	optName := fs.String("optimizer", "adam", "optimiser: adam, gd or adagrad")
+	lr := fs.Float64("lr", 0, "learning rate (0: the optimiser's default)")
+	seed := fs.Int64("seed", 1, "random seed (initial scales, random init)")
+	initName := fs.String("init", "mds", "initial state: mds, random or an embedding FILE.json")
+	points := fs.Bool("points", false, "fit points (Diracs: metric MDS) instead of ellipses")
+	baseline := fs.Bool("baseline", true, "also fit the point-MDS baseline (points_stress1)")
+	backendName := fs.String("backend", "auto", "stress backend: "+backendNames)
+	out := fs.String("out", "", "write the fitted embedding (JSON) to this file")
+	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
+	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic, see `burescope datasets`)")
+	symmetrize := fs.Bool("symmetrize", false, "average an asymmetric distance matrix with its transpose instead of rejecting it")
+	pos, err := ParseInterspersed(fs, env.Args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(env.Stderr, "burescope fit: want exactly one INPUT (a file or builtin:NAME), got %d arguments\n", len(pos))
+		fs.Usage()
+		return ErrUsage
+	}
+	usage := func(format string, a ...any) error {
+		fmt.Fprintf(env.Stderr, "burescope fit: "+format+"\n", a...)
+		return ErrUsage
+	}
+	if *dim < 1 || *dim > engine.MaxDim {
+		return usage("--dim %d out of range 1..%d", *dim, engine.MaxDim)
+	}
+	if *iters < 1 {
+		return usage("--iters %d: want at least 1", *iters)
+	}
+	fam, err := engine.ParseFamily(*family, *dim, *tau)
+	if err != nil {
+		return usage("--family: %v", err)
+	}
+	k, err := datasets.ParseKind(*kind)
+	if err != nil {
+		return usage("--kind: %v", err)
+	}
+	lopt := datasets.Options{Kind: k, Symmetrize: *symmetrize}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "standardize" {
+			v := *standardize
+			lopt.Standardize = &v
+		}
+	})
+	ds, err := datasets.Load(pos[0], lopt)
+	if err != nil {
+		return err
+	}
+	n := ds.Len()
+	dist := ds.Dist
+	opt := engine.DefaultOptions()
+	if ds.Kind == datasets.KindEmbedding && ds.Embedding != nil {
+		// Fit the embedding's own W2 distances, starting from it when it
+		// matches the requested dimension and family.
+		full := engine.DistanceMatrix(ds.Embedding)
+		dist = make([]float64, 0, n*(n-1)/2)
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				dist = append(dist, full[i*n+j])
+			}
+		}
+		if ds.Embedding.Dim == *dim && *initName == "mds" {
+			opt.InitEmbedding = ds.Embedding
+		}
+	}
+	if n < 3 {
+		return fmt.Errorf("%s: %d items; elliptical MDS needs at least 3", pos[0], n)
+	}
+	if len(dist) != n*(n-1)/2 {
+		return fmt.Errorf("%s: no distances to fit (kind %s)", pos[0], ds.Kind)
+	}
+	opt.Dim = *dim
+	opt.Family = fam
+	opt.Eps = *eps
+	opt.MaxIter = *iters
+	opt.Tol = *tol
+	opt.Optimizer = *optName
+	opt.LR = *lr
+	opt.Seed = *seed
+	opt.Points = *points
+	switch *initName {
+	case "mds", "random":
+		opt.Init = *initName
+	default:
+		e, err := datasets.LoadEmbedding(*initName)
+		if err != nil {
+			return err
+		}
+		if e, err = alignEmbedding(*initName, e, ds.Labels, *dim); err != nil {
+			return err
+		}
+		opt.InitEmbedding = e
+	}
+	be, err := openBackend(*backendName, env.Stderr)
+	if err != nil {
+		return err
+	}
+	defer be.Close()
+
+	start := time.Now()
+	o, err := engine.NewOptimizer(n, dist, opt, be)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var bar *progressBar
+	if *progress || isTerminal(env.Stderr) {
+		bar = newProgressBar(env.Stderr, *iters)
+	}
+	publish := func(s *engine.Snapshot) {
+		if bar != nil {
+			bar.Update(s.Iter, s.Stress1, false)
+		}
+	}
+	runErr := o.Run(ctx, 100*time.Millisecond, publish)
+	if bar != nil {
+		s := o.Latest()
+		bar.Update(s.Iter, s.Stress1, true)
+		bar.Done()
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	fitSeconds := time.Since(start).Seconds()
+	s := o.Latest()
+	res := fitResult{
+		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
+		Backend: be.Name(), Seconds: fitSeconds,
+		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1,
+	}
+	if *points {
+		v := s.Stress1
+		res.PointsStress1 = &v
+	} else if *baseline && runErr == nil {
+		v, err := o.PointBaseline(ctx, *iters)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		if err == nil {
+			res.PointsStress1 = &v
+		}
+	}
+	if *out != "" {
+		if err := datasets.SaveEmbedding(*out, s.Embedding(ds.Labels)); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote %d %s measures in dimension %d to %s\n", n, fam.Name, *dim, *out)
+	}
+	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
+		pos[0], n, s.Iter, backendDescription(be), fitSeconds, s.Stress1, s.ClassicalStress1)
+	line, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, string(line))
+	if runErr != nil {
+		return fmt.Errorf("interrupted at iteration %d", s.Iter)
+	}
+	return nil
+}
+
+// alignEmbedding checks that an initial embedding read from file fits the
+// data (same dimension, the same items) and returns it in the data's item
+// order (matched by label when the labels are a permutation).
+func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) (*engine.Embedding, error) {
+	if e.Dim != dim {
+		return nil, fmt.Errorf("%s: embedding has dimension %d, the fit asks for --dim %d", file, e.Dim, dim)
+	}
+	if e.Len() != len(labels) {
+		return nil, fmt.Errorf("%s: embedding has %d items, the data has %d", file, e.Len(), len(labels))
+	}
+	idx := make(map[string]int, e.Len())
+	for i, l := range e.Labels {
+		idx[l] = i
+	}
+	out := &engine.Embedding{Family: e.Family, Dim: dim, Labels: labels,
+		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
+	var missing []string
+	for i, l := range labels {
+		j, ok := idx[l]
+		if !ok {
+			missing = append(missing, l)
+			j = i
+		}
+		copy(out.Means[i*dim:(i+1)*dim], e.Mean(j))
+		copy(out.Scales[i*dim*dim:(i+1)*dim*dim], e.Scale(j))
+	}
+	if len(missing) == len(labels) {
+		// No label in common: assume the same order.
+		return e, nil
+	}
+	if len(missing) > 0 {
+		if len(missing) > 3 {
+			missing = append(missing[:3], "...")
+		}
+		return nil, fmt.Errorf("%s: items %s of the data are not in the embedding", file, strings.Join(missing, ", "))
+	}
+	for _, v := range out.Means {
+		if math.IsNaN(v) {
+			return nil, fmt.Errorf("%s: NaN mean", file)
+		}
+	}
+	return out, nil
+}
