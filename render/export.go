@@ -225,8 +225,13 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 		}
 		ts := textStyle(captionFontSize, fg)
 		ts.XAlign = draw.XLeft
-		dc.FillText(ts, dc.Min, capt)
-		dc = draw.Crop(dc, 0, 0, ts.Height(capt)+vg.Points(4), 0)
+		lines := wrapCaption(capt, func(s string) vg.Length { return ts.Width(s) }, dc.Max.X-dc.Min.X)
+		y := dc.Min.Y
+		for k := len(lines) - 1; k >= 0; k-- {
+			dc.FillText(ts, vg.Point{X: dc.Min.X, Y: y}, lines[k])
+			y += ts.Height(lines[k])
+		}
+		dc = draw.Crop(dc, 0, 0, y-dc.Min.Y+vg.Points(4), 0)
 	}
 	lay := NewLayout(sc, st)
 	colors := itemColors(sc, st, len(lay.Shapes))
@@ -251,6 +256,27 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 	}
 	equalAxes(p, dc, lay)
 	p.Draw(dc)
+}
+
+// wrapCaption splits a caption at its " | " separators into lines no
+// wider than w (a single part wider than w stays on its own line).
+func wrapCaption(capt string, width func(string) vg.Length, w vg.Length) []string {
+	parts := strings.Split(capt, "  |  ")
+	var lines []string
+	cur := ""
+	for _, p := range parts {
+		next := p
+		if cur != "" {
+			next = cur + "  |  " + p
+		}
+		if cur != "" && width(next) > w {
+			lines = append(lines, cur)
+			cur = p
+			continue
+		}
+		cur = next
+	}
+	return append(lines, cur)
 }
 
 func axisNames(sc *Scene, st Style) (string, string) {
@@ -371,18 +397,18 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 			pts := outline(s)
 			c.FillPolygon(ep.fillColor(col, alpha), c.ClipPolygonXY(pts))
 			if ep.st.Outline {
-				c.StrokeLines(draw.LineStyle{Color: darken(col, 0.35), Width: lw}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
+				c.StrokeLines(draw.LineStyle{Color: shade(col, 0.35, ep.st.Dark), Width: lw}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
 			}
 		case KindSegment:
 			r1, _, ux, uy := s.M.Axes()
 			a := vg.Point{X: trX(s.X - r1*ux), Y: trY(s.Y - r1*uy)}
 			b := vg.Point{X: trX(s.X + r1*ux), Y: trY(s.Y + r1*uy)}
-			c.StrokeLines(draw.LineStyle{Color: darken(col, 0.2), Width: vg.Points(1.2)}, c.ClipLinesXY([]vg.Point{a, b})...)
+			c.StrokeLines(draw.LineStyle{Color: shade(col, 0.2, ep.st.Dark), Width: vg.Points(1.2)}, c.ClipLinesXY([]vg.Point{a, b})...)
 		case KindPoint:
-			dot(s, vg.Points(1.8), darken(col, 0.2))
+			dot(s, vg.Points(1.8), shade(col, 0.2, ep.st.Dark))
 		}
 		if ep.st.MeanDots && s.Kind != KindPoint {
-			dot(s, vg.Points(0.9), darken(col, 0.45))
+			dot(s, vg.Points(0.9), shade(col, 0.45, ep.st.Dark))
 		}
 	}
 	ring := func(idx []int, w vg.Length, col color.Color) {
@@ -401,9 +427,10 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 
 // labelPlot draws labels beside the means with greedy collision avoidance.
 type labelPlot struct {
-	lay *Layout
-	sc  *Scene
-	st  Style
+	lay   *Layout
+	sc    *Scene
+	st    Style
+	below bool // anchor labels under each shape, tried below first
 }
 
 // Plot implements plot.Plotter.
@@ -418,6 +445,10 @@ func (lp *labelPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		txt := lp.sc.Labels[i]
 		// Work with y pointing down (negated vg y) as PlaceLabels expects.
 		reqs[k] = LabelRequest{X: float64(trX(s.X)), Y: -float64(trY(s.Y)), W: float64(ts.Width(txt)), H: float64(ts.Height(txt))}
+		if lp.below {
+			reqs[k].Y = -float64(trY(s.Y - math.Sqrt(math.Max(s.M.C, 0))))
+			reqs[k].First = 3
+		}
 	}
 	bounds := Box{float64(c.Min.X), -float64(c.Max.Y), float64(c.Max.X), -float64(c.Min.Y)}
 	pos, placed := PlaceLabels(reqs, 3, bounds)
@@ -465,13 +496,13 @@ func figureLegend(sc *Scene, st Style, colors []color.NRGBA, fg color.Color) plo
 		names, _ := ClassColors(sc.Classes)
 		for k, n := range names {
 			col := OkabeIto[k%len(OkabeIto)]
-			l.Add(n, swatch{tint(col), darken(col, 0.35)})
+			l.Add(n, swatch{tint(col), shade(col, 0.35, st.Dark)})
 		}
 	case st.ColorBy == ColorStress && len(sc.PerPoint) == len(colors):
 		lo, hi := stressRange(sc.PerPoint)
 		for _, t := range []float64{1, 0.5, 0} {
 			col := Viridis(t)
-			l.Add(fmt.Sprintf("stress %.3g", lo+t*(hi-lo)), swatch{tint(col), darken(col, 0.35)})
+			l.Add(fmt.Sprintf("stress %.3g", lo+t*(hi-lo)), swatch{tint(col), shade(col, 0.35, st.Dark)})
 		}
 	}
 	l.Add(LevelText(sc, st), swatch{nil, fg})

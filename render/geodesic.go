@@ -148,7 +148,7 @@ func GeodesicStrip(a, b Measure2, tau float64, times []float64, dark bool) (*Fig
 	setText(&p.Title.TextStyle, titleFontSize, fg)
 	p.X.Label.Text, p.Y.Label.Text = "x1", "x2"
 	p.Add(&ellipsePlot{lay: lay, colors: colors, sc: sc, st: st})
-	p.Add(&labelPlot{lay: lay, sc: sc, st: st})
+	p.Add(&labelPlot{lay: lay, sc: sc, st: st, below: true})
 	return &Figure{Plot: p, equal: lay}, nil
 }
 
@@ -196,6 +196,7 @@ func MetricDerivativePlot(a, b Measure2, tau float64, refs []float64, tmin, tmax
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("r = %g", r), l)
 	}
-	p.Y.Min = 0
+	p.Y.Max = math.Max(p.Y.Max, 1.03)
+	p.Y.Min = math.Max(0, p.Y.Min-0.03)
 	return &Figure{Plot: p}, nil
 }

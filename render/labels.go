@@ -23,6 +23,9 @@ func (a Box) overlaps(b Box) bool {
 // text's width and height in the same units.
 type LabelRequest struct {
 	X, Y, W, H float64
+	// First is the candidate position tried first (0 right, 1 left,
+	// 2 above, 3 below, 4-7 diagonals); the others follow in order.
+	First int
 }
 
 // PlaceLabels places labels greedily in the given order: for each, the
@@ -68,7 +71,8 @@ func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box) (pos [][2]float64
 			{r.X + gap*0.7, r.Y + gap*0.7},
 			{r.X - gap*0.7 - r.W, r.Y + gap*0.7},
 		}
-		for _, c := range cands {
+		for j := range cands {
+			c := cands[(j+r.First)%len(cands)]
 			b := Box{c[0], c[1], c[0] + r.W, c[1] + r.H}
 			// Keep a gap of gap/3 between labels.
 			if free(Box{b.X0 - gap/3, b.Y0 - gap/3, b.X1 + gap/3, b.Y1 + gap/3}) {

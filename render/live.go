@@ -105,6 +105,16 @@ func contains(list []int, i int) bool {
 	return false
 }
 
+// shade darkens c by f on a light background and lightens it on a dark
+// one, so outlines and dots contrast with the background.
+func shade(c color.NRGBA, f float64, dark bool) color.NRGBA {
+	if !dark {
+		return darken(c, f)
+	}
+	mix := func(v uint8) uint8 { return uint8(float64(v) + f*(255-float64(v))) }
+	return color.NRGBA{mix(c.R), mix(c.G), mix(c.B), c.A}
+}
+
 // darken mixes c toward black by f in [0, 1].
 func darken(c color.NRGBA, f float64) color.NRGBA {
 	k := 1 - f
@@ -135,17 +145,17 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			e.fill = premul(col.R, col.G, col.B, alpha*fade)
 			e.stroke, e.halfW = rgba8{}, 0
 			if st.Outline {
-				dc := darken(col, 0.35)
+				dc := shade(col, 0.35, st.Dark)
 				e.stroke, e.halfW = premul(dc.R, dc.G, dc.B, 0.9), halfW
 			}
 		case KindSegment:
 			e.setShape(cx, cy, pixelMatrix(s.M, vp), segmentHalfW)
-			dc := darken(col, 0.2)
+			dc := shade(col, 0.2, st.Dark)
 			e.fill = premul(dc.R, dc.G, dc.B, 0.9)
 			e.stroke, e.halfW = rgba8{}, 0
 		case KindPoint:
 			e.setShape(cx, cy, Sym2{pointRadius * pointRadius, 0, pointRadius * pointRadius}, 0)
-			dc := darken(col, 0.2)
+			dc := shade(col, 0.2, st.Dark)
 			e.fill = premul(dc.R, dc.G, dc.B, 1)
 			e.stroke, e.halfW = rgba8{}, 0
 		}
@@ -156,7 +166,7 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 		if st.MeanDots && s.Kind != KindPoint {
 			var d pixEllipse
 			d.setShape(cx, cy, Sym2{meanDotR * meanDotR, 0, meanDotR * meanDotR}, 0)
-			dc := darken(col, 0.45)
+			dc := shade(col, 0.45, st.Dark)
 			d.fill = premul(dc.R, dc.G, dc.B, 1)
 			d.finish()
 			if visible(&d) {

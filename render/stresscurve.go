@@ -64,7 +64,8 @@ func StressCurve(history []float64, pointMDS, classical float64, dark bool) (*Fi
 	p.Add(line)
 	p.Legend.Add("elliptical MDS", line)
 	p.Legend.TextStyle = textStyle(axisFontSize-1, fg)
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = false, true
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(6)
 
 	n := float64(len(history))
 	ref := func(v float64, name string, col color.Color, dash []vg.Length) {
@@ -81,6 +82,19 @@ func StressCurve(history []float64, pointMDS, classical float64, dark bool) (*Fi
 	}
 	ref(pointMDS, "point MDS", color.NRGBA{0xD5, 0x5E, 0x00, 0xff}, []vg.Length{vg.Points(5), vg.Points(3)})
 	ref(classical, "classical MDS", color.NRGBA{0x60, 0x60, 0x60, 0xff}, []vg.Length{vg.Points(2), vg.Points(2)})
+	// Headroom above the highest line (a factor 1.6 on the log axis) so
+	// that nothing touches the frame.
+	top := floor
+	for _, v := range history {
+		top = math.Max(top, clampV(v))
+	}
+	for _, v := range []float64{pointMDS, classical} {
+		if v > 0 && !math.IsInf(v, 0) {
+			top = math.Max(top, v)
+		}
+	}
+	p.Y.Max = 1.6 * top
+	p.Y.Min = floor / 1.6
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = color.NRGBA{0x80, 0x80, 0x80, 0x40}
 	grid.Horizontal.Color = color.NRGBA{0x80, 0x80, 0x80, 0x40}
