@@ -56,6 +56,12 @@ type HypernymyConfig struct {
 	// InitScale is the standard deviation of the initial mean and factor
 	// entries; 0 means 0.1.
 	InitScale float64
+	// Epochs is where Run stops (Step stops there too); 0 means 50.
+	Epochs int
+	// EvalEvery evaluates the reconstruction every EvalEvery epochs during
+	// Step and Run (always after the last one); 0 means every epoch, < 0
+	// only after the last.
+	EvalEvery int
 	// NoSelfPairs disables the symmetrisation of the paper (each noun is
 	// also its own hypernym: (u, u) is added to the relations).
 	NoSelfPairs bool
@@ -118,6 +124,15 @@ func (c HypernymyConfig) withDefaults() (HypernymyConfig, error) {
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.Epochs == 0 {
+		c.Epochs = 50
+	}
+	if c.Epochs < 0 {
+		return c, fmt.Errorf("hypernymy: epochs %d < 0", c.Epochs)
+	}
+	if c.EvalEvery == 0 {
+		c.EvalEvery = 1
 	}
 	return c, nil
 }
@@ -198,12 +213,30 @@ func (g *hypGraph) pairs() [][2]int {
 	return out
 }
 
-// HypernymyProgress is an immutable snapshot of a HypernymyTrainer after
-// an epoch: safe to hand to another goroutine (the GUI) as it is.
+// HypernymyEval is one evaluation of a training run: a point of the live
+// mean-rank / MAP curve.
+type HypernymyEval struct {
+	Epoch        int     // epochs completed when it was taken
+	Loss         float64 // mean loss per positive relation of that epoch
+	MeanRank     float64 // on the input relations (see HypernymyProgress)
+	MAP          float64
+	SymMeanRank  float64 // on the training relations (with self pairs)
+	SymMAP       float64
+	TrainSeconds float64 // training wall time so far (evaluations excluded)
+}
+
+// HypernymyProgress is an immutable snapshot of a HypernymyTrainer: safe
+// to hand to another goroutine (the GUI) as it is. Nothing in it is ever
+// changed after it is published (Losses and Evals may share their backing
+// arrays with later snapshots, whose extra elements they do not see).
 type HypernymyProgress struct {
-	Epoch     int     // epochs completed
-	Loss      float64 // mean loss per positive relation over the last epoch
-	Evaluated bool    // the reconstruction scores below were computed for this snapshot
+	Epoch  int // epochs completed
+	Epochs int // epochs Run trains for (HypernymyConfig.Epochs)
+	Done   bool
+	Loss   float64 // mean loss per positive relation of the last epoch (NaN before the first)
+	// Evaluated says that the scores below were computed at this Epoch;
+	// otherwise they are those of the latest evaluation (NaN if none).
+	Evaluated bool
 	// MeanRank and MAP are the reconstruction scores on the input
 	// relations (deduplicated, no added self pairs: the Poincaré
 	// embeddings protocol, u itself not a candidate); 1 is best for both.
@@ -215,18 +248,21 @@ type HypernymyProgress struct {
 	// EpochSeconds is the wall time of the last epoch (evaluation excluded);
 	// TrainSeconds the total over all epochs.
 	EpochSeconds, TrainSeconds float64
-	Dim                        int
-	Means                      []float64 // n*Dim, a copy
-	Scales                     []float64 // n*Dim*Dim scales A = L L^T + eps I, a copy
+	N, Dim                     int
+	Means                      []float64 // n*Dim
+	Scales                     []float64 // n*Dim*Dim scales A = L L^T + eps I
+	Losses                     []float64 // mean loss of every epoch so far
+	Evals                      []HypernymyEval
 }
 
 // Embedding returns the snapshot as a gaussian Embedding with the given
-// labels (len n); the slices are shared with the snapshot.
-func (p HypernymyProgress) Embedding(labels []string) (*Embedding, error) {
-	if p.Dim < 1 || len(labels)*p.Dim != len(p.Means) {
-		return nil, fmt.Errorf("hypernymy: %d labels for %d means of dimension %d", len(labels), len(p.Means)/max(p.Dim, 1), p.Dim)
+// labels (len N); means and scales are copied.
+func (p *HypernymyProgress) Embedding(labels []string) (*Embedding, error) {
+	if len(labels) != p.N {
+		return nil, fmt.Errorf("hypernymy: %d labels for %d items", len(labels), p.N)
 	}
-	return &Embedding{Family: Gaussian(), Dim: p.Dim, Labels: labels, Means: p.Means, Scales: p.Scales}, nil
+	return &Embedding{Family: Gaussian(), Dim: p.Dim, Labels: append([]string(nil), labels...),
+		Means: append([]float64(nil), p.Means...), Scales: append([]float64(nil), p.Scales...)}, nil
 }
 
 // HypernymyTrainer fits elliptical embeddings to a relation list with the
@@ -256,10 +292,14 @@ type HypernymyTrainer struct {
 	shards [hypShards]*hypShard
 	negs   []int32 // BatchSize * Negatives
 
+	mu        sync.Mutex // held by Step, Run, Evaluate and EvaluateOn
+	latest    atomic.Pointer[HypernymyProgress]
 	epoch     int
 	lastLoss  float64
 	lastEpoch float64
 	trainSecs float64
+	losses    []float64
+	evals     []HypernymyEval
 }
 
 // NewHypernymyTrainer prepares training on n items and the (child,
@@ -315,6 +355,8 @@ func NewHypernymyTrainer(n int, pairs [][2]int, cfg HypernymyConfig) (*Hypernymy
 	for s := range t.shards {
 		t.shards[s] = newHypShard(n, d, cfg.Negatives)
 	}
+	t.lastLoss = math.NaN()
+	t.latest.Store(t.snapshot())
 	return t, nil
 }
 
@@ -611,32 +653,108 @@ func (t *HypernymyTrainer) nthFree(u int, row []int32, r int) int {
 	return -1
 }
 
-// Step runs one epoch (every positive relation once, in a fresh random
-// order, in batches) and returns the snapshot after it, not evaluated.
-// On cancellation it stops between batches and returns ctx's error; the
-// trainer stays usable.
-func (t *HypernymyTrainer) Step(ctx context.Context) (HypernymyProgress, error) {
+// epochStep runs one epoch (every positive relation once, in a fresh
+// random order, in batches). On cancellation it stops between batches.
+func (t *HypernymyTrainer) epochStep(ctx context.Context) error {
 	start := time.Now()
 	t.rng.Shuffle(len(t.order), func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
 	var total float64
 	bs := t.cfg.BatchSize
 	for b0 := 0; b0 < len(t.order); b0 += bs {
 		if err := ctx.Err(); err != nil {
-			return t.snapshot(), err
+			t.trainSecs += time.Since(start).Seconds()
+			return err
 		}
 		batch := t.order[b0:min(b0+bs, len(t.order))]
 		loss, err := t.batch(batch)
 		if err != nil {
-			return t.snapshot(), err
+			return err
 		}
 		total += loss
 	}
 	t.epoch++
 	t.lastLoss = total / float64(len(t.order))
+	t.losses = append(t.losses, t.lastLoss)
 	t.lastEpoch = time.Since(start).Seconds()
 	t.trainSecs += t.lastEpoch
-	return t.snapshot(), nil
+	return nil
 }
+
+// evalDue reports whether the schedule asks for an evaluation now.
+func (t *HypernymyTrainer) evalDue() bool {
+	if t.epoch == t.cfg.Epochs {
+		return true
+	}
+	return t.cfg.EvalEvery > 0 && t.epoch%t.cfg.EvalEvery == 0
+}
+
+// epochAndEval runs one epoch and, when due, an evaluation; it returns
+// whether it evaluated.
+func (t *HypernymyTrainer) epochAndEval(ctx context.Context) (bool, error) {
+	if err := t.epochStep(ctx); err != nil {
+		return false, err
+	}
+	if !t.evalDue() {
+		return false, nil
+	}
+	return true, t.evaluateNow(ctx)
+}
+
+// Step runs up to k epochs (fewer if Epochs is reached), evaluating on the
+// EvalEvery schedule, then publishes and returns the new snapshot. On
+// cancellation it stops between batches, publishes the state reached and
+// returns ctx's error; the trainer stays usable.
+func (t *HypernymyTrainer) Step(ctx context.Context, k int) (*HypernymyProgress, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var err error
+	for a := 0; a < k && t.epoch < t.cfg.Epochs; a++ {
+		if _, err = t.epochAndEval(ctx); err != nil {
+			break
+		}
+	}
+	p := t.snapshot()
+	t.latest.Store(p)
+	return p, err
+}
+
+// Run trains until Epochs or cancellation, calling publish (if not nil)
+// from the calling goroutine with a new snapshot after every evaluation,
+// otherwise at most every `every`, and once at the end. It returns ctx's
+// error when cancelled, a training error (divergence), or nil.
+func (t *HypernymyTrainer) Run(ctx context.Context, every time.Duration, publish func(*HypernymyProgress)) error {
+	last := time.Now()
+	for {
+		t.mu.Lock()
+		stop := t.epoch >= t.cfg.Epochs
+		var err error
+		evaluated := false
+		if !stop {
+			evaluated, err = t.epochAndEval(ctx)
+		}
+		var p *HypernymyProgress
+		if stop || err != nil || evaluated || time.Since(last) >= every {
+			p = t.snapshot()
+			t.latest.Store(p)
+			last = time.Now()
+		}
+		t.mu.Unlock()
+		if p != nil && publish != nil {
+			publish(p)
+		}
+		if err != nil {
+			return err
+		}
+		if stop {
+			return nil
+		}
+	}
+}
+
+// Latest returns the most recently published snapshot (never nil after
+// NewHypernymyTrainer). It may be called from any goroutine; it does not
+// block.
+func (t *HypernymyTrainer) Latest() *HypernymyProgress { return t.latest.Load() }
 
 // batch does one optimisation step on the given positives and returns the
 // summed loss.
@@ -732,10 +850,18 @@ func (t *HypernymyTrainer) update() {
 	}
 }
 
-// snapshot copies the current state into a HypernymyProgress.
-func (t *HypernymyTrainer) snapshot() HypernymyProgress {
-	p := HypernymyProgress{Epoch: t.epoch, Loss: t.lastLoss, EpochSeconds: t.lastEpoch,
-		TrainSeconds: t.trainSecs, Dim: t.d, Means: append([]float64(nil), t.means...)}
+// snapshot copies the current state into a new HypernymyProgress.
+func (t *HypernymyTrainer) snapshot() *HypernymyProgress {
+	p := &HypernymyProgress{Epoch: t.epoch, Epochs: t.cfg.Epochs, Done: t.epoch >= t.cfg.Epochs,
+		Loss: t.lastLoss, EpochSeconds: t.lastEpoch, TrainSeconds: t.trainSecs,
+		N: t.n, Dim: t.d, Means: append([]float64(nil), t.means...),
+		Losses: t.losses[:len(t.losses):len(t.losses)], Evals: t.evals[:len(t.evals):len(t.evals)],
+		MeanRank: math.NaN(), MAP: math.NaN(), SymMeanRank: math.NaN(), SymMAP: math.NaN()}
+	if len(t.evals) > 0 {
+		e := t.evals[len(t.evals)-1]
+		p.Evaluated = e.Epoch == t.epoch
+		p.MeanRank, p.MAP, p.SymMeanRank, p.SymMAP = e.MeanRank, e.MAP, e.SymMeanRank, e.SymMAP
+	}
 	dd := t.d * t.d
 	p.Scales = make([]float64, t.n*dd)
 	for i := 0; i < t.n; i++ {
@@ -744,30 +870,42 @@ func (t *HypernymyTrainer) snapshot() HypernymyProgress {
 	return p
 }
 
-// Snapshot returns the current state (not evaluated).
-func (t *HypernymyTrainer) Snapshot() HypernymyProgress { return t.snapshot() }
-
-// Evaluate returns the current snapshot with its reconstruction scores
-// (EvaluateReconstruction) on the input relations and on the training
-// relations, from one computation of the scores.
-func (t *HypernymyTrainer) Evaluate(ctx context.Context) (HypernymyProgress, error) {
-	p := t.snapshot()
+// evaluateNow computes the reconstruction scores of the current state on
+// the input and the training relations (one computation of the scores)
+// and records them in the history, once per epoch.
+func (t *HypernymyTrainer) evaluateNow(ctx context.Context) error {
+	if n := len(t.evals); n > 0 && t.evals[n-1].Epoch == t.epoch {
+		return nil
+	}
 	r, err := t.evaluate(ctx, []*hypGraph{t.input, t.graph})
 	if err != nil {
-		return p, err
+		return err
 	}
-	p.Evaluated = true
-	p.MeanRank, p.MAP = r[0].MeanRank, r[0].MAP
-	p.SymMeanRank, p.SymMAP = r[1].MeanRank, r[1].MAP
+	e := HypernymyEval{Epoch: t.epoch, Loss: t.lastLoss, MeanRank: r[0].MeanRank, MAP: r[0].MAP,
+		SymMeanRank: r[1].MeanRank, SymMAP: r[1].MAP, TrainSeconds: t.trainSecs}
 	if len(t.input.adj) == 0 { // only self pairs were given
-		p.MeanRank, p.MAP = p.SymMeanRank, p.SymMAP
+		e.MeanRank, e.MAP = e.SymMeanRank, e.SymMAP
 	}
-	return p, nil
+	t.evals = append(t.evals, e)
+	return nil
+}
+
+// Evaluate evaluates the current state now (if it was not yet at this
+// epoch), publishes and returns the snapshot.
+func (t *HypernymyTrainer) Evaluate(ctx context.Context) (*HypernymyProgress, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	err := t.evaluateNow(ctx)
+	p := t.snapshot()
+	t.latest.Store(p)
+	return p, err
 }
 
 // EvaluateOn returns the reconstruction scores of the current embedding on
 // other relations (pairs of item indices).
 func (t *HypernymyTrainer) EvaluateOn(ctx context.Context, relations [][2]int) (Reconstruction, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	g, err := newHypGraph(t.n, relations, false)
 	if err != nil {
 		return Reconstruction{}, err
@@ -811,32 +949,4 @@ func (t *HypernymyTrainer) evaluate(ctx context.Context, graphs []*hypGraph) ([]
 		}
 	}
 	return out, nil
-}
-
-// Run trains for epochs more epochs, evaluating every evalEvery epochs
-// (<= 0: only after the last) and after the last one, and calls publish
-// (if not nil) with each snapshot, from the calling goroutine. It returns
-// the last snapshot; on cancellation the last completed snapshot and ctx's
-// error.
-func (t *HypernymyTrainer) Run(ctx context.Context, epochs, evalEvery int, publish func(HypernymyProgress)) (HypernymyProgress, error) {
-	last := t.snapshot()
-	for e := 1; e <= epochs; e++ {
-		p, err := t.Step(ctx)
-		if err != nil {
-			return last, err
-		}
-		if e == epochs || (evalEvery > 0 && t.epoch%evalEvery == 0) {
-			ev, err := t.Evaluate(ctx)
-			if err != nil {
-				return p, err
-			}
-			ev.EpochSeconds, ev.TrainSeconds = p.EpochSeconds, p.TrainSeconds
-			p = ev
-		}
-		last = p
-		if publish != nil {
-			publish(p)
-		}
-	}
-	return last, nil
 }

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // randFactor returns a d x d factor with N(0, s^2) entries.
@@ -249,16 +251,25 @@ func TestHypernymyTinyTreeMAP(t *testing.T) {
 		{HypSGD, 3, 0.05, 600},
 		{HypAdam, 3, 0.05, 300},
 	} {
-		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: tc.d, Negatives: 5, BatchSize: 8, Optimizer: tc.opt, LR: tc.lr, Seed: 5})
+		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: tc.d, Negatives: 5, BatchSize: 8,
+			Optimizer: tc.opt, LR: tc.lr, Seed: 5, Epochs: tc.epochs, EvalEvery: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := tr.Run(context.Background(), tc.epochs, 0, nil)
-		if err != nil {
+		if err := tr.Run(context.Background(), time.Hour, nil); err != nil {
 			t.Fatal(err)
 		}
-		if !p.Evaluated || p.MAP != 1 || p.MeanRank != 1 {
-			t.Errorf("%s d=%d: after %d epochs MAP %v, mean rank %v (loss %v), want 1 and 1", tc.opt, tc.d, tc.epochs, p.MAP, p.MeanRank, p.Loss)
+		p := tr.Latest()
+		if !p.Evaluated || p.Epoch != tc.epochs || !p.Done || len(p.Evals) != 1 || len(p.Losses) != tc.epochs {
+			t.Fatalf("%s d=%d: snapshot after the run: epoch %d, done %v, evaluated %v, %d evaluations, %d losses",
+				tc.opt, tc.d, p.Epoch, p.Done, p.Evaluated, len(p.Evals), len(p.Losses))
+		}
+		for _, v := range []float64{p.MAP, p.MeanRank, p.SymMAP, p.SymMeanRank} {
+			if v != 1 {
+				t.Errorf("%s d=%d: after %d epochs MAP %v, mean rank %v, with self pairs %v, %v (loss %v), want all 1",
+					tc.opt, tc.d, tc.epochs, p.MAP, p.MeanRank, p.SymMAP, p.SymMeanRank, p.Loss)
+				break
+			}
 		}
 		// The input closure alone (without self pairs) is reconstructed too.
 		r, err := tr.EvaluateOn(context.Background(), pairs)
@@ -275,12 +286,13 @@ func TestHypernymyTinyTreeMAP(t *testing.T) {
 // for bit whatever the number of workers, and that another seed differs.
 func TestHypernymyReproducible(t *testing.T) {
 	n, pairs := tinyTree()
-	run := func(seed uint64, workers int, opt string) HypernymyProgress {
-		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, Negatives: 4, BatchSize: 7, Seed: seed, Workers: workers, Optimizer: opt})
+	run := func(seed uint64, workers int, opt string) *HypernymyProgress {
+		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, Negatives: 4, BatchSize: 7, Seed: seed,
+			Workers: workers, Optimizer: opt, Epochs: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := tr.Run(context.Background(), 5, 0, nil)
+		p, err := tr.Step(context.Background(), 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,7 +300,7 @@ func TestHypernymyReproducible(t *testing.T) {
 	}
 	for _, opt := range []string{HypSGD, HypAdam} {
 		a, b, c := run(9, 1, opt), run(9, 4, opt), run(10, 2, opt)
-		same := func(x, y HypernymyProgress) bool {
+		same := func(x, y *HypernymyProgress) bool {
 			if x.Loss != y.Loss || x.MAP != y.MAP || x.MeanRank != y.MeanRank {
 				return false
 			}
@@ -350,7 +362,7 @@ func TestHypernymyNegatives(t *testing.T) {
 			}
 		}
 	}
-	if _, err := tr.Step(context.Background()); err != nil {
+	if _, err := tr.Step(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -383,12 +395,11 @@ func TestHypernymyConfigErrors(t *testing.T) {
 // in an error, not in NaN embeddings or a panic.
 func TestHypernymyDivergenceReported(t *testing.T) {
 	n, pairs := tinyTree()
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1})
+	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = tr.Run(context.Background(), 50, 0, nil)
-	if err == nil {
+	if err = tr.Run(context.Background(), 0, nil); err == nil {
 		t.Fatal("no error after a diverging run")
 	}
 }
@@ -396,19 +407,24 @@ func TestHypernymyDivergenceReported(t *testing.T) {
 // TestHypernymyCancel checks that Run stops on a cancelled context.
 func TestHypernymyCancel(t *testing.T) {
 	n, pairs := tinyTree()
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 2, Seed: 1})
+	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 2, Seed: 1, Epochs: 100, EvalEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	_, err = tr.Run(ctx, 100, 1, func(p HypernymyProgress) {
+	err = tr.Run(ctx, time.Hour, func(p *HypernymyProgress) {
 		calls++
+		if calls <= 3 && (!p.Evaluated || p.Epoch != calls || len(p.Evals) != calls) {
+			t.Errorf("publish %d: epoch %d, evaluated %v, %d evaluations", calls, p.Epoch, p.Evaluated, len(p.Evals))
+		}
 		if calls == 3 {
 			cancel()
 		}
 	})
-	if err == nil || calls != 3 || tr.Epoch() != 3 {
-		t.Errorf("after cancel: err %v, %d publishes, epoch %d; want an error, 3 and 3", err, calls, tr.Epoch())
+	// The third publish cancels; the fourth epoch stops at its first batch
+	// and publishes the state reached.
+	if !errors.Is(err, context.Canceled) || calls != 4 || tr.Epoch() != 3 || tr.Latest().Epoch != 3 {
+		t.Errorf("after cancel: err %v, %d publishes, epoch %d; want context.Canceled, 4 and 3", err, calls, tr.Epoch())
 	}
 }
