@@ -169,7 +169,7 @@ func (b *Backend) probe(opts Options) error {
 	}
 	// Compile the d = 2 kernel now: a driver without working compute
 	// shaders fails here, in New, rather than in the first Load.
-	_, err := b.program(b.key("stress", 2))
+	_, err := b.program(b.key("stress2", 2))
 	return err
 }
 
@@ -213,9 +213,24 @@ func (b *Backend) elem() int {
 	return 4
 }
 
-// stride is the number of values per point in the output buffer:
-// mean gradient, scale gradient, per-point stress.
-func (b *Backend) stride() int { return b.d + b.d*b.d + 1 }
+// stride is the number of values per point in the output buffer: mean
+// gradient, scale gradient, per-point stress (d = 2: padded to 8, the
+// number of accumulators of stress2.comp).
+func (b *Backend) stride() int {
+	if b.d == 2 {
+		return 8
+	}
+	return b.d + b.d*b.d + 1
+}
+
+// kernels returns the names of the per-point pass and the pairwise pass
+// for dimension d.
+func kernels(d int) (prep, pairs string) {
+	if d == 2 {
+		return "prep2", "stress2"
+	}
+	return "roots", "stress"
+}
 
 // Load validates p, compiles the kernels for its dimension and uploads the
 // distances (and weights) once, as tiles split into chunks that each fit
@@ -241,17 +256,18 @@ func (b *Backend) load(p *engine.Problem) error {
 	}
 	b.chunks = nil
 	n, d := p.N, p.Dim
-	if _, err := b.program(b.key("stress", d)); err != nil {
-		return err
-	}
-	if d != 2 {
-		if _, err := b.program(b.key("roots", d)); err != nil {
+	prepName, pairName := kernels(d)
+	for _, name := range []string{prepName, pairName} {
+		if _, err := b.program(b.key(name, d)); err != nil {
 			return err
 		}
 	}
 	el := b.elem()
 	nb := (n + tile - 1) / tile
 	st := d + d*d + 1
+	if d == 2 {
+		st = 8
+	}
 	for _, r := range []struct {
 		buf   *ssbo
 		bytes int
@@ -404,38 +420,33 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 	for _, x := range bindings {
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, x.idx, x.buf.id)
 	}
-	if d != 2 && !dirac {
-		prog, err := b.program(b.key("roots", d))
+	prepName, pairName := kernels(d)
+	if d == 2 || !dirac {
+		prog, err := b.program(b.key(prepName, d))
 		if err != nil {
 			return 0, err
 		}
 		gl.UseProgram(prog)
 		gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("n\x00")), int32(n))
+		if d == 2 {
+			gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("dirac\x00")), int32(bool01(dirac)))
+			b.setReal(prog, "tau", b.tau)
+		}
 		gl.DispatchCompute(uint32(b.nb), 1, 1)
 		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
 	}
-	prog, err := b.program(b.key("stress", d))
+	prog, err := b.program(b.key(pairName, d))
 	if err != nil {
 		return 0, err
 	}
 	gl.UseProgram(prog)
 	loc := func(name string) int32 { return gl.GetUniformLocation(prog, gl.Str(name+"\x00")) }
 	seti := func(name string, v int) { gl.Uniform1i(loc(name), int32(v)) }
-	bool01 := func(v bool) int {
-		if v {
-			return 1
-		}
-		return 0
-	}
 	seti("n", n)
 	seti("nb", b.nb)
 	seti("weighted", bool01(b.weighted))
 	seti("dirac", bool01(dirac))
-	if b.key("stress", d).compute64 {
-		gl.Uniform1d(loc("tau"), b.tau)
-	} else {
-		gl.Uniform1f(loc("tau"), float32(b.tau))
-	}
+	b.setReal(prog, "tau", b.tau)
 	cancellable := ctx.Done() != nil
 	for ci := range b.chunks {
 		c := &b.chunks[ci]
@@ -501,6 +512,27 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		return 0, err
 	}
 	return stress, nil
+}
+
+// bool01 is 1 for true, 0 for false (GLSL int flags).
+func bool01(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// setReal sets a REAL uniform of prog: glUniform1d when the program
+// computes in double, else glUniform1f.
+func (b *Backend) setReal(prog uint32, name string, v float64) {
+	loc := gl.GetUniformLocation(prog, gl.Str(name+"\x00"))
+	for k, p := range b.progs {
+		if p == prog && k.compute64 {
+			gl.Uniform1d(loc, v)
+			return
+		}
+	}
+	gl.Uniform1f(loc, float32(v))
 }
 
 // Close releases the GL objects, the context and its thread. It is safe

@@ -1,4 +1,5 @@
-// stress.comp: elliptical-MDS stress and its gradient, row-owner scheme.
+// stress.comp: elliptical-MDS stress and its gradient, row-owner scheme,
+// for d != 2 (d = 2 has its closed-form specialisation, stress2.comp).
 //
 // Workgroup I owns the TILE rows i = I*TILE + ii. Invocation ii walks every
 // column block J (in increasing J) and every j != i in it, and accumulates
@@ -53,26 +54,11 @@ void main() {
 		if (dirac == 0) {
 			for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
 			for (int k = 0; k < D; k++) trA += A[k * D + k];
-#if D != 2
 			for (int k = 0; k < DD; k++) {
 				R[k] = roots[i * 2 * DD + k];
 				P[k] = roots[i * 2 * DD + DD + k];
 			}
-#endif
 		}
-#if D == 2
-		// Closed form as in engine/pairs_d2.go: symmetrised off-diagonal,
-		// determinant clamped at 0, zero inverse when singular.
-		REAL a12 = REAL(0.5) * (A[1] + A[2]);
-		REAL detA = max(A[0] * A[3] - a12 * a12, REAL(0));
-		REAL sdA = sqrt(detA);
-		REAL iA0 = REAL(0), iA1 = REAL(0), iA3 = REAL(0);
-		if (detA > REAL(0)) {
-			iA0 = A[3] / detA;
-			iA1 = -a12 / detA;
-			iA3 = A[0] / detA;
-		}
-#endif
 		REAL gm[D], gs[DD];
 		if (first == 1) {
 			for (int k = 0; k < D; k++) gm[k] = REAL(0);
@@ -107,22 +93,7 @@ void main() {
 					for (int c = 0; c < DD; c++) B[c] = scales[j * DD + c];
 					REAL trB = REAL(0);
 					for (int c = 0; c < D; c++) trB += B[c * D + c];
-#if D == 2
-					// Closed form (MATH.md, Newton-Schulz section): for M = A^{1/2} B A^{1/2},
-					// tr M^{1/2} = t = sqrt(tr AB + 2 s), s = sqrt(det A det B), and
-					// T^{AB} = (B + s A^{-1}) / t.
-					REAL b12 = REAL(0.5) * (B[1] + B[2]);
-					REAL sdB = sqrt(max(B[0] * B[3] - b12 * b12, REAL(0)));
-					REAL s = sdA * sdB;
-					trRoot = sqrt(max(A[0] * B[0] + REAL(2) * a12 * b12 + A[3] * B[3] + REAL(2) * s, REAL(0)));
-					REAL it = trRoot > REAL(0) ? REAL(1) / trRoot : REAL(0);
-					T[0] = (B[0] + s * iA0) * it;
-					T[1] = (b12 + s * iA1) * it;
-					T[2] = T[1];
-					T[3] = (B[3] + s * iA3) * it;
-#else
 					trRoot = transportFromRoots(R, P, B, T);
-#endif
 					w2 += tau * (trA + trB - REAL(2) * trRoot);
 				}
 				REAL W = sqrt(max(w2, REAL(0)));
@@ -130,10 +101,6 @@ void main() {
 				st += REAL(0.5) * w * res * res;
 				// d stress / d W2^2 = -w (D - W) / W; zero where W = 0.
 				REAL coef = W > REAL(0) ? -w * res / W : REAL(0);
-#if D == 2
-				// engine/pairs_d2.go also drops pairs with t = 0 (T undefined).
-				if (dirac == 0 && !(trRoot > REAL(0))) coef = REAL(0);
-#endif
 				for (int c = 0; c < D; c++) gm[c] += REAL(2) * coef * diff[c];
 				if (dirac == 0) {
 					REAL ct = coef * tau;

@@ -1,0 +1,156 @@
+// stress2.comp: the d = 2 specialisation of stress.comp (same row-owner
+// scheme, tiles, chunks and determinism; read stress.comp first).
+//
+// Closed form (MATH.md, Newton-Schulz section): with s = sqrt(det A det B)
+// and t = sqrt(tr AB + 2 s), tr (A^{1/2} B A^{1/2})^{1/2} = t and
+// T^{AB} = (B + s A^{-1}) / t. As in engine/pairs_d2.go the pair loop only
+// accumulates, per row i, with g = dStress/dW^2 = -w (D - W) / W and
+// h = g / t:
+//   sum g, sum h B_j (3 entries), sum h sqrt(det B_j), sum g (a_i - a_j),
+//   sum w (D - W)^2
+// and the last chunk turns them into
+//   dStress/da_i = 2 sum g (a_i - a_j),
+//   dStress/dC_i = tau (sum g I - sum h B_j - sqrt(det A_i) (sum h sqrt det B_j) A_i^{-1}).
+// One square root pair and one division per pair.
+
+layout(local_size_x = TILE) in;
+
+layout(std430, binding = 2) readonly buffer PrepBuf { STORE prep[]; };  // n*8 (prep2.comp)
+layout(std430, binding = 3) readonly buffer DistBuf { STORE dist[]; };  // one chunk of tiles
+layout(std430, binding = 4) readonly buffer WeightBuf { STORE wts[]; }; // same layout, when weighted
+layout(std430, binding = 5) buffer OutBuf { STORE outv[]; };            // n*8
+layout(std430, binding = 6) buffer PartBuf { STORE part[]; };           // per-workgroup stress
+
+uniform int n;
+uniform int nb;
+uniform int tileBegin;
+uniform int tileEnd;
+uniform int blockBase;
+uniform int first;
+uniform int last;
+uniform int weighted;
+uniform int dirac;
+uniform REAL tau;
+
+shared REAL red[TILE];
+
+void main() {
+	int I = int(gl_WorkGroupID.x) + blockBase;
+	int ii = int(gl_LocalInvocationID.x);
+	int i = I * TILE + ii;
+	bool live = i < n;
+	REAL st = REAL(0);
+	if (live) {
+		REAL ax = prep[8 * i], ay = prep[8 * i + 1];
+		// tau-scaled scale of i (prep2.comp), as in engine/pairs_d2.go
+		REAL a11 = prep[8 * i + 2];
+		REAL a12 = prep[8 * i + 3];
+		REAL a22 = prep[8 * i + 4];
+		REAL sdA = prep[8 * i + 5];
+		REAL trA = prep[8 * i + 6];
+		REAL a12x2 = REAL(2) * a12;
+		REAL sg, m11, m12, m22, ss, gx, gy;
+		if (first == 1) {
+			sg = m11 = m12 = m22 = ss = gx = gy = REAL(0);
+		} else {
+			sg = outv[8 * i];
+			m11 = outv[8 * i + 1];
+			m12 = outv[8 * i + 2];
+			m22 = outv[8 * i + 3];
+			ss = outv[8 * i + 4];
+			gx = outv[8 * i + 5];
+			gy = outv[8 * i + 6];
+			st = outv[8 * i + 7];
+		}
+		for (int J = 0; J < nb; J++) {
+			int lo = min(I, J), hi = max(I, J);
+			int t = lo * nb - (lo * (lo - 1)) / 2 + (hi - lo);
+			if (t < tileBegin || t >= tileEnd) continue;
+			int base = (t - tileBegin) * TILE * TILE;
+			int kStep = I <= J ? 1 : TILE;
+			int k = I <= J ? base + ii * TILE : base + ii;
+			int jEnd = min(TILE, n - J * TILE);
+			for (int jj = 0; jj < jEnd; jj++, k += kStep) {
+				int j = J * TILE + jj;
+				if (j == i) continue;
+				REAL Dij = dist[k];
+				REAL w = weighted == 1 ? REAL(wts[k]) : REAL(1);
+				int q = 8 * j;
+				REAL dx = ax - REAL(prep[q]);
+				REAL dy = ay - REAL(prep[q + 1]);
+				REAL b11 = prep[q + 2];
+				REAL b12 = prep[q + 3];
+				REAL b22 = prep[q + 4];
+				REAL sdB = prep[q + 5];
+				REAL trB = prep[q + 6];
+				REAL tt = sqrt(max(a11 * b11 + a12x2 * b12 + a22 * b22 + REAL(2) * sdA * sdB, REAL(0)));
+				REAL w2 = max(dx * dx + dy * dy + trA + trB - REAL(2) * tt, REAL(0));
+				REAL W = sqrt(w2);
+				REAL r = Dij - W;
+				st += w * r * r;
+				REAL h, g;
+				if (dirac == 1) {
+					// Point MDS (engine/pointmds.go): no scale terms.
+					g = W > REAL(0) ? -w * r / W : REAL(0);
+					h = REAL(0);
+				} else {
+					REAL den = W * tt;
+					h = den > REAL(0) ? -w * r / den : REAL(0);
+					g = h * tt;
+				}
+				sg += g;
+				m11 += h * b11;
+				m12 += h * b12;
+				m22 += h * b22;
+				ss += h * sdB;
+				gx += g * dx;
+				gy += g * dy;
+			}
+		}
+		if (last == 1) {
+			st *= REAL(0.5);
+			REAL det = sdA * sdA;
+			REAL i11 = REAL(0), i12 = REAL(0), i22 = REAL(0);
+			if (det > REAL(0)) {
+				i11 = a22 / det;
+				i12 = -a12 / det;
+				i22 = a11 / det;
+			}
+			REAL f = sdA * ss;
+			outv[8 * i] = STORE(REAL(2) * gx);
+			outv[8 * i + 1] = STORE(REAL(2) * gy);
+			if (dirac == 1) {
+				outv[8 * i + 2] = outv[8 * i + 3] = outv[8 * i + 4] = outv[8 * i + 5] = STORE(0);
+			} else {
+				REAL g12 = tau * (-m12 - f * i12);
+				outv[8 * i + 2] = STORE(tau * (sg - m11 - f * i11));
+				outv[8 * i + 3] = STORE(g12);
+				outv[8 * i + 4] = STORE(g12);
+				outv[8 * i + 5] = STORE(tau * (sg - m22 - f * i22));
+			}
+			outv[8 * i + 6] = STORE(st);
+			outv[8 * i + 7] = STORE(0);
+		} else {
+			outv[8 * i] = STORE(sg);
+			outv[8 * i + 1] = STORE(m11);
+			outv[8 * i + 2] = STORE(m12);
+			outv[8 * i + 3] = STORE(m22);
+			outv[8 * i + 4] = STORE(ss);
+			outv[8 * i + 5] = STORE(gx);
+			outv[8 * i + 6] = STORE(gy);
+			outv[8 * i + 7] = STORE(st);
+		}
+	}
+	if (last == 1) {
+		// Per-workgroup sum of the per-point stress, fixed tree order.
+		red[ii] = live ? st : REAL(0);
+		memoryBarrierShared();
+		barrier();
+		for (int s = TILE / 2; s > 0; s >>= 1) {
+			if (ii < s) red[ii] += red[ii + s];
+			memoryBarrierShared();
+			barrier();
+		}
+		if (ii == 0) part[I] = STORE(red[0]);
+	}
+}
