@@ -193,7 +193,8 @@ func (z *npzSource) open(name string) (io.ReadCloser, int64, string, error) {
 	size := f.UncompressedSize64
 	// Deflate cannot expand more than about 1032:1; a larger claim is a
 	// corrupt (or hostile) archive, refused before anything is allocated.
-	if f.Method != zip.Store && size > 1100*f.CompressedSize64+1024 || size > math.MaxInt64/2 {
+	// A stored entry is its own size.
+	if f.Method != zip.Store && size > 1100*f.CompressedSize64+1024 || f.Method == zip.Store && size > f.CompressedSize64 || size > math.MaxInt64/2 {
 		return nil, 0, z.path, errf(z.path, "array %q: corrupt archive entry (claims %d bytes from %d compressed)", name, size, f.CompressedSize64)
 	}
 	rc, err := f.Open()

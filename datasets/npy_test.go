@@ -576,36 +576,38 @@ func FuzzLoadNPY(f *testing.F) {
 		"means": npyBytes("<f8", false, []int{2, 2}, []float64{1, 2, 3, 4}),
 		"vars":  npyBytes("<f8", false, []int{2, 2, 2}, []float64{1, 0, 0, 1, 2, 0, 0, 2}),
 	}, true))
-	means := npyBytes("<f8", false, []int{2, 2}, []float64{1, 2, 3, 4})
 	dir := f.TempDir()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		src := memSource{"x": data}
-		if a, err := openArray(src, "x"); err == nil {
-			if a.kind == reflect.TypeOf("") {
-				if s, err := a.readStrings(); err == nil && len(s) != a.len() {
-					t.Fatalf("%d strings for shape %v", len(s), a.shape)
-				}
-			} else {
-				if a.len() > 1<<20 {
-					return
-				}
-				dst := make([]float64, a.len())
-				_ = a.readFloats(context.Background(), dst, func(int) {})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzNPY(t, data, dir) })
+}
+
+// fuzzNPY is FuzzLoadNPY's body: data as one array, as the covariances
+// of a valid 2 x 2 means array, and (if it looks like a zip) as an .npz
+// file in dir.
+func fuzzNPY(t *testing.T, data []byte, dir string) {
+	means := npyBytes("<f8", false, []int{2, 2}, []float64{1, 2, 3, 4})
+	src := memSource{"x": data}
+	if a, err := openArray(src, "x"); err == nil {
+		if a.kind == reflect.TypeOf("") {
+			if s, err := a.readStrings(); err == nil && len(s) != a.len() {
+				t.Fatalf("%d strings for shape %v", len(s), a.shape)
 			}
+		} else {
+			dst := make([]float64, a.len())
+			_ = a.readFloats(context.Background(), dst, func(int) {})
 		}
-		l := &npyLoad{ctx: context.Background(), src: memSource{"means": means, "vars": data}}
-		if e, err := l.load("fuzz.npz", "", NPYOptions{}); err == nil {
-			if len(e.Scales) != e.Len()*e.Dim*e.Dim {
-				t.Fatalf("scales %d for n=%d d=%d", len(e.Scales), e.Len(), e.Dim)
-			}
+	}
+	l := &npyLoad{ctx: context.Background(), src: memSource{"means": means, "vars": data}}
+	if e, err := l.load("fuzz.npz", "", NPYOptions{}); err == nil {
+		if len(e.Scales) != e.Len()*e.Dim*e.Dim {
+			t.Fatalf("scales %d for n=%d d=%d", len(e.Scales), e.Len(), e.Dim)
 		}
-		if bytes.HasPrefix(data, []byte("PK")) {
-			p := filepath.Join(dir, "f.npz")
-			if os.WriteFile(p, data, 0o644) == nil {
-				LoadNPY(p, NPYOptions{})
-			}
+	}
+	if bytes.HasPrefix(data, []byte("PK")) {
+		p := filepath.Join(dir, "f.npz")
+		if os.WriteFile(p, data, 0o644) == nil {
+			LoadNPY(p, NPYOptions{})
 		}
-	})
+	}
 }
 
 // writeBenchEmbedding writes a random n x d embedding (means + full
