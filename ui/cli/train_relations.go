@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"burescope/datasets"
+	"burescope/engine"
+)
+
+func init() {
+	Register(Command{
+		Name:    "train-relations",
+		Summary: "train elliptical embeddings from (child, ancestor) relations; mean rank and MAP (last stdout line: JSON)",
+		Run:     runTrainRelations,
+	})
+}
+
+// trainRelationsResult is the last stdout line of `burescope
+// train-relations`. MeanRank and MAP are the reconstruction scores on the
+// input relations (engine.EvaluateReconstruction, the Poincaré embeddings
+// protocol); SymMeanRank and SymMAP those on the training relations, which
+// add the self pairs (u, u).
+type trainRelationsResult struct {
+	N               int     `json:"n"`
+	Pairs           int     `json:"pairs"`
+	Dim             int     `json:"dim"`
+	Epochs          int     `json:"epochs"`
+	Seconds         float64 `json:"seconds"`
+	MeanRank        float64 `json:"mean_rank"`
+	MAP             float64 `json:"map"`
+	SymMeanRank     float64 `json:"sym_mean_rank"`
+	SymMAP          float64 `json:"sym_map"`
+	TrainPairs      int     `json:"train_pairs"`
+	Loss            float64 `json:"loss"`
+	Optimizer       string  `json:"optimizer"`
+	LR              float64 `json:"lr"`
+	SecondsPerEpoch float64 `json:"seconds_per_epoch"`
+}
+
+const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
+	"[--optimizer sgd|adam] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
+	"[--out EMB.json] [--progress]"
+
+// runTrainRelations implements `burescope train-relations INPUT ...`: load
+// the (child, ancestor) pairs of INPUT (a file or builtin:NAME) with
+// datasets.Load, train with engine.HypernymyTrainer, print the
+// reconstruction scores on stderr as they are evaluated, optionally save
+// the embedding (gaussian family) and print one JSON summary line.
+func runTrainRelations(env Env) error {
+	fs := NewFlagSet(env, "train-relations", trainRelationsUsage)
+	dim := fs.Int("dim", 2, "embedding dimension (2..16)")
+	epochs := fs.Int("epochs", 50, "number of epochs (passes over the relations)")
+	negatives := fs.Int("negatives", 50, "negative samples per relation")
+	batch := fs.Int("batch", 1000, "relations per batch")
+	lr := fs.Float64("lr", 0, "learning rate (0: sgd 0.02 for d <= 4, 0.01 above as in the paper; adam 0.01)")
+	optName := fs.String("optimizer", "sgd", "optimiser: sgd or adam")
+	seed := fs.Uint64("seed", 1, "random seed (initialisation, order, negatives)")
+	eps := fs.Float64("eps", 0.01, "regularisation added to the diagonal of every scale L L^T")
+	evalEvery := fs.Int("eval-every", 10, "evaluate mean rank and MAP every K epochs (and after the last; 0: only after the last)")
+	noSelf := fs.Bool("no-self-pairs", false, "do not add the self pairs (u, u) to the training relations")
+	workers := fs.Int("workers", 0, "goroutines (0: all cores; results do not depend on it)")
+	out := fs.String("out", "", "write the trained embedding (JSON, gaussian family) to this file")
+	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
+	pos, err := ParseInterspersed(fs, env.Args)
+	if err != nil {
+		return err
+	}
+	usage := func(format string, a ...any) error {
+		fmt.Fprintf(env.Stderr, "burescope train-relations: "+format+"\n", a...)
+		fs.Usage()
+		return ErrUsage
+	}
+	if len(pos) != 1 {
+		return usage("want exactly one INPUT (a relations file or builtin:NAME), got %d arguments", len(pos))
+	}
+	switch {
+	case *dim < 2 || *dim > 16:
+		return usage("--dim %d out of range 2..16", *dim)
+	case *epochs < 1:
+		return usage("--epochs %d: want at least 1", *epochs)
+	case *negatives < 1:
+		return usage("--negatives %d: want at least 1", *negatives)
+	case *batch < 1:
+		return usage("--batch %d: want at least 1", *batch)
+	case *lr < 0 || math.IsNaN(*lr) || math.IsInf(*lr, 0):
+		return usage("--lr %v: want a positive number (or 0 for the default)", *lr)
+	case *optName != engine.HypSGD && *optName != engine.HypAdam:
+		return usage("--optimizer %q: want sgd or adam", *optName)
+	case !(*eps > 0) || math.IsInf(*eps, 0):
+		return usage("--eps %v: want a positive number", *eps)
+	case *evalEvery < 0:
+		return usage("--eval-every %d: want 0 or more", *evalEvery)
+	}
+	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations})
+	if err != nil {
+		return err
+	}
+	if len(ds.Relations) == 0 {
+		return fmt.Errorf("%s: no relations to train on", pos[0])
+	}
+	ee := *evalEvery
+	if ee == 0 {
+		ee = -1
+	}
+	cfg := engine.HypernymyConfig{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
+		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf}
+	tr, err := engine.NewHypernymyTrainer(ds.Len(), ds.Relations, cfg)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	cfg = tr.Config()
+	fmt.Fprintf(env.Stderr, "%s: %d items, %d relations (%d with self pairs); d=%d, %s lr %g, %d negatives, batches of %d, %d epochs\n",
+		pos[0], ds.Len(), countDistinct(ds.Relations), len(tr.Relations()), cfg.Dim, cfg.Optimizer, cfg.LR,
+		cfg.Negatives, cfg.BatchSize, cfg.Epochs)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var bar *trainBar
+	if *progress || isTerminal(env.Stderr) {
+		bar = &trainBar{w: env.Stderr, total: cfg.Epochs}
+	}
+	start := time.Now()
+	shown := 0
+	publish := func(p *engine.HypernymyProgress) {
+		if len(p.Evals) > shown {
+			bar.clear()
+			for _, e := range p.Evals[shown:] {
+				fmt.Fprintf(env.Stderr, "epoch %d/%d  loss %.4f  mean rank %.3f  MAP %.4f  (with self pairs: %.3f, %.4f)  %.2fs/epoch\n",
+					e.Epoch, cfg.Epochs, e.Loss, e.MeanRank, e.MAP, e.SymMeanRank, e.SymMAP, e.TrainSeconds/float64(max(e.Epoch, 1)))
+			}
+			shown = len(p.Evals)
+		}
+		bar.update(p)
+	}
+	runErr := tr.Run(ctx, 200*time.Millisecond, publish)
+	bar.done()
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return fmt.Errorf("%s: %w", pos[0], runErr)
+	}
+	seconds := time.Since(start).Seconds()
+	p := tr.Latest()
+	if !p.Evaluated && p.Epoch > 0 {
+		// Interrupted between evaluations: score the state reached.
+		if q, err := tr.Evaluate(context.Background()); err == nil {
+			p = q
+		}
+	}
+	if *out != "" {
+		e, err := p.Embedding(ds.Labels)
+		if err != nil {
+			return err
+		}
+		if err := datasets.SaveEmbedding(*out, e); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote %d gaussian measures in dimension %d to %s\n", ds.Len(), cfg.Dim, *out)
+	}
+	res := trainRelationsResult{
+		N: ds.Len(), Pairs: countDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds,
+		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
+		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
+	}
+	if p.Epoch > 0 {
+		res.SecondsPerEpoch = p.TrainSeconds / float64(p.Epoch)
+	}
+	for _, v := range []*float64{&res.MeanRank, &res.MAP, &res.SymMeanRank, &res.SymMAP, &res.Loss} {
+		if math.IsNaN(*v) {
+			*v = 0 // JSON has no NaN: nothing was evaluated (interrupted in the first epoch)
+		}
+	}
+	line, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, string(line))
+	if runErr != nil {
+		return fmt.Errorf("interrupted after epoch %d", p.Epoch)
+	}
+	return nil
+}
+
+// countDistinct returns the number of distinct pairs.
+func countDistinct(pairs [][2]int) int {
+	seen := make(map[[2]int]struct{}, len(pairs))
+	for _, p := range pairs {
+		seen[p] = struct{}{}
+	}
+	return len(seen)
+}
+
+// trainBar is the progress bar of train-relations: epochs done and the
+// latest loss, mean rank and MAP, redrawn in place at most five times a
+// second. A nil *trainBar draws nothing.
+type trainBar struct {
+	w         io.Writer
+	total     int
+	drawn     bool
+	last      time.Time
+	lastEpoch int
+}
+
+func (b *trainBar) update(p *engine.HypernymyProgress) {
+	if b == nil || (b.drawn && (p.Epoch == b.lastEpoch || (time.Since(b.last) < 200*time.Millisecond && !p.Done))) {
+		return
+	}
+	b.lastEpoch = p.Epoch
+	const width = 30
+	frac := float64(p.Epoch) / float64(max(b.total, 1))
+	fill := int(math.Min(frac, 1) * width)
+	s := fmt.Sprintf("\r[%s%s] epoch %d/%d  loss %.4f", strings.Repeat("#", fill), strings.Repeat(".", width-fill), p.Epoch, b.total, p.Loss)
+	if !math.IsNaN(p.MAP) {
+		s += fmt.Sprintf("  mean rank %.3f  MAP %.4f", p.MeanRank, p.MAP)
+	}
+	fmt.Fprint(b.w, s+"  ")
+	b.drawn, b.last = true, time.Now()
+}
+
+// clear ends the bar's line so that a full line can be printed.
+func (b *trainBar) clear() {
+	if b != nil && b.drawn {
+		fmt.Fprintln(b.w)
+		b.drawn = false
+	}
+}
+
+func (b *trainBar) done() { b.clear() }
