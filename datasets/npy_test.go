@@ -661,3 +661,66 @@ func BenchmarkLoadNPY(b *testing.B) {
 		})
 	}
 }
+
+// authorsLayout is the content of testdata/npy/authors.npz: the layout
+// the paper's authors save (float32 arrays means, vars, c_means, c_vars
+// with full covariances) plus a labels array (NumPy <U dtype).
+var authorsLayout = struct {
+	labels                 []string
+	means, vars            []float64
+	contextMeans, contextV []float64
+}{
+	labels: []string{"bach", "mozart", "jazz"},
+	means:  []float64{1, 0, 0, 0.9, 0.1, 0, -1, 0.5, 0.2},
+	vars: []float64{
+		2, 0.5, 0, 0.5, 1, 0, 0, 0, 0.25,
+		1.5, 0.2, 0.1, 0.2, 1, 0, 0.1, 0, 0.5,
+		0.5, 0, 0, 0, 3, 1, 0, 1, 1,
+	},
+	contextMeans: []float64{0, 1, 0, 0, 0, 1, 1, 1, 1},
+	contextV: []float64{
+		1, 0, 0, 0, 2, 0, 0, 0, 3,
+		4, 2, 0, 2, 4, 0, 0, 0, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, // rank 1
+	},
+}
+
+// TestWriteNPYTestdata regenerates testdata/npy when
+// BURESCOPE_UPDATE_TESTDATA=1 (with npyBytes, the specification-based
+// writer above).
+func TestWriteNPYTestdata(t *testing.T) {
+	if os.Getenv("BURESCOPE_UPDATE_TESTDATA") != "1" {
+		t.Skip("set BURESCOPE_UPDATE_TESTDATA=1 to regenerate testdata/npy")
+	}
+	a := authorsLayout
+	data := npzBytes(map[string][]byte{
+		"means":   npyBytes("<f4", false, []int{3, 3}, f32(a.means)),
+		"vars":    npyBytes("<f4", false, []int{3, 3, 3}, f32(a.vars)),
+		"c_means": npyBytes("<f4", false, []int{3, 3}, f32(a.contextMeans)),
+		"c_vars":  npyBytes("<f4", false, []int{3, 3, 3}, f32(a.contextV)),
+	}, false)
+	os.MkdirAll(filepath.Join("testdata", "npy"), 0o755)
+	writeFile(t, filepath.Join("testdata", "npy"), "authors.npz", data)
+	writeFile(t, filepath.Join("testdata", "npy"), "authors_labels.txt", []byte(strings.Join(a.labels, "\n")+"\n"))
+}
+
+func TestLoadNPYTestdata(t *testing.T) {
+	a := authorsLayout
+	p := filepath.Join("testdata", "npy", "authors.npz")
+	lab := filepath.Join("testdata", "npy", "authors_labels.txt")
+	for _, tc := range []struct {
+		set         string
+		means, vars []float64
+	}{{"", a.means, a.vars}, {"c", a.contextMeans, a.contextV}} {
+		e, err := LoadNPY(p, NPYOptions{Labels: lab, Set: tc.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(e.Labels, ",") != strings.Join(a.labels, ",") {
+			t.Errorf("labels %v", e.Labels)
+		}
+		// float32 storage: relative rounding up to 6e-8.
+		checkClose(t, "means "+tc.set, e.Means, tc.means, 1e-7)
+		checkClose(t, "scales "+tc.set, e.Scales, tc.vars, 1e-7)
+	}
+}
