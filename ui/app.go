@@ -103,7 +103,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer) *App {
 	a.controls = newRunControls(a)
 	a.panel = newSidePanel(a)
 	a.geo = newGeodesicTool(a)
-	a.panel.tabs.Append(container.NewTabItemWithIcon("Geodesic", theme.MediaFastForwardIcon(), container.NewVScroll(a.geo.content)))
+	a.panel.tabs.Append(container.NewTabItem("Geodesic", container.NewVScroll(a.geo.content)))
 	a.search = widget.NewEntry()
 	a.search.SetPlaceHolder("Search items…")
 	a.search.OnSubmitted = a.find
@@ -137,7 +137,7 @@ func (a *App) layout() fyne.CanvasObject {
 	plot.Offset = 0.78
 	right := container.NewBorder(container.NewPadded(top), nil, nil, nil, plot)
 	split := container.NewHSplit(a.panel.tabs, right)
-	split.Offset = 0.24
+	split.Offset = 0.25
 	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, nil, a.status)
 	return container.NewBorder(nil, statusBar, nil, nil, split)
 }

@@ -52,9 +52,9 @@ type sidePanel struct {
 func newSidePanel(a *App) *sidePanel {
 	p := &sidePanel{a: a}
 	p.tabs = container.NewAppTabs(
-		container.NewTabItemWithIcon("Data", theme.FolderOpenIcon(), container.NewVScroll(p.dataTab())),
-		container.NewTabItemWithIcon("Model", theme.SettingsIcon(), container.NewVScroll(p.modelTab())),
-		container.NewTabItemWithIcon("View", theme.VisibilityIcon(), container.NewVScroll(p.viewTab())),
+		container.NewTabItem("Data", container.NewVScroll(p.dataTab())),
+		container.NewTabItem("Model", container.NewVScroll(p.modelTab())),
+		container.NewTabItem("View", container.NewVScroll(p.viewTab())),
 	)
 	p.sync()
 	return p

@@ -418,6 +418,10 @@ func Scene(ds *datasets.Dataset, snap *engine.Snapshot) *render.Scene {
 		sc.Labels = ds.Labels
 		if len(ds.Classes) == snap.N {
 			sc.Classes = ds.Classes
+		} else {
+			// No class column: every item its own colour (the palette
+			// repeats), as in the paper's PISA figure.
+			sc.Classes = ds.Labels
 		}
 		sc.Dataset = displayName(ds.Name)
 	}

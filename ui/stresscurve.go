@@ -170,7 +170,7 @@ func NewStressCurve() *StressCurve {
 func (c *StressCurve) SetData(d CurveData) {
 	c.data = d
 	if n := len(d.History); n > 0 {
-		c.value.SetText(fmt.Sprintf("iter %d   stress-1 %.4g", n, d.History[n-1]))
+		c.value.SetText(fmt.Sprintf("iteration %d   stress-1 %.4g", n-1, d.History[n-1]))
 	} else {
 		c.value.SetText("stress-1 —")
 	}

@@ -76,7 +76,7 @@ func TestStressCurveWidget(t *testing.T) {
 	w := test.NewTempWindow(t, c)
 	w.Resize(c.MinSize().AddWidthHeight(200, 40))
 	c.SetData(CurveData{History: []float64{0.5, 0.2, 0.1}, PointRef: 0.3, ClassicalRef: 0.6})
-	if got := c.value.Text; got != "iter 3   stress-1 0.1" {
+	if got := c.value.Text; got != "iteration 2   stress-1 0.1" {
 		t.Errorf("value text %q", got)
 	}
 	if c.top.Text != "1e0" || c.bottom.Text != "1e-1" {

@@ -1,0 +1,449 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/csv"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"burescope/datasets"
+)
+
+// newTestApp starts the app in Fyne's test driver on a built-in dataset
+// with the CPU backend and an iteration budget large enough that a run
+// never finishes during a test.
+func newTestApp(t *testing.T, dataset string) (*App, *syncBuffer) {
+	t.Helper()
+	fa := test.NewTempApp(t)
+	fa.Preferences().SetInt(prefIterations, 1_000_000)
+	w := test.NewTempWindow(t, nil)
+	w.Resize(fyne.NewSize(1000, 700))
+	var log syncBuffer
+	a := newApp(fa, w, Flags{Dataset: dataset, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, &log)
+	a.start()
+	t.Cleanup(a.shutdown)
+	a.loads.Wait()
+	if a.sess.Dataset() == nil || a.sess.Snapshot() == nil {
+		t.Fatalf("%s did not load: %s", dataset, log.String())
+	}
+	return a, &log
+}
+
+// eventually polls cond until it holds, failing after 30 s (a deadlock
+// guard, not a speed requirement).
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// pause stops the run and waits for the worker to finish.
+func pause(t *testing.T, a *App) {
+	t.Helper()
+	a.sess.Pause()
+	a.sess.Wait()
+	eventually(t, "paused", func() bool { return a.sess.State() == StatePaused })
+}
+
+func TestAppLoadsBuiltin(t *testing.T) {
+	a, log := newTestApp(t, "builtin:iris")
+	ds := a.sess.Dataset()
+	// The same file read directly by the loader: 150 iris flowers.
+	want, err := datasets.Load("builtin:iris", datasets.Options{Symmetrize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Len() != want.Len() || ds.Labels[0] != want.Labels[0] || ds.Labels[149] != want.Labels[149] {
+		t.Fatalf("loaded %d items (%q...), want %d (%q...)", ds.Len(), ds.Labels[0], want.Len(), want.Labels[0])
+	}
+	if got := a.win.Title(); got != "Burescope — iris" {
+		t.Errorf("title %q", got)
+	}
+	eventually(t, "running", func() bool { return a.sess.State() == StateRunning })
+	eventually(t, "first frame", func() bool { f := a.canvas.Frame(); return f != nil && f.Scene != nil })
+	f := a.canvas.Frame()
+	if f.Scene.Len() != 150 || len(f.Scene.Classes) != 150 {
+		t.Errorf("scene has %d items, %d classes; want 150, 150", f.Scene.Len(), len(f.Scene.Classes))
+	}
+	if n := countNonBackground(f.Img, f.Style.Background()); n < f.Img.Rect.Dx()*f.Img.Rect.Dy()/50 {
+		t.Errorf("only %d pixels drawn", n)
+	}
+	eventually(t, "ready line", func() bool {
+		return strings.Contains(log.String(), "burescope: ready dataset=builtin:iris n=150")
+	})
+	if !strings.Contains(a.status.Text, "iris") || !strings.Contains(a.status.Text, "n 150") {
+		t.Errorf("status bar %q", a.status.Text)
+	}
+}
+
+func TestAppStartPauseStep(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	eventually(t, "iterations", func() bool { return a.iter() > 0 })
+	pause(t, a)
+	it0 := a.iter()
+	time.Sleep(50 * time.Millisecond)
+	if it := a.iter(); it != it0 {
+		t.Fatalf("paused optimiser moved from %d to %d", it0, it)
+	}
+	if a.controls.start.Text != "Resume" || a.controls.step.Disabled() {
+		t.Errorf("paused controls: start %q, step disabled %v", a.controls.start.Text, a.controls.step.Disabled())
+	}
+	// Step: exactly stepSize more iterations, back to paused.
+	if !a.sess.Step(stepSize) {
+		t.Fatal("step refused while paused")
+	}
+	a.sess.Wait()
+	eventually(t, "step done", func() bool { return a.sess.State() == StatePaused })
+	if it := a.iter(); it != it0+stepSize {
+		t.Errorf("step went from %d to %d, want %d", it0, it, it0+stepSize)
+	}
+	// Keys: S steps again, Space resumes, Space pauses.
+	a.runKey(fyne.KeyS)
+	a.sess.Wait()
+	eventually(t, "second step done", func() bool { return a.iter() == it0+2*stepSize && a.sess.State() == StatePaused })
+	a.runKey(fyne.KeySpace)
+	eventually(t, "running again", func() bool { return a.iter() > it0+2*stepSize+5 })
+	if a.sess.State() != StateRunning {
+		t.Errorf("state %v after Space", a.sess.State())
+	}
+	a.runKey(fyne.KeySpace)
+	a.sess.Wait()
+	if a.sess.State() != StatePaused {
+		t.Errorf("state %v after second Space", a.sess.State())
+	}
+	// Reset goes back to iteration 0 with the classical-MDS start.
+	a.runKey(fyne.KeyR)
+	a.sess.Wait()
+	eventually(t, "reset", func() bool { return a.iter() == 0 })
+	snap := a.sess.Snapshot()
+	if len(snap.History) != 1 {
+		t.Errorf("history after reset has %d entries, want 1", len(snap.History))
+	}
+}
+
+func TestAppBadDropKeepsState(t *testing.T) {
+	a, log := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	before := a.sess.Snapshot()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("name,x,y\na,1,2\nb,3,oops\nc,5,6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The message the loader itself gives for this file.
+	_, loadErr := datasets.Load(bad, datasetOptions(a.set, ""))
+	if loadErr == nil {
+		t.Fatal("the loader accepted a malformed file")
+	}
+	a.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(bad)})
+	a.loads.Wait()
+	if !strings.Contains(a.lastError, loadErr.Error()) {
+		t.Errorf("dialog text %q does not carry the loader's error %q", a.lastError, loadErr)
+	}
+	if top := a.win.Canvas().Overlays().Top(); top == nil {
+		t.Error("no dialog shown")
+	}
+	if a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
+		t.Error("a failed drop changed the loaded state")
+	}
+	if !strings.Contains(log.String(), "burescope: error:") {
+		t.Errorf("error not logged:\n%s", log.String())
+	}
+
+	// Three files are refused before any loading.
+	a.lastError = ""
+	uris := []fyne.URI{storage.NewFileURI(bad), storage.NewFileURI(bad), storage.NewFileURI(bad)}
+	a.dropped(fyne.NewPos(0, 0), uris)
+	if !strings.Contains(a.lastError, "3 files dropped") {
+		t.Errorf("three-file drop: %q", a.lastError)
+	}
+
+	// A good drop replaces the dataset.
+	good := filepath.Join(dir, "points.csv")
+	if err := os.WriteFile(good, []byte("name,x,y\na,0,0\nb,3,0\nc,0,4\nd,1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.dropped(fyne.NewPos(0, 0), []fyne.URI{storage.NewFileURI(good)})
+	a.loads.Wait()
+	eventually(t, "dropped file loaded", func() bool { return a.sess.Dataset().Name == good })
+	if got := RecentFiles(a.fa.Preferences()); len(got) == 0 || got[0] != good {
+		t.Errorf("recent files %q", got)
+	}
+}
+
+func TestDropRequest(t *testing.T) {
+	u := func(p string) fyne.URI { return storage.NewFileURI(p) }
+	tests := []struct {
+		uris    []fyne.URI
+		want    loadRequest
+		wantErr string
+	}{
+		{[]fyne.URI{u("/d/a.csv")}, loadRequest{Name: "/d/a.csv"}, ""},
+		{[]fyne.URI{u("/d/vectors.tsv"), u("/d/metadata.tsv")}, loadRequest{Name: "/d/vectors.tsv", Metadata: "/d/metadata.tsv"}, ""},
+		{[]fyne.URI{u("/d/meta.tsv"), u("/d/vecs.tsv")}, loadRequest{Name: "/d/vecs.tsv", Metadata: "/d/meta.tsv"}, ""},
+		{[]fyne.URI{u("/d/a.tsv"), u("/d/b.tsv")}, loadRequest{}, "metadata file"},
+		{nil, loadRequest{}, "nothing was dropped"},
+	}
+	for _, tc := range tests {
+		got, err := dropRequest(tc.uris)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%v: error %v, want %q", tc.uris, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%v: %+v, %v; want %+v", tc.uris, got, err, tc.want)
+		}
+	}
+}
+
+func TestAppViewToggleChangesImage(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	a.loop.Wake()
+	eventually(t, "frame of the paused state", func() bool {
+		f := a.canvas.Frame()
+		return f != nil && f.Scene != nil && f.Scene.Iterations == a.iter()
+	})
+	f0 := a.canvas.Frame()
+	pix0 := append([]uint8(nil), f0.Img.Pix...)
+	a.panel.view.SetSelected("precision")
+	if a.set.View != "precision" {
+		t.Fatalf("view setting %q after selecting precision", a.set.View)
+	}
+	eventually(t, "precision frame", func() bool { return a.canvas.Frame().Seq > f0.Seq })
+	f1 := a.canvas.Frame()
+	if f1.Style.View.String() != "precision" {
+		t.Errorf("frame style %v", f1.Style.View)
+	}
+	if bytes.Equal(pix0, f1.Img.Pix) {
+		t.Error("precision view rendered the same image")
+	}
+	if got := a.fa.Preferences().String(prefView); got != "precision" {
+		t.Errorf("view preference %q", got)
+	}
+}
+
+func TestAppExport(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	a.loop.Wake()
+	eventually(t, "frame", func() bool { f := a.canvas.Frame(); return f != nil && f.Scene != nil })
+	snap := a.sess.Snapshot()
+	dir := t.TempDir()
+
+	// Figure: a PNG decodes at the size render's default page (6 x 5 in)
+	// gives at the chosen DPI.
+	fig := filepath.Join(dir, "fig.png")
+	if err := a.exportTo(exportFigure, fig, 72); err != nil {
+		t.Fatal(err)
+	}
+	img := decodePNG(t, fig)
+	if b := img.Bounds(); b.Dx() != 6*72 || b.Dy() != 5*72 {
+		t.Errorf("figure is %dx%d, want %dx%d", b.Dx(), b.Dy(), 6*72, 5*72)
+	}
+	for _, ext := range []string{"svg", "pdf"} {
+		p := filepath.Join(dir, "fig."+ext)
+		if err := a.exportTo(exportFigure, p, 0); err != nil {
+			t.Fatal(err)
+		}
+		head := readHead(t, p, 5)
+		if ext == "pdf" && head != "%PDF-" || ext == "svg" && !strings.HasPrefix(head, "<?xml") && !strings.HasPrefix(head, "<svg") {
+			t.Errorf("%s starts with %q", p, head)
+		}
+	}
+
+	// Embedding JSON: the loader reads back the snapshot's means.
+	js := filepath.Join(dir, "emb.json")
+	if err := a.exportTo(exportEmbeddingJSON, js, 0); err != nil {
+		t.Fatal(err)
+	}
+	emb, err := datasets.LoadEmbedding(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if emb.Len() != snap.N || emb.Labels[3] != a.sess.Dataset().Labels[3] {
+		t.Fatalf("JSON round trip: %d items, label %q", emb.Len(), emb.Labels[3])
+	}
+	for k, v := range snap.Means {
+		if emb.Means[k] != v {
+			t.Fatalf("JSON mean %d: %v, want %v", k, emb.Means[k], v)
+		}
+	}
+
+	// CSV of means and covariances: covariance = tau * scale.
+	csvPath := filepath.Join(dir, "emb.csv")
+	if err := a.exportTo(exportEmbeddingCSV, csvPath, 0); err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, csvPath)
+	if len(rows) != snap.N+1 || len(rows[0]) != 2+2+4 {
+		t.Fatalf("CSV has %d rows of %d fields", len(rows), len(rows[0]))
+	}
+	i := 7
+	if rows[i+1][0] != a.sess.Dataset().Labels[i] {
+		t.Errorf("CSV row %d label %q", i, rows[i+1][0])
+	}
+	if got := parse(t, rows[i+1][2]); got != snap.Means[2*i] {
+		t.Errorf("CSV mean_1 %v, want %v", got, snap.Means[2*i])
+	}
+	if got, want := parse(t, rows[i+1][5]), snap.Family.Tau*snap.Scales[4*i+1]; got != want {
+		t.Errorf("CSV cov_12 %v, want tau*scale %v", got, want)
+	}
+
+	// Stress curve: one row per history entry.
+	sc := filepath.Join(dir, "stress.csv")
+	if err := a.exportTo(exportStressCSV, sc, 0); err != nil {
+		t.Fatal(err)
+	}
+	rows = readCSV(t, sc)
+	if len(rows) != len(snap.History)+1 || parse(t, rows[len(rows)-1][1]) != snap.History[len(snap.History)-1] {
+		t.Errorf("stress CSV: %d rows for %d iterations", len(rows), len(snap.History))
+	}
+
+	// A write into a missing directory fails and leaves nothing behind.
+	if err := a.exportTo(exportStressCSV, filepath.Join(dir, "nope", "s.csv"), 0); err == nil {
+		t.Error("export into a missing directory succeeded")
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(left) > 0 {
+		t.Errorf("temp files left: %q", left)
+	}
+}
+
+func TestAppGeodesicOverlay(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	a.geo.SetPair(0, 1)
+	snap := a.sess.Snapshot()
+	sc := Scene(a.sess.Dataset(), snap)
+	n := sc.Len()
+	tests := []struct {
+		t         float64
+		wantMean  []float64 // nil: not checked
+		extrapol  bool
+		wantLabel string
+	}{
+		{0, snap.Means[0:2], false, "t = 0.00"},
+		{1, snap.Means[2:4], false, "t = 1.00"},
+		// The mean moves on the straight line: at t = 2 it is 2b - a.
+		{2, []float64{2*snap.Means[2] - snap.Means[0], 2*snap.Means[3] - snap.Means[1]}, true, "t = 2.00 (extrapolated)"},
+	}
+	for _, tc := range tests {
+		a.geo.slider.SetValue(tc.t)
+		ov, _ := a.geo.overlay(sc)
+		if ov == nil || ov.Len() != n+1 {
+			t.Fatalf("t=%v: no overlay item", tc.t)
+		}
+		for k, v := range tc.wantMean {
+			if d := ov.Means[2*n+k] - v; d > 1e-9*(1+abs(v)) || d < -1e-9*(1+abs(v)) {
+				t.Errorf("t=%v: mean[%d] = %v, want %v", tc.t, k, ov.Means[2*n+k], v)
+			}
+		}
+		if ov.Labels[n] != tc.wantLabel {
+			t.Errorf("t=%v: label %q, want %q", tc.t, ov.Labels[n], tc.wantLabel)
+		}
+		if got := ov.Classes[n] == "geodesic, extrapolated"; got != tc.extrapol {
+			t.Errorf("t=%v: class %q", tc.t, ov.Classes[n])
+		}
+	}
+	// At t = 0 and 1 the scales are the end points' (to rounding).
+	a.geo.slider.SetValue(1)
+	ov, _ := a.geo.overlay(sc)
+	for k := 0; k < 4; k++ {
+		if d := ov.Scales[4*n+k] - snap.Scales[4+k]; abs(d) > 1e-8*(1+abs(snap.Scales[4+k])) {
+			t.Errorf("scale at t=1 entry %d: %v, want %v", k, ov.Scales[4*n+k], snap.Scales[4+k])
+		}
+	}
+	a.geo.show.SetChecked(false)
+	if ov, _ := a.geo.overlay(sc); ov != nil {
+		t.Error("overlay drawn with the tool switched off")
+	}
+}
+
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+func readHead(t *testing.T, path string, n int) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	if _, err := io.ReadFull(f, b); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return string(b)
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
+
+func parse(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// syncBuffer is a bytes.Buffer safe for the app's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
