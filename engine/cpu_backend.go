@@ -161,6 +161,10 @@ type cpuKernel interface {
 	row(i, j0, j1 int, dist, wts, acc []float64, off int, ws *cpuWorkspace) float64
 	// finish turns the summed accumulator of point i into gradients.
 	finish(i int, a []float64, g *Gradient)
+	// soa reports the block buffer layout: false = point-major (point p's
+	// accumulators at (p-off)*stride), true = component-major (component
+	// c of point p at c*(n-off) + p-off).
+	soa() bool
 }
 
 // cpuWorkspace is per-worker scratch memory for kernels that need it.
@@ -249,6 +253,13 @@ func (b *CPUBackend) Evaluate(ctx context.Context, s State, g *Gradient) (float6
 				bl := &b.blocks[bi]
 				if i < bl.r0 {
 					break
+				}
+				if k.soa() {
+					m0 := n - bl.r0
+					for c := range sum {
+						sum[c] += bl.acc[c*m0+i-bl.r0]
+					}
+					continue
 				}
 				a := bl.acc[(i-bl.r0)*st : (i-bl.r0+1)*st]
 				for c := range sum {

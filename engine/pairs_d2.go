@@ -18,26 +18,40 @@ import "math"
 //
 // so each pair adds 5 numbers per endpoint (sum g, the three entries of
 // (g/t) B_j, (g/t) sqrt det B_j) plus the mean terms and the stress; the
-// inverse is applied once per point in finish.
+// inverse is applied once per point in finish. Per pair: two square roots
+// and one division (1/(W t) gives both g and g/t).
+//
+// Layout: the per-point inputs are one structure of arrays (pk, component
+// c of point j at c*n + j: mean x, mean y, a11, a12, a22, trace, sqrt det,
+// unused), and the block accumulators are component-major too, so a SIMD
+// kernel reads and updates 4 consecutive points per instruction.
 type d2Kernel struct {
+	n                  int
 	tau                float64
-	mx, my             []float64 // means
-	c11, c12, c22      []float64 // tau-scaled scale entries
-	tr, sd             []float64 // trace and sqrt(det) of the scaled scale
+	pk                 []float64 // 8*n structure of arrays (see above)
+	mx, my             []float64 // views into pk
+	c11, c12, c22      []float64
+	tr, sd             []float64
 	i11, i12, i22, det []float64 // inverse of the scaled scale (0 when singular)
 }
 
-// d2Stride is the accumulator layout per point:
+// d2Stride is the number of accumulators per point:
 // 0 sum g, 1-3 sum (g/t) B (11, 12, 22), 4 sum (g/t) sqrt det B,
 // 5-6 sum g (a - b), 7 half the squared residuals.
 const d2Stride = 8
 
+func (k *d2Kernel) soa() bool   { return true }
 func (k *d2Kernel) stride() int { return d2Stride }
 
 func (k *d2Kernel) prepare(p *Problem, s State) {
 	n := p.N
+	k.n = n
 	k.tau = p.Tau
-	for _, q := range []*[]float64{&k.mx, &k.my, &k.c11, &k.c12, &k.c22, &k.tr, &k.sd, &k.i11, &k.i12, &k.i22, &k.det} {
+	k.pk = growF64(k.pk, 8*n)
+	k.mx, k.my, k.c11, k.c12 = k.pk[0:n], k.pk[n:2*n], k.pk[2*n:3*n], k.pk[3*n:4*n]
+	k.c22, k.tr, k.sd = k.pk[4*n:5*n], k.pk[5*n:6*n], k.pk[6*n:7*n]
+	clear(k.pk[7*n : 8*n])
+	for _, q := range []*[]float64{&k.i11, &k.i12, &k.i22, &k.det} {
 		*q = growF64(*q, n)
 	}
 	for i := 0; i < n; i++ {
@@ -63,111 +77,92 @@ func (k *d2Kernel) prepare(p *Problem, s State) {
 	}
 }
 
+// d2Sums are the i-side sums of one row (same order as the accumulators).
+type d2Sums [d2Stride]float64
+
 func (k *d2Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
+	m0 := k.n - off // component stride of the block buffer
+	var sums d2Sums
+	q0 := 0
+	if wts == nil {
+		q0 = d2RowFast(k, i, j0, j1, dist, acc[j0-off:], m0, &sums)
+	}
+	if q0 < j1-j0 {
+		k.rowScalar(i, j0+q0, j1, dist[q0:], wts, acc[j0+q0-off:], m0, &sums)
+	}
+	b := acc[i-off:]
+	for c := 0; c < d2Stride; c++ {
+		b[c*m0] += sums[c]
+	}
+	return 2 * sums[7]
+}
+
+// rowScalar is the portable kernel (and the reference for the SIMD one):
+// pairs (i, j), j in [j0, j1); acc[c*m0 + (j-j0)] is component c of j.
+func (k *d2Kernel) rowScalar(i, j0, j1 int, dist, wts, acc []float64, m0 int, sums *d2Sums) {
 	m := j1 - j0
 	dist = dist[:m]
 	mx, my := k.mx[j0:j1], k.my[j0:j1]
 	c11, c12, c22 := k.c11[j0:j1], k.c12[j0:j1], k.c22[j0:j1]
 	tr, sd := k.tr[j0:j1], k.sd[j0:j1]
 	mx, my, c11, c12, c22, tr, sd = mx[:m], my[:m], c11[:m], c12[:m], c22[:m], tr[:m], sd[:m]
-	aj := acc[(j0-off)*d2Stride : (j1-off)*d2Stride]
+	b0, b1, b2, b3 := acc[0:m], acc[m0:m0+m], acc[2*m0:2*m0+m], acc[3*m0:3*m0+m]
+	b4, b5, b6, b7 := acc[4*m0:4*m0+m], acc[5*m0:5*m0+m], acc[6*m0:6*m0+m], acc[7*m0:7*m0+m]
 	ax, ay := k.mx[i], k.my[i]
 	a11, a12, a22 := k.c11[i], k.c12[i], k.c22[i]
 	a12x2 := 2 * a12
 	tri, sdi := k.tr[i], k.sd[i]
 	var sg, m11, m12, m22, ss, gx, gy, st float64
-	if wts == nil {
-		for q := range dist {
-			dx := ax - mx[q]
-			dy := ay - my[q]
-			s := sdi * sd[q]
-			t := math.Sqrt(a11*c11[q] + a12x2*c12[q] + a22*c22[q] + 2*s)
-			w2 := dx*dx + dy*dy + tri + tr[q] - 2*t
-			if w2 < 0 {
-				w2 = 0
-			}
-			w := math.Sqrt(w2)
-			r := dist[q] - w
-			r2 := r * r
-			st += r2
-			den := w * t
-			var h, g float64
-			if den > 0 {
-				h = -r / den
-				g = h * t
-			} else if w > 0 {
-				g = -r / w // both scales zero: no transport map
-			}
-			gdx, gdy := g*dx, g*dy
-			sg += g
-			m11 += h * c11[q]
-			m12 += h * c12[q]
-			m22 += h * c22[q]
-			ss += h * sd[q]
-			gx += gdx
-			gy += gdy
-			b := aj[q*d2Stride : q*d2Stride+d2Stride]
-			b[0] += g
-			b[1] += h * a11
-			b[2] += h * a12
-			b[3] += h * a22
-			b[4] += h * sdi
-			b[5] -= gdx
-			b[6] -= gdy
-			b[7] += 0.5 * r2
+	for q := range dist {
+		wt := 1.0
+		if wts != nil {
+			wt = wts[q]
 		}
-	} else {
-		wts = wts[:m]
-		for q := range dist {
-			dx := ax - mx[q]
-			dy := ay - my[q]
-			s := sdi * sd[q]
-			t := math.Sqrt(a11*c11[q] + a12x2*c12[q] + a22*c22[q] + 2*s)
-			w2 := dx*dx + dy*dy + tri + tr[q] - 2*t
-			if w2 < 0 {
-				w2 = 0
-			}
-			w := math.Sqrt(w2)
-			r := dist[q] - w
-			r2 := wts[q] * r * r
-			st += r2
-			den := w * t
-			var h, g float64
-			if den > 0 {
-				h = -wts[q] * r / den
-				g = h * t
-			} else if w > 0 {
-				g = -wts[q] * r / w
-			}
-			gdx, gdy := g*dx, g*dy
-			sg += g
-			m11 += h * c11[q]
-			m12 += h * c12[q]
-			m22 += h * c22[q]
-			ss += h * sd[q]
-			gx += gdx
-			gy += gdy
-			b := aj[q*d2Stride : q*d2Stride+d2Stride]
-			b[0] += g
-			b[1] += h * a11
-			b[2] += h * a12
-			b[3] += h * a22
-			b[4] += h * sdi
-			b[5] -= gdx
-			b[6] -= gdy
-			b[7] += 0.5 * r2
+		dx := ax - mx[q]
+		dy := ay - my[q]
+		s := sdi * sd[q]
+		t := math.Sqrt(a11*c11[q] + a12x2*c12[q] + a22*c22[q] + 2*s)
+		w2 := dx*dx + dy*dy + tri + tr[q] - 2*t
+		if w2 < 0 {
+			w2 = 0
 		}
+		w := math.Sqrt(w2)
+		r := dist[q] - w
+		r2 := wt * r * r
+		st += r2
+		den := w * t
+		var h, g float64
+		if den > 0 {
+			h = -wt * r / den
+			g = h * t
+		} else if w > 0 {
+			g = -wt * r / w // both scales zero: no transport map
+		}
+		gdx, gdy := g*dx, g*dy
+		sg += g
+		m11 += h * c11[q]
+		m12 += h * c12[q]
+		m22 += h * c22[q]
+		ss += h * sd[q]
+		gx += gdx
+		gy += gdy
+		b0[q] += g
+		b1[q] += h * a11
+		b2[q] += h * a12
+		b3[q] += h * a22
+		b4[q] += h * sdi
+		b5[q] -= gdx
+		b6[q] -= gdy
+		b7[q] += 0.5 * r2
 	}
-	b := acc[(i-off)*d2Stride : (i-off)*d2Stride+d2Stride]
-	b[0] += sg
-	b[1] += m11
-	b[2] += m12
-	b[3] += m22
-	b[4] += ss
-	b[5] += gx
-	b[6] += gy
-	b[7] += 0.5 * st
-	return st
+	sums[0] += sg
+	sums[1] += m11
+	sums[2] += m12
+	sums[3] += m22
+	sums[4] += ss
+	sums[5] += gx
+	sums[6] += gy
+	sums[7] += 0.5 * st
 }
 
 func (k *d2Kernel) finish(i int, a []float64, g *Gradient) {

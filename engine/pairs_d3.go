@@ -33,6 +33,8 @@ const (
 	d3Stride = 10 // G (00 01 02 11 12 22), mean (3), half squared residual
 )
 
+func (k *d3Kernel) soa() bool { return false }
+
 func (k *d3Kernel) stride() int { return d3Stride }
 
 func (k *d3Kernel) prepare(p *Problem, s State) {

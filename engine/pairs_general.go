@@ -24,6 +24,8 @@ type generalKernel struct {
 	strideN int
 }
 
+func (k *generalKernel) soa() bool { return false }
+
 func (k *generalKernel) stride() int { return k.strideN }
 
 func (k *generalKernel) prepare(p *Problem, s State) {

@@ -10,6 +10,8 @@ type pointKernel struct {
 	means []float64
 }
 
+func (k *pointKernel) soa() bool { return false }
+
 func (k *pointKernel) stride() int { return k.d + 1 }
 
 func (k *pointKernel) prepare(p *Problem, s State) {
