@@ -37,6 +37,18 @@ var tableSeeds = []string{
 	"",
 }
 
+// tooBig skips fuzz inputs of more than 1000 lines: a legitimate table of
+// n lines costs O(n^2) time and memory for its distances (seconds at
+// n = MaxItems), which only slows the fuzzer down.
+func tooBig(data ...[]byte) bool {
+	for _, d := range data {
+		if bytes.Count(d, []byte{'\n'})+bytes.Count(d, []byte{'\r'}) > 1000 {
+			return true
+		}
+	}
+	return false
+}
+
 // checkDataset verifies the invariants every loaded Dataset has.
 func checkDataset(t *testing.T, ds *Dataset) {
 	t.Helper()
@@ -78,6 +90,9 @@ func FuzzDistances(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, symmetrize bool) {
+		if tooBig(data) {
+			return
+		}
 		ds, err := LoadBytes(data, "fuzz.csv", Options{Kind: KindDistances, Symmetrize: symmetrize})
 		if err != nil {
 			return
@@ -110,6 +125,9 @@ func FuzzFeatures(f *testing.F) {
 		f.Add(data[:min(len(data), 600)], uint8(1))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		if tooBig(data) {
+			return
+		}
 		opt := Options{Kind: KindFeatures}
 		on, off := true, false
 		switch mode % 3 {
@@ -139,6 +157,9 @@ func FuzzRelations(f *testing.F) {
 	}
 	f.Add(data[:400])
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if tooBig(data) {
+			return
+		}
 		ds, err := LoadBytes(data, "fuzz.tsv", Options{Kind: KindRelations})
 		if err != nil {
 			return
@@ -218,6 +239,9 @@ func FuzzProjector(f *testing.F) {
 	f.Add([]byte("1\t2\n3\tx\n"), []byte("a\na\n"))
 	f.Add([]byte("1e308\t-1e308\n-1e308\t1e308\n"), []byte("\"a\"\n\"b\"\"\"\n"))
 	f.Fuzz(func(t *testing.T, vectors, meta []byte) {
+		if tooBig(vectors, meta) {
+			return
+		}
 		ds, err := parseProjector("vectors.tsv", vectors, "metadata.tsv", meta, Options{})
 		if err != nil {
 			return
@@ -233,6 +257,9 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(`{"format":"burescope-embedding/1","family":"uniform","dim":2,"labels":["a"],"means":[[1,2]],"covariances":[[[1,0.5],[0.5,2]]]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if tooBig(data) {
+			return
+		}
 		ds, err := LoadBytes(data, "fuzz", Options{})
 		if err != nil {
 			return
