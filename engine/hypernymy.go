@@ -497,14 +497,20 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		}
 		q := ws.q[j*dd : (j+1)*dd]
 		lam := ws.lam[j*d : (j+1)*d]
-		// G += w M^{1/2} = Q diag(w sqrt(lambda)) Q^T.
+		// G += w M^{1/2} = Q diag(w sqrt(lambda)) Q^T (lower triangle; G
+		// is symmetric and mirrored below).
+		for p := 0; p < d; p++ {
+			ws.f[p] = w * math.Sqrt(lam[p])
+		}
 		for r := 0; r < d; r++ {
-			for s := 0; s < d; s++ {
+			qr := q[r*d : (r+1)*d]
+			for s := 0; s <= r; s++ {
+				qs := q[s*d : (s+1)*d]
 				var acc float64
-				for p := 0; p < d; p++ {
-					acc += q[r*d+p] * math.Sqrt(lam[p]) * q[s*d+p]
+				for p, f := range ws.f {
+					acc += qr[p] * f * qs[p]
 				}
-				g[r*d+s] += w * acc
+				g[r*d+s] += acc
 			}
 		}
 		// grad L_v += w T^{A_v A_u} L_v = w S_u Q diag(1/sqrt(lambda)) Q^T Y.
@@ -538,6 +544,11 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		}
 	}
 	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = R_u G P_u, P_u = R_u L_u.
+	for r := 0; r < d; r++ {
+		for s := 0; s < r; s++ {
+			g[s*d+r] = g[r*d+s]
+		}
+	}
 	hypMul(ws.t1, g, c.p[u*dd:(u+1)*dd], d)
 	hypMul(ws.t2, c.r[u*dd:(u+1)*dd], ws.t1, d)
 	gl := gFac[u*dd : (u+1)*dd]

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchTree returns the transitive closure of a random tree on n nodes
+// (node i > 0 hangs under a uniform earlier node), a stand-in of the
+// mammal closure's size for benchmarks (n = 1182 gives a few thousand
+// pairs).
+func benchTree(n int) [][2]int {
+	rng := rand.New(rand.NewPCG(1, 1))
+	parent := make([]int, n)
+	parent[0] = -1
+	var pairs [][2]int
+	for i := 1; i < n; i++ {
+		parent[i] = rng.IntN(i)
+		for a := parent[i]; a >= 0; a = parent[a] {
+			pairs = append(pairs, [2]int{i, a})
+		}
+	}
+	return pairs
+}
+
+// BenchmarkHypernymyEpoch times one training epoch (negatives 50, batches
+// of 1000, all cores) on a 1,182-node random tree closure.
+func BenchmarkHypernymyEpoch(b *testing.B) {
+	const n = 1182
+	pairs := benchTree(n)
+	for _, d := range []int{2, 3, 5, 10} {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: d, Seed: 1, Epochs: 1 << 30, EvalEvery: -1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(tr.Relations())), "pairs")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tr.Step(context.Background(), 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkHypPairLoss times the loss kernel of one positive relation with
+// 50 negatives (scores, softmax and all T-map gradients) on one core.
+func BenchmarkHypPairLoss(b *testing.B) {
+	for _, d := range []int{2, 5, 10, 16} {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			const n = 64
+			dd := d * d
+			rng := rand.New(rand.NewPCG(2, 3))
+			means := make([]float64, n*d)
+			for i := range means {
+				means[i] = rng.NormFloat64()
+			}
+			fact := make([]float64, n*dd)
+			for i := range fact {
+				fact[i] = 0.3 * rng.NormFloat64()
+			}
+			c := newHypItemCache(n, d)
+			cws := newHypCacheWS(d)
+			for i := 0; i < n; i++ {
+				c.setFromFactor(cws, i, fact[i*dd:(i+1)*dd], 0.01)
+			}
+			cand := make([]int32, 51)
+			for i := range cand {
+				cand[i] = int32(1 + i%(n-1))
+			}
+			ws := newHypPairWS(d, len(cand))
+			gm, gf := make([]float64, n*d), make([]float64, n*dd)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				hypPairLoss(ws, c, means, fact, 0.01, 0, cand, gm, gf, func(int) {})
+			}
+		})
+	}
+}
+
+// BenchmarkHypernymyEvaluate times one reconstruction evaluation (all
+// n^2/2 scores and the ranking) on the 1,182-node random tree.
+func BenchmarkHypernymyEvaluate(b *testing.B) {
+	const n = 1182
+	pairs := benchTree(n)
+	for _, d := range []int{2, 5, 10} {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: d, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tr.EvaluateOn(context.Background(), pairs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
