@@ -35,8 +35,8 @@ type Dataset struct {
 	// constant columns become 0). FeatureMeans and FeatureSDs are set only
 	// then.
 	Standardized bool
-	FeatureMeans []float64
-	FeatureSDs   []float64
+	FeatureMeans []float64 // p column means, when Standardized
+	FeatureSDs   []float64 // p column sample standard deviations, when Standardized
 	// IgnoredColumns are text columns of a feature table that were used
 	// neither as labels nor as classes (e.g. PISA's country code).
 	IgnoredColumns []string
