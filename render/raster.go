@@ -79,14 +79,12 @@ func (e *pixEllipse) finish() {
 // gets no coverage: half a pixel plus half the ring.
 func (e *pixEllipse) margin() float64 { return 0.5 + e.halfW }
 
-// xl and xr return the left and right boundary x offsets at row offset dy
-// (|dy| <= ext).
-func (e *pixEllipse) xl(dy float64) float64 {
-	return (-e.qb*dy - math.Sqrt(math.Max(e.qa-e.det*dy*dy, 0))) / e.qa
-}
-
-func (e *pixEllipse) xr(dy float64) float64 {
-	return (-e.qb*dy + math.Sqrt(math.Max(e.qa-e.det*dy*dy, 0))) / e.qa
+// arcs returns the left and right boundary x offsets at row offset dy
+// (|dy| <= ext), sharing one square root.
+func (e *pixEllipse) arcs(dy float64) (xl, xr float64) {
+	r := math.Sqrt(math.Max(e.qa-e.det*dy*dy, 0))
+	b := -e.qb * dy
+	return (b - r) / e.qa, (b + r) / e.qa
 }
 
 // signedDist approximates the signed distance (pixels, negative inside)
@@ -148,15 +146,17 @@ func (e *pixEllipse) drawRows(dst *image.RGBA, ya, yb int) {
 			continue
 		}
 		lo, hi = max(lo, -e.ext), min(hi, e.ext)
-		l0, l1 := e.xl(lo), e.xl(hi)
-		r0, r1 := e.xr(lo), e.xr(hi)
+		l0, r0 := e.arcs(lo)
+		l1, r1 := e.arcs(hi)
 		minL, maxL := min(l0, l1), max(l0, l1)
 		minR, maxR := min(r0, r1), max(r0, r1)
 		if dyL > lo && dyL < hi {
-			minL = min(minL, e.xl(dyL))
+			xl, _ := e.arcs(dyL)
+			minL = min(minL, xl)
 		}
 		if dyR > lo && dyR < hi {
-			maxR = max(maxR, e.xr(dyR))
+			_, xr := e.arcs(dyR)
+			maxR = max(maxR, xr)
 		}
 		// Column c has centre offset c + 0.5 - cx.
 		col := func(off float64) int { return int(math.Ceil(e.cx + off - 0.5)) }
