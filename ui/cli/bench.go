@@ -27,6 +27,9 @@ type benchResult struct {
 	SecondsPerIter float64 `json:"seconds_per_iter"`
 	NsPerPair      float64 `json:"ns_per_pair"`
 	Threads        int     `json:"threads"`
+	// CPUNsPerPair is process CPU time (all threads) per pair: on an idle
+	// machine with T threads, ns_per_pair is about CPUNsPerPair / T.
+	CPUNsPerPair float64 `json:"cpu_ns_per_pair"`
 }
 
 // benchProblem is the seeded random problem of `burescope bench`: means
@@ -116,21 +119,24 @@ func runBench(env Env) error {
 		return err
 	}
 	start := time.Now()
+	cpu0 := processCPU()
 	for k := 0; k < *iters; k++ {
 		if _, err := be.Evaluate(ctx, s, &g); err != nil {
 			return err
 		}
 	}
 	per := time.Since(start).Seconds() / float64(*iters)
+	cpu := processCPU() - cpu0
 	res := benchResult{
 		N: *n, Dim: *dim, Backend: be.Name(), SecondsPerIter: per,
-		NsPerPair: per * 1e9 / float64(len(p.Dist)),
+		NsPerPair:    per * 1e9 / float64(len(p.Dist)),
+		CPUNsPerPair: float64(cpu.Nanoseconds()) / float64(*iters) / float64(len(p.Dist)),
 	}
 	if cb, ok := be.(*engine.CPUBackend); ok {
 		res.Threads = cb.Threads()
 	}
-	fmt.Fprintf(env.Stderr, "%s: n=%d d=%d: %.4g s per evaluation, %.3g ns per pair (GOMAXPROCS %d)\n",
-		backendDescription(be), *n, *dim, per, res.NsPerPair, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(env.Stderr, "%s: n=%d d=%d: %.4g s per evaluation, %.3g ns per pair wall, %.3g ns CPU per pair (GOMAXPROCS %d)\n",
+		backendDescription(be), *n, *dim, per, res.NsPerPair, res.CPUNsPerPair, runtime.GOMAXPROCS(0))
 	line, err := json.Marshal(res)
 	if err != nil {
 		return err
