@@ -168,9 +168,8 @@ func (ds *Dataset) setLabelsClasses(file string, names []string, data []row, lab
 
 // parseFeatures reads a feature table: numeric columns are features, one
 // text column gives labels and another the classes (see the package
-// documentation for the rules). noHeader forces the first row to be data
-// (Embedding Projector vectors).
-func parseFeatures(t *table, opt Options, noHeader bool) (*Dataset, error) {
+// documentation for the rules).
+func parseFeatures(t *table, opt Options) (*Dataset, error) {
 	file := t.file
 	rows := t.rows
 	ncols := len(rows[0].cells)
@@ -179,24 +178,23 @@ func parseFeatures(t *table, opt Options, noHeader bool) (*Dataset, error) {
 			return nil, lineErrf(file, r.line, "%d fields, want %d as on line %d (every row needs the same columns)", len(r.cells), ncols, rows[0].line)
 		}
 	}
+	if len(rows) < 2 {
+		return nil, errf(file, "a feature table needs at least 2 rows of data; the file has 1 row")
+	}
+	// The first row is a header unless it has numbers where the other rows
+	// have their numeric columns.
 	header := false
-	if !noHeader {
-		if len(rows) < 2 {
-			return nil, errf(file, "a feature table needs at least 2 rows of data, found %d row", len(rows))
-		}
-		kinds := classifyColumns(rows[1:], ncols)
-		anyNum := false
-		for c, k := range kinds {
-			if k == colNumber {
-				anyNum = true
-				if !isNumber(rows[0].cells[c]) {
-					header = true
-				}
+	anyNum := false
+	for c, k := range classifyColumns(rows[1:], ncols) {
+		if k == colNumber {
+			anyNum = true
+			if !isNumber(rows[0].cells[c]) {
+				header = true
 			}
 		}
-		if !anyNum {
-			header = true
-		}
+	}
+	if !anyNum {
+		header = true
 	}
 	var names []string
 	data := rows

@@ -172,7 +172,7 @@ func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
 			case KindRelations:
 				ds, err = parseRelations(t)
 			default:
-				ds, err = parseFeatures(t, opt, false)
+				ds, err = parseFeatures(t, opt)
 			}
 			if err != nil {
 				return nil, err
