@@ -395,7 +395,7 @@ func tooltipText(sc *render.Scene, i int) string {
 	} else {
 		fmt.Fprintf(&b, "item %d", i)
 	}
-	if sc.Classes != nil && sc.Classes[i] != "" {
+	if sc.Classes != nil && sc.Classes[i] != "" && (sc.Labels == nil || sc.Classes[i] != sc.Labels[i]) {
 		fmt.Fprintf(&b, "  [%s]", sc.Classes[i])
 	}
 	b.WriteString("\nmean ")

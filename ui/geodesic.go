@@ -85,7 +85,8 @@ func newGeodesicTool(a *App) *geodesicTool {
 	g.content = container.NewVBox(
 		widget.NewLabelWithStyle("Wasserstein geodesic", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		form, g.show,
-		container.NewBorder(nil, nil, g.play, g.tLabel, g.slider),
+		g.slider,
+		container.NewBorder(nil, nil, g.play, nil, g.tLabel),
 		widget.NewLabelWithStyle("Metric derivative |μ'|(t)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
 		g.plot, g.note,
 	)
@@ -152,7 +153,13 @@ func (g *geodesicTool) pairChanged() {
 			}
 			g.plot.setSamples(ts, ds)
 			g.plot.setData(ds, g.slider.Value)
-			g.note.SetText(fmt.Sprintf("W2 = %.4g (iteration %d). On [0, 1] the speed is constant and equals W2; outside, the curve is extrapolated.", w2, snap.Iter))
+			hi := 0.0
+			for _, v := range ds {
+				hi = math.Max(hi, v)
+			}
+			g.note.SetText(fmt.Sprintf("t from −2 to 3; shaded: [0, 1]; top of the plot: %.3g.\n"+
+				"W2 = %.4g (iteration %d). On [0, 1] the speed is constant and equals W2; outside (red), the curve is extrapolated.",
+				1.1*hi, w2, snap.Iter))
 		})
 	}()
 }
