@@ -109,3 +109,26 @@ func (sc *Scene) tau() float64 {
 func (sc *Scene) isGaussian() bool {
 	return sc.Family == "gaussian" || sc.Family == "" && sc.tau() == 1
 }
+
+// NewSceneFromSnapshot returns a Scene that shows an optimiser snapshot:
+// its means and scales (zero scales when the snapshot has none, as for
+// point MDS), per-point stress, iteration count and stress-1, with the
+// given labels and classes (either may be nil). Slices are shared.
+func NewSceneFromSnapshot(s *engine.Snapshot, labels, classes []string) *Scene {
+	scales := s.Scales
+	if scales == nil {
+		scales = make([]float64, s.N*s.Dim*s.Dim)
+	}
+	return &Scene{
+		Dim:        s.Dim,
+		Means:      s.Means,
+		Scales:     scales,
+		Tau:        s.Family.Tau,
+		Family:     s.Family.Name,
+		Labels:     labels,
+		Classes:    classes,
+		PerPoint:   s.PerPoint,
+		Iterations: s.Iter,
+		Stress1:    s.Stress1,
+	}
+}

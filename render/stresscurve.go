@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"math"
 
+	"burescope/engine"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -136,4 +138,10 @@ func decimate(h []float64, f func(float64) float64) plotter.XYs {
 		pts = append(pts, plotter.XY{X: last, Y: f(h[n-1])})
 	}
 	return pts
+}
+
+// SnapshotStressCurve is StressCurve for an optimiser snapshot: its
+// History with its PointStress1 and ClassicalStress1 as references.
+func SnapshotStressCurve(s *engine.Snapshot, dark bool) (*Figure, error) {
+	return StressCurve(s.History, s.PointStress1, s.ClassicalStress1, dark)
 }
