@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 	"time"
 )
@@ -426,5 +427,50 @@ func TestHypernymyCancel(t *testing.T) {
 	// and publishes the state reached.
 	if !errors.Is(err, context.Canceled) || calls != 4 || tr.Epoch() != 3 || tr.Latest().Epoch != 3 {
 		t.Errorf("after cancel: err %v, %d publishes, epoch %d; want context.Canceled, 4 and 3", err, calls, tr.Epoch())
+	}
+}
+
+// TestHypJacobi checks the Jacobi eigensolver (used for d <= 2 and as the
+// fallback of hypEig) and hypEig itself against H1's EigenvaluesPSD (gonum
+// EigenSym): eigenvalues, and the reconstruction V diag(lambda) V^T = M
+// with orthonormal V.
+func TestHypJacobi(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, d := range []int{1, 2, 3, 6, 11} {
+		m0 := FactorProduct(randFactor(rng, d, 1), d, d, 0.01)
+		want := EigenvaluesPSD(m0, d)
+		for _, solver := range []string{"jacobi", "eig"} {
+			m, v, lam := append([]float64(nil), m0...), make([]float64, d*d), make([]float64, d)
+			if solver == "jacobi" {
+				hypJacobi(m, v, lam, d)
+			} else {
+				newHypEig(d).vectors(m, v, lam)
+			}
+			got := append([]float64(nil), lam...)
+			sort.Float64s(got)
+			for i := range got {
+				if math.Abs(got[i]-want[i]) > 1e-12*want[d-1] {
+					t.Errorf("%s d=%d: eigenvalue %d = %v, want %v", solver, d, i, got[i], want[i])
+				}
+			}
+			rec := make([]float64, d*d)
+			hypSpectral(rec, v, lam, d)
+			if e := FrobDist(rec, m0); e > 1e-12*FrobNorm(m0) {
+				t.Errorf("%s d=%d: V diag V^T differs from M by %g", solver, d, e)
+			}
+			vtv := MatMul(Transpose(v, d, d), v, d, d, d)
+			if e := FrobDist(vtv, Identity(d)); e > 1e-12 {
+				t.Errorf("%s d=%d: V^T V differs from I by %g", solver, d, e)
+			}
+			vals := append([]float64(nil), m0...)
+			lv := make([]float64, d)
+			newHypEig(d).values(vals, lv)
+			sort.Float64s(lv)
+			for i := range lv {
+				if math.Abs(lv[i]-want[i]) > 1e-12*want[d-1] {
+					t.Errorf("values d=%d: eigenvalue %d = %v, want %v", d, i, lv[i], want[i])
+				}
+			}
+		}
 	}
 }
