@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sbinet/npyio/npz"
 	"gonum.org/v1/gonum/mat"
 
 	"burescope/datasets"
@@ -157,6 +158,42 @@ func TestProjectCommandPlanes(t *testing.T) {
 		code, _, errs := runCLI(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+}
+
+func TestProjectCommandNPZContextSet(t *testing.T) {
+	// Context set of an .npz (npyio's writer): c_means on a line along
+	// (1, 1, 0)/sqrt2 plus a spread along z, c_vars diagonal. The PCA plane
+	// of the means is then span((1,1,0), (0,0,1)) and projected distances
+	// equal the original ones.
+	n, d := 4, 3
+	cm := []float64{0, 0, 0, 1, 1, 0.5, 2, 2, -1, 3, 3, 0.2}
+	cv := []float64{1, 2, 3, 1, 1, 1, 2, 2, 2, 0.5, 0.5, 4}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "w.npz")
+	if err := npz.Write(p, map[string]any{
+		"means": mat.NewDense(n, d, make([]float64, n*d)), "vars": mat.NewDense(n, d, cv),
+		"c_means": mat.NewDense(n, d, cm), "c_vars": mat.NewDense(n, d, cv),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "c2d.json")
+	code, _, errs := runCLI("project", p, "--set", "c", "--plane", "pca", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	e2, err := datasets.LoadEmbedding(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			got := engine.SqDist(e2.Mean(i), e2.Mean(j))
+			want := engine.SqDist(cm[i*d:(i+1)*d], cm[j*d:(j+1)*d])
+			if math.Abs(got-want) > 1e-9*(1+want) {
+				t.Errorf("|m%d - m%d|^2 = %v on the plane, want %v", i, j, got, want)
+			}
 		}
 	}
 }
