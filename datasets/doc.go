@@ -46,8 +46,8 @@
 // # Distance matrices
 //
 // A square n x n matrix of numbers, n >= 2, with optionally a header row of
-// n labels (with or without an empty top-left corner cell) and/or a first
-// column of n labels. A header row or label column is recognised when most
+// n labels (with or without a top-left corner cell; an empty corner means
+// there is a label column) and/or a first column of n labels. A header row or label column is recognised when most
 // of its cells are text (non-empty, not numbers) or the top-left cell is
 // empty; numeric labels are recognised by the counts (n+1 rows of n cells,
 // or n rows of n+1 cells) when that reading puts zeros on the diagonal.
@@ -157,10 +157,10 @@
 // covariance must be finite, symmetric and positive semi-definite within
 // CovarianceTol (relative); small rounding violations are repaired
 // (symmetrised, negative eigenvalues set to 0). Other fields are ignored,
-// so later versions may add some. Errors name the field, the item's index
-// and its label, e.g.
+// so later versions may add some. Errors name the line where the item
+// starts, the field, the item's index and its label, e.g.
 //
-//	emb.json: covariances[3] ("Korea"): not positive semi-definite: eigenvalue -0.5 < 0
+//	emb.json:57: covariances[3] ("Korea"): not positive semi-definite: eigenvalue -0.5 < 0
 //
 // LoadEmbedding returns an *engine.Embedding whose Scales are covariance /
 // tau. WriteEmbeddingJSON and SaveEmbedding write covariances with full

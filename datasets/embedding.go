@@ -144,8 +144,8 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 	if n > MaxItems {
 		return nil, errf(file, "%d labels: more than the %d items Burescope handles", n, MaxItems)
 	}
-	if err := checkItemLabels(file, f.Labels); err != nil {
-		return nil, err
+	if i, err := checkItemLabels(file, f.Labels); err != nil {
+		return nil, withItemLine(data, "labels", i, err)
 	}
 	item := func(field string, i int) string { return fmt.Sprintf("%s[%d] (%s)", field, i, quoteCell(f.Labels[i])) }
 	if len(f.Means) != n {
@@ -157,12 +157,12 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 	e := &engine.Embedding{Family: fam, Dim: d, Labels: f.Labels, Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
 	for i, m := range f.Means {
 		if len(m) != d {
-			return nil, errf(file, "%s: %d values, want dim = %d", item("means", i), len(m), d)
+			return nil, withItemLine(data, "means", i, errf(file, "%s: %d values, want dim = %d", item("means", i), len(m), d))
 		}
 		for a, s := range m {
 			v, err := jsonFloat(s)
 			if err != nil {
-				return nil, errf(file, "%s[%d]: %v", item("means", i), a, err)
+				return nil, withItemLine(data, "means", i, errf(file, "%s[%d]: %v", item("means", i), a, err))
 			}
 			e.Means[i*d+a] = v
 		}
@@ -176,17 +176,17 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 		}
 		for i, c := range f.Covariances {
 			if len(c) != d {
-				return nil, errf(file, "%s: %d rows, want dim = %d", item("covariances", i), len(c), d)
+				return nil, withItemLine(data, "covariances", i, errf(file, "%s: %d rows, want dim = %d", item("covariances", i), len(c), d))
 			}
 			s := e.Scale(i)
 			for a, r := range c {
 				if len(r) != d {
-					return nil, errf(file, "%s: row %d has %d values, want dim = %d", item("covariances", i), a, len(r), d)
+					return nil, withItemLine(data, "covariances", i, errf(file, "%s: row %d has %d values, want dim = %d", item("covariances", i), a, len(r), d))
 				}
 				for b, x := range r {
 					v, err := jsonFloat(x)
 					if err != nil {
-						return nil, errf(file, "%s[%d][%d]: %v", item("covariances", i), a, b, err)
+						return nil, withItemLine(data, "covariances", i, errf(file, "%s[%d][%d]: %v", item("covariances", i), a, b, err))
 					}
 					s[a*d+b] = v
 				}
@@ -198,21 +198,21 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 		}
 		for i, l := range f.Factors {
 			if len(l) != d {
-				return nil, errf(file, "%s: %d rows, want dim = %d", item("factors", i), len(l), d)
+				return nil, withItemLine(data, "factors", i, errf(file, "%s: %d rows, want dim = %d", item("factors", i), len(l), d))
 			}
 			k := len(l[0])
 			if k > MaxDim {
-				return nil, errf(file, "%s: %d columns, at most %d allowed", item("factors", i), k, MaxDim)
+				return nil, withItemLine(data, "factors", i, errf(file, "%s: %d columns, at most %d allowed", item("factors", i), k, MaxDim))
 			}
 			fac := make([]float64, d*k)
 			for a, r := range l {
 				if len(r) != k {
-					return nil, errf(file, "%s: row %d has %d values but row 0 has %d", item("factors", i), a, len(r), k)
+					return nil, withItemLine(data, "factors", i, errf(file, "%s: row %d has %d values but row 0 has %d", item("factors", i), a, len(r), k))
 				}
 				for b, x := range r {
 					v, err := jsonFloat(x)
 					if err != nil {
-						return nil, errf(file, "%s[%d][%d]: %v", item("factors", i), a, b, err)
+						return nil, withItemLine(data, "factors", i, errf(file, "%s[%d][%d]: %v", item("factors", i), a, b, err))
 					}
 					fac[a*k+b] = v
 				}
@@ -225,7 +225,7 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 						sum += fac[a*k+c] * fac[b*k+c]
 					}
 					if math.IsInf(sum, 0) {
-						return nil, errf(file, "%s: the covariance F F^T overflows float64", item("factors", i))
+						return nil, withItemLine(data, "factors", i, errf(file, "%s: the covariance F F^T overflows float64", item("factors", i)))
 					}
 					s[a*d+b] = sum
 				}
@@ -241,12 +241,12 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 	for i := 0; i < n; i++ {
 		s := e.Scale(i)
 		if err := repairCovariance(s, d); err != nil {
-			return nil, errf(file, "%s: %v", item(field, i), err)
+			return nil, withItemLine(data, field, i, errf(file, "%s: %v", item(field, i), err))
 		}
 		for k := range s {
 			s[k] /= fam.Tau
 			if math.IsInf(s[k], 0) {
-				return nil, errf(file, "%s: covariance / tau overflows float64 (tau = %v)", item(field, i), fam.Tau)
+				return nil, withItemLine(data, field, i, errf(file, "%s: covariance / tau overflows float64 (tau = %v)", item(field, i), fam.Tau))
 			}
 		}
 	}
@@ -269,19 +269,70 @@ func jsonFloat(s json.Number) (float64, error) {
 	return v, nil
 }
 
-// checkItemLabels verifies that embedding labels are non-empty and unique.
-func checkItemLabels(file string, labels []string) error {
+// checkItemLabels verifies that embedding labels are non-empty and
+// unique; on error it also returns the index of the bad label.
+func checkItemLabels(file string, labels []string) (int, error) {
 	seen := make(map[string]int, len(labels))
 	for i, l := range labels {
 		if l == "" {
-			return errf(file, "labels[%d]: empty label", i)
+			return i, errf(file, "labels[%d]: empty label", i)
 		}
 		if j, dup := seen[l]; dup {
-			return errf(file, "labels[%d] (%s): duplicate label (also labels[%d])", i, quoteCell(l), j)
+			return i, errf(file, "labels[%d] (%s): duplicate label (also labels[%d])", i, quoteCell(l), j)
 		}
 		seen[l] = i
 	}
-	return nil
+	return 0, nil
+}
+
+// withItemLine sets the line of an *Error about element i of the top-level
+// array field of a JSON file to the line where that element starts.
+func withItemLine(data []byte, field string, i int, err error) error {
+	var fe *Error
+	if errors.As(err, &fe) && fe.Line == 0 {
+		fe.Line = jsonElementLine(data, field, i)
+	}
+	return err
+}
+
+// jsonElementLine returns the 1-based line on which element i of the array
+// under the top-level key field starts, or 0 if it cannot be found. It is
+// used on error paths only.
+func jsonElementLine(data []byte, field string, i int) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0
+	}
+	var skip json.RawMessage
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return 0
+		}
+		if key != field {
+			if dec.Decode(&skip) != nil {
+				return 0
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return 0
+		}
+		for k := 0; dec.More(); k++ {
+			if k == i {
+				off := int(dec.InputOffset())
+				for off < len(data) && (data[off] == ',' || data[off] == ' ' || data[off] == '\t' || data[off] == '\r' || data[off] == '\n') {
+					off++
+				}
+				return lineAt(data, off)
+			}
+			if dec.Decode(&skip) != nil {
+				return 0
+			}
+		}
+		return 0
+	}
+	return 0
 }
 
 // repairCovariance checks that the d x d matrix s is finite, symmetric
@@ -368,7 +419,7 @@ func checkEmbedding(e *engine.Embedding) error {
 	if !(e.Family.Tau > 0) || math.IsInf(e.Family.Tau, 0) {
 		return fmt.Errorf("family tau %v, want a finite number > 0", e.Family.Tau)
 	}
-	if err := checkItemLabels("embedding", e.Labels); err != nil {
+	if _, err := checkItemLabels("embedding", e.Labels); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {

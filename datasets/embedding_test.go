@@ -138,3 +138,33 @@ func TestSaveEmbeddingAtomic(t *testing.T) {
 		t.Errorf("Load of an embedding file: %v", err)
 	}
 }
+
+// TestEmbeddingErrorLines: errors about an item give the line where the
+// item starts in the file.
+func TestEmbeddingErrorLines(t *testing.T) {
+	text := `{
+  "format": "burescope-embedding/1", "family": "gaussian", "dim": 1,
+  "labels": [
+    "a",
+    "b",
+    "a"
+  ],
+  "means": [[0], [1], [2]],
+  "covariances": [
+    [[1]],
+    [[-1]],
+    [[1]]
+  ]
+}`
+	_, err := parseEmbedding("e.json", []byte(text))
+	if err == nil || !strings.Contains(err.Error(), `e.json:6: labels[2] ("a"): duplicate label (also labels[0])`) {
+		t.Errorf("duplicate label on line 6: %v", err)
+	}
+	text = strings.Replace(text, `    "a"
+  ]`, `    "c"
+  ]`, 1)
+	_, err = parseEmbedding("e.json", []byte(text))
+	if err == nil || !strings.Contains(err.Error(), `e.json:11: covariances[1] ("b"): not positive semi-definite`) {
+		t.Errorf("negative covariance on line 11: %v", err)
+	}
+}
