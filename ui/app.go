@@ -79,6 +79,7 @@ type App struct {
 	exitCode  int
 
 	lastError string // the text of the last error dialog (tests)
+	searchErr error  // why the last search found nothing (nil: found)
 }
 
 // newApp builds the window's content; nothing runs until start.
@@ -293,10 +294,12 @@ func (a *App) find(q string) {
 	}
 	i := findLabel(ds.Labels, q)
 	if i < 0 {
-		a.search.SetValidationError(fmt.Errorf("no item matches %q", q))
+		a.searchErr = fmt.Errorf("no item matches %q", q)
+		a.search.SetValidationError(a.searchErr)
 		a.loop.Select(nil, -1)
 		return
 	}
+	a.searchErr = nil
 	a.search.SetValidationError(nil)
 	a.loop.Select([]int{i}, i)
 }

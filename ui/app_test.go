@@ -447,3 +447,111 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestAppDimension3AndRotate(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	a.panel.dim.SetSelected("3")
+	a.loads.Wait()
+	eventually(t, "3D optimiser", func() bool {
+		s := a.sess.Snapshot()
+		return s != nil && s.Dim == 3 && a.sess.Settings().Dim == 3
+	})
+	if a.set.Dim != 3 || a.canvas.dim != 3 {
+		t.Fatalf("settings dim %d, canvas dim %d", a.set.Dim, a.canvas.dim)
+	}
+	pause(t, a)
+	a.loop.Wake()
+	eventually(t, "3D frame", func() bool {
+		f := a.canvas.Frame()
+		return f != nil && f.Scene != nil && f.Scene.Dim == 3 && f.Scene.Iterations == a.iter()
+	})
+	f0 := a.canvas.Frame()
+	pix0 := append([]uint8(nil), f0.Img.Pix...)
+	// A drag rotates the projection (and so the picture).
+	a.canvas.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 40, DY: 10}})
+	a.canvas.DragEnd()
+	eventually(t, "rotated frame", func() bool { return a.canvas.Frame().Seq > f0.Seq })
+	f1 := a.canvas.Frame()
+	if f1.Style.Proj == nil || f1.Style.Proj.Dim != 3 {
+		t.Fatalf("no 3D projection after a drag: %+v", f1.Style.Proj)
+	}
+	if bytes.Equal(pix0, f1.Img.Pix) {
+		t.Error("rotation left the picture unchanged")
+	}
+	a.loop.ResetView()
+	eventually(t, "reset view", func() bool { return a.canvas.Frame().Seq > f1.Seq })
+	if a.canvas.Frame().Style.Proj != nil {
+		t.Error("reset view kept the rotation")
+	}
+}
+
+func TestAppPointBaseline(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	if v := a.sess.Snapshot().PointStress1; v > 0 {
+		t.Fatalf("baseline known before it was asked for: %v", v)
+	}
+	a.controls.baseline.SetChecked(true)
+	eventually(t, "baseline", func() bool { return a.sess.Snapshot().PointStress1 > 0 })
+	snap := a.sess.Snapshot()
+	// Point MDS cannot beat classical MDS's start by much less than zero,
+	// and elliptical MDS (more parameters) is expected below it; the
+	// reference line must carry exactly the snapshot's value.
+	a.refreshStatus()
+	if got := a.curve.Data().PointRef; got != snap.PointStress1 {
+		t.Errorf("curve reference %v, want %v", got, snap.PointStress1)
+	}
+	if !(snap.PointStress1 <= snap.ClassicalStress1*1.0001) {
+		t.Errorf("point-MDS stress-1 %v above classical %v: the baseline did not optimise", snap.PointStress1, snap.ClassicalStress1)
+	}
+	a.controls.baseline.SetChecked(false)
+	if got := a.curve.Data().PointRef; got != 0 {
+		t.Errorf("reference still drawn after unchecking: %v", got)
+	}
+}
+
+func TestAppSearch(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	want := findLabel(a.sess.Dataset().Labels, "finland")
+	if want < 0 || a.sess.Dataset().Labels[want] != "Finland" {
+		t.Fatalf("Finland not found: %d", want)
+	}
+	a.search.SetText("finl")
+	a.search.OnSubmitted("finl")
+	eventually(t, "selection", func() bool {
+		f := a.canvas.Frame()
+		return f != nil && f.Scene != nil && len(f.Scene.Selected) == 1 && f.Scene.Selected[0] == want
+	})
+	// The found item is centred.
+	f := a.canvas.Frame()
+	x, y := projectMean(f.Scene, f.Style, want)
+	px, py := f.VP.ToPixel(x, y)
+	w, h := float64(f.Img.Rect.Dx()), float64(f.Img.Rect.Dy())
+	if abs(px-w/2) > 1 || abs(py-h/2) > 1 {
+		t.Errorf("found item at (%v,%v), want the centre (%v,%v)", px, py, w/2, h/2)
+	}
+	a.search.OnSubmitted("atlantis")
+	if a.searchErr == nil || !strings.Contains(a.searchErr.Error(), "atlantis") {
+		t.Errorf("search error %v for a missing item", a.searchErr)
+	}
+}
+
+func TestFindLabel(t *testing.T) {
+	labels := []string{"New Zealand", "Zealand", "Iceland"}
+	tests := []struct {
+		q    string
+		want int
+	}{
+		{"zealand", 1}, // exact match wins over the earlier substring match
+		{"ZEAL", 0},
+		{" iceland ", 2},
+		{"", -1},
+		{"x", -1},
+	}
+	for _, tc := range tests {
+		if got := findLabel(labels, tc.q); got != tc.want {
+			t.Errorf("findLabel(%q) = %d, want %d", tc.q, got, tc.want)
+		}
+	}
+}

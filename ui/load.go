@@ -114,6 +114,9 @@ func (a *App) loaded(ds *datasets.Dataset) {
 		a.panel.setRecent(AddRecentFile(a.fa.Preferences(), ds.Name))
 		SetLastDir(a.fa.Preferences(), filepath.Dir(ds.Name))
 	}
+	if a.set.ShowBaseline {
+		a.sess.PointBaseline()
+	}
 	a.win.SetTitle("Burescope — " + displayName(ds.Name))
 	SaveSettings(a.fa.Preferences(), a.set)
 	a.refreshStatus()
