@@ -906,3 +906,23 @@ func checkCovariance(s []float64, d int, ws *psdWorkspace) error {
 	}
 	return nil
 }
+
+// IsNumPyPath reports whether name is a NumPy file by its extension (.npy
+// or .npz, any case): such files go to LoadNPY, not to the text loaders.
+func IsNumPyPath(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".npy", ".npz":
+		return true
+	}
+	return false
+}
+
+// LoadNPYDataset is LoadNPYContext wrapped as a Dataset of kind
+// KindEmbedding (Name and Source are the path), for Load and the app.
+func LoadNPYDataset(ctx context.Context, path string, opt NPYOptions, progress func(done, total int)) (*Dataset, error) {
+	e, err := LoadNPYContext(ctx, path, opt, progress)
+	if err != nil {
+		return nil, err
+	}
+	return &Dataset{Name: path, Kind: KindEmbedding, Labels: e.Labels, Embedding: e, Source: path}, nil
+}

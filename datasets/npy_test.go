@@ -724,3 +724,23 @@ func TestLoadNPYTestdata(t *testing.T) {
 		checkClose(t, "scales "+tc.set, e.Scales, tc.vars, 1e-7)
 	}
 }
+
+func TestLoadNPYDataset(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{{"a.npy", true}, {"dir/B.NPZ", true}, {"a.json", false}, {"npz", false}, {"a.npy.txt", false}} {
+		if got := IsNumPyPath(tc.name); got != tc.want {
+			t.Errorf("IsNumPyPath(%q) = %v", tc.name, got)
+		}
+	}
+	p := filepath.Join("testdata", "npy", "authors.npz")
+	ds, err := LoadNPYDataset(context.Background(), p, NPYOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No labels file and no labels array: items numbered 1..n.
+	if ds.Kind != KindEmbedding || ds.Len() != 3 || ds.Embedding.Dim != 3 || ds.Name != p || ds.Labels[2] != "3" {
+		t.Errorf("dataset %+v", ds)
+	}
+}
