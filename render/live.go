@@ -15,15 +15,17 @@ const (
 	hitMinPx     = 4.0 // shapes smaller than this are hit within this radius
 )
 
-// Live is the live-view renderer: it keeps its buffers between frames so
-// that drawing allocates nothing once sizes settle. One Live is used by one
-// goroutine at a time (it is not safe for concurrent Draw calls).
+// Live is the live-view renderer: it keeps its layout, pixel-shape and
+// band buffers between frames so that a frame allocates little once sizes
+// settle. One Live is used by one goroutine at a time (it is not safe for
+// concurrent Draw calls).
 type Live struct {
 	lay    Layout
 	els    []pixEllipse
 	colors []color.NRGBA
 	vp     Viewport
 	labels labeler
+	bins   binner
 }
 
 // Draw clears dst and draws sc under st through vp: filled (and optionally
@@ -35,14 +37,14 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	bg8 := premul(bg.R, bg.G, bg.B, float64(bg.A)/255)
 	if sc == nil || sc.Validate() != nil || !(vp.S > 0) {
 		l.lay.Shapes, l.lay.Order = l.lay.Shapes[:0], l.lay.Order[:0]
-		rasterize(dst, bg8, nil)
+		rasterize(dst, bg8, nil, &l.bins)
 		return
 	}
 	l.lay.Fill(sc, st)
 	l.vp = vp
 	l.colors = itemColorsInto(l.colors, sc, st)
 	l.els = buildEllipses(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
-	rasterize(dst, bg8, l.els)
+	rasterize(dst, bg8, l.els, &l.bins)
 	if st.Labels && sc.Labels != nil {
 		l.labels.draw(dst, &l.lay, sc, st, vp)
 	}

@@ -225,20 +225,74 @@ func blend(p []uint8, src rgba8, c float64) {
 	binary.LittleEndian.PutUint32(p, (srb+rb)|(sga+ga)<<8)
 }
 
+// bandHeight is the number of pixel rows drawn by one task.
+const bandHeight = 16
+
+// binner assigns ellipses to bands (CSR layout, reused between frames).
+type binner struct {
+	start []int32 // band k's ellipses are idx[start[k]:start[k+1]]
+	idx   []int32
+	fill  []int32
+}
+
+// bin lists, for each of nb bands starting at row y0, the ellipses whose
+// rows meet it, in draw order.
+func (bn *binner) bin(els []pixEllipse, y0, nb int) {
+	if cap(bn.start) < nb+1 {
+		bn.start = make([]int32, nb+1)
+	}
+	start := bn.start[:nb+1]
+	clear(start)
+	band := func(e *pixEllipse) (int, int) {
+		a := (e.y0 - y0) / bandHeight
+		if e.y0 < y0 {
+			a = 0
+		}
+		b := (e.y1 - 1 - y0) / bandHeight
+		return max(a, 0), min(b, nb-1)
+	}
+	for i := range els {
+		a, b := band(&els[i])
+		for k := a; k <= b; k++ {
+			start[k+1]++
+		}
+	}
+	for k := 1; k <= nb; k++ {
+		start[k] += start[k-1]
+	}
+	total := int(start[nb])
+	if cap(bn.idx) < total {
+		bn.idx = make([]int32, total)
+	}
+	bn.idx = bn.idx[:total]
+	if cap(bn.fill) < nb {
+		bn.fill = make([]int32, nb)
+	}
+	fill := bn.fill[:nb]
+	clear(fill)
+	for i := range els {
+		a, b := band(&els[i])
+		for k := a; k <= b; k++ {
+			bn.idx[start[k]+fill[k]] = int32(i)
+			fill[k]++
+		}
+	}
+}
+
 // rasterize clears dst to bg and draws els in order, in parallel over
 // horizontal bands. Each pixel sees the same sequence of blends whatever
 // the band split, so the result is deterministic.
-func rasterize(dst *image.RGBA, bg rgba8, els []pixEllipse) {
+func rasterize(dst *image.RGBA, bg rgba8, els []pixEllipse, bn *binner) {
 	h := dst.Rect.Dy()
 	if h <= 0 || dst.Rect.Dx() <= 0 {
 		return
 	}
-	workers := runtime.GOMAXPROCS(0)
-	bandH := 16
-	nb := (h + bandH - 1) / bandH
-	if workers > nb {
-		workers = nb
+	if bn == nil {
+		bn = new(binner)
 	}
+	nb := (h + bandHeight - 1) / bandHeight
+	bn.bin(els, dst.Rect.Min.Y, nb)
+	workers := min(runtime.GOMAXPROCS(0), nb)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	work := func() {
@@ -248,15 +302,11 @@ func rasterize(dst *image.RGBA, bg rgba8, els []pixEllipse) {
 			if k >= nb {
 				return
 			}
-			ya := dst.Rect.Min.Y + k*bandH
-			yb := min(ya+bandH, dst.Rect.Max.Y)
+			ya := dst.Rect.Min.Y + k*bandHeight
+			yb := min(ya+bandHeight, dst.Rect.Max.Y)
 			clearRows(dst, bg, ya, yb)
-			for i := range els {
-				e := &els[i]
-				if e.y1 <= ya || e.y0 >= yb {
-					continue
-				}
-				e.drawRows(dst, ya, yb)
+			for _, i := range bn.idx[bn.start[k]:bn.start[k+1]] {
+				els[i].drawRows(dst, ya, yb)
 			}
 		}
 	}

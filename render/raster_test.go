@@ -50,7 +50,7 @@ func TestRasterCoverage(t *testing.T) {
 		e.setShape(c.cx, c.cy, m, 0)
 		e.fill = premul(0, 0, 0, 1)
 		e.finish()
-		rasterize(dst, premul(255, 255, 255, 1), []pixEllipse{e})
+		rasterize(dst, premul(255, 255, 255, 1), []pixEllipse{e}, nil)
 		var ink, worst float64
 		for y := 0; y < 100; y++ {
 			for x := 0; x < 140; x++ {
@@ -81,7 +81,7 @@ func TestRasterRing(t *testing.T) {
 	e.fill = premul(0, 0, 255, 1)
 	e.stroke, e.halfW = premul(255, 0, 0, 1), 1
 	e.finish()
-	rasterize(dst, premul(255, 255, 255, 1), []pixEllipse{e})
+	rasterize(dst, premul(255, 255, 255, 1), []pixEllipse{e}, nil)
 	at := func(x, y int) [4]uint8 {
 		o := dst.PixOffset(x, y)
 		return [4]uint8{dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2], dst.Pix[o+3]}
