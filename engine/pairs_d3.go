@@ -19,7 +19,8 @@ import "math"
 // whose four real roots are the signed sums +-mu_1 +-mu_2 +-mu_3 with an even
 // number of minus signs; p is the largest. Newton's method started above it
 // at sqrt(3 e1) (p^2 <= 3 e1 by Cauchy-Schwarz) decreases monotonically to
-// it. q is then sqrt(e2 + 2pr) (no cancellation).
+// it (the start used is the tighter bound sqrt(e1 + 2 sqrt(3 e2))). q is
+// then sqrt(e2 + 2pr) (no cancellation).
 //
 // Per-point data is one 20-value record: mean (3), scaled scale (6: 00 01
 // 02 11 12 22), its inverse (6), trace, sqrt det, 3 unused.
@@ -102,8 +103,10 @@ func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
 		}
 		return 0
 	}
-	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above.
-	p := math.Sqrt(3 * e1)
+	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above,
+	// starting at the upper bound p^2 = e1 + 2q <= e1 + 2 sqrt(3 e2)
+	// (Cauchy-Schwarz on q = sum mu_i mu_j; exact when all mu are equal).
+	p := math.Sqrt(e1 + 2*math.Sqrt(3*e2))
 	c0 := e1*e1 - 4*e2
 	for it := 0; it < 100; it++ {
 		p2 := p * p
