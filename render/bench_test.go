@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -51,5 +52,45 @@ func BenchmarkHitTest10k(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		l.HitTest(500, 400)
+	}
+}
+
+// BenchmarkLiveLabels10k is the fill benchmark with every item labelled
+// (labels are cached masks; at most maxLiveLabels are tried per frame).
+func BenchmarkLiveLabels10k(b *testing.B) {
+	sc := randomScene(10000, 7)
+	sc.Labels = make([]string, 10000)
+	for i := range sc.Labels {
+		sc.Labels[i] = "item " + strconv.Itoa(i)
+	}
+	st := Style{Level: 1, FillAlpha: 0.35, Labels: true}
+	dst := image.NewRGBA(image.Rect(0, 0, 1000, 800))
+	var vp Viewport
+	vp.FitTo(sc, st, 1000, 800)
+	var l Live
+	l.Draw(dst, sc, st, vp)
+	b.ResetTimer()
+	for b.Loop() {
+		l.Draw(dst, sc, st, vp)
+	}
+}
+
+// BenchmarkLiveDefault35 is the app's first frame on a PISA-sized scene
+// (35 items, default style: outlines, mean dots, labels).
+func BenchmarkLiveDefault35(b *testing.B) {
+	sc := randomScene(35, 3)
+	sc.Labels = make([]string, 35)
+	for i := range sc.Labels {
+		sc.Labels[i] = "Country " + strconv.Itoa(i)
+	}
+	st := DefaultStyle()
+	dst := image.NewRGBA(image.Rect(0, 0, 1000, 800))
+	var vp Viewport
+	vp.FitTo(sc, st, 1000, 800)
+	var l Live
+	l.Draw(dst, sc, st, vp)
+	b.ResetTimer()
+	for b.Loop() {
+		l.Draw(dst, sc, st, vp)
 	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 	"sync"
 
@@ -107,12 +108,99 @@ func labelFace() font.Face {
 	return liveFace
 }
 
-// labeler draws the live view's labels.
+// labeler draws the live view's labels. Rasterising glyphs is the slow
+// part of text, so each label is rendered once into an alpha mask (ink and
+// a one-pixel halo) and cached by its text.
 type labeler struct {
-	reqs []LabelRequest
-	idx  []int
+	reqs  []LabelRequest
+	idx   []int
+	cache map[string]*labelMask
 }
 
+// labelMask is one rendered label: ink and halo masks and the offset of
+// the mask's top-left corner from the text's top-left corner.
+type labelMask struct {
+	ink, halo *image.Alpha
+	w         int
+}
+
+// maxLabelCache bounds the cached label masks; the cache is emptied when
+// it grows beyond.
+const maxLabelCache = 20000
+
+func (lb *labeler) mask(face font.Face, text string, asc, h int) *labelMask {
+	if m, ok := lb.cache[text]; ok {
+		return m
+	}
+	if lb.cache == nil || len(lb.cache) >= maxLabelCache {
+		lb.cache = make(map[string]*labelMask)
+	}
+	w := font.MeasureString(face, text).Ceil()
+	r := image.Rect(0, 0, w+2, h+2)
+	ink := image.NewAlpha(r)
+	d := font.Drawer{Dst: ink, Src: image.Opaque, Face: face, Dot: fixed.P(1, 1+asc)}
+	d.DrawString(text)
+	halo := image.NewAlpha(r)
+	for y := 0; y < r.Dy(); y++ {
+		for x := 0; x < r.Dx(); x++ {
+			var v uint8
+			for _, o := range [5][2]int{{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				if a := ink.AlphaAt(x+o[0], y+o[1]).A; a > v {
+					v = a
+				}
+			}
+			halo.Pix[y*halo.Stride+x] = v
+		}
+	}
+	m := &labelMask{ink: ink, halo: halo, w: w}
+	lb.cache[text] = m
+	return m
+}
+
+func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Viewport) {
+	face := labelFace()
+	if face == nil {
+		return
+	}
+	fm := face.Metrics()
+	asc, h := fm.Ascent.Round(), fm.Height.Round()
+	r := dst.Rect
+	lb.idx = lb.idx[:0]
+	for _, i := range labelOrder(sc, len(lay.Shapes), len(lay.Shapes)) {
+		// Only labels whose mean is in view, at most maxLiveLabels of them.
+		x, y := vp.ToPixel(lay.Shapes[i].X, lay.Shapes[i].Y)
+		if x >= float64(r.Min.X) && x < float64(r.Max.X) && y >= float64(r.Min.Y) && y < float64(r.Max.Y) {
+			lb.idx = append(lb.idx, i)
+			if len(lb.idx) >= maxLiveLabels {
+				break
+			}
+		}
+	}
+	lb.reqs = lb.reqs[:0]
+	for _, i := range lb.idx {
+		s := lay.Shapes[i]
+		x, y := vp.ToPixel(s.X, s.Y)
+		m := lb.mask(face, sc.Labels[i], asc, h)
+		lb.reqs = append(lb.reqs, LabelRequest{X: x, Y: y, W: float64(m.w), H: float64(h)})
+	}
+	pos, placed := PlaceLabels(lb.reqs, 5, Box{float64(r.Min.X), float64(r.Min.Y), float64(r.Max.X), float64(r.Max.Y)})
+	fg, bg := st.Foreground(), st.Background()
+	halo := image.NewUniform(color.NRGBA{bg.R, bg.G, bg.B, 0xb0})
+	ink := image.NewUniform(fg)
+	for k, i := range lb.idx {
+		if !placed[k] {
+			continue
+		}
+		m := lb.mask(face, sc.Labels[i], asc, h)
+		x, y := int(math.Round(pos[k][0]))-1, int(math.Round(pos[k][1]))-1
+		rect := m.ink.Rect.Add(image.Pt(x, y))
+		draw.DrawMask(dst, rect, halo, image.Point{}, m.halo, image.Point{}, draw.Over)
+		draw.DrawMask(dst, rect, ink, image.Point{}, m.ink, image.Point{}, draw.Over)
+	}
+}
+
+// labelOrder returns the selected, then highlighted, then the other items
+// in index order, at most limit of the others.
 func labelOrder(sc *Scene, n, limit int) []int {
 	var order []int
 	seen := make(map[int]bool)
@@ -130,41 +218,4 @@ func labelOrder(sc *Scene, n, limit int) []int {
 		}
 	}
 	return order
-}
-
-func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Viewport) {
-	face := labelFace()
-	if face == nil {
-		return
-	}
-	m := face.Metrics()
-	asc, h := float64(m.Ascent.Round()), float64(m.Height.Round())
-	lb.idx = labelOrder(sc, len(lay.Shapes), maxLiveLabels)
-	lb.reqs = lb.reqs[:0]
-	for _, i := range lb.idx {
-		s := lay.Shapes[i]
-		x, y := vp.ToPixel(s.X, s.Y)
-		w := float64(font.MeasureString(face, sc.Labels[i]).Ceil())
-		lb.reqs = append(lb.reqs, LabelRequest{X: x, Y: y, W: w, H: h})
-	}
-	r := dst.Rect
-	pos, placed := PlaceLabels(lb.reqs, 5, Box{float64(r.Min.X), float64(r.Min.Y), float64(r.Max.X), float64(r.Max.Y)})
-	fg, bg := st.Foreground(), st.Background()
-	halo := image.NewUniform(color.NRGBA{bg.R, bg.G, bg.B, 0xb0})
-	ink := image.NewUniform(fg)
-	d := font.Drawer{Dst: dst, Face: face}
-	for k, i := range lb.idx {
-		if !placed[k] {
-			continue
-		}
-		x, y := int(math.Round(pos[k][0])), int(math.Round(pos[k][1]+asc))
-		d.Src = halo
-		for _, o := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-			d.Dot = fixed.P(x+o[0], y+o[1])
-			d.DrawString(sc.Labels[i])
-		}
-		d.Src = ink
-		d.Dot = fixed.P(x, y)
-		d.DrawString(sc.Labels[i])
-	}
 }
