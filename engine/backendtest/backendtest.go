@@ -253,7 +253,13 @@ func Run(t *testing.T, newBackend func() engine.Backend) {
 // gradients (e.g. 1e-4 for float32 backends); finite-difference checks use
 // max(tol, 1e-6).
 func RunWithTolerance(t *testing.T, newBackend func() engine.Backend, tol float64) {
-	for _, c := range Cases {
+	RunCases(t, newBackend, tol, Cases)
+}
+
+// RunCases is RunWithTolerance on a chosen table (e.g. only the d = 2 and
+// d = 3 rows of Cases for a backend limited to those dimensions).
+func RunCases(t *testing.T, newBackend func() engine.Backend, tol float64, cases []Case) {
+	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			if c.N > 500 && testing.Short() {
 				t.Skip("large case in -short mode")
