@@ -53,24 +53,3 @@ func TestLoadReader(t *testing.T) {
 		t.Errorf("LoadReader: %+v, %v", ds, err)
 	}
 }
-
-// TestDelimiter checks the delimiter choice on first lines.
-func TestDelimiter(t *testing.T) {
-	tests := []struct {
-		line string
-		want byte
-	}{
-		{"a\tb\tc", '\t'},
-		{"a,b,c", ','},
-		{"a;b;c", ';'},
-		{"\"x;y\",b,c", ','},
-		{"Korea, Rep.\t1\t2", '\t'},
-		{"single", ','},
-		{"\n\n  \na;b,c;d", ';'},
-	}
-	for _, test := range tests {
-		if got := detectDelimiter([]byte(test.line + "\n1,2,3\n")); got != test.want {
-			t.Errorf("detectDelimiter(%q) = %q, want %q", test.line, got, test.want)
-		}
-	}
-}
