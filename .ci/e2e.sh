@@ -23,12 +23,12 @@ command -v xvfb-run >/dev/null || { echo "e2e: xvfb-run not found (apt-get insta
 go build -o "$bin" .
 
 # A real locale keeps Fyne from logging "Error parsing user locale C";
-# a private HOME keeps the run independent of saved preferences.
-export LANG=en_US.UTF-8 LC_ALL=
-export HOME="$out/home"
-mkdir -p "$HOME"
+# a fresh private HOME keeps the run independent of saved preferences.
+apphome="$out/home"
+rm -rf "$apphome"
+mkdir -p "$apphome"
 set +e
-timeout 180 xvfb-run -a -s "-screen 0 1400x900x24" \
+HOME="$apphome" LANG=en_US.UTF-8 LC_ALL= timeout 180 xvfb-run -a -s "-screen 0 1400x900x24" \
   "$bin" --screenshot "$shot" --after 5s --width 1280 --height 800 2>"$log"
 rc=$?
 set -e

@@ -161,8 +161,10 @@ func (a *App) start() {
 }
 
 // shutdown stops the workers after the window closed.
+// Preferences are saved as they change, not here: Fyne writes them
+// asynchronously and a write racing the app's exit can leave the file
+// empty.
 func (a *App) shutdown() {
-	SaveSettings(a.fa.Preferences(), a.set)
 	a.loads.Wait()
 	a.sess.Close()
 	if a.stopLoop != nil {
