@@ -69,6 +69,85 @@ type NeighborOptions struct {
 // the context.
 const neighborChunk = 1024
 
+// neighborFirstBatch is the size of NearestNeighbors' first batch of exact
+// scores (later batches double); a variable so tests can force many small
+// batches.
+var neighborFirstBatch = 4 * neighborChunk
+
+// neighborSetup is what SimilarityScores and NearestNeighbors share: the
+// validated options and the query's precomputed root.
+type neighborSetup struct {
+	e        *Embedding
+	q        *crossQuery
+	by       Similarity
+	tau, rho float64
+	workers  int
+}
+
+func newNeighborSetup(e *Embedding, item int, opt NeighborOptions) (*neighborSetup, error) {
+	n, d := e.Len(), e.Dim
+	if item < 0 || item >= n {
+		return nil, fmt.Errorf("neighbours: item %d out of range [0, %d)", item, n)
+	}
+	if len(e.Means) != n*d || len(e.Scales) != n*d*d {
+		return nil, fmt.Errorf("neighbours: embedding has %d means and %d scale entries, want %d and %d", len(e.Means), len(e.Scales), n*d, n*d*d)
+	}
+	st := &neighborSetup{e: e, by: opt.By, tau: e.Family.Tau, rho: opt.Rho, workers: opt.Workers}
+	if st.by == "" {
+		st.by = ByW2
+	}
+	if _, err := ParseSimilarity(string(st.by)); err != nil {
+		return nil, fmt.Errorf("neighbours: %v", err)
+	}
+	if math.IsNaN(opt.Rho) || math.IsInf(opt.Rho, 0) || opt.Rho < 0 {
+		return nil, fmt.Errorf("neighbours: rho must be finite and >= 0, got %v", opt.Rho)
+	}
+	if st.tau == 0 {
+		st.tau = 1
+	}
+	if st.workers <= 0 {
+		st.workers = runtime.GOMAXPROCS(0)
+	}
+	st.q = newCrossQuery(e.Mean(item), e.Scale(item), d)
+	return st, nil
+}
+
+// scoreRange writes the scores of measures idx[lo:hi] (or lo..hi-1 when
+// idx is nil) into out[lo:hi], parallel over st.workers goroutines in
+// chunks of neighborChunk, each worker with its own workspace. It returns
+// ctx.Err() when cancelled.
+func (st *neighborSetup) scoreRange(ctx context.Context, idx []int, lo, hi int, out []float64) error {
+	nChunks := (hi - lo + neighborChunk - 1) / neighborChunk
+	workers := min(st.workers, nChunks)
+	next := make(chan int, nChunks)
+	for c := 0; c < nChunks; c++ {
+		next <- lo + c*neighborChunk
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := newCrossWorkspace(st.e.Dim)
+			for a := range next {
+				if ctx.Err() != nil {
+					return
+				}
+				for p := a; p < min(a+neighborChunk, hi); p++ {
+					j := p
+					if idx != nil {
+						j = idx[p]
+					}
+					out[p] = st.q.score(ws, st.by, st.tau, st.rho, st.e.Mean(j), st.e.Scale(j))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
 // SimilarityScores returns the scores (as defined by opt.By) of measure
 // item of e against every measure of e, itself included, in one batch over
 // all n measures, parallel over opt.Workers goroutines.
@@ -81,62 +160,12 @@ const neighborChunk = 1024
 // It honours ctx between chunks of neighborChunk measures and returns
 // ctx.Err() when cancelled.
 func SimilarityScores(ctx context.Context, e *Embedding, item int, opt NeighborOptions) ([]float64, error) {
-	n, d := e.Len(), e.Dim
-	if item < 0 || item >= n {
-		return nil, fmt.Errorf("neighbours: item %d out of range [0, %d)", item, n)
+	st, err := newNeighborSetup(e, item, opt)
+	if err != nil {
+		return nil, err
 	}
-	if len(e.Means) != n*d || len(e.Scales) != n*d*d {
-		return nil, fmt.Errorf("neighbours: embedding has %d means and %d scale entries, want %d and %d", len(e.Means), len(e.Scales), n*d, n*d*d)
-	}
-	by := opt.By
-	if by == "" {
-		by = ByW2
-	}
-	if _, err := ParseSimilarity(string(by)); err != nil {
-		return nil, fmt.Errorf("neighbours: %v", err)
-	}
-	if math.IsNaN(opt.Rho) || math.IsInf(opt.Rho, 0) || opt.Rho < 0 {
-		return nil, fmt.Errorf("neighbours: rho must be finite and >= 0, got %v", opt.Rho)
-	}
-	tau := e.Family.Tau
-	if tau == 0 {
-		tau = 1
-	}
-	q := newCrossQuery(e.Mean(item), e.Scale(item), d)
-	scores := make([]float64, n)
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	nChunks := (n + neighborChunk - 1) / neighborChunk
-	if workers > nChunks {
-		workers = nChunks
-	}
-	next := make(chan int, nChunks)
-	for c := 0; c < nChunks; c++ {
-		next <- c
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := newCrossWorkspace(d)
-			for c := range next {
-				if ctx.Err() != nil {
-					return
-				}
-				lo := c * neighborChunk
-				hi := min(lo+neighborChunk, n)
-				for j := lo; j < hi; j++ {
-					scores[j] = q.score(ws, by, tau, opt.Rho, e.Mean(j), e.Scale(j))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	scores := make([]float64, e.Len())
+	if err := st.scoreRange(ctx, nil, 0, e.Len(), scores); err != nil {
 		return nil, err
 	}
 	return scores, nil
@@ -146,10 +175,19 @@ func SimilarityScores(ctx context.Context, e *Embedding, item int, opt NeighborO
 // item (fewer when e has fewer), best first, the item itself excluded:
 // smallest W2 first for ByW2, largest score first otherwise. Equal scores
 // are ordered by index; NaN scores (only from non-finite input) rank last.
-// Scores come from SimilarityScores, so the work is one parallel,
-// cancellable batch over all n measures.
+// The result is exactly topK of SimilarityScores.
+//
+// It first computes, for every measure in O(d) from means and traces, a
+// bound that no score can beat, from tr (A^{1/2} B A^{1/2})^{1/2} <=
+// sqrt(tr A tr B) (Cauchy-Schwarz): W2^2 >= |a-b|^2 + tau (sqrt tr A -
+// sqrt tr B)^2, and the dot product and cosines are at most their values
+// with that cross term (the mixture cosine's covariance term at most rho).
+// Measures are then scored exactly in parallel batches in order of their
+// bounds, until the next bound cannot beat the k-th best score found: an
+// exact search that usually scores a small part of the n measures. ctx is
+// honoured between batches and chunks.
 func NearestNeighbors(ctx context.Context, e *Embedding, item int, opt NeighborOptions) ([]Neighbor, error) {
-	scores, err := SimilarityScores(ctx, e, item, opt)
+	st, err := newNeighborSetup(e, item, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -157,11 +195,104 @@ func NearestNeighbors(ctx context.Context, e *Embedding, item int, opt NeighborO
 	if k <= 0 {
 		k = 10
 	}
-	by := opt.By
-	if by == "" {
-		by = ByW2
+	n := e.Len()
+	k = min(k, n-1)
+	if k <= 0 {
+		return []Neighbor{}, nil
 	}
-	return topK(scores, item, k, by.Ascending()), nil
+	asc := st.by.Ascending()
+	bounds := st.bounds(item)
+	order := make([]int, 0, n-1)
+	for j := 0; j < n; j++ {
+		if j != item {
+			order = append(order, j)
+		}
+	}
+	sort.Slice(order, func(x, y int) bool {
+		return rankBefore(bounds[order[x]], order[x], bounds[order[y]], order[y], asc)
+	})
+	scores := make([]float64, len(order))
+	best := make([]Neighbor, 0, 2*k)
+	batch := max(4*k, neighborFirstBatch)
+	for lo := 0; lo < len(order); {
+		hi := min(lo+batch, len(order))
+		if err := st.scoreRange(ctx, order, lo, hi, scores); err != nil {
+			return nil, err
+		}
+		for p := lo; p < hi; p++ {
+			best = append(best, Neighbor{Index: order[p], Score: scores[p]})
+		}
+		sort.Slice(best, func(x, y int) bool {
+			return rankBefore(best[x].Score, best[x].Index, best[y].Score, best[y].Index, asc)
+		})
+		if len(best) > k {
+			best = best[:k]
+		}
+		lo = hi
+		if lo < len(order) && len(best) == k && !boundCanBeat(bounds[order[lo]], best[k-1].Score, asc) {
+			break
+		}
+		batch *= 2
+	}
+	return best, nil
+}
+
+// boundCanBeat reports whether a measure whose score is bounded by bound
+// could rank at or before kth (allowing 1e-9 relative for the round-off of
+// the bound against the exact score). A NaN kth can always be beaten.
+func boundCanBeat(bound, kth float64, ascending bool) bool {
+	if math.IsNaN(kth) {
+		return true
+	}
+	if math.IsNaN(bound) {
+		return false
+	}
+	slack := 1e-9 * (1 + math.Abs(kth))
+	if ascending {
+		return bound <= kth+slack
+	}
+	return bound >= kth-slack
+}
+
+// bounds returns, for every measure j, the bound on its score that
+// NearestNeighbors sorts by: a lower bound of W2 for ByW2, an upper bound
+// of the similarity otherwise (see NearestNeighbors).
+func (st *neighborSetup) bounds(item int) []float64 {
+	e, q := st.e, st.q
+	d, n := e.Dim, e.Len()
+	out := make([]float64, n)
+	for j := 0; j < n; j++ {
+		mb := e.Mean(j)
+		trB := Trace(e.Scale(j), d)
+		xmax := math.Sqrt(math.Max(q.trA, 0) * math.Max(trB, 0))
+		ab := Dot(q.mean, mb)
+		switch st.by {
+		case ByW2:
+			r := math.Sqrt(math.Max(q.trA, 0)) - math.Sqrt(math.Max(trB, 0))
+			out[j] = math.Sqrt(SqDist(q.mean, mb) + st.tau*r*r)
+		case ByDot:
+			out[j] = ab + xmax
+		case ByCosine:
+			na := q.normA*q.normA + st.rho*q.trA
+			nb := Dot(mb, mb) + st.rho*trB
+			den := math.Sqrt(na) * math.Sqrt(nb)
+			if den == 0 {
+				out[j] = 0
+			} else {
+				out[j] = (ab + st.rho*xmax) / den
+			}
+		case ByMixture:
+			var v float64
+			if den := q.normA * math.Sqrt(Dot(mb, mb)); den != 0 {
+				v = ab / den
+			}
+			if q.trA*trB != 0 {
+				v += st.rho
+			}
+			out[j] = v
+		}
+	}
+	return out
 }
 
 // rankBefore reports whether (i, si) ranks strictly before (j, sj).
@@ -182,61 +313,6 @@ func rankBefore(si float64, i int, sj float64, j int, ascending bool) bool {
 		return si > sj
 	}
 	return i < j
-}
-
-// topK selects the k best entries of scores other than skip, best first,
-// with a bounded max-heap of the k best seen (worst at the root): O(n log k).
-func topK(scores []float64, skip, k int, ascending bool) []Neighbor {
-	if k > len(scores)-1 {
-		k = len(scores) - 1
-	}
-	if k <= 0 {
-		return []Neighbor{}
-	}
-	h := make([]Neighbor, 0, k)
-	// worse(x, y): x ranks after y; the heap keeps the worst at h[0].
-	worse := func(x, y Neighbor) bool { return rankBefore(y.Score, y.Index, x.Score, x.Index, ascending) }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			m := l
-			if r := l + 1; r < len(h) && worse(h[r], h[l]) {
-				m = r
-			}
-			if !worse(h[m], h[i]) {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	for j, s := range scores {
-		if j == skip {
-			continue
-		}
-		c := Neighbor{Index: j, Score: s}
-		if len(h) < k {
-			h = append(h, c)
-			for i := len(h) - 1; i > 0; {
-				p := (i - 1) / 2
-				if !worse(h[i], h[p]) {
-					break
-				}
-				h[i], h[p] = h[p], h[i]
-				i = p
-			}
-			continue
-		}
-		if worse(h[0], c) {
-			h[0] = c
-			down(0)
-		}
-	}
-	sort.Slice(h, func(x, y int) bool { return rankBefore(h[x].Score, h[x].Index, h[y].Score, h[y].Index, ascending) })
-	return h
 }
 
 // crossQuery holds what is precomputed once for the query measure mu(a, A).
