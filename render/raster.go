@@ -103,8 +103,18 @@ func (e *pixEllipse) signedDist(dx, dy float64) float64 {
 // edgeRange blends the anti-aliased edge pixels [xa, xb) of one row.
 func (e *pixEllipse) edgeRange(row []uint8, minX, xa, xb int, dy float64) {
 	hasFill, hasStroke := e.fill.a > 0, e.stroke.a > 0
-	for x := xa; x < xb; x++ {
-		sd := e.signedDist(float64(x)+0.5-e.cx, dy)
+	// q(d) = d^T Q d and its half-gradient Q d, updated along the row.
+	dx := float64(xa) + 0.5 - e.cx
+	gx := e.qa*dx + e.qb*dy
+	gy := e.qb*dx + e.qc*dy
+	for x := xa; x < xb; x, dx, gx, gy = x+1, dx+1, gx+e.qa, gy+e.qb {
+		// sd = g/|grad g| with g = sqrt(q) - 1 (see signedDist).
+		q := dx*gx + dy*gy
+		n := math.Sqrt(gx*gx + gy*gy)
+		sd := -e.rmin
+		if n > 0 {
+			sd = (q - math.Sqrt(q)) / n
+		}
 		o := (x - minX) * 4
 		p := row[o : o+4 : o+4]
 		if hasFill {
@@ -139,15 +149,26 @@ func (e *pixEllipse) drawRows(dst *image.RGBA, ya, yb int) {
 	fInv := 255 - e.fill.a
 	srb := e.fill.r | e.fill.b<<16
 	sga := e.fill.g | e.fill.a<<16
+	// With h = 0.5 a row's upper window end is the next row's lower one:
+	// keep the last arcs to save a square root per row.
+	prevHi, prevL, prevR := math.NaN(), 0.0, 0.0
 	for y := ya; y < yb; y++ {
 		dy := float64(y) + 0.5 - e.cy
-		lo, hi := dy-h, dy+h
+		// lo = dy - h and hi = dy + h, written so that hi of row y equals
+		// lo of row y+1 bit for bit when h = 0.5.
+		lo, hi := float64(y)-e.cy+(0.5-h), float64(y+1)-e.cy-(0.5-h)
 		if hi < -e.ext || lo > e.ext {
 			continue
 		}
 		lo, hi = max(lo, -e.ext), min(hi, e.ext)
-		l0, r0 := e.arcs(lo)
+		var l0, r0 float64
+		if lo == prevHi {
+			l0, r0 = prevL, prevR
+		} else {
+			l0, r0 = e.arcs(lo)
+		}
 		l1, r1 := e.arcs(hi)
+		prevHi, prevL, prevR = hi, l1, r1
 		minL, maxL := min(l0, l1), max(l0, l1)
 		minR, maxR := min(r0, r1), max(r0, r1)
 		if dyL > lo && dyL < hi {
