@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
@@ -112,9 +113,30 @@ func NewCanvas(format string, w, h vg.Length, dpi int, bg color.Color) (vg.Canva
 		c.EmbedFonts(true)
 		return c, nil
 	case "eps":
-		return vgeps.New(w, h), nil
+		return epsCanvas{vgeps.New(w, h)}, nil
 	}
 	return nil, fmt.Errorf("unknown figure format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// epsCanvas fixes two header lines gonum's vgeps writes: the file must
+// begin with the magic "%!PS-Adobe-3.0 EPSF-3.0" (vgeps writes "%%!PS"),
+// which file(1), LaTeX's epstopdf and most importers test for, and DSC
+// comments need a colon after their keyword ("%%Creator:").
+type epsCanvas struct{ *vgeps.Canvas }
+
+// WriteTo implements io.WriterTo with the corrected header.
+func (c epsCanvas) WriteTo(w io.Writer) (int64, error) {
+	var buf bytes.Buffer
+	if _, err := c.Canvas.WriteTo(&buf); err != nil {
+		return 0, err
+	}
+	b := buf.Bytes()
+	if bytes.HasPrefix(b, []byte("%%!PS-Adobe")) {
+		b = b[1:]
+	}
+	b = bytes.Replace(b, []byte("\n%%Creator "), []byte("\n%%Creator: "), 1)
+	n, err := w.Write(b)
+	return int64(n), err
 }
 
 // FormatOf returns the lower-case extension of path without its dot.

@@ -99,6 +99,9 @@ func TestExportPDFAndEPSStructure(t *testing.T) {
 		t.Error("PDF page is not 5 x 4 inches (360 x 288 pt)")
 	}
 	eps := exportBytes(t, "eps", sc, st, opt)
+	if !bytes.HasPrefix(eps, []byte("%!PS-Adobe-3.0 EPSF-3.0\n%%Creator: ")) {
+		t.Errorf("EPS header %q", eps[:40])
+	}
 	if !bytes.Contains(eps, []byte("%%BoundingBox: 0 0 360 288")) {
 		t.Error("EPS bounding box is not 360 x 288 pt")
 	}
