@@ -881,6 +881,16 @@ func checkCovariance(s []float64, d int, ws *psdWorkspace) error {
 	for j, v := range s {
 		ws.m[j] = v / maxAbs
 	}
+	// Fast path: a Cholesky factorisation that succeeds proves the matrix
+	// positive definite up to round-off (d * 1e-16, far inside
+	// CovarianceTol). Only singular or indefinite matrices go on to the
+	// eigenvalues.
+	if choleskyOK(ws.m, d) {
+		return nil
+	}
+	for j, v := range s {
+		ws.m[j] = v / maxAbs
+	}
 	ws.impl.Dsytd2(blas.Upper, d, ws.m, d, ws.dd, ws.e, ws.t)
 	if !ws.impl.Dsterf(d, ws.dd, ws.e) {
 		return errors.New("eigenvalues did not converge")
@@ -925,4 +935,31 @@ func LoadNPYDataset(ctx context.Context, path string, opt NPYOptions, progress f
 		return nil, err
 	}
 	return &Dataset{Name: path, Kind: KindEmbedding, Labels: e.Labels, Embedding: e, Source: path}, nil
+}
+
+// choleskyOK factorises the symmetric d x d matrix m = L L^T in place
+// (lower triangle, row-major) and reports whether every pivot was
+// positive, i.e. whether m is numerically positive definite.
+func choleskyOK(m []float64, d int) bool {
+	for j := 0; j < d; j++ {
+		rj := m[j*d : j*d+j]
+		v := m[j*d+j]
+		for _, x := range rj {
+			v -= x * x
+		}
+		if !(v > 0) {
+			return false
+		}
+		p := math.Sqrt(v)
+		m[j*d+j] = p
+		for i := j + 1; i < d; i++ {
+			ri := m[i*d : i*d+j]
+			w := m[i*d+j]
+			for k, x := range ri {
+				w -= x * rj[k]
+			}
+			m[i*d+j] = w / p
+		}
+	}
+	return true
 }

@@ -744,3 +744,58 @@ func TestLoadNPYDataset(t *testing.T) {
 		t.Errorf("dataset %+v", ds)
 	}
 }
+
+func TestCholeskyOKAgainstGonum(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(41, 42))
+	for trial := 0; trial < 200; trial++ {
+		d := 1 + rnd.IntN(12)
+		// Q diag(l) Q^T with l clearly positive (PD) or one clearly
+		// negative eigenvalue (indefinite).
+		l := make([]float64, d)
+		for i := range l {
+			l[i] = 0.1 + rnd.Float64()
+		}
+		if trial%2 == 1 {
+			l[rnd.IntN(d)] = -0.1 - rnd.Float64()
+		}
+		g := mat.NewDense(d, d, nil)
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				g.Set(i, j, rnd.NormFloat64())
+			}
+		}
+		var qr mat.QR
+		qr.Factorize(g)
+		var q mat.Dense
+		qr.QTo(&q)
+		m := make([]float64, d*d)
+		sym := mat.NewSymDense(d, nil)
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				var s float64
+				for k := 0; k < d; k++ {
+					s += q.At(i, k) * l[k] * q.At(j, k)
+				}
+				m[i*d+j], m[j*d+i] = s, s
+				sym.SetSym(i, j, s)
+			}
+		}
+		var ch mat.Cholesky
+		want := ch.Factorize(sym)
+		if got := choleskyOK(m, d); got != want {
+			t.Fatalf("trial %d d=%d eigenvalues %v: choleskyOK %v, gonum %v", trial, d, l, got, want)
+		}
+		if want {
+			// The factor matches gonum's: L = U^T.
+			var u mat.TriDense
+			ch.UTo(&u)
+			for i := 0; i < d; i++ {
+				for j := 0; j <= i; j++ {
+					if math.Abs(m[i*d+j]-u.At(j, i)) > 1e-12 {
+						t.Fatalf("L[%d][%d] = %v, gonum %v", i, j, m[i*d+j], u.At(j, i))
+					}
+				}
+			}
+		}
+	}
+}
