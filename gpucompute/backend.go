@@ -109,10 +109,20 @@ func New(opts Options) (*Backend, error) {
 		if err == nil {
 			return b, nil
 		}
+		if !errors.Is(err, ErrNoContext) {
+			// A context came up but is unusable (a kernel failed to
+			// compile, no double precision when asked): report that.
+			return nil, err
+		}
 		errs = append(errs, err.Error())
 	}
-	return nil, fmt.Errorf("gpucompute: no OpenGL 4.3 compute context: %s", strings.Join(errs, "; "))
+	return nil, fmt.Errorf("%w: %s", ErrNoContext, strings.Join(errs, "; "))
 }
+
+// ErrNoContext is wrapped by New's error when no OpenGL 4.3 core context
+// could be created at all (no display and no surfaceless EGL, or an older
+// GL). Other errors mean a context exists but the backend cannot use it.
+var ErrNoContext = errors.New("gpucompute: no OpenGL 4.3 compute context")
 
 func newWith(kind string, opts Options) (*Backend, error) {
 	open := openEGL
@@ -121,7 +131,7 @@ func newWith(kind string, opts Options) (*Backend, error) {
 	}
 	th, c, err := startThread(open)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrNoContext, err)
 	}
 	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}}
 	err = th.call(func() error { return b.probe(opts) })
@@ -149,7 +159,7 @@ func (b *Backend) probe(opts Options) error {
 	gl.GetIntegerv(gl.MAJOR_VERSION, &major)
 	gl.GetIntegerv(gl.MINOR_VERSION, &minor)
 	if major < 4 || (major == 4 && minor < 3) {
-		return fmt.Errorf("%s: OpenGL %d.%d (%q), compute shaders need 4.3", b.info.Context, major, minor, b.info.Version)
+		return fmt.Errorf("%w: %s: OpenGL %d.%d (%q), compute shaders need 4.3", ErrNoContext, b.info.Context, major, minor, b.info.Version)
 	}
 	gl.GetInteger64v(gl.MAX_SHADER_STORAGE_BLOCK_SIZE, &b.info.MaxSSBOBytes)
 	var nExt int32
@@ -257,8 +267,12 @@ func (b *Backend) load(p *engine.Problem) error {
 	b.chunks = nil
 	n, d := p.N, p.Dim
 	prepName, pairName := kernels(d)
-	for _, name := range []string{prepName, pairName} {
-		if _, err := b.program(b.key(name, d)); err != nil {
+	pk := b.key(pairName, d)
+	if d == 2 {
+		pk.weighted = p.Weights != nil
+	}
+	for _, k := range []programKey{b.key(prepName, d), pk} {
+		if _, err := b.program(k); err != nil {
 			return err
 		}
 	}
@@ -311,6 +325,7 @@ func (b *Backend) load(p *engine.Problem) error {
 			}
 		}
 	}
+	b.stage = realSlice{fp64: b.info.FP64} // drop the (up to 128 MiB) tile staging
 	if err := checkGL("uploading the distances"); err != nil {
 		return err
 	}
@@ -435,7 +450,11 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		gl.DispatchCompute(uint32(b.nb), 1, 1)
 		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
 	}
-	prog, err := b.program(b.key(pairName, d))
+	pk := b.key(pairName, d)
+	if d == 2 {
+		pk.weighted, pk.dirac = b.weighted, dirac
+	}
+	prog, err := b.program(pk)
 	if err != nil {
 		return 0, err
 	}

@@ -21,6 +21,8 @@ type programKey struct {
 	dim       int
 	fp64      bool // buffers hold doubles (STORE = double)
 	compute64 bool // arithmetic in double (REAL = double); implied by fp64
+	weighted  bool // WEIGHTED: read pair weights (stress2 only)
+	dirac     bool // DIRAC: point MDS, no scales (stress2 only)
 }
 
 // shaderSource assembles the GLSL source of a kernel: version line,
@@ -45,6 +47,7 @@ func shaderSource(k programKey) (string, error) {
 	b.WriteString("#version 430 core\n")
 	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define STORE %s\n#define EPS REAL(%s)\n#define TILE %d\n",
 		k.dim, real, store, eps, tile)
+	fmt.Fprintf(&b, "#define WEIGHTED %d\n#define DIRAC %d\n", bool01(k.weighted), bool01(k.dirac))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)
@@ -58,7 +61,8 @@ func compileProgram(k programKey) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	return compileSource(fmt.Sprintf("shaders/%s.comp (d=%d, fp64=%v, compute64=%v)", k.name, k.dim, k.fp64, k.compute64), src)
+	return compileSource(fmt.Sprintf("shaders/%s.comp (d=%d, fp64=%v, compute64=%v, weighted=%v, dirac=%v)",
+		k.name, k.dim, k.fp64, k.compute64, k.weighted, k.dirac), src)
 }
 
 // compileSource compiles and links GLSL compute source; label names it in

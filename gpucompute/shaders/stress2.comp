@@ -11,7 +11,7 @@
 // and the last chunk turns them into
 //   dStress/da_i = 2 sum g (a_i - a_j),
 //   dStress/dC_i = tau (sum g I - sum h B_j - sqrt(det A_i) (sum h sqrt det B_j) A_i^{-1}).
-// One square root pair and one division per pair.
+// Two square roots and one division per pair.
 
 layout(local_size_x = TILE) in;
 
@@ -28,9 +28,10 @@ uniform int tileEnd;
 uniform int blockBase;
 uniform int first;
 uniform int last;
-uniform int weighted;
-uniform int dirac;
 uniform REAL tau;
+// WEIGHTED and DIRAC (point MDS) are compile-time: as uniform branches
+// inside the pair loop they cost llvmpipe about 12% (both sides run
+// under execution masks).
 
 shared REAL red[TILE];
 
@@ -74,7 +75,11 @@ void main() {
 				int j = J * TILE + jj;
 				if (j == i) continue;
 				REAL Dij = dist[k];
-				REAL w = weighted == 1 ? REAL(wts[k]) : REAL(1);
+#if WEIGHTED
+				REAL w = wts[k];
+#else
+				REAL w = REAL(1);
+#endif
 				int q = 8 * j;
 				REAL dx = ax - REAL(prep[q]);
 				REAL dy = ay - REAL(prep[q + 1]);
@@ -88,16 +93,15 @@ void main() {
 				REAL W = sqrt(w2);
 				REAL r = Dij - W;
 				st += w * r * r;
-				REAL h, g;
-				if (dirac == 1) {
-					// Point MDS (engine/pointmds.go): no scale terms.
-					g = W > REAL(0) ? -w * r / W : REAL(0);
-					h = REAL(0);
-				} else {
-					REAL den = W * tt;
-					h = den > REAL(0) ? -w * r / den : REAL(0);
-					g = h * tt;
-				}
+#if DIRAC
+				// Point MDS (engine/pointmds.go): no scale terms.
+				REAL g = W > REAL(0) ? -w * r / W : REAL(0);
+				REAL h = REAL(0);
+#else
+				REAL den = W * tt;
+				REAL h = den > REAL(0) ? -w * r / den : REAL(0);
+				REAL g = h * tt;
+#endif
 				sg += g;
 				m11 += h * b11;
 				m12 += h * b12;
@@ -119,15 +123,15 @@ void main() {
 			REAL f = sdA * ss;
 			outv[8 * i] = STORE(REAL(2) * gx);
 			outv[8 * i + 1] = STORE(REAL(2) * gy);
-			if (dirac == 1) {
-				outv[8 * i + 2] = outv[8 * i + 3] = outv[8 * i + 4] = outv[8 * i + 5] = STORE(0);
-			} else {
-				REAL g12 = tau * (-m12 - f * i12);
-				outv[8 * i + 2] = STORE(tau * (sg - m11 - f * i11));
-				outv[8 * i + 3] = STORE(g12);
-				outv[8 * i + 4] = STORE(g12);
-				outv[8 * i + 5] = STORE(tau * (sg - m22 - f * i22));
-			}
+#if DIRAC
+			outv[8 * i + 2] = outv[8 * i + 3] = outv[8 * i + 4] = outv[8 * i + 5] = STORE(0);
+#else
+			REAL g12 = tau * (-m12 - f * i12);
+			outv[8 * i + 2] = STORE(tau * (sg - m11 - f * i11));
+			outv[8 * i + 3] = STORE(g12);
+			outv[8 * i + 4] = STORE(g12);
+			outv[8 * i + 5] = STORE(tau * (sg - m22 - f * i22));
+#endif
 			outv[8 * i + 6] = STORE(st);
 			outv[8 * i + 7] = STORE(0);
 		} else {
