@@ -555,3 +555,55 @@ func TestFindLabel(t *testing.T) {
 		}
 	}
 }
+
+func TestAppGeodesicSavedStates(t *testing.T) {
+	a, _ := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	a.sess.Reset(3)
+	a.sess.Wait()
+	eventually(t, "reset", func() bool { return a.iter() == 0 })
+	a.panel.tabs.SelectIndex(3)
+	a.geo.mode.SetSelected(geoModeStates)
+	a.geo.saveState(false)
+	a.sess.Step(20)
+	a.sess.Wait()
+	eventually(t, "20 steps", func() bool { return a.iter() == 20 && a.sess.State() == StatePaused })
+	a.geo.saveState(true)
+	sa, sb := a.geo.sa, a.geo.sb
+	if sa == nil || sb == nil || sa.Iter != 0 || sb.Iter != 20 {
+		t.Fatalf("saved states %+v %+v", sa, sb)
+	}
+	sc := Scene(a.sess.Dataset(), a.sess.Snapshot())
+	for _, tc := range []struct {
+		t    float64
+		want *[]float64
+	}{{0, &sa.Means}, {1, &sb.Means}} {
+		a.geo.slider.SetValue(tc.t)
+		ov, _ := a.geo.overlay(sc)
+		if ov == nil || ov.Len() != sa.N {
+			t.Fatalf("t=%v: no whole-embedding scene", tc.t)
+		}
+		for k, v := range *tc.want {
+			if abs(ov.Means[k]-v) > 1e-9*(1+abs(v)) {
+				t.Fatalf("t=%v: mean %d = %v, want %v", tc.t, k, ov.Means[k], v)
+			}
+		}
+		if strings.Contains(a.canvas.Badge(), "EXTRAPOLATED") {
+			t.Errorf("t=%v marked as extrapolated: %q", tc.t, a.canvas.Badge())
+		}
+	}
+	a.geo.slider.SetValue(-1.5)
+	if b := a.canvas.Badge(); !strings.Contains(b, "EXTRAPOLATED") || !strings.Contains(b, "-1.50") {
+		t.Errorf("badge at t=-1.5: %q", b)
+	}
+	// The mean of each item at t = -1.5 is on its line: a - 1.5 (b - a).
+	ov, _ := a.geo.overlay(sc)
+	want := sa.Means[0] - 1.5*(sb.Means[0]-sa.Means[0])
+	if abs(ov.Means[0]-want) > 1e-9*(1+abs(want)) {
+		t.Errorf("extrapolated mean %v, want %v", ov.Means[0], want)
+	}
+	a.geo.show.SetChecked(false)
+	if a.canvas.Badge() != "" {
+		t.Errorf("badge %q with the tool off", a.canvas.Badge())
+	}
+}

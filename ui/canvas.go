@@ -26,6 +26,7 @@ type Canvas struct {
 	tipBox  *canvas.Rectangle
 	tipText *widget.Label
 	message *widget.Label // shown when there is nothing to draw
+	badge   *widget.Label // top-left note (the geodesic tool's t)
 
 	dim       int  // embedding dimension (3: drag rotates)
 	panDrag   bool // the current drag pans even in 3D
@@ -50,6 +51,8 @@ func NewCanvas(loop *frameLoop) *Canvas {
 	c.tipBox.CornerRadius = 4
 	c.tipText = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	c.message = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	c.badge = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.badge.Hide()
 	c.tipBox.Hide()
 	c.tipText.Hide()
 	loop.onPick = func(i int) {
@@ -73,6 +76,30 @@ func (c *Canvas) SetMessage(s string) {
 	} else {
 		c.message.Show()
 	}
+}
+
+// SetBadge shows text in the top-left corner ("" hides it); warn draws it
+// in the theme's error colour (used for geodesic extrapolation).
+func (c *Canvas) SetBadge(text string, warn bool) {
+	if text == "" {
+		c.badge.Hide()
+		return
+	}
+	c.badge.Importance = widget.MediumImportance
+	if warn {
+		c.badge.Importance = widget.DangerImportance
+	}
+	c.badge.SetText(text)
+	c.badge.Show()
+	c.badge.Resize(c.badge.MinSize())
+}
+
+// Badge returns the corner text ("" if hidden).
+func (c *Canvas) Badge() string {
+	if !c.badge.Visible() {
+		return ""
+	}
+	return c.badge.Text
 }
 
 // showFrame displays f; it runs on the UI goroutine.
@@ -233,6 +260,8 @@ func (r *canvasRenderer) Layout(size fyne.Size) {
 	ms := r.c.message.MinSize()
 	r.c.message.Resize(fyne.NewSize(size.Width, ms.Height))
 	r.c.message.Move(fyne.NewPos(0, (size.Height-ms.Height)/2))
+	r.c.badge.Move(fyne.NewPos(4, 2))
+	r.c.badge.Resize(r.c.badge.MinSize())
 	r.c.layoutTip(size)
 }
 
@@ -246,7 +275,7 @@ func (r *canvasRenderer) Refresh() {
 }
 
 func (r *canvasRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.tipBox, r.c.tipText}
+	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.badge, r.c.tipBox, r.c.tipText}
 }
 
 func (r *canvasRenderer) Destroy() {}

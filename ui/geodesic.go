@@ -44,11 +44,20 @@ type geodesicTool struct {
 	note    *widget.Label
 	content fyne.CanvasObject
 
+	mode   *widget.RadioGroup
+	saveA  *widget.Button
+	saveB  *widget.Button
+	states *widget.Label
+
 	mu     sync.Mutex // guards the fields below (read by the frame goroutine)
 	on     bool
+	whole  bool // interpolate two saved states of the whole embedding
 	ia, ib int
+	sa, sb *engine.Snapshot // saved states (whole-embedding mode)
 	t      float64
 	ver    uint64
+	cache  *render.Scene // whole-embedding scene for cacheV
+	cacheV uint64
 
 	labels  []string
 	stopPly context.CancelFunc
@@ -65,6 +74,7 @@ func newGeodesicTool(a *App) *geodesicTool {
 		g.on = on
 		g.ver++
 		g.mu.Unlock()
+		g.updateBadge()
 		a.loop.Wake()
 	})
 	g.show.SetChecked(true)
@@ -82,15 +92,168 @@ func newGeodesicTool(a *App) *geodesicTool {
 		widget.NewFormItem("From", g.from),
 		widget.NewFormItem("To", g.to),
 	)
+	g.states = widget.NewLabel("")
+	g.states.Wrapping = fyne.TextWrapWord
+	g.saveA = widget.NewButtonWithIcon("Save state A", theme.DocumentSaveIcon(), func() { g.saveState(false) })
+	g.saveB = widget.NewButtonWithIcon("Save state B", theme.DocumentSaveIcon(), func() { g.saveState(true) })
+	statesBox := container.NewVBox(container.NewGridWithColumns(2, g.saveA, g.saveB), g.states)
+	g.mode = widget.NewRadioGroup([]string{geoModeItems, geoModeStates}, func(m string) {
+		g.mu.Lock()
+		g.whole = m == geoModeStates
+		g.ver++
+		g.mu.Unlock()
+		if m == geoModeStates {
+			form.Hide()
+			statesBox.Show()
+		} else {
+			statesBox.Hide()
+			form.Show()
+		}
+		g.recompute()
+		g.updateBadge()
+		a.loop.Wake()
+	})
+	g.mode.SetSelected(geoModeItems)
+	g.showStates()
 	g.content = container.NewVBox(
 		widget.NewLabelWithStyle("Wasserstein geodesic", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		form, g.show,
+		g.mode, form, statesBox, g.show,
 		g.slider,
 		container.NewBorder(nil, nil, g.play, nil, g.tLabel),
 		widget.NewLabelWithStyle("Metric derivative |μ'|(t)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
 		g.plot, g.note,
 	)
 	return g
+}
+
+// The two modes of the tool.
+const (
+	geoModeItems  = "Between two items"
+	geoModeStates = "Between two saved states"
+)
+
+// saveState stores the current snapshot as state A or B.
+func (g *geodesicTool) saveState(b bool) {
+	snap := g.a.sess.Snapshot()
+	if snap == nil || snap.Scales == nil {
+		return
+	}
+	g.mu.Lock()
+	if b {
+		g.sb = snap
+	} else {
+		g.sa = snap
+	}
+	g.ver++
+	g.mu.Unlock()
+	g.showStates()
+	g.recompute()
+	g.updateBadge()
+	g.a.loop.Wake()
+}
+
+// showStates describes the saved states.
+func (g *geodesicTool) showStates() {
+	g.mu.Lock()
+	sa, sb := g.sa, g.sb
+	g.mu.Unlock()
+	desc := func(name string, s *engine.Snapshot) string {
+		if s == nil {
+			return name + ": not saved"
+		}
+		return fmt.Sprintf("%s: iteration %d, stress-1 %.4g", name, s.Iter, s.Stress1)
+	}
+	g.states.SetText(desc("A", sa) + "\n" + desc("B", sb) +
+		"\nSave two moments of a run (e.g. the start and the end) and move t: every ellipse follows its own geodesic.")
+}
+
+// recompute refreshes the metric-derivative plot for the current mode.
+func (g *geodesicTool) recompute() {
+	g.mu.Lock()
+	whole, sa, sb := g.whole, g.sa, g.sb
+	g.mu.Unlock()
+	if !whole {
+		g.pairChanged()
+		return
+	}
+	g.plot.setData(nil, g.slider.Value)
+	if sa == nil || sb == nil {
+		g.note.SetText("Save state A and state B.")
+		return
+	}
+	if sa.N != sb.N || sa.Dim != sb.Dim {
+		g.note.SetText("The saved states belong to different embeddings; save both again.")
+		return
+	}
+	g.note.SetText("Computing…")
+	go func() {
+		ts, ds, w2, err := wholeDerivativeSamples(sa, sb)
+		fyne.Do(func() {
+			g.mu.Lock()
+			same := g.whole && g.sa == sa && g.sb == sb
+			g.mu.Unlock()
+			if !same {
+				return
+			}
+			if err != nil {
+				g.note.SetText("No geodesic: " + err.Error())
+				return
+			}
+			g.plot.setSamples(ts, ds)
+			g.plot.setData(ds, g.slider.Value)
+			g.note.SetText(fmt.Sprintf("W2 between the states (all %d items) = %.4g: the speed on [0, 1]; outside (red), extrapolated.", sa.N, w2))
+		})
+	}()
+}
+
+// wholeDerivativeSamples is metricDerivativeSamples for the product
+// curve of all items between two states: |mu'|(t) = sqrt(sum_i |mu_i'|^2),
+// and W2 = sqrt(sum_i W2_i^2).
+func wholeDerivativeSamples(sa, sb *engine.Snapshot) (ts, ds []float64, w2 float64, err error) {
+	d := sa.Dim
+	ds = make([]float64, geoSample)
+	for i := 0; i < sa.N; i++ {
+		ma, mb := sa.Means[i*d:(i+1)*d], sb.Means[i*d:(i+1)*d]
+		ca, cb := sa.Scales[i*d*d:(i+1)*d*d], sb.Scales[i*d*d:(i+1)*d*d]
+		c := engine.GeodesicCurve(ma, ca, mb, cb, d)
+		for k := 0; k < geoSample; k++ {
+			t := geoTMin + (geoTMax-geoTMin)*float64(k)/(geoSample-1)
+			v, _, err := engine.MetricDerivative(sa.Family, c, d, t, 0, 0)
+			if err != nil {
+				return nil, nil, 0, fmt.Errorf("item %d: %w", i+1, err)
+			}
+			ds[k] += v * v
+		}
+		w := engine.W2(sa.Family, ma, ca, mb, cb, d)
+		w2 += w * w
+	}
+	for k := range ds {
+		ts = append(ts, geoTMin+(geoTMax-geoTMin)*float64(k)/(geoSample-1))
+		ds[k] = math.Sqrt(ds[k])
+	}
+	return ts, ds, math.Sqrt(w2), nil
+}
+
+// wholeScene returns sc with every measure replaced by the point at time
+// t of its geodesic from state a to state b.
+func wholeScene(sc *render.Scene, a, b *engine.Snapshot, t float64) (*render.Scene, error) {
+	d := a.Dim
+	out := *sc
+	out.Means = make([]float64, len(a.Means))
+	out.Scales = make([]float64, len(a.Scales))
+	out.PerPoint = nil
+	for i := 0; i < a.N; i++ {
+		m, c, err := engine.Geodesic(a.Means[i*d:(i+1)*d], a.Scales[i*d*d:(i+1)*d*d],
+			b.Means[i*d:(i+1)*d], b.Scales[i*d*d:(i+1)*d*d], d, t)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i+1, err)
+		}
+		copy(out.Means[i*d:], m)
+		copy(out.Scales[i*d*d:], c)
+	}
+	out.Iterations = 0
+	out.Stress1 = 0
+	return &out, nil
 }
 
 // setItems offers the labels of a new dataset and clears the pair.
@@ -100,7 +263,11 @@ func (g *geodesicTool) setItems(labels []string) {
 	g.to.Options = labels
 	g.from.ClearSelected()
 	g.to.ClearSelected()
-	g.pairChanged()
+	g.mu.Lock()
+	g.sa, g.sb, g.cache = nil, nil, nil
+	g.mu.Unlock()
+	g.showStates()
+	g.recompute()
 }
 
 // offerItem fills From, then To, with a tapped item.
@@ -125,11 +292,15 @@ func (g *geodesicTool) SetPair(ia, ib int) {
 }
 
 func (g *geodesicTool) pairChanged() {
+	if g.mode != nil && g.mode.Selected == geoModeStates {
+		return
+	}
 	ia, ib := g.from.SelectedIndex(), g.to.SelectedIndex()
 	g.mu.Lock()
 	g.ia, g.ib = ia, ib
 	g.ver++
 	g.mu.Unlock()
+	g.updateBadge()
 	g.a.loop.Wake()
 	g.plot.setData(nil, g.slider.Value)
 	if ia < 0 || ib < 0 {
@@ -193,7 +364,45 @@ func (g *geodesicTool) setT(t float64) {
 	}
 	g.tLabel.SetText(text)
 	g.plot.setT(t)
+	g.updateBadge()
 	g.a.loop.Wake()
+}
+
+// active reports whether the tool currently draws on the canvas.
+func (g *geodesicTool) active() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.on {
+		return false
+	}
+	if g.whole {
+		return g.sa != nil && g.sb != nil
+	}
+	return g.ia >= 0 && g.ib >= 0
+}
+
+// updateBadge marks the canvas with t while the tool draws, in the error
+// colour when t is outside [0, 1].
+func (g *geodesicTool) updateBadge() {
+	if g.a.canvas == nil {
+		return
+	}
+	if !g.active() {
+		g.a.canvas.SetBadge("", false)
+		return
+	}
+	g.mu.Lock()
+	t, whole := g.t, g.whole
+	g.mu.Unlock()
+	what := "geodesic"
+	if whole {
+		what = "geodesic A → B"
+	}
+	if t < 0 || t > 1 {
+		g.a.canvas.SetBadge(fmt.Sprintf("%s  t = %.2f  EXTRAPOLATED (outside [0, 1])", what, t), true)
+		return
+	}
+	g.a.canvas.SetBadge(fmt.Sprintf("%s  t = %.2f", what, t), false)
 }
 
 func (g *geodesicTool) togglePlay() {
@@ -238,7 +447,26 @@ func (g *geodesicTool) togglePlay() {
 func (g *geodesicTool) overlay(sc *render.Scene) (*render.Scene, uint64) {
 	g.mu.Lock()
 	on, ia, ib, t, ver := g.on, g.ia, g.ib, g.t, g.ver
+	whole, sa, sb, cache, cacheV := g.whole, g.sa, g.sb, g.cache, g.cacheV
 	g.mu.Unlock()
+	if whole {
+		if !on || sa == nil || sb == nil || sa.N != sb.N || sa.Dim != sb.Dim || sa.N != sc.Len() || sa.Dim != sc.Dim {
+			return nil, ver
+		}
+		if cache != nil && cacheV == ver {
+			out := *cache
+			out.Selected = sc.Selected
+			return &out, ver
+		}
+		out, err := wholeScene(sc, sa, sb, t)
+		if err != nil {
+			return nil, ver
+		}
+		g.mu.Lock()
+		g.cache, g.cacheV = out, ver
+		g.mu.Unlock()
+		return out, ver
+	}
 	n := sc.Len()
 	if !on || ia < 0 || ib < 0 || ia >= n || ib >= n {
 		return nil, ver
