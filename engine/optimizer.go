@@ -72,6 +72,7 @@ type Optimizer struct {
 	classical []float64 // classical MDS means (internal units)
 	x, xGood  []float64 // parameters: n*d means then n*d*d factors
 	pg        []float64 // parameter gradient
+	inMeans   []float64 // means in input units (the backend's state)
 	st        State
 	grad      Gradient
 	upd       *updater
@@ -168,6 +169,8 @@ func NewOptimizer(n int, dist []float64, opt Options, b Backend) (*Optimizer, er
 	o.x = make([]float64, size)
 	o.xGood = make([]float64, size)
 	o.pg = make([]float64, size)
+	o.inMeans = make([]float64, n*d)
+	o.st.Means = o.inMeans
 	o.grad.Means = make([]float64, n*d)
 	o.grad.PerPoint = make([]float64, n)
 	o.perPoint = make([]float64, n)
@@ -178,6 +181,9 @@ func NewOptimizer(n int, dist []float64, opt Options, b Backend) (*Optimizer, er
 	o.classical, err = ClassicalMDS(n, d, prob.Dist)
 	if err != nil {
 		return nil, err
+	}
+	for k := range o.classical {
+		o.classical[k] /= prob.Scale
 	}
 	c1, err := PointStress1(context.Background(), prob, b, o.classical)
 	if err != nil {
@@ -303,10 +309,17 @@ func (o *Optimizer) Jitter(scale float64) {
 	o.fGood = math.Inf(1)
 }
 
-// evaluate computes the stress and gradient at o.x into o.grad.
+// evaluate computes the stress and gradient at o.x into o.grad. The
+// backend works in input units: the state is scaled up by s (means) and
+// s^2 (scales) and the returned stress is converted back to internal
+// units (divided by s^2). o.grad stays in input units.
 func (o *Optimizer) evaluate(ctx context.Context) (float64, error) {
 	n, d := o.n, o.d
-	o.st.Means = o.x[:n*d]
+	sc := o.prob.Scale
+	s2 := sc * sc
+	for k := range o.inMeans {
+		o.inMeans[k] = o.x[k] * sc
+	}
 	if !o.opt.Points {
 		dd := d * d
 		for i := 0; i < n; i++ {
@@ -318,14 +331,15 @@ func (o *Optimizer) evaluate(ctx context.Context) (float64, error) {
 					for k := 0; k < d; k++ {
 						s += l[r*d+k] * l[q*d+k]
 					}
-					c[r*d+q] = s
-					c[q*d+r] = s
+					c[r*d+q] = s * s2
+					c[q*d+r] = s * s2
 				}
-				c[r*d+r] += o.eps
+				c[r*d+r] += o.eps * s2
 			}
 		}
 	}
-	return o.b.Evaluate(ctx, o.st, &o.grad)
+	v, err := o.b.Evaluate(ctx, o.st, &o.grad)
+	return v / s2, err
 }
 
 // accept records the evaluated state x as the last good one.
@@ -390,14 +404,17 @@ func (o *Optimizer) iterate(ctx context.Context) error {
 	return nil
 }
 
-// paramGradient converts the backend's gradient at o.x into the gradient
-// of the normalised objective fs*stress with respect to the parameters:
-// means directly, factors by the chain rule G_L = 2 G_C L (G_C symmetric).
+// paramGradient converts the backend's gradient at o.x (input units) into
+// the gradient of the normalised objective fs*stress_internal with respect
+// to the parameters. With stress_internal(x) = stress(s x) / s^2, the mean
+// gradient is G_mean / s and the scale gradient is unchanged (C scales by
+// s^2); factors follow by the chain rule G_L = 2 G_C L (G_C symmetric).
 func (o *Optimizer) paramGradient() {
 	n, d := o.n, o.d
 	nd := n * d
+	f := o.fs / o.prob.Scale
 	for k := 0; k < nd; k++ {
-		o.pg[k] = o.fs * o.grad.Means[k]
+		o.pg[k] = f * o.grad.Means[k]
 	}
 	if !o.opt.Points {
 		dd := d * d
@@ -454,9 +471,7 @@ func (o *Optimizer) snapshot() *Snapshot {
 	for k := range sn.Means {
 		sn.Means[k] = o.xGood[k] * s
 	}
-	for k := range sn.PerPoint {
-		sn.PerPoint[k] = o.perPoint[k] * s * s
-	}
+	copy(sn.PerPoint, o.perPoint) // input units already
 	if o.opt.Points {
 		sn.PointStress1 = rep.Stress1
 	} else {
@@ -549,7 +564,7 @@ func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, erro
 	po.MaxIter = iters
 	po.InitEmbedding = nil
 	po.Init = "mds"
-	sub, err := NewOptimizer(o.n, scaledDist(o.prob), po, o.b)
+	sub, err := NewOptimizer(o.n, o.prob.Dist, po, o.b)
 	if err != nil {
 		return 0, err
 	}
@@ -564,13 +579,4 @@ func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, erro
 	v := sub.Latest().Stress1
 	o.point1.Store(math.Float64bits(v))
 	return v, nil
-}
-
-// scaledDist returns the input-unit distances of p.
-func scaledDist(p *NormalizedProblem) []float64 {
-	out := make([]float64, len(p.Dist))
-	for k, v := range p.Dist {
-		out[k] = v * p.Scale
-	}
-	return out
 }

@@ -5,24 +5,26 @@ import (
 	"math"
 )
 
-// NormalizedProblem is a Problem in internal units together with the
-// factor that converts back to the input's units.
+// NormalizedProblem is a Problem together with the scale of its data.
 //
 // Input distances may have any scale (kilometres, test scores, unit-free).
-// The optimiser works on D / Scale where Scale is the weighted RMS of the
-// input distances, so internal distances have RMS 1 and every default
-// (learning rates, eps, initial scale sizes) is independent of the data's
-// units. Lengths convert back by multiplying by Scale, scale matrices and
-// stress (squared lengths) by Scale^2.
+// The optimiser's parameters live in internal units where the weighted RMS
+// distance is 1 (distance / Scale), so every default (learning rates, eps,
+// initial scale sizes) is independent of the data's units. The Problem
+// itself keeps the caller's distances in input units, without a copy
+// (distances are stored once, n(n-1)/2 values); the optimiser converts the
+// state to input units before each evaluation and the gradient back.
+// Lengths convert by Scale, scale matrices and stress by Scale^2.
 type NormalizedProblem struct {
 	*Problem
 	Scale float64 // input units per internal unit (> 0)
-	SumD2 float64 // sum_{i<j} w_ij D_ij^2 in internal units
+	SumD2 float64 // sum_{i<j} w_ij D_ij^2 in internal units (D / Scale)
 }
 
 // NewProblem validates packed input distances (length n(n-1)/2, finite,
-// >= 0) and optional weights, and returns the normalised problem for an
-// embedding of dimension dim and family fam.
+// >= 0) and optional weights, and returns the problem for an embedding of
+// dimension dim and family fam with its scale. dist and weights are used
+// in place: the caller must not change them while the problem is in use.
 func NewProblem(n, dim int, dist, weights []float64, fam Family) (*NormalizedProblem, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("engine: need at least 2 objects, got %d", n)
@@ -55,20 +57,8 @@ func NewProblem(n, dim int, dist, weights []float64, fam Family) (*NormalizedPro
 	if sw > 0 && swd2 > 0 {
 		scale = math.Sqrt(swd2 / sw)
 	}
-	p := &Problem{N: n, Dim: dim, Tau: fam.Tau, Dist: make([]float64, m)}
-	inv := 1 / scale
-	var sum float64
-	for k, v := range dist {
-		p.Dist[k] = v * inv
-		w := 1.0
-		if weights != nil {
-			w = weights[k]
-		}
-		sum += w * p.Dist[k] * p.Dist[k]
-	}
-	if weights != nil {
-		p.Weights = append([]float64(nil), weights...)
-	}
+	p := &Problem{N: n, Dim: dim, Tau: fam.Tau, Dist: dist, Weights: weights}
+	sum := swd2 / (scale * scale)
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}

@@ -36,8 +36,8 @@ func TestNewProblemNormalises(t *testing.T) {
 	if math.Abs(p.SumD2-3) > 1e-12 {
 		t.Errorf("internal sum of squares %v, want 3 (RMS 1)", p.SumD2)
 	}
-	if math.Abs(p.Dist[2]*p.Scale-5000) > 1e-9 {
-		t.Errorf("internal distance %v does not convert back", p.Dist[2])
+	if &p.Dist[0] != &dist[0] {
+		t.Error("the problem copied the distances (they must be stored once)")
 	}
 	for _, tc := range []struct {
 		name string

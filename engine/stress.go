@@ -29,15 +29,19 @@ func NewStressReport(p *NormalizedProblem, internal float64) StressReport {
 }
 
 // PointStress1 returns the stress-1 of points (Diracs) at means (n*d,
-// internal units) for problem p, evaluated on backend b: the metric-MDS
-// stress of a point configuration.
+// internal units) for problem p, evaluated on backend b (which it loads
+// with p): the metric-MDS stress of a point configuration.
 func PointStress1(ctx context.Context, p *NormalizedProblem, b Backend, means []float64) (float64, error) {
 	if err := b.Load(p.Problem); err != nil {
 		return 0, err
 	}
-	s, err := b.Evaluate(ctx, State{Means: means}, nil)
+	in := make([]float64, len(means))
+	for k, v := range means {
+		in[k] = v * p.Scale
+	}
+	s, err := b.Evaluate(ctx, State{Means: in}, nil)
 	if err != nil {
 		return 0, err
 	}
-	return NewStressReport(p, s).Stress1, nil
+	return NewStressReport(p, s/(p.Scale*p.Scale)).Stress1, nil
 }
