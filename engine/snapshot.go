@@ -11,11 +11,11 @@ import "strconv"
 // L L^T + eps I, not tau*C; nil for point MDS), Stress and PerPoint in
 // squared input units.
 type Snapshot struct {
-	Iter     int // gradient steps taken so far
-	N, Dim   int
-	Family   Family
-	Means    []float64
-	Scales   []float64
+	Iter     int       // gradient steps taken so far
+	N, Dim   int       // number of measures and their dimension
+	Family   Family    // the fitted family (tau turns scales into covariances)
+	Means    []float64 // n*Dim means, input units
+	Scales   []float64 // n*Dim*Dim scales C (incl. eps), input units squared; nil for points
 	Stress   float64   // sum_{i<j} w (D - W)^2
 	Stress1  float64   // Kruskal stress-1 (unit-free)
 	RawRatio float64   // Stress1^2

@@ -22,12 +22,12 @@ import (
 
 // Case is one conformance problem: n random measures in dimension Dim.
 type Case struct {
-	Name     string
-	N, Dim   int
-	Tau      float64
-	Weighted bool // random weights in [0, 2)
-	Points   bool // Scales nil (point MDS)
-	Seed     uint64
+	Name     string  // subtest name
+	N, Dim   int     // number of measures and dimension
+	Tau      float64 // family constant
+	Weighted bool    // random weights in [0, 2)
+	Points   bool    // Scales nil (point MDS)
+	Seed     uint64  // PCG seed of the random state and distances
 }
 
 // Cases is the default table used by Run.
