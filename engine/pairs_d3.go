@@ -78,6 +78,7 @@ func (k *d3Kernel) prepare(p *Problem, s State) {
 // the symmetric transport maps T^{AB} and T^{BA} (6 unique entries each)
 // for the 20-value records x (A) and y (B).
 func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
+	x, y = x[:d3Rec], y[:d3Rec]
 	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
 	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
 	// C = AB.
@@ -180,14 +181,14 @@ func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
 }
 
 func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
-	x := k.pt[i*d3Rec : (i+1)*d3Rec]
-	bi := acc[(i-off)*d3Stride : (i-off+1)*d3Stride]
+	x := k.pt[i*d3Rec : (i+1)*d3Rec : (i+1)*d3Rec]
+	bi := acc[(i-off)*d3Stride : (i-off+1)*d3Stride : (i-off+1)*d3Stride]
 	var sum float64
 	var tab, tba [6]float64
 	for j := j0; j < j1; j++ {
 		q := j - j0
-		y := k.pt[j*d3Rec : (j+1)*d3Rec]
-		bj := acc[(j-off)*d3Stride : (j-off+1)*d3Stride]
+		y := k.pt[j*d3Rec : (j+1)*d3Rec : (j+1)*d3Rec]
+		bj := acc[(j-off)*d3Stride : (j-off+1)*d3Stride : (j-off+1)*d3Stride]
 		dx, dy, dz := x[0]-y[0], x[1]-y[1], x[2]-y[2]
 		p := bures3(x, y, true, &tab, &tba)
 		w2 := dx*dx + dy*dy + dz*dz + x[15] + y[15] - 2*p
