@@ -398,3 +398,38 @@ func TestOptionErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeCases: tiny and degenerate inputs fit without errors, NaNs or
+// hangs: all distances zero, a violated triangle inequality, duplicate
+// objects, and the smallest n.
+func TestEdgeCases(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		dist []float64
+	}{
+		{"all zero", 3, []float64{0, 0, 0}},
+		{"triangle violated", 3, []float64{1, 1, 5}},
+		{"duplicates", 4, []float64{0, 2, 2, 2, 2, 1}},
+		{"two objects", 2, []float64{7}},
+		{"huge scale", 3, []float64{3e12, 4e12, 5e12}},
+		{"tiny scale", 3, []float64{3e-12, 4e-12, 5e-12}},
+	} {
+		for _, points := range []bool{false, true} {
+			opt := engine.DefaultOptions()
+			opt.MaxIter = 300
+			opt.Points = points
+			o := newOpt(t, tc.n, tc.dist, opt, 0)
+			first := o.Latest().Stress1
+			s := run(t, o)
+			if math.IsNaN(s.Stress1) || math.IsNaN(s.Stress) || s.Stress1 > first+1e-12 {
+				t.Errorf("%s (points %v): stress-1 %v -> %v", tc.name, points, first, s.Stress1)
+			}
+			for _, v := range append(append([]float64(nil), s.Means...), s.Scales...) {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%s (points %v): non-finite state", tc.name, points)
+				}
+			}
+		}
+	}
+}
