@@ -46,10 +46,14 @@ type embeddingFile struct {
 	Factors     [][][]json.Number `json:"factors"`
 }
 
-// LoadEmbedding reads and validates an embedding file (JSON, see the
-// package documentation). The Embedding's Scales are the covariances
-// divided by the family's tau.
+// LoadEmbedding reads and validates an embedding file: JSON (see the
+// package documentation) or NumPy .npy/.npz (LoadNPY with default
+// options). The Embedding's Scales are the covariances divided by the
+// family's tau.
 func LoadEmbedding(name string) (*engine.Embedding, error) {
+	if IsNumPyPath(name) {
+		return LoadNPY(name, NPYOptions{})
+	}
 	data, err := readInput(name)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,9 @@ type Options struct {
 	// feature table (or of the metadata file): a header name or a 1-based
 	// column number. "" chooses them automatically (see doc.go).
 	LabelColumn, ClassColumn string
+	// NPY configures NumPy (.npy/.npz) embeddings: a labels file and the
+	// input ("") or context ("c") set of the authors' layout.
+	NPY NPYOptions
 }
 
 // ParseKind turns a command-line word (auto, distances, features,
@@ -97,6 +101,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 		}
 		ds.Source = b.info.Source
 		return ds, nil
+	}
+	if IsNumPyPath(name) {
+		return LoadNPYDataset(context.Background(), name, opt.NPY, nil)
 	}
 	data, err := readInput(name)
 	if err != nil {
@@ -192,6 +199,9 @@ func Detect(name string) (Kind, error) {
 			return "", fmt.Errorf("%s: unknown built-in dataset (have %s)", name, builtinNames())
 		}
 		return b.info.Kind, nil
+	}
+	if IsNumPyPath(name) {
+		return KindEmbedding, nil
 	}
 	data, err := readInput(name)
 	if err != nil {
