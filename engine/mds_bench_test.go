@@ -51,3 +51,30 @@ func BenchmarkCPUStressGradient(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOptimizerStep measures one full optimiser iteration (state
+// conversion, backend evaluation, chain rule, Adam update, snapshot
+// bookkeeping) at d = 2; compare with BenchmarkCPUStressGradient for the
+// optimiser's own overhead.
+func BenchmarkOptimizerStep(b *testing.B) {
+	for _, n := range []int{2000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			p, _ := benchProblem(b, n, 2)
+			opt := engine.DefaultOptions()
+			opt.MaxIter = 0
+			opt.Tol = 0
+			o, err := engine.NewOptimizer(n, p.Dist, opt, engine.NewCPUBackend(0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			cpu0 := processCPU()
+			if _, err := o.Step(context.Background(), b.N); err != nil {
+				b.Fatal(err)
+			}
+			pairs := float64(n*(n-1)/2) * float64(b.N)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/pairs, "ns/pair")
+			b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/pairs, "cpu-ns/pair")
+		})
+	}
+}
