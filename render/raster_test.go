@@ -122,12 +122,13 @@ func TestFillSpanMatchesBlend(t *testing.T) {
 	// The packed span fill must equal per-pixel blending at coverage 1,
 	// for every destination byte value.
 	src := premul(200, 100, 30, 0.4)
-	seg := make([]uint8, 4*256)
-	ref := make([]uint8, 4*256)
-	for i := range 256 {
+	// 257 pixels: the 64-bit pairs and the odd last pixel.
+	seg := make([]uint8, 4*257)
+	ref := make([]uint8, 4*257)
+	for i := range 257 {
 		for k := 0; k < 4; k++ {
-			seg[4*i+k] = uint8(i)
-			ref[4*i+k] = uint8(i)
+			seg[4*i+k] = uint8(i + 37*k)
+			ref[4*i+k] = uint8(i + 37*k)
 		}
 	}
 	fillSpan(seg, src.r|src.b<<16, src.g|src.a<<16, 255-src.a)
@@ -139,7 +140,7 @@ func TestFillSpanMatchesBlend(t *testing.T) {
 	}
 	// Against float source-over: out = src + dst (1 - a), rounded.
 	for i := 0; i < 256; i++ {
-		want := float64(src.r) + float64(i)*(1-float64(src.a)/255)
+		want := float64(src.r) + float64(uint8(i))*(1-float64(src.a)/255)
 		if math.Abs(float64(seg[4*i])-want) > 0.51 {
 			t.Errorf("dst %d: red %d, want %.2f", i, seg[4*i], want)
 		}
