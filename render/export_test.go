@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,9 +36,10 @@ func exportBytes(t *testing.T, format string, sc *Scene, st Style, opt ExportOpt
 }
 
 // TestExportSVGStructure parses the SVG and counts the ellipse paths: each
-// full-rank ellipse is one filled 96-gon plus one outline, so the fixture
-// (ten ellipses, one Dirac, one segment) has exactly 20 paths with at least
-// 95 line segments; every label and the caption are present as text.
+// full-rank ellipse is one filled polygon (at least minSides sides) plus
+// one outline, so the fixture (ten ellipses, one Dirac, one segment) has
+// exactly 20 paths with at least minSides-1 line segments (legend swatches
+// have fewer); every label and the caption are present as text.
 func TestExportSVGStructure(t *testing.T) {
 	sc := fixtureScene()
 	st := DefaultStyle()
@@ -58,7 +60,7 @@ func TestExportSVGStructure(t *testing.T) {
 		case xml.StartElement:
 			if e.Name.Local == "path" {
 				for _, a := range e.Attr {
-					if a.Name.Local == "d" && strings.Count(a.Value, "L") >= 95 {
+					if a.Name.Local == "d" && strings.Count(a.Value, "L") >= minSides-1 {
 						long++
 					}
 				}
@@ -181,5 +183,27 @@ func TestWrapCaption(t *testing.T) {
 	want := []string{"aaaa", "bbbb  |  cc"}
 	if strings.Join(got, "/") != strings.Join(want, "/") {
 		t.Errorf("wrap = %q, want %q", got, want)
+	}
+}
+
+func TestPolygonSides(t *testing.T) {
+	for _, c := range []struct {
+		r    float64
+		want int
+	}{{0, minSides}, {1, minSides}, {10, 42}, {100, maxSides}} {
+		if got := polygonSides(c.r); got != c.want {
+			t.Errorf("polygonSides(%v) = %d, want %d", c.r, got, c.want)
+		}
+	}
+	// Chord error of an n-gon inscribed in a circle of radius r is
+	// r (1 - cos(pi/n)): below 0.9% of r for every n in range, and below
+	// 0.03 pt where n is not clamped (r = 1.5 n / (2 pi)).
+	for n := minSides; n <= maxSides; n++ {
+		if e := 1 - math.Cos(math.Pi/float64(n)); e > 0.009 {
+			t.Errorf("%d sides: relative chord error %v", n, e)
+		}
+		if r := 1.5 * float64(n) / (2 * math.Pi); r*(1-math.Cos(math.Pi/float64(n))) > 0.03 {
+			t.Errorf("%d sides at r = %v pt: chord error %v pt", n, r, r*(1-math.Cos(math.Pi/float64(n))))
+		}
 	}
 }
