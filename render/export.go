@@ -370,7 +370,7 @@ type ellipsePlot struct {
 // Exported ellipses are polygons with one side per ~1.5 pt of the
 // circumscribed circle, between minSides and maxSides sides, so large
 // embeddings do not make huge vector files. The gap between polygon and
-// curve, r (1 - cos(pi/n)), is under 0.03 pt when the side count is not
+// curve, r (1 - cos(pi/n)), is under 0.05 pt when the side count is not
 // clamped and under 0.9% of r for small ellipses.
 const (
 	minSides = 24
