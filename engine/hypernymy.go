@@ -762,6 +762,21 @@ func (t *HypernymyTrainer) Run(ctx context.Context, every time.Duration, publish
 	}
 }
 
+// SetEpochs changes where Run and Step stop (for example to train further
+// after a finished run); it waits for the current epoch to finish. It
+// fails for a total below the epochs already done.
+func (t *HypernymyTrainer) SetEpochs(total int) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if total < t.epoch {
+		return fmt.Errorf("hypernymy: cannot stop at epoch %d, %d are done", total, t.epoch)
+	}
+	t.cfg.Epochs = total
+	p := t.snapshot()
+	t.latest.Store(p)
+	return nil
+}
+
 // Latest returns the most recently published snapshot (never nil after
 // NewHypernymyTrainer). It may be called from any goroutine; it does not
 // block.

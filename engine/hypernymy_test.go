@@ -405,6 +405,32 @@ func TestHypernymyDivergenceReported(t *testing.T) {
 	}
 }
 
+// TestHypernymySetEpochs checks that a finished run can be extended and
+// that Step stops at Epochs.
+func TestHypernymySetEpochs(t *testing.T) {
+	n, pairs := tinyTree()
+	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 4, Seed: 1, Epochs: 2, EvalEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tr.Step(context.Background(), 10)
+	if err != nil || p.Epoch != 2 || !p.Done || !p.Evaluated {
+		t.Fatalf("Step(10) with Epochs 2: epoch %d, done %v, evaluated %v, err %v", p.Epoch, p.Done, p.Evaluated, err)
+	}
+	if err := tr.SetEpochs(1); err == nil {
+		t.Error("SetEpochs below the epochs done: no error")
+	}
+	if err := tr.SetEpochs(5); err != nil || tr.Latest().Done {
+		t.Fatalf("SetEpochs(5): %v, done %v", err, tr.Latest().Done)
+	}
+	if err := tr.Run(context.Background(), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p := tr.Latest(); p.Epoch != 5 || !p.Done || len(p.Losses) != 5 || len(p.Evals) != 2 {
+		t.Errorf("after extending: epoch %d, done %v, %d losses, %d evaluations; want 5, true, 5, 2", p.Epoch, p.Done, len(p.Losses), len(p.Evals))
+	}
+}
+
 // TestHypernymyCancel checks that Run stops on a cancelled context.
 func TestHypernymyCancel(t *testing.T) {
 	n, pairs := tinyTree()
