@@ -280,13 +280,16 @@ func (o *Optimizer) reset(seed int64) error {
 		return errors.New("engine: stress of the initial state is not finite")
 	}
 	o.accept(f)
+	o.converged = o.checkConverged()
 	o.latest.Store(o.snapshot())
 	return nil
 }
 
 // Jitter perturbs the current state: means by scale times the RMS
 // distance times N(0, 1) noise, factors by a tenth of that. It resets the
-// optimiser's moments and the convergence flag.
+// optimiser's moments and the convergence flag, evaluates the new state
+// (appending it to the history) and publishes it. A perturbation whose
+// stress is not finite is undone.
 func (o *Optimizer) Jitter(scale float64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -294,19 +297,23 @@ func (o *Optimizer) Jitter(scale float64) {
 		return
 	}
 	nd := o.n * o.d
-	for k := range o.xGood {
+	for k := range o.x {
 		f := scale
 		if k >= nd {
 			f = 0.1 * scale
 		}
-		o.xGood[k] += f * o.rng.NormFloat64()
+		o.x[k] = o.xGood[k] + f*o.rng.NormFloat64()
 	}
-	copy(o.x, o.xGood)
+	f, err := o.evaluate(context.Background())
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		copy(o.x, o.xGood) // pg and perPoint still belong to xGood
+		return
+	}
 	o.upd.reset()
-	o.updGood.reset()
 	o.lrScale = 1
 	o.converged = false
-	o.fGood = math.Inf(1)
+	o.accept(f)
+	o.latest.Store(o.snapshot())
 }
 
 // evaluate computes the stress and gradient at o.x into o.grad. The
@@ -348,6 +355,7 @@ func (o *Optimizer) accept(f float64) {
 	copy(o.xGood, o.x)
 	o.updGood.copyFrom(o.upd)
 	copy(o.perPoint, o.grad.PerPoint)
+	o.paramGradient()
 	o.history = append(o.history, NewStressReport(o.prob, f).Stress1)
 }
 
@@ -365,42 +373,41 @@ func finite(x []float64) bool {
 // (or makes it NaN/Inf) is undone. Plain GD undoes any increase.
 const divergeFactor = 1.5
 
-// iterate performs one attempt: evaluate, accept or roll back, step.
-// It returns false when no further progress is possible.
+// iterate performs one attempt: step from the last accepted state with
+// the gradient computed there, evaluate the new state, then accept it (a
+// new iteration) or roll back to the accepted state with half the step.
+// Invariant between calls: x == xGood, pg is the gradient at xGood and
+// updGood the optimiser state that produced it.
 func (o *Optimizer) iterate(ctx context.Context) error {
+	o.upd.step(o.x, o.pg, o.lr*o.lrScale)
 	f, err := o.evaluate(ctx)
 	if err != nil {
+		copy(o.x, o.xGood)
+		o.upd.copyFrom(o.updGood)
 		return err
 	}
 	limit := divergeFactor * o.fGood
 	if o.opt.Optimizer == OptGD {
 		limit = o.fGood * (1 + 1e-12)
 	}
-	bad := math.IsNaN(f) || math.IsInf(f, 0) || f > limit || !finite(o.grad.Means) || (o.grad.Scales != nil && !finite(o.grad.Scales))
-	if bad && o.iter > 0 {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f > limit || !finite(o.grad.Means) || (o.grad.Scales != nil && !finite(o.grad.Scales)) {
 		o.rollbacks++
 		copy(o.x, o.xGood)
 		o.upd.copyFrom(o.updGood)
 		o.lrScale *= 0.5
 		if o.lrScale < 1e-12 {
-			o.converged = true
+			o.converged = true // no step size makes progress
 		}
 		return nil
 	}
-	if bad {
-		return errors.New("engine: stress is not finite")
-	}
+	o.iter++
 	o.accept(f)
-	if o.checkConverged() {
-		o.converged = true
-		return nil
-	}
-	o.paramGradient()
-	o.upd.step(o.x, o.pg, o.lr*o.lrScale)
 	if o.opt.Optimizer == OptGD && o.lrScale < 1 {
 		o.lrScale = math.Min(1, o.lrScale*1.1)
 	}
-	o.iter++
+	if o.checkConverged() {
+		o.converged = true
+	}
 	return nil
 }
 

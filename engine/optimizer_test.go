@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"burescope/engine"
+	"burescope/engine/backendtest"
 )
 
 const pisaPath = "../assets/pisa2015_oecd.csv"
@@ -430,6 +431,41 @@ func TestEdgeCases(t *testing.T) {
 					t.Fatalf("%s (points %v): non-finite state", tc.name, points)
 				}
 			}
+		}
+	}
+}
+
+// TestSnapshotConsistent: a snapshot's stress, per-point stress and
+// history describe exactly its own means and scales (recomputed with the
+// independent eigendecomposition reference in input units), and
+// len(History) = Iter + 1.
+func TestSnapshotConsistent(t *testing.T) {
+	n, dist := featureDistances(t, pisaPath, false)
+	opt := engine.DefaultOptions()
+	opt.Family = engine.Uniform(2)
+	o := newOpt(t, n, dist, opt, 0)
+	s, err := o.Step(context.Background(), 37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Iter != 37 || len(s.History) != s.Iter+1 {
+		t.Errorf("Iter %d, %d history entries", s.Iter, len(s.History))
+	}
+	p := &engine.Problem{N: n, Dim: 2, Dist: dist, Tau: opt.Family.Tau}
+	want, g := backendtest.Reference(p, engine.State{Means: s.Means, Scales: s.Scales})
+	if math.Abs(s.Stress-want) > 1e-9*want {
+		t.Errorf("snapshot stress %.12g, reference at its state %.12g", s.Stress, want)
+	}
+	var sd2 float64
+	for _, v := range dist {
+		sd2 += v * v
+	}
+	if w1 := math.Sqrt(want / sd2); math.Abs(s.Stress1-w1) > 1e-9*w1 || s.History[len(s.History)-1] != s.Stress1 {
+		t.Errorf("stress-1 %.12g, reference %.12g, last history %.12g", s.Stress1, w1, s.History[len(s.History)-1])
+	}
+	for i := range g.PerPoint {
+		if math.Abs(s.PerPoint[i]-g.PerPoint[i]) > 1e-9*want {
+			t.Fatalf("per-point %d: %g, reference %g", i, s.PerPoint[i], g.PerPoint[i])
 		}
 	}
 }
