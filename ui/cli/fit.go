@@ -56,7 +56,7 @@ func runFit(env Env) error {
 	family := fs.String("family", "gaussian", "elliptical family: gaussian, uniform or custom")
 	tau := fs.Float64("tau", 0, "covariance constant of the custom family (covariance = tau * scale)")
 	eps := fs.Float64("eps", -1, "scale regularisation relative to the squared RMS distance (<0: default 0.01)")
-	iters := fs.Int("iters", 1000, "maximum number of iterations")
+	iters := fs.Int("iters", 1000, "maximum number of iterations (0: only evaluate the initial state)")
 	tol := fs.Float64("tol", 1e-7, "stop when the stress improves by less than this fraction over 20 iterations (0: never)")
 	optName := fs.String("optimizer", "adam", "optimiser: adam, gd or adagrad")
 	lr := fs.Float64("lr", 0, "learning rate (0: the optimiser's default)")
@@ -85,8 +85,8 @@ func runFit(env Env) error {
 	if *dim < 1 || *dim > engine.MaxDim {
 		return usage("--dim %d out of range 1..%d", *dim, engine.MaxDim)
 	}
-	if *iters < 1 {
-		return usage("--iters %d: want at least 1", *iters)
+	if *iters < 0 {
+		return usage("--iters %d: want >= 0", *iters)
 	}
 	fam, err := engine.ParseFamily(*family, *dim, *tau)
 	if err != nil {
@@ -174,7 +174,10 @@ func runFit(env Env) error {
 			bar.Update(s.Iter, s.Stress1, false)
 		}
 	}
-	runErr := o.Run(ctx, 100*time.Millisecond, publish)
+	var runErr error
+	if *iters > 0 {
+		runErr = o.Run(ctx, 100*time.Millisecond, publish)
+	}
 	if bar != nil {
 		s := o.Latest()
 		bar.Update(s.Iter, s.Stress1, true)
@@ -193,7 +196,7 @@ func runFit(env Env) error {
 	if *points {
 		v := s.Stress1
 		res.PointsStress1 = &v
-	} else if *baseline && runErr == nil {
+	} else if *baseline && runErr == nil && *iters > 0 {
 		v, err := o.PointBaseline(ctx, *iters)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return err

@@ -71,13 +71,13 @@ func TestFitPisa(t *testing.T) {
 	// Restart from the saved file: the initial state reproduces its stress.
 	so.Reset()
 	se.Reset()
-	args = []string{"fit", "builtin:pisa2015", "--iters", "1", "--backend", "cpu", "--family", "uniform", "--init", out, "--baseline=false"}
+	args = []string{"fit", "builtin:pisa2015", "--iters", "0", "--backend", "cpu", "--family", "uniform", "--init", out, "--baseline=false"}
 	if code := Main(args, &so, &se); code != 0 {
 		t.Fatalf("restart: exit %d, stderr %s", code, se.String())
 	}
 	var r2 fitResult
 	lastJSON(t, so.String(), &r2)
-	if r2.PointsStress1 != nil || math.Abs(r2.Stress1-r.Stress1) > 1e-6*r.Stress1 {
+	if r2.PointsStress1 != nil || r2.Iters != 0 || math.Abs(r2.Stress1-r.Stress1) > 1e-6*r.Stress1 {
 		t.Errorf("restart from file: stress-1 %v (saved %v), points %v", r2.Stress1, r.Stress1, r2.PointsStress1)
 	}
 }
@@ -118,7 +118,7 @@ func TestFitErrors(t *testing.T) {
 		{"family", []string{"fit", "builtin:iris", "--family", "cauchy"}, 2, "--family"},
 		{"custom tau", []string{"fit", "builtin:iris", "--family", "custom"}, 2, "tau"},
 		{"dim", []string{"fit", "builtin:iris", "--dim", "17"}, 2, "--dim 17"},
-		{"iters", []string{"fit", "builtin:iris", "--iters", "0"}, 2, "--iters"},
+		{"iters", []string{"fit", "builtin:iris", "--iters", "-1"}, 2, "--iters"},
 		{"missing file", []string{"fit", filepath.Join(dir, "nope.csv"), "--backend", "cpu"}, 1, "nope.csv"},
 		{"bad cell", []string{"fit", bad, "--backend", "cpu"}, 1, "bad.csv"},
 		{"optimizer", []string{"fit", "builtin:pisa2015", "--backend", "cpu", "--optimizer", "sgd"}, 1, "sgd"},
