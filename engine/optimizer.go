@@ -97,6 +97,12 @@ type Optimizer struct {
 // the input's units) on backend b, evaluates the initial state and
 // publishes it as the first snapshot.
 func NewOptimizer(n int, dist []float64, opt Options, b Backend) (*Optimizer, error) {
+	return newOptimizer(n, dist, opt, b, nil)
+}
+
+// newOptimizer is NewOptimizer with the classical-MDS means (internal
+// units) already known, or nil to compute them.
+func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []float64) (*Optimizer, error) {
 	if b == nil {
 		return nil, errors.New("engine: nil backend")
 	}
@@ -178,12 +184,16 @@ func NewOptimizer(n int, dist []float64, opt Options, b Backend) (*Optimizer, er
 		return nil, err
 	}
 	o.updGood, _ = newUpdater(opt.Optimizer, size)
-	o.classical, err = ClassicalMDS(n, d, prob.Dist)
-	if err != nil {
-		return nil, err
-	}
-	for k := range o.classical {
-		o.classical[k] /= prob.Scale
+	if classical != nil {
+		o.classical = classical
+	} else {
+		o.classical, err = ClassicalMDS(n, d, prob.Dist)
+		if err != nil {
+			return nil, err
+		}
+		for k := range o.classical {
+			o.classical[k] /= prob.Scale
+		}
 	}
 	c1, err := PointStress1(context.Background(), prob, b, o.classical)
 	if err != nil {
@@ -571,7 +581,7 @@ func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, erro
 	po.MaxIter = iters
 	po.InitEmbedding = nil
 	po.Init = "mds"
-	sub, err := NewOptimizer(o.n, o.prob.Dist, po, o.b)
+	sub, err := newOptimizer(o.n, o.prob.Dist, po, o.b, o.classical)
 	if err != nil {
 		return 0, err
 	}
