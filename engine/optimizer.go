@@ -209,8 +209,13 @@ func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []flo
 // Problem returns the normalised problem the optimiser fits.
 func (o *Optimizer) Problem() *NormalizedProblem { return o.prob }
 
-// Options returns the options in effect (defaults filled in).
-func (o *Optimizer) Options() Options { return o.opt }
+// Options returns the options in effect (defaults filled in; Seed is the
+// seed of the last Reset). It waits for the current iteration.
+func (o *Optimizer) Options() Options {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.opt
+}
 
 // Rollbacks returns how many times a diverging step was undone.
 func (o *Optimizer) Rollbacks() int {
