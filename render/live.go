@@ -35,7 +35,7 @@ type Live struct {
 func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	bg := st.Background()
 	bg8 := premul(bg.R, bg.G, bg.B, float64(bg.A)/255)
-	if sc == nil || sc.Validate() != nil || !(vp.S > 0) {
+	if sc == nil || sc.Validate() != nil || !vp.valid() {
 		l.lay.Shapes, l.lay.Order = l.lay.Shapes[:0], l.lay.Order[:0]
 		rasterize(dst, bg8, nil, &l.bins)
 		return
@@ -60,7 +60,7 @@ func (l *Live) HitTest(x, y float64) (int, bool) {
 // when sc is drawn under st through vp: inside its ellipse, or within a few
 // pixels of a small shape, a segment or a point.
 func HitTest(sc *Scene, st Style, vp Viewport, x, y float64) (index int, ok bool) {
-	if sc == nil || sc.Validate() != nil || !(vp.S > 0) {
+	if sc == nil || sc.Validate() != nil || !vp.valid() {
 		return -1, false
 	}
 	return hitLayout(NewLayout(sc, st), vp, x, y)
@@ -132,6 +132,9 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 	minX, maxX := float64(clip.Min.X), float64(clip.Max.X)
 	minY, maxY := float64(clip.Min.Y), float64(clip.Max.Y)
 	visible := func(e *pixEllipse) bool {
+		if math.IsNaN(e.cx+e.cy+e.ext+e.mxA) || math.IsInf(e.cx+e.cy+e.ext+e.mxA, 0) {
+			return false
+		}
 		ex := e.ext + e.margin()
 		hx := math.Sqrt(e.mxA) + e.margin()
 		return e.cx+hx >= minX && e.cx-hx <= maxX && e.cy+ex >= minY && e.cy-ex <= maxY

@@ -10,6 +10,12 @@ type Viewport struct {
 	S      float64 // pixels per world unit (> 0)
 }
 
+// valid reports whether the transform is finite with a positive scale.
+func (vp Viewport) valid() bool {
+	return vp.S > 0 && !math.IsInf(vp.S, 0) && !math.IsNaN(vp.OX) && !math.IsInf(vp.OX, 0) &&
+		!math.IsNaN(vp.OY) && !math.IsInf(vp.OY, 0)
+}
+
 // ToPixel maps a world point to pixel coordinates.
 func (vp Viewport) ToPixel(wx, wy float64) (px, py float64) {
 	return vp.OX + vp.S*wx, vp.OY - vp.S*wy
