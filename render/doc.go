@@ -47,7 +47,8 @@
 // identical for any number of goroutines. Shapes thinner than 0.6 px are
 // widened and faded in proportion. Labels (Go Regular 12 px) are placed
 // greedily (PlaceLabels) at one of eight positions around each mean,
-// selected and highlighted items first, so none overlap.
+// selected and highlighted items first, so none overlap. A scale bar of a
+// round length (NiceLength, about 100 px) marks the bottom-left corner.
 // A Live keeps its buffers between frames and must not be used by two
 // goroutines at once; separate Lives are independent.
 //

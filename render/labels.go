@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"strconv"
 	"sync"
 
 	"golang.org/x/image/font"
@@ -218,4 +219,42 @@ func labelOrder(sc *Scene, n, limit int) []int {
 		}
 	}
 	return order
+}
+
+// NiceLength returns the length 1, 2 or 5 x 10^k closest (in ratio) to x,
+// for scale bars; x must be positive and finite.
+func NiceLength(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	best := p
+	for _, m := range []float64{1, 2, 5, 10} {
+		if math.Abs(math.Log(m*p/x)) < math.Abs(math.Log(best/x)) {
+			best = m * p
+		}
+	}
+	return best
+}
+
+// scaleBar draws a bar of a round world length (about 100 px) with its
+// length above it, 16 px from the bottom-left corner.
+func (lb *labeler) scaleBar(dst *image.RGBA, st Style, vp Viewport) {
+	face := labelFace()
+	r := dst.Rect
+	if face == nil || r.Dx() < 160 || r.Dy() < 60 {
+		return
+	}
+	length := NiceLength(100 / vp.S)
+	px := int(math.Round(length * vp.S))
+	x0, y0 := r.Min.X+16, r.Max.Y-16
+	fg := st.Foreground()
+	draw.Draw(dst, image.Rect(x0, y0-2, x0+px, y0+1), image.NewUniform(fg), image.Point{}, draw.Over)
+	draw.Draw(dst, image.Rect(x0, y0-6, x0+1, y0+1), image.NewUniform(fg), image.Point{}, draw.Over)
+	draw.Draw(dst, image.Rect(x0+px-1, y0-6, x0+px, y0+1), image.NewUniform(fg), image.Point{}, draw.Over)
+	fm := face.Metrics()
+	asc, h := fm.Ascent.Round(), fm.Height.Round()
+	text := strconv.FormatFloat(length, 'g', -1, 64)
+	m := lb.mask(face, text, asc, h)
+	rect := m.ink.Rect.Add(image.Pt(x0+px/2-m.w/2-1, y0-8-h))
+	bg := st.Background()
+	draw.DrawMask(dst, rect, image.NewUniform(color.NRGBA{bg.R, bg.G, bg.B, 0xb0}), image.Point{}, m.halo, image.Point{}, draw.Over)
+	draw.DrawMask(dst, rect, image.NewUniform(fg), image.Point{}, m.ink, image.Point{}, draw.Over)
 }

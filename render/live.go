@@ -48,6 +48,9 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	if st.Labels && sc.Labels != nil {
 		l.labels.draw(dst, &l.lay, sc, st, vp)
 	}
+	if st.ScaleBar {
+		l.labels.scaleBar(dst, st, vp)
+	}
 }
 
 // HitTest returns the index of the measure drawn on top at pixel (x, y) in

@@ -46,6 +46,7 @@ type Style struct {
 	Outline      bool    // draw a thin ring on every ellipse
 	OutlineWidth float64 // ring width in pixels (live) or points (export); 0 means 1
 	MeanDots     bool    // mark each mean with a dot
+	ScaleBar     bool    // live view: a scale bar with its length, bottom left
 
 	// Proj maps R^d to the drawing plane; nil means DefaultProjection.
 	Proj *Projection
@@ -56,7 +57,7 @@ const DefaultFillAlpha = 0.35
 
 // DefaultStyle returns the style of the app's first frame.
 func DefaultStyle() Style {
-	return Style{Level: 1, FillAlpha: DefaultFillAlpha, Outline: true, OutlineWidth: 1, MeanDots: true, Labels: true}
+	return Style{Level: 1, FillAlpha: DefaultFillAlpha, Outline: true, OutlineWidth: 1, MeanDots: true, Labels: true, ScaleBar: true}
 }
 
 func (st Style) level() float64 {

@@ -54,3 +54,14 @@ func TestViewportFitTo(t *testing.T) {
 		}
 	}
 }
+
+func TestNiceLength(t *testing.T) {
+	cases := []struct{ in, want float64 }{
+		{1, 1}, {1.3, 1}, {1.5, 2}, {3, 2}, {3.3, 5}, {7, 5}, {7.5, 10}, {0.0042, 0.005}, {230, 200}, {1e-9, 1e-9},
+	}
+	for _, c := range cases {
+		if got := NiceLength(c.in); math.Abs(got-c.want) > 1e-12*c.want {
+			t.Errorf("NiceLength(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
