@@ -34,13 +34,14 @@ type Options struct {
 
 // Info describes the GL context a Backend runs on.
 type Info struct {
-	Renderer      string // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
-	Version       string // GL_VERSION
-	GLSL          string // GL_SHADING_LANGUAGE_VERSION
-	FP64          bool   // the kernels compute in double precision
-	FP64Supported bool   // the driver offers double precision in shaders
-	MaxSSBOBytes  int64  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
-	Context       string // "egl" or "glfw"
+	Renderer       string // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+	Version        string // GL_VERSION
+	GLSL           string // GL_SHADING_LANGUAGE_VERSION
+	FP64           bool   // the kernels compute in double precision
+	FP64Supported  bool   // the driver offers double precision in shaders
+	MaxSSBOBytes   int64  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+	MaxTexelBuffer int64  // GL_MAX_TEXTURE_BUFFER_SIZE (texels)
+	Context        string // "egl" or "glfw"
 }
 
 // String is a one-line description for logs and the GUI.
@@ -74,7 +75,6 @@ type Backend struct {
 	geo                             geodesicBuffers
 	stage, res                      realSlice
 	closed                          bool
-	noMixed                         bool // tests: keep d != 2 arithmetic in float32
 }
 
 // chunk is a run of distance tiles held in one buffer.
@@ -162,6 +162,7 @@ func (b *Backend) probe(opts Options) error {
 		return fmt.Errorf("%w: %s: OpenGL %d.%d (%q), compute shaders need 4.3", ErrNoContext, b.info.Context, major, minor, b.info.Version)
 	}
 	gl.GetInteger64v(gl.MAX_SHADER_STORAGE_BLOCK_SIZE, &b.info.MaxSSBOBytes)
+	gl.GetInteger64v(gl.MAX_TEXTURE_BUFFER_SIZE, &b.info.MaxTexelBuffer)
 	var nExt int32
 	gl.GetIntegerv(gl.NUM_EXTENSIONS, &nExt)
 	for k := uint32(0); k < uint32(nExt); k++ {
@@ -183,7 +184,7 @@ func (b *Backend) probe(opts Options) error {
 	return err
 }
 
-// key names the kernel name for dimension d in this backend's precision.
+// key names kernel name for dimension d in this backend's precision.
 // Buffers hold float32 unless FP64 was asked for. The d != 2 kernels
 // (Jacobi eigendecompositions, whose float32 error grows with the
 // condition number of the scales; docs/gpu.md) compute in double whenever
@@ -191,7 +192,7 @@ func (b *Backend) probe(opts Options) error {
 // in float32.
 func (b *Backend) key(name string, d int) programKey {
 	k := programKey{name: name, dim: d, fp64: b.info.FP64, compute64: b.info.FP64}
-	if d != 2 && b.info.FP64Supported && !b.noMixed {
+	if d != 2 && b.info.FP64Supported {
 		k.compute64 = true
 	}
 	return k
@@ -299,6 +300,14 @@ func (b *Backend) load(p *engine.Problem) error {
 	}
 	tileBytes := int64(tile * tile * el)
 	perChunk := int(b.info.MaxSSBOBytes / tileBytes)
+	if d == 2 {
+		// The tiles are also read as buffer textures: one texel per value.
+		perChunk = min(perChunk, int(b.info.MaxTexelBuffer/(tile*tile)))
+		if 2*el/4*n > int(b.info.MaxTexelBuffer) {
+			return fmt.Errorf("gpucompute: %d measures need %d texels, more than GL_MAX_TEXTURE_BUFFER_SIZE (%d) on %s",
+				n, 2*el/4*n, b.info.MaxTexelBuffer, b.info.Renderer)
+		}
+	}
 	if perChunk < 1 {
 		return fmt.Errorf("gpucompute: GL_MAX_SHADER_STORAGE_BLOCK_SIZE %d is below one %d-byte tile", b.info.MaxSSBOBytes, tileBytes)
 	}
@@ -448,7 +457,7 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 			b.setReal(prog, "tau", b.tau)
 		}
 		gl.DispatchCompute(uint32(b.nb), 1, 1)
-		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
+		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT | gl.TEXTURE_FETCH_BARRIER_BIT)
 	}
 	pk := b.key(pairName, d)
 	if d == 2 {
@@ -475,6 +484,25 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 			wts = c.wts.id
 		}
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, 4, wts)
+		if d == 2 {
+			// stress2.comp reads through buffer textures (see there).
+			one, two := uint32(gl.R32F), uint32(gl.RGBA32F)
+			if b.info.FP64 {
+				one, two = gl.RG32UI, gl.RGBA32UI
+			}
+			bindTex := func(unit uint32, name string, buf *ssbo, format uint32) {
+				gl.ActiveTexture(gl.TEXTURE0 + unit) // texture() binds to the active unit
+				gl.BindTexture(gl.TEXTURE_BUFFER, buf.texture(format))
+				gl.Uniform1i(loc(name), int32(unit))
+			}
+			bindTex(0, "distTex", &c.dist, one)
+			if b.weighted {
+				bindTex(1, "wtsTex", &c.wts, one)
+			} else {
+				bindTex(1, "wtsTex", &c.dist, one)
+			}
+			bindTex(2, "prepTex", &b.roots, two)
+		}
 		seti("tileBegin", c.begin)
 		seti("tileEnd", c.end)
 		seti("first", bool01(ci == 0))

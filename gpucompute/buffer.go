@@ -11,6 +11,22 @@ import (
 type ssbo struct {
 	id    uint32
 	bytes int
+	tex   uint32 // buffer texture over the same storage (0: none yet)
+	fmt   uint32
+}
+
+// texture returns a buffer texture viewing buf with the given format.
+func (buf *ssbo) texture(format uint32) uint32 {
+	if buf.tex != 0 && buf.fmt == format {
+		return buf.tex
+	}
+	if buf.tex == 0 {
+		gl.GenTextures(1, &buf.tex)
+	}
+	gl.BindTexture(gl.TEXTURE_BUFFER, buf.tex)
+	gl.TexBuffer(gl.TEXTURE_BUFFER, format, buf.id)
+	buf.fmt = format
+	return buf.tex
 }
 
 // reserve makes buf at least bytes long (contents undefined), refusing
@@ -32,6 +48,9 @@ func (b *Backend) reserve(buf *ssbo, bytes int, what string) error {
 	}
 	gl.BindBuffer(gl.SHADER_STORAGE_BUFFER, buf.id)
 	gl.BufferData(gl.SHADER_STORAGE_BUFFER, bytes, nil, gl.DYNAMIC_DRAW)
+	if buf.tex != 0 {
+		buf.fmt = 0 // re-attach the (re)allocated storage on next use
+	}
 	gl.BindBuffer(gl.SHADER_STORAGE_BUFFER, 0)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		buf.bytes = 0
@@ -43,10 +62,13 @@ func (b *Backend) reserve(buf *ssbo, bytes int, what string) error {
 
 // free deletes the buffer.
 func (buf *ssbo) free() {
+	if buf.tex != 0 {
+		gl.DeleteTextures(1, &buf.tex)
+	}
 	if buf.id != 0 {
 		gl.DeleteBuffers(1, &buf.id)
 	}
-	buf.id, buf.bytes = 0, 0
+	buf.id, buf.bytes, buf.tex = 0, 0, 0
 }
 
 // realSlice holds host values converted to the kernels' precision.

@@ -47,7 +47,7 @@ func shaderSource(k programKey) (string, error) {
 	b.WriteString("#version 430 core\n")
 	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define STORE %s\n#define EPS REAL(%s)\n#define TILE %d\n",
 		k.dim, real, store, eps, tile)
-	fmt.Fprintf(&b, "#define WEIGHTED %d\n#define DIRAC %d\n", bool01(k.weighted), bool01(k.dirac))
+	fmt.Fprintf(&b, "#define WEIGHTED %d\n#define DIRAC %d\n#define FP64BUF %d\n", bool01(k.weighted), bool01(k.dirac), bool01(k.fp64))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)

@@ -16,8 +16,25 @@
 layout(local_size_x = TILE) in;
 
 layout(std430, binding = 2) readonly buffer PrepBuf { STORE prep[]; };  // n*8 (prep2.comp)
-layout(std430, binding = 3) readonly buffer DistBuf { STORE dist[]; };  // one chunk of tiles
-layout(std430, binding = 4) readonly buffer WeightBuf { STORE wts[]; }; // same layout, when weighted
+
+// Inside the pair loop every read goes through buffer textures over the
+// same storage (distances and weights of the bound chunk, the prep
+// records): llvmpipe turns a texelFetch into one vector gather, while an
+// SSBO read whose address varies with a loop counter becomes a loop over
+// the SIMD lanes with a branch per lane (3x slower here, docs/gpu.md).
+// float64 buffers are viewed as RG32UI (one double per texel) and
+// RGBA32UI (two doubles per texel).
+#if FP64BUF
+uniform usamplerBuffer distTex; // one chunk of tiles
+uniform usamplerBuffer wtsTex;  // same layout, when weighted
+uniform usamplerBuffer prepTex; // n records of 4 texels
+#define FETCH1(tex, k) packDouble2x32(texelFetch(tex, k).xy)
+#else
+uniform samplerBuffer distTex;
+uniform samplerBuffer wtsTex;
+uniform samplerBuffer prepTex; // n records of 2 texels
+#define FETCH1(tex, k) texelFetch(tex, k).x
+#endif
 layout(std430, binding = 5) buffer OutBuf { STORE outv[]; };            // n*8
 layout(std430, binding = 6) buffer PartBuf { STORE part[]; };           // per-workgroup stress
 
@@ -74,20 +91,35 @@ void main() {
 			for (int jj = 0; jj < jEnd; jj++, k += kStep) {
 				int j = J * TILE + jj;
 				if (j == i) continue;
-				REAL Dij = dist[k];
+				REAL Dij = FETCH1(distTex, k);
 #if WEIGHTED
-				REAL w = wts[k];
+				REAL w = FETCH1(wtsTex, k);
 #else
 				REAL w = REAL(1);
 #endif
-				int q = 8 * j;
-				REAL dx = ax - REAL(prep[q]);
-				REAL dy = ay - REAL(prep[q + 1]);
-				REAL b11 = prep[q + 2];
-				REAL b12 = prep[q + 3];
-				REAL b22 = prep[q + 4];
-				REAL sdB = prep[q + 5];
-				REAL trB = prep[q + 6];
+#if FP64BUF
+				uvec4 u0 = texelFetch(prepTex, 4 * j);
+				uvec4 u1 = texelFetch(prepTex, 4 * j + 1);
+				uvec4 u2 = texelFetch(prepTex, 4 * j + 2);
+				uvec4 u3 = texelFetch(prepTex, 4 * j + 3);
+				REAL dx = ax - packDouble2x32(u0.xy);
+				REAL dy = ay - packDouble2x32(u0.zw);
+				REAL b11 = packDouble2x32(u1.xy);
+				REAL b12 = packDouble2x32(u1.zw);
+				REAL b22 = packDouble2x32(u2.xy);
+				REAL sdB = packDouble2x32(u2.zw);
+				REAL trB = packDouble2x32(u3.xy);
+#else
+				vec4 p0 = texelFetch(prepTex, 2 * j);
+				vec4 p1 = texelFetch(prepTex, 2 * j + 1);
+				REAL dx = ax - p0.x;
+				REAL dy = ay - p0.y;
+				REAL b11 = p0.z;
+				REAL b12 = p0.w;
+				REAL b22 = p1.x;
+				REAL sdB = p1.y;
+				REAL trB = p1.z;
+#endif
 				REAL tt = sqrt(max(a11 * b11 + a12x2 * b12 + a22 * b22 + REAL(2) * sdA * sdB, REAL(0)));
 				REAL w2 = max(dx * dx + dy * dy + trA + trB - REAL(2) * tt, REAL(0));
 				REAL W = sqrt(w2);
