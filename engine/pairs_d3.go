@@ -74,60 +74,106 @@ func (k *d3Kernel) prepare(p *Problem, s State) {
 	}
 }
 
-// bures3 returns tr(A^{1/2} B A^{1/2})^{1/2} = p and, when maps is true,
-// the symmetric transport maps T^{AB} and T^{BA} (6 unique entries each)
-// for the 20-value records x (A) and y (B).
-func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
+// d3Inv holds the invariants of one pair (x: A, y: B) for bures3: the
+// product C = AB, e1 = tr AB, e2 = sum of its principal 2x2 minors and
+// r = sqrt(det A det B).
+type d3Inv struct {
+	c         [9]float64
+	e1, e2, r float64
+	start, c0 float64 // Newton start and constant term of the quartic
+	x, y      []float64
+}
+
+// invariants fills v for the records x (A) and y (B).
+func (v *d3Inv) invariants(x, y []float64) {
 	x, y = x[:d3Rec], y[:d3Rec]
+	v.x, v.y = x, y
 	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
 	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
-	// C = AB.
-	c00 := a00*b00 + a01*b01 + a02*b02
-	c01 := a00*b01 + a01*b11 + a02*b12
-	c02 := a00*b02 + a01*b12 + a02*b22
-	c10 := a01*b00 + a11*b01 + a12*b02
-	c11 := a01*b01 + a11*b11 + a12*b12
-	c12 := a01*b02 + a11*b12 + a12*b22
-	c20 := a02*b00 + a12*b01 + a22*b02
-	c21 := a02*b01 + a12*b11 + a22*b12
-	c22 := a02*b02 + a12*b12 + a22*b22
-	e1 := c00 + c11 + c22
-	e2 := c00*c11 - c01*c10 + c00*c22 - c02*c20 + c11*c22 - c12*c21
-	if e2 < 0 {
-		e2 = 0
+	c := &v.c
+	c[0] = a00*b00 + a01*b01 + a02*b02
+	c[1] = a00*b01 + a01*b11 + a02*b12
+	c[2] = a00*b02 + a01*b12 + a02*b22
+	c[3] = a01*b00 + a11*b01 + a12*b02
+	c[4] = a01*b01 + a11*b11 + a12*b12
+	c[5] = a01*b02 + a11*b12 + a12*b22
+	c[6] = a02*b00 + a12*b01 + a22*b02
+	c[7] = a02*b01 + a12*b11 + a22*b12
+	c[8] = a02*b02 + a12*b12 + a22*b22
+	v.e1 = c[0] + c[4] + c[8]
+	v.e2 = c[0]*c[4] - c[1]*c[3] + c[0]*c[8] - c[2]*c[6] + c[4]*c[8] - c[5]*c[7]
+	if v.e2 < 0 {
+		v.e2 = 0
 	}
-	r := x[16] * y[16]
-	if !(e1 > 0) {
-		if maps {
-			*tab = [6]float64{}
-			*tba = [6]float64{}
-		}
-		return 0
-	}
+	v.r = x[16] * y[16]
 	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above,
 	// starting at the upper bound p^2 = e1 + 2q <= e1 + 2 sqrt(3 e2)
 	// (Cauchy-Schwarz on q = sum mu_i mu_j; exact when all mu are equal).
-	p := math.Sqrt(e1 + 2*math.Sqrt(3*e2))
-	c0 := e1*e1 - 4*e2
-	for it := 0; it < 100; it++ {
-		p2 := p * p
-		f := p2*p2 - 2*e1*p2 - 8*r*p + c0
-		fp := 4*p*p2 - 4*e1*p - 8*r
-		if !(fp > 0) || !(f > 0) {
-			break
-		}
-		np := p - f/fp
-		if !(np < p) {
-			break
-		}
-		p = np
-		if f <= 1e-15*fp*p {
-			break
+	v.start = math.Sqrt(v.e1 + 2*math.Sqrt(3*v.e2))
+	v.c0 = v.e1*v.e1 - 4*v.e2
+}
+
+// newtonStep advances p one Newton step on the quartic of v; it returns
+// the new p and false once p has converged (or cannot improve).
+func (v *d3Inv) newtonStep(p float64) (float64, bool) {
+	p2 := p * p
+	f := p2*p2 - 2*v.e1*p2 - 8*v.r*p + v.c0
+	fp := 4*p*p2 - 4*v.e1*p - 8*v.r
+	if !(fp > 0) || !(f > 0) {
+		return p, false
+	}
+	np := p - f/fp
+	if !(np < p) {
+		return p, false
+	}
+	return np, f > 1e-15*fp*np
+}
+
+// root returns p = tr (A^{1/2} B A^{1/2})^{1/2}.
+func (v *d3Inv) root() float64 {
+	if !(v.e1 > 0) {
+		return 0
+	}
+	p := v.start
+	for it, more := 0, true; more && it < 100; it++ {
+		p, more = v.newtonStep(p)
+	}
+	return p
+}
+
+// root4 is root for four independent pairs at once: interleaving the
+// four Newton iterations lets the CPU overlap their divisions.
+func root4(v *[4]d3Inv, p *[4]float64) {
+	var more [4]bool
+	for l := range v {
+		p[l] = v[l].start
+		more[l] = v[l].e1 > 0
+		if !more[l] {
+			p[l] = 0
 		}
 	}
-	if !maps {
-		return p
+	for it := 0; it < 100 && (more[0] || more[1] || more[2] || more[3]); it++ {
+		for l := range v {
+			if more[l] {
+				p[l], more[l] = v[l].newtonStep(p[l])
+			}
+		}
 	}
+}
+
+// maps writes the symmetric transport maps T^{AB}, T^{BA} (6 unique
+// entries each) of the pair of v, given p.
+func (v *d3Inv) maps(p float64, tab, tba *[6]float64) {
+	if !(v.e1 > 0) {
+		*tab = [6]float64{}
+		*tba = [6]float64{}
+		return
+	}
+	x, y := v.x[:d3Rec], v.y[:d3Rec]
+	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
+	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
+	c00, c01, c02, c10, c11, c12, c20, c21, c22 := v.c[0], v.c[1], v.c[2], v.c[3], v.c[4], v.c[5], v.c[6], v.c[7], v.c[8]
+	e2, r := v.e2, v.r
 	q := math.Sqrt(e2 + 2*p*r)
 	// X = BA + qI = C^T + qI; T^{AB} = X^{-1} (pB + r A^{-1}),
 	// T^{BA} = X^{-T} (pA + r B^{-1}).
@@ -147,7 +193,7 @@ func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
 	if det == 0 {
 		*tab = [6]float64{}
 		*tba = [6]float64{}
-		return p
+		return
 	}
 	id := 1 / det
 	// Y = pB + r A^{-1} (symmetric).
@@ -177,6 +223,18 @@ func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
 	u21 := k02*z01 + k12*z11 + k22*z12
 	u22 := k02*z02 + k12*z12 + k22*z22
 	*tba = [6]float64{u00 * id, 0.5 * (u01 + u10) * id, 0.5 * (u02 + u20) * id, u11 * id, 0.5 * (u12 + u21) * id, u22 * id}
+}
+
+// bures3 returns tr(A^{1/2} B A^{1/2})^{1/2} = p and, when maps is true,
+// the symmetric transport maps T^{AB} and T^{BA} (6 unique entries each)
+// for the 20-value records x (A) and y (B).
+func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
+	var v d3Inv
+	v.invariants(x, y)
+	p := v.root()
+	if maps {
+		v.maps(p, tab, tba)
+	}
 	return p
 }
 
@@ -185,12 +243,13 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 	bi := acc[(i-off)*d3Stride : (i-off+1)*d3Stride : (i-off+1)*d3Stride]
 	var sum float64
 	var tab, tba [6]float64
-	for j := j0; j < j1; j++ {
+	var v [4]d3Inv
+	var p [4]float64
+	pair := func(j int, v *d3Inv, p float64) {
 		q := j - j0
-		y := k.pt[j*d3Rec : (j+1)*d3Rec : (j+1)*d3Rec]
+		y := v.y
 		bj := acc[(j-off)*d3Stride : (j-off+1)*d3Stride : (j-off+1)*d3Stride]
 		dx, dy, dz := x[0]-y[0], x[1]-y[1], x[2]-y[2]
-		p := bures3(x, y, true, &tab, &tba)
 		w2 := dx*dx + dy*dy + dz*dz + x[15] + y[15] - 2*p
 		if w2 < 0 {
 			w2 = 0
@@ -206,8 +265,9 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		bi[9] += 0.5 * r2
 		bj[9] += 0.5 * r2
 		if !(w > 0) {
-			continue
+			return
 		}
+		v.maps(p, &tab, &tba)
 		g := -wt * r / w
 		bi[6] += g * dx
 		bi[7] += g * dy
@@ -227,6 +287,21 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		bj[3] += g * (1 - tba[3])
 		bj[4] -= g * tba[4]
 		bj[5] += g * (1 - tba[5])
+	}
+	j := j0
+	// Four pairs at a time: their Newton iterations interleave (root4).
+	for ; j+4 <= j1; j += 4 {
+		for l := range v {
+			v[l].invariants(x, k.pt[(j+l)*d3Rec:(j+l+1)*d3Rec])
+		}
+		root4(&v, &p)
+		for l := range v {
+			pair(j+l, &v[l], p[l])
+		}
+	}
+	for ; j < j1; j++ {
+		v[0].invariants(x, k.pt[j*d3Rec:(j+1)*d3Rec])
+		pair(j, &v[0], v[0].root())
 	}
 	return sum
 }
