@@ -492,7 +492,14 @@ func (lp *labelPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	bounds := Box{float64(c.Min.X), -float64(c.Max.Y), float64(c.Max.X), -float64(c.Min.Y)}
-	pos, placed := PlaceLabels(reqs, 3, bounds)
+	obst := make([]Box, len(reqs))
+	for k, r := range reqs {
+		obst[k] = Box{r.X - 1.5, r.Y - 1.5, r.X + 1.5, r.Y + 1.5}
+	}
+	if lp.below {
+		obst = nil // anchors are under the shapes, not at the means
+	}
+	pos, placed := PlaceLabels(reqs, 3, bounds, obst)
 	for k, i := range order {
 		if placed[k] {
 			// Top-left (y down) -> bottom-left in vg.

@@ -35,8 +35,9 @@ type LabelRequest struct {
 // below, then the diagonals), at distance gap, that stays inside bounds
 // and overlaps no label placed before. It returns the top-left corner of
 // every label and whether it was placed; unplaced labels are dropped, so
-// the caller orders reqs by priority.
-func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box) (pos [][2]float64, placed []bool) {
+// the caller orders reqs by priority. Labels also avoid the obstacles
+// (e.g. small boxes around the means, so no label hides a mean).
+func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box, obstacles []Box) (pos [][2]float64, placed []bool) {
 	pos = make([][2]float64, len(reqs))
 	placed = make([]bool, len(reqs))
 	const cell = 48.0
@@ -61,6 +62,9 @@ func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box) (pos [][2]float64
 			}
 		})
 		return ok
+	}
+	for _, b := range obstacles {
+		cellsOf(b, func(k [2]int) { grid[k] = append(grid[k], b) })
 	}
 	for i, r := range reqs {
 		cands := [8][2]float64{
@@ -114,6 +118,7 @@ func labelFace() font.Face {
 // a one-pixel halo) and cached by its text.
 type labeler struct {
 	reqs  []LabelRequest
+	obst  []Box
 	idx   []int
 	cache map[string]*labelMask
 }
@@ -184,7 +189,12 @@ func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Vi
 		m := lb.mask(face, sc.Labels[i], asc, h)
 		lb.reqs = append(lb.reqs, LabelRequest{X: x, Y: y, W: float64(m.w), H: float64(h)})
 	}
-	pos, placed := PlaceLabels(lb.reqs, 5, Box{float64(r.Min.X), float64(r.Min.Y), float64(r.Max.X), float64(r.Max.Y)})
+	lb.obst = lb.obst[:0]
+	for _, i := range lb.idx {
+		x, y := vp.ToPixel(lay.Shapes[i].X, lay.Shapes[i].Y)
+		lb.obst = append(lb.obst, Box{x - 2, y - 2, x + 2, y + 2})
+	}
+	pos, placed := PlaceLabels(lb.reqs, 5, Box{float64(r.Min.X), float64(r.Min.Y), float64(r.Max.X), float64(r.Max.Y)}, lb.obst)
 	fg, bg := st.Foreground(), st.Background()
 	halo := image.NewUniform(color.NRGBA{bg.R, bg.G, bg.B, 0xb0})
 	ink := image.NewUniform(fg)
