@@ -22,7 +22,10 @@ import (
 //
 // Each unordered pair is evaluated once; its contribution is added to both
 // endpoints. Per-point precomputations (scaled scale matrix, trace, square
-// root of the determinant, inverse) are stored as a structure of arrays.
+// root of the determinant, inverse) are made once per evaluation; for
+// d = 2 they are a structure of arrays read by an AVX2+FMA kernel on
+// amd64 (pairs_d2_amd64.s) or by portable Go, for d = 3 one record per
+// point, for other d exact matrix roots (pairs_general.go).
 type CPUBackend struct {
 	threads int
 	p       *Problem
