@@ -67,7 +67,7 @@ func runFit(env Env) error {
 	backendName := fs.String("backend", "auto", "stress backend: "+backendNames)
 	out := fs.String("out", "", "write the fitted embedding (JSON) to this file")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
-	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic, see `burescope datasets`)")
+	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic; see the datasets docs)")
 	symmetrize := fs.Bool("symmetrize", false, "average an asymmetric distance matrix with its transpose instead of rejecting it")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
