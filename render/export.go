@@ -553,6 +553,10 @@ func figureLegend(sc *Scene, st Style, colors []color.NRGBA, fg color.Color) plo
 			l.Add(fmt.Sprintf("stress %.3g", lo+t*(hi-lo)), swatch{tint(col), shade(col, 0.35, st.Dark)})
 		}
 	}
-	l.Add(LevelText(sc, st), swatch{nil, fg})
+	lt := LevelText(sc, st)
+	if st.View == Precision {
+		lt = "precision of " + lt
+	}
+	l.Add(lt, swatch{nil, fg})
 	return l
 }
