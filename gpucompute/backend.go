@@ -300,13 +300,16 @@ func (b *Backend) load(p *engine.Problem) error {
 	}
 	tileBytes := int64(tile * tile * el)
 	perChunk := int(b.info.MaxSSBOBytes / tileBytes)
+	// The tiles and the per-point data are also read as buffer textures:
+	// one texel per value (d = 2 records: 2 texels, or 4 in float64).
+	perChunk = min(perChunk, int(b.info.MaxTexelBuffer/(tile*tile)))
+	texels := n * d * d
 	if d == 2 {
-		// The tiles are also read as buffer textures: one texel per value.
-		perChunk = min(perChunk, int(b.info.MaxTexelBuffer/(tile*tile)))
-		if 2*el/4*n > int(b.info.MaxTexelBuffer) {
-			return fmt.Errorf("gpucompute: %d measures need %d texels, more than GL_MAX_TEXTURE_BUFFER_SIZE (%d) on %s",
-				n, 2*el/4*n, b.info.MaxTexelBuffer, b.info.Renderer)
-		}
+		texels = 2 * el / 4 * n
+	}
+	if int64(texels) > b.info.MaxTexelBuffer {
+		return fmt.Errorf("gpucompute: %d measures need %d texels, more than GL_MAX_TEXTURE_BUFFER_SIZE (%d) on %s",
+			n, texels, b.info.MaxTexelBuffer, b.info.Renderer)
 	}
 	if perChunk < 1 {
 		return fmt.Errorf("gpucompute: GL_MAX_SHADER_STORAGE_BLOCK_SIZE %d is below one %d-byte tile", b.info.MaxSSBOBytes, tileBytes)
@@ -484,24 +487,27 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 			wts = c.wts.id
 		}
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, 4, wts)
+		// The pair loops read through buffer textures (stress2.comp says why).
+		one, two := uint32(gl.R32F), uint32(gl.RGBA32F)
+		if b.info.FP64 {
+			one, two = gl.RG32UI, gl.RGBA32UI
+		}
+		bindTex := func(unit uint32, name string, buf *ssbo, format uint32) {
+			gl.ActiveTexture(gl.TEXTURE0 + unit) // texture() binds to the active unit
+			gl.BindTexture(gl.TEXTURE_BUFFER, buf.texture(format))
+			gl.Uniform1i(loc(name), int32(unit))
+		}
+		bindTex(0, "distTex", &c.dist, one)
+		if b.weighted {
+			bindTex(1, "wtsTex", &c.wts, one)
+		} else {
+			bindTex(1, "wtsTex", &c.dist, one)
+		}
 		if d == 2 {
-			// stress2.comp reads through buffer textures (see there).
-			one, two := uint32(gl.R32F), uint32(gl.RGBA32F)
-			if b.info.FP64 {
-				one, two = gl.RG32UI, gl.RGBA32UI
-			}
-			bindTex := func(unit uint32, name string, buf *ssbo, format uint32) {
-				gl.ActiveTexture(gl.TEXTURE0 + unit) // texture() binds to the active unit
-				gl.BindTexture(gl.TEXTURE_BUFFER, buf.texture(format))
-				gl.Uniform1i(loc(name), int32(unit))
-			}
-			bindTex(0, "distTex", &c.dist, one)
-			if b.weighted {
-				bindTex(1, "wtsTex", &c.wts, one)
-			} else {
-				bindTex(1, "wtsTex", &c.dist, one)
-			}
 			bindTex(2, "prepTex", &b.roots, two)
+		} else {
+			bindTex(2, "meansTex", &b.means, one)
+			bindTex(3, "scalesTex", &b.scales, one)
 		}
 		seti("tileBegin", c.begin)
 		seti("tileEnd", c.end)

@@ -20,8 +20,22 @@ layout(local_size_x = TILE) in;
 layout(std430, binding = 0) readonly buffer MeansBuf { STORE means[]; };   // n*D
 layout(std430, binding = 1) readonly buffer ScalesBuf { STORE scales[]; }; // n*D*D
 layout(std430, binding = 2) readonly buffer RootsBuf { STORE roots[]; };   // n*2*D*D: A^{1/2}, (A^{1/2})^+ (D != 2)
-layout(std430, binding = 3) readonly buffer DistBuf { STORE dist[]; };     // one chunk of tiles
-layout(std430, binding = 4) readonly buffer WeightBuf { STORE wts[]; };    // same layout, when weighted
+
+// Reads inside the pair loop go through buffer textures over the same
+// storage, one value per texel (see stress2.comp for why).
+#if FP64BUF
+uniform usamplerBuffer distTex;   // one chunk of tiles
+uniform usamplerBuffer wtsTex;    // same layout, when weighted
+uniform usamplerBuffer meansTex;  // MeansBuf
+uniform usamplerBuffer scalesTex; // ScalesBuf
+#define FETCH1(tex, k) packDouble2x32(texelFetch(tex, k).xy)
+#else
+uniform samplerBuffer distTex;
+uniform samplerBuffer wtsTex;
+uniform samplerBuffer meansTex;
+uniform samplerBuffer scalesTex;
+#define FETCH1(tex, k) texelFetch(tex, k).x
+#endif
 layout(std430, binding = 5) buffer OutBuf { STORE outv[]; };               // n*STRIDE
 layout(std430, binding = 6) buffer PartBuf { STORE part[]; };              // per-workgroup stress
 
@@ -78,19 +92,19 @@ void main() {
 				int j = J * TILE + jj;
 				if (j == i) continue;
 				int k = I <= J ? base + ii * TILE + jj : base + jj * TILE + ii;
-				REAL Dij = dist[k];
-				REAL w = weighted == 1 ? wts[k] : REAL(1);
+				REAL Dij = FETCH1(distTex, k);
+				REAL w = weighted == 1 ? REAL(FETCH1(wtsTex, k)) : REAL(1);
 				REAL diff[D];
 				REAL w2 = REAL(0);
 				for (int c = 0; c < D; c++) {
-					diff[c] = ai[c] - means[j * D + c];
+					diff[c] = ai[c] - REAL(FETCH1(meansTex, j * D + c));
 					w2 += diff[c] * diff[c];
 				}
 				REAL T[DD];
 				REAL trRoot = REAL(0);
 				if (dirac == 0) {
 					REAL B[DD];
-					for (int c = 0; c < DD; c++) B[c] = scales[j * DD + c];
+					for (int c = 0; c < DD; c++) B[c] = FETCH1(scalesTex, j * DD + c);
 					REAL trB = REAL(0);
 					for (int c = 0; c < D; c++) trB += B[c * D + c];
 					trRoot = transportFromRoots(R, P, B, T);
