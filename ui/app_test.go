@@ -463,7 +463,17 @@ func TestAppDimension3AndRotate(t *testing.T) {
 	a.loop.Wake()
 	eventually(t, "3D frame", func() bool {
 		f := a.canvas.Frame()
-		return f != nil && f.Scene != nil && f.Scene.Dim == 3 && f.Scene.Iterations == a.iter()
+		ok := f != nil && f.Scene != nil && f.Scene.Dim == 3 && f.Scene.Iterations == a.iter()
+		if !ok && os.Getenv("DEBUGUI") != "" && f != nil {
+			sc := f.Scene
+			if sc != nil {
+				t.Logf("frame seq %d dim %d iter %d; session iter %d state %v ver %d", f.Seq, sc.Dim, sc.Iterations, a.iter(), a.sess.State(), a.sess.Version())
+			} else {
+				t.Logf("frame seq %d no scene; session iter %d", f.Seq, a.iter())
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		return ok
 	})
 	f0 := a.canvas.Frame()
 	pix0 := append([]uint8(nil), f0.Img.Pix...)

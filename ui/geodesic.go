@@ -324,13 +324,9 @@ func (g *geodesicTool) pairChanged() {
 			}
 			g.plot.setSamples(ts, ds)
 			g.plot.setData(ds, g.slider.Value)
-			hi := 0.0
-			for _, v := range ds {
-				hi = math.Max(hi, v)
-			}
 			g.note.SetText(fmt.Sprintf("t from −2 to 3; shaded: [0, 1]; top of the plot: %.3g.\n"+
 				"W2 = %.4g (iteration %d). On [0, 1] the speed is constant and equals W2; outside (red), the curve is extrapolated.",
-				1.1*hi, w2, snap.Iter))
+				derivTop(ts, ds), w2, snap.Iter))
 		})
 	}()
 }
@@ -338,6 +334,9 @@ func (g *geodesicTool) pairChanged() {
 // metricDerivativeSamples evaluates |mu'|(t) on geoSample points of the
 // geodesic between items ia and ib of snap.
 func metricDerivativeSamples(snap *engine.Snapshot, ia, ib int) (ts, ds []float64, w2 float64, err error) {
+	if ia < 0 || ib < 0 || ia >= snap.N || ib >= snap.N || snap.Scales == nil {
+		return nil, nil, 0, fmt.Errorf("items %d and %d are not in this embedding", ia+1, ib+1)
+	}
 	d := snap.Dim
 	ma, mb := snap.Means[ia*d:(ia+1)*d], snap.Means[ib*d:(ib+1)*d]
 	sa, sb := snap.Scales[ia*d*d:(ia+1)*d*d], snap.Scales[ib*d*d:(ib+1)*d*d]
@@ -568,6 +567,27 @@ var (
 	derivMarker  = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
 )
 
+// derivTop is the top of the metric-derivative axis: 10% above the
+// largest value, but at most three times the largest value on [0, 1], so
+// that the spikes where the extrapolated scale degenerates do not flatten
+// the rest (they are clipped at the top).
+func derivTop(ts, ds []float64) float64 {
+	var all, inside float64
+	for k, v := range ds {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			continue
+		}
+		all = math.Max(all, v)
+		if ts[k] >= 0 && ts[k] <= 1 {
+			inside = math.Max(inside, v)
+		}
+	}
+	if inside > 0 {
+		return 1.1 * math.Min(all, 3*inside)
+	}
+	return 1.1 * all
+}
+
 // drawDeriv draws samples (ts, ds) on a linear axis [0, 1.1 max] over
 // [geoTMin, geoTMax]: the band t in [0, 1] shaded, the curve blue inside
 // and red outside it, a marker line at t.
@@ -582,15 +602,11 @@ func drawDeriv(img *image.RGBA, ts, ds []float64, t float64, bg, band color.Colo
 		return b.Min.X + int(math.Round((t-geoTMin)/(geoTMax-geoTMin)*float64(w-1)))
 	}
 	fill(img, image.Rect(xOf(0), b.Min.Y, xOf(1)+1, b.Max.Y), band)
-	hi := 0.0
-	for _, v := range ds {
-		if !math.IsInf(v, 0) && v > hi {
-			hi = v
-		}
-	}
+	hi := derivTop(ts, ds)
 	if hi > 0 {
-		hi *= 1.1
-		yOf := func(v float64) int { return b.Min.Y + int(math.Round((1-v/hi)*float64(h-1))) }
+		yOf := func(v float64) int {
+			return b.Min.Y + int(math.Round((1-math.Min(v, hi)/hi)*float64(h-1)))
+		}
 		prevX, prevY := -1, 0
 		for k := range ts {
 			x, y := xOf(ts[k]), yOf(ds[k])

@@ -86,7 +86,7 @@ func (s *Session) Open(ds *datasets.Dataset, st Settings, b engine.Backend, back
 			oldBackend.Close()
 		}()
 	}
-	s.publish(opt.Latest())
+	s.publish(opt, opt.Latest())
 	return nil
 }
 
@@ -175,8 +175,8 @@ func (s *Session) startLocked() {
 	s.cancel = cancel
 	opt := s.opt
 	s.queueLocked(func() {
-		err := opt.Run(ctx, publishEvery, s.publish)
-		s.publish(opt.Latest())
+		err := opt.Run(ctx, publishEvery, func(sn *engine.Snapshot) { s.publish(opt, sn) })
+		s.publish(opt, opt.Latest())
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.opt != opt || ctx.Err() != nil {
@@ -214,7 +214,7 @@ func (s *Session) Step(k int) bool {
 	s.queueLocked(func() {
 		snap, err := opt.Step(context.Background(), k)
 		if snap != nil {
-			s.publish(snap)
+			s.publish(opt, snap)
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -269,8 +269,7 @@ func (s *Session) restartWith(ev RunEvent, f func(*engine.Optimizer)) bool {
 	opt := s.opt
 	s.queueLocked(func() {
 		f(opt)
-		s.rateIter, s.rateTime = 0, time.Time{}
-		s.publish(opt.Latest())
+		s.publish(opt, opt.Latest())
 	})
 	if ev >= 0 {
 		s.setStateLocked(ev)
@@ -311,7 +310,7 @@ func (s *Session) PointBaseline() {
 			// baseline.
 			s.queueLocked(func() {
 				if snap, err := opt.Step(context.Background(), 0); err == nil {
-					s.publish(snap)
+					s.publish(opt, snap)
 				}
 			})
 		}
@@ -372,19 +371,21 @@ func (s *Session) setStateLocked(e RunEvent) bool {
 	return true
 }
 
-// publish stores a snapshot (newest wins), measures the iteration rate
-// and notifies OnSnapshot.
-func (s *Session) publish(snap *engine.Snapshot) {
+// publish stores a snapshot of opt (newest wins), measures the iteration
+// rate and notifies OnSnapshot. Snapshots of an optimiser that has been
+// replaced (a worker finishing after Open) are dropped.
+func (s *Session) publish(opt *engine.Optimizer, snap *engine.Snapshot) {
 	if snap == nil {
 		return
 	}
-	if old := s.snap.Load(); old == snap {
+	now := time.Now()
+	s.mu.Lock()
+	if s.opt != opt || s.snap.Load() == snap {
+		s.mu.Unlock()
 		return
 	}
 	s.snap.Store(snap)
 	s.version.Add(1)
-	now := time.Now()
-	s.mu.Lock()
 	if s.rateTime.IsZero() || snap.Iter < s.rateIter {
 		s.rateIter, s.rateTime = snap.Iter, now
 	} else if dt := now.Sub(s.rateTime); dt > 250*time.Millisecond {
