@@ -294,8 +294,10 @@ func Run(t *testing.T, newBackend func() engine.Backend) {
 }
 
 // RunWithTolerance is Run with a relative tolerance tol for stress and
-// gradients (e.g. 1e-4 for float32 backends); finite-difference checks use
-// max(tol, 1e-6).
+// gradients (e.g. 1e-4 for float32 backends). The finite-difference
+// checks adapt to it: step h = max(1e-6, tol^(1/3)/20) (rounding error of
+// the stress over h stays small) and tolerance max(30 tol, 1e-6): the
+// strict check is the comparison with the reference.
 func RunWithTolerance(t *testing.T, newBackend func() engine.Backend, tol float64) {
 	RunCases(t, newBackend, tol, Cases)
 }
@@ -316,7 +318,8 @@ func RunCases(t *testing.T, newBackend func() engine.Backend, tol float64, cases
 			}
 			checkAgainstReference(t, b, c, p, s, tol)
 			if c.N <= 20 {
-				checkFiniteDifferences(t, b, p, s, math.Max(tol, 1e-6))
+				h := math.Max(1e-6, math.Cbrt(tol)/20)
+				checkFiniteDifferences(t, b, p, s, h, math.Max(30*tol, 1e-6))
 			}
 		})
 	}
@@ -416,7 +419,7 @@ func checkAgainstReference(t *testing.T, b engine.Backend, c Case, p *engine.Pro
 
 // checkFiniteDifferences compares the gradient with central differences of
 // the backend's stress (symmetric perturbations of scale entries).
-func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s engine.State, tol float64) {
+func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s engine.State, h, tol float64) {
 	t.Helper()
 	n, d := p.N, p.Dim
 	g := engine.Gradient{Means: make([]float64, n*d)}
@@ -434,7 +437,6 @@ func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s
 		}
 		return v
 	}
-	const h = 1e-6
 	scale := math.Max(maxAbs(g.Means), 1e-3)
 	for k := range s.Means {
 		old := s.Means[k]
