@@ -390,9 +390,11 @@ func uploadStage(buf *ssbo, r *realSlice) error {
 	return checkGL("uploading a buffer")
 }
 
-// dispatchBlocks is the number of row blocks per dispatch: between
-// dispatches Evaluate waits for the GPU and checks for cancellation.
-const dispatchBlocks = 48
+// dispatchBlocks is the number of row blocks per dispatch when the
+// context can be cancelled: between dispatches Evaluate waits for the GPU
+// and checks ctx. Without a cancellable context each chunk is one
+// dispatch (small dispatches leave llvmpipe threads idle at their ends).
+const dispatchBlocks = 96
 
 // Evaluate implements engine.Backend: it uploads the state, runs the
 // kernels and reads back the stress and the requested gradients.
@@ -475,6 +477,7 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 	seti := func(name string, v int) { gl.Uniform1i(loc(name), int32(v)) }
 	seti("n", n)
 	seti("nb", b.nb)
+	seti("blockStride", coprimeStride(b.nb))
 	seti("weighted", bool01(b.weighted))
 	seti("dirac", bool01(dirac))
 	b.setReal(prog, "tau", b.tau)
@@ -513,9 +516,13 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		seti("tileEnd", c.end)
 		seti("first", bool01(ci == 0))
 		seti("last", bool01(ci == len(b.chunks)-1))
-		for b0 := 0; b0 < b.nb; b0 += dispatchBlocks {
+		step := b.nb // one dispatch per chunk keeps llvmpipe's threads busiest
+		if cancellable {
+			step = dispatchBlocks
+		}
+		for b0 := 0; b0 < b.nb; b0 += step {
 			seti("blockBase", b0)
-			gl.DispatchCompute(uint32(min(dispatchBlocks, b.nb-b0)), 1, 1)
+			gl.DispatchCompute(uint32(min(step, b.nb-b0)), 1, 1)
 			if cancellable {
 				gl.Finish()
 				if err := ctx.Err(); err != nil {
@@ -565,6 +572,24 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		return 0, err
 	}
 	return stress, nil
+}
+
+// coprimeStride returns a stride near 0.618 nb that is coprime with nb, so
+// that w -> (w * stride) mod nb is a permutation of the row blocks that
+// spreads neighbouring workgroups far apart.
+func coprimeStride(nb int) int {
+	gcd := func(a, b int) int {
+		for b != 0 {
+			a, b = b, a%b
+		}
+		return a
+	}
+	for s := max(1, nb*618/1000); s > 1; s-- {
+		if gcd(s, nb) == 1 {
+			return s
+		}
+	}
+	return 1
 }
 
 // bool01 is 1 for true, 0 for false (GLSL int flags).

@@ -43,7 +43,8 @@ uniform int n;         // number of measures
 uniform int nb;        // number of row blocks, ceil(n / TILE)
 uniform int tileBegin; // first tile of the bound chunk
 uniform int tileEnd;   // one past its last tile
-uniform int blockBase; // row block of workgroup 0 of this dispatch
+uniform int blockBase;
+uniform int blockStride; // row block of workgroup 0 of this dispatch
 uniform int first;     // 1: start the sums from zero
 uniform int last;      // 1: write the per-workgroup stress
 uniform int weighted;  // 1: read WeightBuf
@@ -55,7 +56,11 @@ uniform REAL tau;      // family constant
 shared REAL red[TILE];
 
 void main() {
-	int I = int(gl_WorkGroupID.x) + blockBase;
+	// Workgroups visit the row blocks in a scrambled order (blockStride is
+	// coprime with nb): llvmpipe hands each thread a contiguous range of
+	// workgroups, and with the distances chunked the work per row block is
+	// very uneven along the block index.
+	int I = ((int(gl_WorkGroupID.x) + blockBase) * blockStride) % nb;
 	int ii = int(gl_LocalInvocationID.x);
 	int i = I * TILE + ii;
 	bool live = i < n;

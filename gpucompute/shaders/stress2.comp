@@ -43,6 +43,7 @@ uniform int nb;
 uniform int tileBegin;
 uniform int tileEnd;
 uniform int blockBase;
+uniform int blockStride;
 uniform int first;
 uniform int last;
 uniform REAL tau;
@@ -53,7 +54,11 @@ uniform REAL tau;
 shared REAL red[TILE];
 
 void main() {
-	int I = int(gl_WorkGroupID.x) + blockBase;
+	// Workgroups visit the row blocks in a scrambled order (blockStride is
+	// coprime with nb): llvmpipe hands each thread a contiguous range of
+	// workgroups, and with the distances chunked the work per row block is
+	// very uneven along the block index.
+	int I = ((int(gl_WorkGroupID.x) + blockBase) * blockStride) % nb;
 	int ii = int(gl_LocalInvocationID.x);
 	int i = I * TILE + ii;
 	bool live = i < n;
