@@ -63,9 +63,14 @@
 // end), in exchange there are no atomics and every sum has a fixed order.
 // The distances (and weights) are uploaded once per Load as 64x64 tiles of
 // the packed upper block triangle, split into chunks that each fit
-// GL_MAX_SHADER_STORAGE_BLOCK_SIZE (one dispatch per chunk); per
-// Evaluate only the means and scales go up and n gradient records plus one
-// partial stress per workgroup come back.
+// GL_MAX_SHADER_STORAGE_BLOCK_SIZE and GL_MAX_TEXTURE_BUFFER_SIZE (one
+// dispatch per chunk); per Evaluate only the means and scales go up and n
+// gradient records plus one partial stress per workgroup come back. Inside
+// the pair loops all reads go through buffer textures over the same
+// buffer objects (a texelFetch is one SIMD gather on llvmpipe, an SSBO
+// read with a varying address a loop over lanes), and row blocks are
+// visited in a scrambled order so that llvmpipe's threads get equal work.
+// docs/gpu.md has the measurements behind these choices.
 //
 // Buffers hold float32 by default and float64 with Options.FP64 (needs
 // GL_ARB_gpu_shader_fp64). The d != 2 kernels do their arithmetic in
