@@ -40,7 +40,7 @@ func Run(args []string, stderr io.Writer) int {
 	fa := app.NewWithID(AppID)
 	fa.SetIcon(iconResource())
 	w := fa.NewWindow("Burescope")
-	a := newApp(fa, w, flags, stderr)
+	a := newApp(fa, w, flags, stderr, fyne.Do)
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
 	w.SetMaster()
 	w.Show()
@@ -57,6 +57,7 @@ type App struct {
 	win   fyne.Window
 	flags Flags
 	log   io.Writer
+	do    func(func()) // runs a function on the UI goroutine (fyne.Do)
 
 	set  Settings // what the panel shows (UI goroutine only)
 	sess *Session
@@ -82,9 +83,11 @@ type App struct {
 	searchErr error  // why the last search found nothing (nil: found)
 }
 
-// newApp builds the window's content; nothing runs until start.
-func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer) *App {
-	a := &App{fa: fa, win: w, flags: flags, log: logw, sess: NewSession()}
+// newApp builds the window's content; nothing runs until start. It must
+// run on the UI goroutine. do runs a function on the UI goroutine without
+// waiting (fyne.Do; tests pass their own UI-goroutine queue).
+func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(func())) *App {
+	a := &App{fa: fa, win: w, flags: flags, log: logw, sess: NewSession(), do: do}
 	a.set = LoadSettings(fa.Preferences(), DefaultSettings())
 	if flags.Backend != "" {
 		a.set.Backend = flags.Backend
@@ -93,7 +96,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer) *App {
 	if flags.Dataset != "" {
 		a.set.Dataset = flags.Dataset
 	}
-	a.loop = newFrameLoop(a.frameInput, a.showFrame, fyne.Do)
+	a.loop = newFrameLoop(a.frameInput, a.showFrame, a.do)
 	a.loop.SetStyle(a.style())
 	a.canvas = NewCanvas(a.loop)
 	a.canvas.OnKey = a.runKey
@@ -115,9 +118,9 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer) *App {
 	}
 
 	a.sess.OnSnapshot = a.loop.Wake
-	a.sess.OnState = func(RunState) { fyne.Do(a.refreshControls) }
+	a.sess.OnState = func(RunState) { a.do(a.refreshControls) }
 	a.sess.OnError = func(err error) {
-		fyne.Do(func() { a.showError("The optimiser stopped", err) })
+		a.do(func() { a.showError("The optimiser stopped", err) })
 	}
 
 	w.SetContent(a.layout())
@@ -348,7 +351,7 @@ func (a *App) showError(title string, err error) {
 // the PNG (temp file + rename) and quits.
 func (a *App) screenshotAfter(path string, after time.Duration) {
 	time.Sleep(after)
-	fyne.Do(func() {
+	a.do(func() {
 		img, how := captureWindow(a.win)
 		snap := a.sess.Snapshot()
 		go func() {
@@ -365,7 +368,7 @@ func (a *App) screenshotAfter(path string, after time.Duration) {
 				fmt.Fprintf(a.log, "burescope: screenshot %s %dx%d via=%s title=%q iteration=%d stress-1=%.4g\n",
 					path, b.Dx(), b.Dy(), how, a.win.Title(), iter, s1)
 			}
-			fyne.Do(a.fa.Quit)
+			a.do(a.fa.Quit)
 		}()
 	})
 }

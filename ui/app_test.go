@@ -10,60 +10,19 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/test"
 
 	"burescope/datasets"
+	"burescope/engine"
+	"burescope/render"
 )
 
-// newTestApp starts the app in Fyne's test driver on a built-in dataset
-// with the CPU backend and an iteration budget large enough that a run
-// never finishes during a test.
-func newTestApp(t *testing.T, dataset string) (*App, *syncBuffer) {
-	t.Helper()
-	fa := test.NewTempApp(t)
-	fa.Preferences().SetInt(prefIterations, 1_000_000)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1000, 700))
-	var log syncBuffer
-	a := newApp(fa, w, Flags{Dataset: dataset, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, &log)
-	a.start()
-	t.Cleanup(a.shutdown)
-	a.loads.Wait()
-	if a.sess.Dataset() == nil || a.sess.Snapshot() == nil {
-		t.Fatalf("%s did not load: %s", dataset, log.String())
-	}
-	return a, &log
-}
-
-// eventually polls cond until it holds, failing after 30 s (a deadlock
-// guard, not a speed requirement).
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// pause stops the run and waits for the worker to finish.
-func pause(t *testing.T, a *App) {
-	t.Helper()
-	a.sess.Pause()
-	a.sess.Wait()
-	eventually(t, "paused", func() bool { return a.sess.State() == StatePaused })
-}
-
 func TestAppLoadsBuiltin(t *testing.T) {
-	a, log := newTestApp(t, "builtin:iris")
+	a := newTestApp(t, "builtin:iris")
 	ds := a.sess.Dataset()
 	// The same file read directly by the loader: 150 iris flowers.
 	want, err := datasets.Load("builtin:iris", datasets.Options{Symmetrize: true})
@@ -73,12 +32,14 @@ func TestAppLoadsBuiltin(t *testing.T) {
 	if ds.Len() != want.Len() || ds.Labels[0] != want.Labels[0] || ds.Labels[149] != want.Labels[149] {
 		t.Fatalf("loaded %d items (%q...), want %d (%q...)", ds.Len(), ds.Labels[0], want.Len(), want.Labels[0])
 	}
-	if got := a.win.Title(); got != "Burescope — iris" {
-		t.Errorf("title %q", got)
+	var title string
+	a.on(func() { title = a.win.Title() })
+	if title != "Burescope — iris" {
+		t.Errorf("title %q", title)
 	}
 	eventually(t, "running", func() bool { return a.sess.State() == StateRunning })
-	eventually(t, "first frame", func() bool { f := a.canvas.Frame(); return f != nil && f.Scene != nil })
-	f := a.canvas.Frame()
+	eventually(t, "first frame", func() bool { f := a.frame(); return f != nil && f.Scene != nil })
+	f := a.frame()
 	if f.Scene.Len() != 150 || len(f.Scene.Classes) != 150 {
 		t.Errorf("scene has %d items, %d classes; want 150, 150", f.Scene.Len(), len(f.Scene.Classes))
 	}
@@ -86,15 +47,17 @@ func TestAppLoadsBuiltin(t *testing.T) {
 		t.Errorf("only %d pixels drawn", n)
 	}
 	eventually(t, "ready line", func() bool {
-		return strings.Contains(log.String(), "burescope: ready dataset=builtin:iris n=150")
+		return strings.Contains(a.log.String(), "burescope: ready dataset=builtin:iris n=150")
 	})
-	if !strings.Contains(a.status.Text, "iris") || !strings.Contains(a.status.Text, "n 150") {
-		t.Errorf("status bar %q", a.status.Text)
+	var status string
+	a.on(func() { status = a.status.Text })
+	if !strings.Contains(status, "iris") || !strings.Contains(status, "n 150") {
+		t.Errorf("status bar %q", status)
 	}
 }
 
 func TestAppStartPauseStep(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
+	a := newTestApp(t, "builtin:pisa2015")
 	eventually(t, "iterations", func() bool { return a.iter() > 0 })
 	pause(t, a)
 	it0 := a.iter()
@@ -102,34 +65,35 @@ func TestAppStartPauseStep(t *testing.T) {
 	if it := a.iter(); it != it0 {
 		t.Fatalf("paused optimiser moved from %d to %d", it0, it)
 	}
-	if a.controls.start.Text != "Resume" || a.controls.step.Disabled() {
-		t.Errorf("paused controls: start %q, step disabled %v", a.controls.start.Text, a.controls.step.Disabled())
-	}
-	// Step: exactly stepSize more iterations, back to paused.
-	if !a.sess.Step(stepSize) {
-		t.Fatal("step refused while paused")
-	}
+	eventually(t, "paused controls", func() bool {
+		return a.check(func() bool { return a.controls.start.Text == "Resume" && !a.controls.step.Disabled() })
+	})
+	// The Step button: exactly stepSize more iterations, back to paused.
+	a.on(func() { a.controls.step.OnTapped() })
 	a.sess.Wait()
 	eventually(t, "step done", func() bool { return a.sess.State() == StatePaused })
 	if it := a.iter(); it != it0+stepSize {
 		t.Errorf("step went from %d to %d, want %d", it0, it, it0+stepSize)
 	}
 	// Keys: S steps again, Space resumes, Space pauses.
-	a.runKey(fyne.KeyS)
+	a.on(func() { a.runKey(fyne.KeyS) })
 	a.sess.Wait()
 	eventually(t, "second step done", func() bool { return a.iter() == it0+2*stepSize && a.sess.State() == StatePaused })
-	a.runKey(fyne.KeySpace)
+	a.on(func() { a.runKey(fyne.KeySpace) })
 	eventually(t, "running again", func() bool { return a.iter() > it0+2*stepSize+5 })
 	if a.sess.State() != StateRunning {
 		t.Errorf("state %v after Space", a.sess.State())
 	}
-	a.runKey(fyne.KeySpace)
+	eventually(t, "pause label", func() bool {
+		return a.check(func() bool { return a.controls.start.Text == "Pause" })
+	})
+	a.on(func() { a.runKey(fyne.KeySpace) })
 	a.sess.Wait()
 	if a.sess.State() != StatePaused {
 		t.Errorf("state %v after second Space", a.sess.State())
 	}
 	// Reset goes back to iteration 0 with the classical-MDS start.
-	a.runKey(fyne.KeyR)
+	a.on(func() { a.runKey(fyne.KeyR) })
 	a.sess.Wait()
 	eventually(t, "reset", func() bool { return a.iter() == 0 })
 	snap := a.sess.Snapshot()
@@ -139,7 +103,7 @@ func TestAppStartPauseStep(t *testing.T) {
 }
 
 func TestAppBadDropKeepsState(t *testing.T) {
-	a, log := newTestApp(t, "builtin:pisa2015")
+	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
 	before := a.sess.Snapshot()
 	dir := t.TempDir()
@@ -148,31 +112,39 @@ func TestAppBadDropKeepsState(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The message the loader itself gives for this file.
-	_, loadErr := datasets.Load(bad, datasetOptions(a.set, ""))
+	var set Settings
+	a.on(func() { set = a.set })
+	_, loadErr := datasets.Load(bad, datasetOptions(set, ""))
 	if loadErr == nil {
 		t.Fatal("the loader accepted a malformed file")
 	}
-	a.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(bad)})
+	a.on(func() { a.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(bad)}) })
 	a.loads.Wait()
-	if !strings.Contains(a.lastError, loadErr.Error()) {
-		t.Errorf("dialog text %q does not carry the loader's error %q", a.lastError, loadErr)
+	var lastError string
+	var dialogShown bool
+	a.on(func() { lastError, dialogShown = a.lastError, a.win.Canvas().Overlays().Top() != nil })
+	if !strings.Contains(lastError, loadErr.Error()) {
+		t.Errorf("dialog text %q does not carry the loader's error %q", lastError, loadErr)
 	}
-	if top := a.win.Canvas().Overlays().Top(); top == nil {
+	if !dialogShown {
 		t.Error("no dialog shown")
 	}
 	if a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
 		t.Error("a failed drop changed the loaded state")
 	}
-	if !strings.Contains(log.String(), "burescope: error:") {
-		t.Errorf("error not logged:\n%s", log.String())
+	if !strings.Contains(a.log.String(), "burescope: error:") {
+		t.Errorf("error not logged:\n%s", a.log.String())
 	}
 
 	// Three files are refused before any loading.
-	a.lastError = ""
 	uris := []fyne.URI{storage.NewFileURI(bad), storage.NewFileURI(bad), storage.NewFileURI(bad)}
-	a.dropped(fyne.NewPos(0, 0), uris)
-	if !strings.Contains(a.lastError, "3 files dropped") {
-		t.Errorf("three-file drop: %q", a.lastError)
+	a.on(func() {
+		a.lastError = ""
+		a.dropped(fyne.NewPos(0, 0), uris)
+		lastError = a.lastError
+	})
+	if !strings.Contains(lastError, "3 files dropped") {
+		t.Errorf("three-file drop: %q", lastError)
 	}
 
 	// A good drop replaces the dataset.
@@ -180,12 +152,13 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	if err := os.WriteFile(good, []byte("name,x,y\na,0,0\nb,3,0\nc,0,4\nd,1,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a.dropped(fyne.NewPos(0, 0), []fyne.URI{storage.NewFileURI(good)})
+	a.on(func() { a.dropped(fyne.NewPos(0, 0), []fyne.URI{storage.NewFileURI(good)}) })
 	a.loads.Wait()
 	eventually(t, "dropped file loaded", func() bool { return a.sess.Dataset().Name == good })
-	if got := RecentFiles(a.fa.Preferences()); len(got) == 0 || got[0] != good {
-		t.Errorf("recent files %q", got)
-	}
+	eventually(t, "recent files", func() bool {
+		got := RecentFiles(a.fa.Preferences())
+		return len(got) > 0 && got[0] == good
+	})
 }
 
 func TestDropRequest(t *testing.T) {
@@ -215,22 +188,32 @@ func TestDropRequest(t *testing.T) {
 	}
 }
 
-func TestAppViewToggleChangesImage(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
-	pause(t, a)
+// pausedFrame waits for a frame that shows the paused state.
+func pausedFrame(t *testing.T, a *testApp) *frame {
+	t.Helper()
 	a.loop.Wake()
 	eventually(t, "frame of the paused state", func() bool {
-		f := a.canvas.Frame()
+		f := a.frame()
 		return f != nil && f.Scene != nil && f.Scene.Iterations == a.iter()
 	})
-	f0 := a.canvas.Frame()
+	return a.frame()
+}
+
+func TestAppViewToggleChangesImage(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	f0 := pausedFrame(t, a)
 	pix0 := append([]uint8(nil), f0.Img.Pix...)
-	a.panel.view.SetSelected("precision")
-	if a.set.View != "precision" {
-		t.Fatalf("view setting %q after selecting precision", a.set.View)
+	var view string
+	a.on(func() {
+		a.panel.view.SetSelected("precision")
+		view = a.set.View
+	})
+	if view != "precision" {
+		t.Fatalf("view setting %q after selecting precision", view)
 	}
-	eventually(t, "precision frame", func() bool { return a.canvas.Frame().Seq > f0.Seq })
-	f1 := a.canvas.Frame()
+	eventually(t, "precision frame", func() bool { return a.frame().Seq > f0.Seq })
+	f1 := a.frame()
 	if f1.Style.View.String() != "precision" {
 		t.Errorf("frame style %v", f1.Style.View)
 	}
@@ -242,18 +225,30 @@ func TestAppViewToggleChangesImage(t *testing.T) {
 	}
 }
 
+// export runs one export as the app does: state captured on the UI
+// goroutine, written on this one.
+func export(t *testing.T, a *testApp, kind exportKind, path string, dpi int) error {
+	t.Helper()
+	var job *exportJob
+	var err error
+	a.on(func() { job, err = a.exportJob(kind) })
+	if err != nil {
+		return err
+	}
+	return job.write(path, dpi)
+}
+
 func TestAppExport(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
+	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
-	a.loop.Wake()
-	eventually(t, "frame", func() bool { f := a.canvas.Frame(); return f != nil && f.Scene != nil })
+	pausedFrame(t, a)
 	snap := a.sess.Snapshot()
 	dir := t.TempDir()
 
 	// Figure: a PNG decodes at the size render's default page (6 x 5 in)
 	// gives at the chosen DPI.
 	fig := filepath.Join(dir, "fig.png")
-	if err := a.exportTo(exportFigure, fig, 72); err != nil {
+	if err := export(t, a, exportFigure, fig, 72); err != nil {
 		t.Fatal(err)
 	}
 	img := decodePNG(t, fig)
@@ -262,7 +257,7 @@ func TestAppExport(t *testing.T) {
 	}
 	for _, ext := range []string{"svg", "pdf"} {
 		p := filepath.Join(dir, "fig."+ext)
-		if err := a.exportTo(exportFigure, p, 0); err != nil {
+		if err := export(t, a, exportFigure, p, 0); err != nil {
 			t.Fatal(err)
 		}
 		head := readHead(t, p, 5)
@@ -273,7 +268,7 @@ func TestAppExport(t *testing.T) {
 
 	// Embedding JSON: the loader reads back the snapshot's means.
 	js := filepath.Join(dir, "emb.json")
-	if err := a.exportTo(exportEmbeddingJSON, js, 0); err != nil {
+	if err := export(t, a, exportEmbeddingJSON, js, 0); err != nil {
 		t.Fatal(err)
 	}
 	emb, err := datasets.LoadEmbedding(js)
@@ -291,7 +286,7 @@ func TestAppExport(t *testing.T) {
 
 	// CSV of means and covariances: covariance = tau * scale.
 	csvPath := filepath.Join(dir, "emb.csv")
-	if err := a.exportTo(exportEmbeddingCSV, csvPath, 0); err != nil {
+	if err := export(t, a, exportEmbeddingCSV, csvPath, 0); err != nil {
 		t.Fatal(err)
 	}
 	rows := readCSV(t, csvPath)
@@ -311,7 +306,7 @@ func TestAppExport(t *testing.T) {
 
 	// Stress curve: one row per history entry.
 	sc := filepath.Join(dir, "stress.csv")
-	if err := a.exportTo(exportStressCSV, sc, 0); err != nil {
+	if err := export(t, a, exportStressCSV, sc, 0); err != nil {
 		t.Fatal(err)
 	}
 	rows = readCSV(t, sc)
@@ -320,7 +315,7 @@ func TestAppExport(t *testing.T) {
 	}
 
 	// A write into a missing directory fails and leaves nothing behind.
-	if err := a.exportTo(exportStressCSV, filepath.Join(dir, "nope", "s.csv"), 0); err == nil {
+	if err := export(t, a, exportStressCSV, filepath.Join(dir, "nope", "s.csv"), 0); err == nil {
 		t.Error("export into a missing directory succeeded")
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
@@ -329,16 +324,24 @@ func TestAppExport(t *testing.T) {
 	}
 }
 
+// overlayAt moves the geodesic slider to t and returns the overlay of sc
+// (the frame loop's call, made here directly).
+func overlayAt(a *testApp, sc *render.Scene, t float64) *render.Scene {
+	a.on(func() { a.geo.slider.SetValue(t) })
+	ov, _ := a.geo.overlay(sc)
+	return ov
+}
+
 func TestAppGeodesicOverlay(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
+	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
-	a.geo.SetPair(0, 1)
+	a.on(func() { a.geo.SetPair(0, 1) })
 	snap := a.sess.Snapshot()
 	sc := Scene(a.sess.Dataset(), snap)
 	n := sc.Len()
 	tests := []struct {
 		t         float64
-		wantMean  []float64 // nil: not checked
+		wantMean  []float64
 		extrapol  bool
 		wantLabel string
 	}{
@@ -348,13 +351,12 @@ func TestAppGeodesicOverlay(t *testing.T) {
 		{2, []float64{2*snap.Means[2] - snap.Means[0], 2*snap.Means[3] - snap.Means[1]}, true, "t = 2.00 (extrapolated)"},
 	}
 	for _, tc := range tests {
-		a.geo.slider.SetValue(tc.t)
-		ov, _ := a.geo.overlay(sc)
+		ov := overlayAt(a, sc, tc.t)
 		if ov == nil || ov.Len() != n+1 {
 			t.Fatalf("t=%v: no overlay item", tc.t)
 		}
 		for k, v := range tc.wantMean {
-			if d := ov.Means[2*n+k] - v; d > 1e-9*(1+abs(v)) || d < -1e-9*(1+abs(v)) {
+			if d := ov.Means[2*n+k] - v; abs(d) > 1e-9*(1+abs(v)) {
 				t.Errorf("t=%v: mean[%d] = %v, want %v", tc.t, k, ov.Means[2*n+k], v)
 			}
 		}
@@ -364,18 +366,168 @@ func TestAppGeodesicOverlay(t *testing.T) {
 		if got := ov.Classes[n] == "geodesic, extrapolated"; got != tc.extrapol {
 			t.Errorf("t=%v: class %q", tc.t, ov.Classes[n])
 		}
+		var badge string
+		a.on(func() { badge = a.canvas.Badge() })
+		if strings.Contains(badge, "EXTRAPOLATED") != tc.extrapol {
+			t.Errorf("t=%v: canvas badge %q", tc.t, badge)
+		}
 	}
-	// At t = 0 and 1 the scales are the end points' (to rounding).
-	a.geo.slider.SetValue(1)
-	ov, _ := a.geo.overlay(sc)
+	// At t = 1 the scale is the end point's (to rounding).
+	ov := overlayAt(a, sc, 1)
 	for k := 0; k < 4; k++ {
 		if d := ov.Scales[4*n+k] - snap.Scales[4+k]; abs(d) > 1e-8*(1+abs(snap.Scales[4+k])) {
 			t.Errorf("scale at t=1 entry %d: %v, want %v", k, ov.Scales[4*n+k], snap.Scales[4+k])
 		}
 	}
-	a.geo.show.SetChecked(false)
+	a.on(func() { a.geo.show.SetChecked(false) })
 	if ov, _ := a.geo.overlay(sc); ov != nil {
 		t.Error("overlay drawn with the tool switched off")
+	}
+}
+
+func TestAppDimension3AndRotate(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	a.on(func() { a.panel.dim.SetSelected("3") })
+	a.loads.Wait()
+	eventually(t, "3D optimiser", func() bool {
+		s := a.sess.Snapshot()
+		return s != nil && s.Dim == 3 && a.sess.Settings().Dim == 3
+	})
+	eventually(t, "3D settings", func() bool { return a.check(func() bool { return a.set.Dim == 3 && a.canvas.dim == 3 }) })
+	pause(t, a)
+	f0 := pausedFrame(t, a)
+	if f0.Scene.Dim != 3 {
+		t.Fatalf("frame dimension %d", f0.Scene.Dim)
+	}
+	pix0 := append([]uint8(nil), f0.Img.Pix...)
+	// A drag rotates the projection (and so the picture).
+	a.on(func() {
+		a.canvas.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 40, DY: 10}})
+		a.canvas.DragEnd()
+	})
+	eventually(t, "rotated frame", func() bool { return a.frame().Seq > f0.Seq })
+	f1 := a.frame()
+	if f1.Style.Proj == nil || f1.Style.Proj.Dim != 3 {
+		t.Fatalf("no 3D projection after a drag: %+v", f1.Style.Proj)
+	}
+	if bytes.Equal(pix0, f1.Img.Pix) {
+		t.Error("rotation left the picture unchanged")
+	}
+	a.loop.ResetView()
+	eventually(t, "reset view", func() bool { return a.frame().Seq > f1.Seq })
+	if a.frame().Style.Proj != nil {
+		t.Error("reset view kept the rotation")
+	}
+}
+
+func TestAppPointBaseline(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	if v := a.sess.Snapshot().PointStress1; v > 0 {
+		t.Fatalf("baseline known before it was asked for: %v", v)
+	}
+	a.on(func() { a.controls.baseline.SetChecked(true) })
+	eventually(t, "baseline", func() bool { return a.sess.Snapshot().PointStress1 > 0 })
+	snap := a.sess.Snapshot()
+	// The reference line carries exactly the snapshot's value.
+	var ref float64
+	a.on(func() { a.refreshStatus(); ref = a.curve.Data().PointRef })
+	if ref != snap.PointStress1 {
+		t.Errorf("curve reference %v, want %v", ref, snap.PointStress1)
+	}
+	// Point MDS starts at the classical solution and only goes down.
+	if !(snap.PointStress1 <= snap.ClassicalStress1*1.0001) {
+		t.Errorf("point-MDS stress-1 %v above classical %v: the baseline did not optimise", snap.PointStress1, snap.ClassicalStress1)
+	}
+	a.on(func() { a.controls.baseline.SetChecked(false); ref = a.curve.Data().PointRef })
+	if ref != 0 {
+		t.Errorf("reference still drawn after unchecking: %v", ref)
+	}
+}
+
+func TestAppSearch(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	want := findLabel(a.sess.Dataset().Labels, "finland")
+	if want < 0 || a.sess.Dataset().Labels[want] != "Finland" {
+		t.Fatalf("Finland not found: %d", want)
+	}
+	a.on(func() {
+		a.search.SetText("finl")
+		a.search.OnSubmitted("finl")
+	})
+	eventually(t, "selection", func() bool {
+		f := a.frame()
+		return f != nil && f.Scene != nil && len(f.Scene.Selected) == 1 && f.Scene.Selected[0] == want
+	})
+	// The found item is centred.
+	f := a.frame()
+	x, y := projectMean(f.Scene, f.Style, want)
+	px, py := f.VP.ToPixel(x, y)
+	w, h := float64(f.Img.Rect.Dx()), float64(f.Img.Rect.Dy())
+	if abs(px-w/2) > 1 || abs(py-h/2) > 1 {
+		t.Errorf("found item at (%v,%v), want the centre (%v,%v)", px, py, w/2, h/2)
+	}
+	var serr error
+	a.on(func() { a.search.OnSubmitted("atlantis"); serr = a.searchErr })
+	if serr == nil || !strings.Contains(serr.Error(), "atlantis") {
+		t.Errorf("search error %v for a missing item", serr)
+	}
+}
+
+func TestAppGeodesicSavedStates(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	a.sess.Reset(3)
+	a.sess.Wait()
+	eventually(t, "reset", func() bool { return a.iter() == 0 })
+	a.on(func() {
+		a.panel.tabs.SelectIndex(3)
+		a.geo.mode.SetSelected(geoModeStates)
+		a.geo.saveState(false)
+	})
+	a.sess.Step(20)
+	a.sess.Wait()
+	eventually(t, "20 steps", func() bool { return a.iter() == 20 && a.sess.State() == StatePaused })
+	var sa, sb *engine.Snapshot
+	a.on(func() {
+		a.geo.saveState(true)
+		a.geo.mu.Lock()
+		sa, sb = a.geo.sa, a.geo.sb
+		a.geo.mu.Unlock()
+	})
+	if sa == nil || sb == nil || sa.Iter != 0 || sb.Iter != 20 {
+		t.Fatalf("saved states %+v %+v", sa, sb)
+	}
+	sc := Scene(a.sess.Dataset(), a.sess.Snapshot())
+	for _, tc := range []struct {
+		t    float64
+		want []float64
+	}{{0, sa.Means}, {1, sb.Means}} {
+		ov := overlayAt(a, sc, tc.t)
+		if ov == nil || ov.Len() != sa.N {
+			t.Fatalf("t=%v: no whole-embedding scene", tc.t)
+		}
+		for k, v := range tc.want {
+			if abs(ov.Means[k]-v) > 1e-9*(1+abs(v)) {
+				t.Fatalf("t=%v: mean %d = %v, want %v", tc.t, k, ov.Means[k], v)
+			}
+		}
+	}
+	ov := overlayAt(a, sc, -1.5)
+	var badge string
+	a.on(func() { badge = a.canvas.Badge() })
+	if !strings.Contains(badge, "EXTRAPOLATED") || !strings.Contains(badge, "-1.50") {
+		t.Errorf("badge at t=-1.5: %q", badge)
+	}
+	// The mean of each item at t = -1.5 is on its line: a - 1.5 (b - a).
+	want := sa.Means[0] - 1.5*(sb.Means[0]-sa.Means[0])
+	if abs(ov.Means[0]-want) > 1e-9*(1+abs(want)) {
+		t.Errorf("extrapolated mean %v, want %v", ov.Means[0], want)
+	}
+	a.on(func() { a.geo.show.SetChecked(false); badge = a.canvas.Badge() })
+	if badge != "" {
+		t.Errorf("badge %q with the tool off", badge)
 	}
 }
 
@@ -430,123 +582,6 @@ func parse(t *testing.T, s string) float64 {
 	return v
 }
 
-// syncBuffer is a bytes.Buffer safe for the app's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func TestAppDimension3AndRotate(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
-	a.panel.dim.SetSelected("3")
-	a.loads.Wait()
-	eventually(t, "3D optimiser", func() bool {
-		s := a.sess.Snapshot()
-		return s != nil && s.Dim == 3 && a.sess.Settings().Dim == 3
-	})
-	if a.set.Dim != 3 || a.canvas.dim != 3 {
-		t.Fatalf("settings dim %d, canvas dim %d", a.set.Dim, a.canvas.dim)
-	}
-	pause(t, a)
-	a.loop.Wake()
-	eventually(t, "3D frame", func() bool {
-		f := a.canvas.Frame()
-		ok := f != nil && f.Scene != nil && f.Scene.Dim == 3 && f.Scene.Iterations == a.iter()
-		if !ok && os.Getenv("DEBUGUI") != "" && f != nil {
-			sc := f.Scene
-			if sc != nil {
-				t.Logf("frame seq %d dim %d iter %d; session iter %d state %v ver %d", f.Seq, sc.Dim, sc.Iterations, a.iter(), a.sess.State(), a.sess.Version())
-			} else {
-				t.Logf("frame seq %d no scene; session iter %d", f.Seq, a.iter())
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		return ok
-	})
-	f0 := a.canvas.Frame()
-	pix0 := append([]uint8(nil), f0.Img.Pix...)
-	// A drag rotates the projection (and so the picture).
-	a.canvas.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 40, DY: 10}})
-	a.canvas.DragEnd()
-	eventually(t, "rotated frame", func() bool { return a.canvas.Frame().Seq > f0.Seq })
-	f1 := a.canvas.Frame()
-	if f1.Style.Proj == nil || f1.Style.Proj.Dim != 3 {
-		t.Fatalf("no 3D projection after a drag: %+v", f1.Style.Proj)
-	}
-	if bytes.Equal(pix0, f1.Img.Pix) {
-		t.Error("rotation left the picture unchanged")
-	}
-	a.loop.ResetView()
-	eventually(t, "reset view", func() bool { return a.canvas.Frame().Seq > f1.Seq })
-	if a.canvas.Frame().Style.Proj != nil {
-		t.Error("reset view kept the rotation")
-	}
-}
-
-func TestAppPointBaseline(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
-	pause(t, a)
-	if v := a.sess.Snapshot().PointStress1; v > 0 {
-		t.Fatalf("baseline known before it was asked for: %v", v)
-	}
-	a.controls.baseline.SetChecked(true)
-	eventually(t, "baseline", func() bool { return a.sess.Snapshot().PointStress1 > 0 })
-	snap := a.sess.Snapshot()
-	// Point MDS cannot beat classical MDS's start by much less than zero,
-	// and elliptical MDS (more parameters) is expected below it; the
-	// reference line must carry exactly the snapshot's value.
-	a.refreshStatus()
-	if got := a.curve.Data().PointRef; got != snap.PointStress1 {
-		t.Errorf("curve reference %v, want %v", got, snap.PointStress1)
-	}
-	if !(snap.PointStress1 <= snap.ClassicalStress1*1.0001) {
-		t.Errorf("point-MDS stress-1 %v above classical %v: the baseline did not optimise", snap.PointStress1, snap.ClassicalStress1)
-	}
-	a.controls.baseline.SetChecked(false)
-	if got := a.curve.Data().PointRef; got != 0 {
-		t.Errorf("reference still drawn after unchecking: %v", got)
-	}
-}
-
-func TestAppSearch(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
-	pause(t, a)
-	want := findLabel(a.sess.Dataset().Labels, "finland")
-	if want < 0 || a.sess.Dataset().Labels[want] != "Finland" {
-		t.Fatalf("Finland not found: %d", want)
-	}
-	a.search.SetText("finl")
-	a.search.OnSubmitted("finl")
-	eventually(t, "selection", func() bool {
-		f := a.canvas.Frame()
-		return f != nil && f.Scene != nil && len(f.Scene.Selected) == 1 && f.Scene.Selected[0] == want
-	})
-	// The found item is centred.
-	f := a.canvas.Frame()
-	x, y := projectMean(f.Scene, f.Style, want)
-	px, py := f.VP.ToPixel(x, y)
-	w, h := float64(f.Img.Rect.Dx()), float64(f.Img.Rect.Dy())
-	if abs(px-w/2) > 1 || abs(py-h/2) > 1 {
-		t.Errorf("found item at (%v,%v), want the centre (%v,%v)", px, py, w/2, h/2)
-	}
-	a.search.OnSubmitted("atlantis")
-	if a.searchErr == nil || !strings.Contains(a.searchErr.Error(), "atlantis") {
-		t.Errorf("search error %v for a missing item", a.searchErr)
-	}
-}
-
 func TestFindLabel(t *testing.T) {
 	labels := []string{"New Zealand", "Zealand", "Iceland"}
 	tests := []struct {
@@ -563,57 +598,5 @@ func TestFindLabel(t *testing.T) {
 		if got := findLabel(labels, tc.q); got != tc.want {
 			t.Errorf("findLabel(%q) = %d, want %d", tc.q, got, tc.want)
 		}
-	}
-}
-
-func TestAppGeodesicSavedStates(t *testing.T) {
-	a, _ := newTestApp(t, "builtin:pisa2015")
-	pause(t, a)
-	a.sess.Reset(3)
-	a.sess.Wait()
-	eventually(t, "reset", func() bool { return a.iter() == 0 })
-	a.panel.tabs.SelectIndex(3)
-	a.geo.mode.SetSelected(geoModeStates)
-	a.geo.saveState(false)
-	a.sess.Step(20)
-	a.sess.Wait()
-	eventually(t, "20 steps", func() bool { return a.iter() == 20 && a.sess.State() == StatePaused })
-	a.geo.saveState(true)
-	sa, sb := a.geo.sa, a.geo.sb
-	if sa == nil || sb == nil || sa.Iter != 0 || sb.Iter != 20 {
-		t.Fatalf("saved states %+v %+v", sa, sb)
-	}
-	sc := Scene(a.sess.Dataset(), a.sess.Snapshot())
-	for _, tc := range []struct {
-		t    float64
-		want *[]float64
-	}{{0, &sa.Means}, {1, &sb.Means}} {
-		a.geo.slider.SetValue(tc.t)
-		ov, _ := a.geo.overlay(sc)
-		if ov == nil || ov.Len() != sa.N {
-			t.Fatalf("t=%v: no whole-embedding scene", tc.t)
-		}
-		for k, v := range *tc.want {
-			if abs(ov.Means[k]-v) > 1e-9*(1+abs(v)) {
-				t.Fatalf("t=%v: mean %d = %v, want %v", tc.t, k, ov.Means[k], v)
-			}
-		}
-		if strings.Contains(a.canvas.Badge(), "EXTRAPOLATED") {
-			t.Errorf("t=%v marked as extrapolated: %q", tc.t, a.canvas.Badge())
-		}
-	}
-	a.geo.slider.SetValue(-1.5)
-	if b := a.canvas.Badge(); !strings.Contains(b, "EXTRAPOLATED") || !strings.Contains(b, "-1.50") {
-		t.Errorf("badge at t=-1.5: %q", b)
-	}
-	// The mean of each item at t = -1.5 is on its line: a - 1.5 (b - a).
-	ov, _ := a.geo.overlay(sc)
-	want := sa.Means[0] - 1.5*(sb.Means[0]-sa.Means[0])
-	if abs(ov.Means[0]-want) > 1e-9*(1+abs(want)) {
-		t.Errorf("extrapolated mean %v, want %v", ov.Means[0], want)
-	}
-	a.geo.show.SetChecked(false)
-	if a.canvas.Badge() != "" {
-		t.Errorf("badge %q with the tool off", a.canvas.Badge())
 	}
 }

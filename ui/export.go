@@ -38,43 +38,58 @@ var exportExt = map[exportKind]string{
 // errNothing is returned when there is nothing to export yet.
 var errNothing = errors.New("nothing to export yet: no dataset is loaded")
 
-// exportTo writes the current state to path. For figures the format comes
-// from the extension and dpi sets the PNG resolution.
-func (a *App) exportTo(kind exportKind, path string, dpi int) error {
-	snap := a.sess.Snapshot()
-	ds := a.sess.Dataset()
-	if snap == nil || ds == nil {
-		return errNothing
+// exportJob is what one export writes, captured on the UI goroutine so
+// that the (possibly slow) writing can happen on another.
+type exportJob struct {
+	kind  exportKind
+	snap  *engine.Snapshot
+	ds    *datasets.Dataset
+	scene *render.Scene // the picture on screen (figures)
+	style render.Style
+}
+
+// exportJob captures the current state for kind; call it on the UI
+// goroutine.
+func (a *App) exportJob(kind exportKind) (*exportJob, error) {
+	j := &exportJob{kind: kind, snap: a.sess.Snapshot(), ds: a.sess.Dataset()}
+	if j.snap == nil || j.ds == nil {
+		return nil, errNothing
 	}
-	switch kind {
-	case exportFigure:
-		sc, st := a.exportScene()
-		if sc == nil {
-			return errNothing
+	if kind == exportFigure {
+		j.scene, j.style = a.exportScene()
+		if j.scene == nil {
+			return nil, errNothing
 		}
-		return render.ExportFile(path, sc, st, render.ExportOptions{DPI: dpi, Title: displayName(ds.Name)})
-	case exportEmbeddingJSON:
-		return datasets.SaveEmbedding(path, snap.Embedding(ds.Labels))
-	case exportEmbeddingCSV:
-		return writeFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, snap, ds) })
-	case exportStressCSV:
-		return writeFileAtomic(path, func(w io.Writer) error { return writeStressCSV(w, snap) })
 	}
-	return fmt.Errorf("unknown export %d", kind)
+	return j, nil
+}
+
+// write writes the job to path; for figures the format comes from the
+// extension and dpi sets the PNG resolution. Any goroutine may call it.
+func (j *exportJob) write(path string, dpi int) error {
+	switch j.kind {
+	case exportFigure:
+		return render.ExportFile(path, j.scene, j.style, render.ExportOptions{DPI: dpi, Title: displayName(j.ds.Name)})
+	case exportEmbeddingJSON:
+		return datasets.SaveEmbedding(path, j.snap.Embedding(j.ds.Labels))
+	case exportEmbeddingCSV:
+		return writeFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, j.snap, j.ds) })
+	case exportStressCSV:
+		return writeFileAtomic(path, func(w io.Writer) error { return writeStressCSV(w, j.snap) })
+	}
+	return fmt.Errorf("unknown export %d", j.kind)
 }
 
 // exportScene is the scene and style of the picture on screen (with the
-// overlays and the 3D rotation), light background for print.
+// overlays and the 3D rotation).
 func (a *App) exportScene() (*render.Scene, render.Style) {
 	f := a.canvas.Frame()
-	st := a.loop.Style()
 	if f != nil && f.Scene != nil {
 		sc := *f.Scene
 		sc.Highlight = nil
 		return &sc, f.Style
 	}
-	sc := Scene(a.sess.Dataset(), a.sess.Snapshot())
-	return sc, st
+	return Scene(a.sess.Dataset(), a.sess.Snapshot()), a.loop.Style()
 }
 
 // writeEmbeddingCSV writes one row per item: label, class, the mean
@@ -193,9 +208,14 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 			path += ext
 		}
 		SetLastDir(a.fa.Preferences(), filepath.Dir(path))
+		job, err := a.exportJob(kind)
+		if err != nil {
+			a.showError("Export", err)
+			return
+		}
 		go func() {
-			err := a.exportTo(kind, path, dpi)
-			fyne.Do(func() {
+			err := job.write(path, dpi)
+			a.do(func() {
 				if err != nil {
 					a.showError("Export failed", err)
 					return

@@ -188,7 +188,7 @@ func (g *geodesicTool) recompute() {
 	g.note.SetText("Computing…")
 	go func() {
 		ts, ds, w2, err := wholeDerivativeSamples(sa, sb)
-		fyne.Do(func() {
+		g.a.do(func() {
 			g.mu.Lock()
 			same := g.whole && g.sa == sa && g.sb == sb
 			g.mu.Unlock()
@@ -314,7 +314,7 @@ func (g *geodesicTool) pairChanged() {
 	}
 	go func() {
 		ts, ds, w2, err := metricDerivativeSamples(snap, ia, ib)
-		fyne.Do(func() {
+		g.a.do(func() {
 			if g.from.SelectedIndex() != ia || g.to.SelectedIndex() != ib {
 				return // the pair changed meanwhile
 			}
@@ -431,7 +431,7 @@ func (g *geodesicTool) togglePlay() {
 				t = geoTMin
 			}
 			tt := t
-			fyne.Do(func() {
+			g.a.do(func() {
 				if ctx.Err() == nil {
 					g.slider.SetValue(tt)
 				}

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"burescope/datasets"
 )
 
@@ -55,7 +53,7 @@ func (a *App) openRequest(req loadRequest, st Settings, autostart bool) {
 		defer a.loads.Done()
 		err := a.load(req, st, gen, autostart)
 		if err != nil {
-			fyne.Do(func() {
+			a.do(func() {
 				if a.sess.Dataset() == nil {
 					a.canvas.SetMessage("No data: open a file or pick a built-in dataset")
 				}
@@ -88,7 +86,7 @@ func (a *App) load(req loadRequest, st Settings, gen int, autostart bool) error 
 	if err := a.sess.Open(ds, st, b, desc); err != nil {
 		return err
 	}
-	fyne.Do(func() {
+	a.do(func() {
 		if gen != a.loadGen {
 			return // a newer request is on its way
 		}
