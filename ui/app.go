@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -40,12 +41,22 @@ func Run(args []string, stderr io.Writer) int {
 	fa := app.NewWithID(AppID)
 	fa.SetIcon(iconResource())
 	w := fa.NewWindow("Burescope")
-	a := newApp(fa, w, flags, stderr, fyne.Do)
+	var closing atomic.Bool
+	do := func(f func()) {
+		if !closing.Load() {
+			fyne.Do(f)
+		}
+	}
+	a := newApp(fa, w, flags, stderr, do)
+	w.SetOnClosed(func() { closing.Store(true) })
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
 	w.SetMaster()
 	w.Show()
 	a.start()
 	fa.Run()
+	// After Run, fyne.Do would run functions on the calling goroutine:
+	// stop posting before the workers wind down.
+	closing.Store(true)
 	a.shutdown()
 	return a.exitCode
 }
@@ -168,12 +179,12 @@ func (a *App) start() {
 // asynchronously and a write racing the app's exit can leave the file
 // empty.
 func (a *App) shutdown() {
-	a.loads.Wait()
-	a.sess.Close()
 	if a.stopLoop != nil {
 		a.stopLoop()
 		<-a.loopDone
 	}
+	a.loads.Wait()
+	a.sess.Close()
 }
 
 // style turns the view settings and the theme into a render style.
@@ -368,7 +379,12 @@ func (a *App) screenshotAfter(path string, after time.Duration) {
 				fmt.Fprintf(a.log, "burescope: screenshot %s %dx%d via=%s title=%q iteration=%d stress-1=%.4g\n",
 					path, b.Dx(), b.Dy(), how, a.win.Title(), iter, s1)
 			}
-			a.do(a.fa.Quit)
+			a.do(func() {
+				if a.stopLoop != nil {
+					a.stopLoop() // no frame after the capture
+				}
+				a.fa.Quit()
+			})
 		}()
 	})
 }
