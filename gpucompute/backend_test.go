@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"burescope/engine"
 	"burescope/engine/backendtest"
@@ -209,5 +210,45 @@ func TestContexts(t *testing.T) {
 		} else if v != ref {
 			t.Errorf("%s stress %v differs from the first context's %v", kind, v, ref)
 		}
+	}
+}
+
+// TestCancelMidRun cancels an evaluation while its dispatches run: the
+// error is the context's, and the next evaluation is complete and equal to
+// an uninterrupted one.
+func TestCancelMidRun(t *testing.T) {
+	b := newBackend(t, Options{})
+	p, s := benchProblem(3000, 2) // random distances: cheap to make
+	if err := b.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	want, err := b.Evaluate(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Microsecond)
+	defer cancel()
+	time.Sleep(time.Millisecond)
+	if _, err := b.Evaluate(ctx, s, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("expired context: err = %v, want DeadlineExceeded", err)
+	}
+	// A context cancelled during the run: n = 7000 has 110 row blocks, more
+	// than one cancellable dispatch (96) holds, and takes ~0.1 s.
+	p2, s2 := benchProblem(7000, 2)
+	if err := b.Load(p2); err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	go func() { time.Sleep(2 * time.Millisecond); cancel2() }()
+	_, err = b.Evaluate(ctx2, s2, &engine.Gradient{Means: make([]float64, 2*p2.N)})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled 2 ms into a ~0.1 s run: err = %v, want context.Canceled", err)
+	}
+	if err := b.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Evaluate(context.Background(), s, nil)
+	if err != nil || got != want {
+		t.Errorf("after cancellations: stress %v (err %v), want %v", got, err, want)
 	}
 }
