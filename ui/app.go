@@ -38,6 +38,7 @@ func Run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "burescope: %v\n", err)
 		return 2
 	}
+	started := time.Now()
 	fa := app.NewWithID(AppID)
 	fa.SetIcon(iconResource())
 	w := fa.NewWindow("Burescope")
@@ -48,6 +49,7 @@ func Run(args []string, stderr io.Writer) int {
 		}
 	}
 	a := newApp(fa, w, flags, stderr, do)
+	a.started = started
 	w.SetOnClosed(func() { closing.Store(true) })
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
 	w.SetMaster()
@@ -88,6 +90,7 @@ type App struct {
 	loopDone chan struct{}
 
 	readyOnce sync.Once
+	started   time.Time // when Run began (zero in tests)
 	exitCode  int
 
 	lastError string // the text of the last error dialog (tests)
@@ -129,7 +132,14 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	}
 
 	a.sess.OnSnapshot = a.loop.Wake
-	a.sess.OnState = func(RunState) { a.do(a.refreshControls) }
+	a.sess.OnState = func(st RunState) {
+		a.do(func() {
+			a.refreshControls()
+			if st == StateDone {
+				a.logDone()
+			}
+		})
+	}
 	a.sess.OnError = func(err error) {
 		a.do(func() { a.showError("The optimiser stopped", err) })
 	}
@@ -237,10 +247,27 @@ func (a *App) showFrame(f *frame) {
 		a.readyOnce.Do(func() {
 			a.canvas.SetMessage("")
 			snap := a.sess.Snapshot()
-			fmt.Fprintf(a.log, "burescope: ready dataset=%s n=%d dim=%d backend=%q\n",
+			fmt.Fprintf(a.log, "burescope: ready dataset=%s n=%d dim=%d backend=%q",
 				a.sess.Dataset().Name, snap.N, snap.Dim, a.sess.BackendDesc())
+			if !a.started.IsZero() {
+				fmt.Fprintf(a.log, " first-frame=%.2fs", time.Since(a.started).Seconds())
+			}
+			fmt.Fprintln(a.log)
 		})
 	}
+}
+
+// logDone logs the end of a run (convergence or iteration budget).
+func (a *App) logDone() {
+	snap := a.sess.Snapshot()
+	if snap == nil {
+		return
+	}
+	fmt.Fprintf(a.log, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
+	if !a.started.IsZero() {
+		fmt.Fprintf(a.log, " after=%.2fs", time.Since(a.started).Seconds())
+	}
+	fmt.Fprintln(a.log)
 }
 
 // refreshStatus updates the status bar, stress curve and buttons from the

@@ -149,6 +149,8 @@ type StressCurve struct {
 	top    *canvas.Text
 	bottom *canvas.Text
 	refs   *widget.Label
+
+	pointChip fyne.CanvasObject // legend entry, shown with the baseline
 }
 
 // NewStressCurve returns an empty stress-curve widget.
@@ -185,6 +187,13 @@ func (c *StressCurve) SetData(d CurveData) {
 		refs += fmt.Sprintf("classical %.3g", d.ClassicalRef)
 	}
 	c.refs.SetText(refs)
+	if c.pointChip != nil {
+		if d.PointRef > 0 {
+			c.pointChip.Show()
+		} else {
+			c.pointChip.Hide()
+		}
+	}
 	if lo, hi, ok := curveRange(d); ok {
 		c.top.Text, c.bottom.Text = fmt.Sprintf("1e%d", int(hi)), fmt.Sprintf("1e%d", int(lo))
 	} else {
@@ -212,9 +221,11 @@ func (c *StressCurve) MinSize() fyne.Size {
 // CreateRenderer lays out the legend row above the plot and the decade
 // labels on its left.
 func (c *StressCurve) CreateRenderer() fyne.WidgetRenderer {
+	c.pointChip = legendChip(pointRefColor, "point MDS")
+	c.pointChip.Hide()
 	legend := container.NewHBox(
 		legendChip(curveColor, "elliptical"),
-		legendChip(pointRefColor, "point MDS"),
+		c.pointChip,
 		legendChip(classRefColor, "classical"),
 	)
 	head := container.NewBorder(nil, nil, legend, c.value, c.refs)
