@@ -456,7 +456,7 @@ func TestHypernymyCancel(t *testing.T) {
 	}
 }
 
-// TestHypJacobi checks the Jacobi eigensolver (used for d <= 2 and as the
+// TestHypJacobi checks the Jacobi eigensolver (used for d <= 4 and as the
 // fallback of hypEig) and hypEig itself against H1's EigenvaluesPSD (gonum
 // EigenSym): eigenvalues, and the reconstruction V diag(lambda) V^T = M
 // with orthonormal V.
