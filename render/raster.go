@@ -71,8 +71,21 @@ func (e *pixEllipse) finish() {
 	e.mxA = e.qc / e.det // M = Q^{-1}
 	e.mxB = -e.qb / e.det
 	e.ext = math.Sqrt(math.Max(e.qa/e.det, 0))
-	e.y0 = int(math.Floor(e.cy - e.ext - h - 0.5))
-	e.y1 = int(math.Ceil(e.cy+e.ext+h+0.5)) + 1
+	e.y0 = toInt(math.Floor(e.cy - e.ext - h - 0.5))
+	e.y1 = toInt(math.Ceil(e.cy+e.ext+h+0.5)) + 1
+}
+
+// toInt converts a pixel coordinate to int, clamped to +-2^30 so that
+// absurd zooms cannot overflow the conversion.
+func toInt(f float64) int {
+	const lim = 1 << 30
+	switch {
+	case f > lim:
+		return lim
+	case f < -lim:
+		return -lim
+	}
+	return int(f)
 }
 
 // margin is the distance from the boundary beyond which a pixel centre
@@ -180,7 +193,7 @@ func (e *pixEllipse) drawRows(dst *image.RGBA, ya, yb int) {
 			maxR = max(maxR, xr)
 		}
 		// Column c has centre offset c + 0.5 - cx.
-		col := func(off float64) int { return int(math.Ceil(e.cx + off - 0.5)) }
+		col := func(off float64) int { return toInt(math.Ceil(e.cx + off - 0.5)) }
 		xa := max(col(minL-h), b.Min.X)
 		xb := min(col(maxR+h), b.Max.X)
 		if xa >= xb {
