@@ -131,22 +131,6 @@ func TestBufferTooLarge(t *testing.T) {
 	}
 }
 
-// TestShaderErrorCarriesDriverLog compiles a broken kernel and checks the
-// error quotes the driver's info log.
-func TestShaderErrorCarriesDriverLog(t *testing.T) {
-	b := newBackend(t, Options{})
-	err := b.th.call(func() error {
-		_, err := compileSource("broken.comp", "#version 430\nlayout(local_size_x = 1) in;\nvoid main() { undeclared_thing = 1; }\n")
-		return err
-	})
-	if err == nil {
-		t.Fatal("compiling a broken shader: no error")
-	}
-	if !strings.Contains(err.Error(), "broken.comp") || !strings.Contains(err.Error(), "undeclared_thing") {
-		t.Errorf("error lacks the file name or the driver log: %v", err)
-	}
-}
-
 // TestErrors covers misuse at the package boundary.
 func TestErrors(t *testing.T) {
 	b := newBackend(t, Options{})

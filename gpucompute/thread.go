@@ -20,13 +20,14 @@ var errClosed = errors.New("gpucompute: backend is closed")
 // channel, one at a time.
 type glThread struct {
 	jobs chan func()
-	done chan struct{}
+	quit chan struct{} // closed by stop
+	done chan struct{} // closed when the thread has ended
 }
 
 // startThread starts the GL thread and runs open on it. On failure the
 // thread has already ended.
 func startThread(open func() (glContext, error)) (*glThread, glContext, error) {
-	t := &glThread{jobs: make(chan func()), done: make(chan struct{})}
+	t := &glThread{jobs: make(chan func()), quit: make(chan struct{}), done: make(chan struct{})}
 	type result struct {
 		c   glContext
 		err error
@@ -40,10 +41,15 @@ func startThread(open func() (glContext, error)) (*glThread, glContext, error) {
 		if err != nil {
 			return
 		}
-		for f := range t.jobs {
-			f()
+		for {
+			select {
+			case f := <-t.jobs:
+				f()
+			case <-t.quit:
+				c.release()
+				return
+			}
 		}
-		c.release()
 	}()
 	r := <-first
 	if r.err != nil {
@@ -84,11 +90,12 @@ func (t *glThread) call(f func() error) error {
 	return <-res
 }
 
-// stop ends the thread after releasing the context.
+// stop ends the thread after releasing the context; later calls return
+// errClosed. It must not be called twice.
 func (t *glThread) stop() {
 	if t == nil {
 		return
 	}
-	close(t.jobs)
+	close(t.quit)
 	<-t.done
 }
