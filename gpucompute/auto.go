@@ -13,8 +13,9 @@ import (
 // demands (float32 kernels agree to about 1e-6 on its problem).
 const selfTestTol = 1e-4
 
-// Auto returns a GL backend when a 4.3 compute context comes up and passes
-// SelfTest, else engine.NewCPUBackend(0). The string says which backend
+// Auto returns a GL backend when a 4.3 compute context comes up, passes
+// SelfTest and runs on a GPU (or opts.AllowSoftware is set), else
+// engine.NewCPUBackend(0). The string says which backend
 // runs and, for the CPU, in one line why GL was not used; callers print
 // it. The error is non-nil only for invalid options (an unknown
 // Options.Context), never because GL is missing.
@@ -31,6 +32,11 @@ func Auto(opts Options) (engine.Backend, string, error) {
 	if err := SelfTest(b); err != nil {
 		b.Close()
 		return engine.NewCPUBackend(0), "cpu: OpenGL backend failed its self-test: " + err.Error(), nil
+	}
+	if info := b.Info(); info.Software() && !opts.AllowSoftware {
+		b.Close()
+		return engine.NewCPUBackend(0), "cpu: the OpenGL renderer (" + info.Renderer +
+			") is a software rasteriser, slower than the CPU backend here; --backend gl forces it", nil
 	}
 	return b, "gl: " + b.Info().String(), nil
 }

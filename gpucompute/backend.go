@@ -30,6 +30,11 @@ type Options struct {
 	// calls glfw.Init or glfw.Terminate, creates and destroys its hidden
 	// window through OnMainThread, and prefers EGL.
 	OnMainThread func(func())
+	// AllowSoftware lets Auto choose GL on a software rasteriser (Mesa's
+	// llvmpipe and the like). By default Auto prefers the CPU backend
+	// there: llvmpipe runs the same arithmetic on the same cores, and the
+	// CPU kernels compute each pair once instead of twice (docs/gpu.md).
+	AllowSoftware bool
 }
 
 // Info describes the GL context a Backend runs on.
@@ -51,6 +56,18 @@ func (i Info) String() string {
 		prec = "float64"
 	}
 	return fmt.Sprintf("%s, %s via %s, %s", i.Renderer, i.Version, i.Context, prec)
+}
+
+// Software reports whether the renderer is a software rasteriser (Mesa's
+// llvmpipe, softpipe or swrast, or SwiftShader) rather than a GPU.
+func (i Info) Software() bool {
+	r := strings.ToLower(i.Renderer)
+	for _, s := range []string{"llvmpipe", "softpipe", "swrast", "swiftshader", "software rasterizer"} {
+		if strings.Contains(r, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Backend evaluates the elliptical-MDS stress with OpenGL 4.3 compute

@@ -16,8 +16,10 @@ const backendNames = "cpu, gl, gl64 or auto"
 //	cpu   engine.NewCPUBackend on all cores
 //	gl    the OpenGL 4.3 compute backend in float32 (an error if no context comes up)
 //	gl64  the same in float64 (an error if the driver has no double shaders)
-//	auto  gl when a context comes up and passes its self-test against the
-//	      CPU on a small problem, else cpu with one line on stderr saying why
+//	auto  gl when a context comes up, passes its self-test against the
+//	      CPU on a small problem and runs on a GPU (not a software
+//	      rasteriser such as llvmpipe), else cpu with one line on stderr
+//	      saying why
 //
 // The caller closes the backend.
 func openBackend(name string, stderr io.Writer) (engine.Backend, error) {
