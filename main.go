@@ -13,6 +13,8 @@ import (
 
 	"burescope/ui"
 	"burescope/ui/cli"
+	// Before Fyne initialises: no locale error under LANG=C.UTF-8.
+	_ "burescope/ui/internal/cleanlocale"
 )
 
 func main() {
