@@ -13,8 +13,6 @@ import (
 
 	"burescope/ui"
 	"burescope/ui/cli"
-	// Before Fyne initialises: no locale error under LANG=C.UTF-8.
-	_ "burescope/ui/internal/cleanlocale"
 )
 
 func main() {
