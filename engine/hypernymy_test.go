@@ -500,3 +500,44 @@ func TestHypJacobi(t *testing.T) {
 		}
 	}
 }
+
+// TestHypernymyLatestConcurrent reads snapshots from another goroutine
+// while Run trains (meaningful under -race): published snapshots must
+// never change.
+func TestHypernymyLatestConcurrent(t *testing.T) {
+	n, pairs := tinyTree()
+	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, BatchSize: 3, Negatives: 4, Seed: 4, Epochs: 40, EvalEvery: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { done <- tr.Run(context.Background(), 0, nil) }()
+	var seen []*HypernymyProgress
+	var copies [][]float64
+	for finished := false; !finished; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			finished = true
+		default:
+		}
+		p := tr.Latest()
+		if len(seen) == 0 || seen[len(seen)-1] != p {
+			seen = append(seen, p)
+			copies = append(copies, append(append(append([]float64(nil), p.Means...), p.Scales...), p.Losses...))
+		}
+	}
+	for i, p := range seen {
+		now := append(append(append([]float64(nil), p.Means...), p.Scales...), p.Losses...)
+		for j := range now {
+			if now[j] != copies[i][j] {
+				t.Fatalf("snapshot %d (epoch %d) changed after it was published", i, p.Epoch)
+			}
+		}
+	}
+	if last := tr.Latest(); last.Epoch != 40 || len(last.Evals) != 8 {
+		t.Errorf("final snapshot: epoch %d, %d evaluations; want 40 and 8", last.Epoch, len(last.Evals))
+	}
+}
