@@ -52,7 +52,10 @@ type HypernymyConfig struct {
 	LR        float64 // learning rate; 0 means DefaultHypernymyLR(Dim, Optimizer)
 	Eps       float64 // added to the diagonal of every scale L L^T; 0 means 0.01
 	Seed      uint64  // seeds initialisation, shuffling and negatives
-	Workers   int     // goroutines; <= 0 means GOMAXPROCS (results do not depend on it)
+	// Workers is the number of goroutines; <= 0 means GOMAXPROCS. Results
+	// do not depend on it. A training batch is split into 8 fixed shards,
+	// so training uses at most 8; evaluation uses all of them.
+	Workers int
 	// InitScale is the standard deviation of the initial mean and factor
 	// entries; 0 means 0.1.
 	InitScale float64
@@ -267,16 +270,18 @@ func (p *HypernymyProgress) Embedding(labels []string) (*Embedding, error) {
 
 // HypernymyTrainer fits elliptical embeddings to a relation list with the
 // softmax loss above. Build one with NewHypernymyTrainer, then call Step
-// (one epoch) or Run; it is used by one goroutine at a time, and the
-// snapshots it returns are immutable. The run is determined by the
-// configuration and the relations alone (bit-for-bit reproducible for a
-// seed, whatever the number of workers).
+// (k epochs) or Run (to Epochs). Step, Run, Evaluate, EvaluateOn and
+// SetEpochs may be called from one goroutine at a time (they serialise on
+// a mutex); Latest may be called from any goroutine and never blocks; the
+// snapshots are immutable. The run is determined by the configuration
+// and the relations alone (bit-for-bit reproducible for a seed, whatever
+// the number of workers).
 type HypernymyTrainer struct {
 	cfg   HypernymyConfig
 	n, d  int
 	graph *hypGraph // training relations (with self pairs unless disabled)
 	input *hypGraph // input relations, deduplicated
-	pos   [][2]int  // the same, as a list
+	pos   [][2]int  // training relations as a sorted list
 	order []int     // shuffled positive indices of the current epoch
 
 	means, fact []float64 // n*d, n*d*d
