@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// benchTree returns the transitive closure of a random tree on n nodes
+// hypBenchTree returns the transitive closure of a random tree on n nodes
 // (node i > 0 hangs under a uniform earlier node), a stand-in of the
 // mammal closure's size for benchmarks (n = 1182 gives a few thousand
 // pairs).
-func benchTree(n int) [][2]int {
+func hypBenchTree(n int) [][2]int {
 	rng := rand.New(rand.NewPCG(1, 1))
 	parent := make([]int, n)
 	parent[0] = -1
@@ -29,7 +29,7 @@ func benchTree(n int) [][2]int {
 // of 1000, all cores) on a 1,182-node random tree closure.
 func BenchmarkHypernymyEpoch(b *testing.B) {
 	const n = 1182
-	pairs := benchTree(n)
+	pairs := hypBenchTree(n)
 	for _, d := range []int{2, 3, 5, 10} {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
 			tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: d, Seed: 1, Epochs: 1 << 30, EvalEvery: -1})
@@ -86,7 +86,7 @@ func BenchmarkHypPairLoss(b *testing.B) {
 // n^2/2 scores and the ranking) on the 1,182-node random tree.
 func BenchmarkHypernymyEvaluate(b *testing.B) {
 	const n = 1182
-	pairs := benchTree(n)
+	pairs := hypBenchTree(n)
 	for _, d := range []int{2, 5, 10} {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
 			tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: d, Seed: 1})

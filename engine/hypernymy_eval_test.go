@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// bruteReconstruction computes mean rank and MAP directly from the
+// hypBruteReconstruction computes mean rank and MAP directly from the
 // definitions with plain O(n^2) loops per item, independently of the
 // sorting and binary search of EvaluateReconstruction:
 //
@@ -17,7 +17,7 @@ import (
 //
 // positions counting the items strictly above v (neighbours tied with v
 // are ordered by index, as any order gives the same sum).
-func bruteReconstruction(n int, rel map[[2]int]bool, score func(u, w int) float64) (meanRank, mapScore float64) {
+func hypBruteReconstruction(n int, rel map[[2]int]bool, score func(u, w int) float64) (meanRank, mapScore float64) {
 	var rankSum, apSum float64
 	var pairs, items int
 	for u := 0; u < n; u++ {
@@ -103,7 +103,7 @@ func TestEvaluateReconstructionBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantRank, wantMAP := bruteReconstruction(n, rel, func(u, w int) float64 { return s[u*n+w] })
+			wantRank, wantMAP := hypBruteReconstruction(n, rel, func(u, w int) float64 { return s[u*n+w] })
 			if math.Abs(got.MeanRank-wantRank) > 1e-12*wantRank || math.Abs(got.MAP-wantMAP) > 1e-12 {
 				t.Errorf("mean rank %v, MAP %v; brute force %v, %v", got.MeanRank, got.MAP, wantRank, wantMAP)
 			}
@@ -149,7 +149,7 @@ func TestDotProductRows(t *testing.T) {
 			for j := range e.Mean(i) {
 				e.Mean(i)[j] = rng.NormFloat64()
 			}
-			copy(e.Scale(i), FactorProduct(randFactor(rng, d, 1), d, d, 0.01))
+			copy(e.Scale(i), FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01))
 		}
 		rows, err := DotProductRows(e)
 		if err != nil {
@@ -177,7 +177,7 @@ func TestDotProductRows(t *testing.T) {
 // (dense symmetric score matrix) equals EvaluateReconstruction over
 // DotProductRows of its own snapshot.
 func TestHypernymyDenseEvalMatchesRows(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, Negatives: 3, BatchSize: 5, Seed: 2, Epochs: 3, EvalEvery: -1})
 	if err != nil {
 		t.Fatal(err)

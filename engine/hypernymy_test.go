@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// randFactor returns a d x d factor with N(0, s^2) entries.
-func randFactor(rng *rand.Rand, d int, s float64) []float64 {
+// hypRandFactor returns a d x d factor with N(0, s^2) entries.
+func hypRandFactor(rng *rand.Rand, d int, s float64) []float64 {
 	l := make([]float64, d*d)
 	for i := range l {
 		l[i] = s * rng.NormFloat64()
@@ -25,7 +25,7 @@ func TestHypJacobiRoots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{1, 2, 3, 5, 10, 16} {
 		for trial := 0; trial < 5; trial++ {
-			l := randFactor(rng, d, 1)
+			l := hypRandFactor(rng, d, 1)
 			eps := 0.01
 			c := newHypItemCache(1, d)
 			if !c.setFromFactor(newHypCacheWS(d), 0, l, eps) {
@@ -57,7 +57,7 @@ func TestHypCrossTrace(t *testing.T) {
 	for _, d := range []int{1, 2, 3, 4, 7, 12} {
 		c := newHypItemCache(2, d)
 		ws := newHypCacheWS(d)
-		la, lb := randFactor(rng, d, 1), randFactor(rng, d, 0.3)
+		la, lb := hypRandFactor(rng, d, 1), hypRandFactor(rng, d, 0.3)
 		c.setFromFactor(ws, 0, la, 0.01)
 		c.setFromFactor(ws, 1, lb, 0.01)
 		m, tmp, lam := make([]float64, d*d), make([]float64, d*d), make([]float64, d)
@@ -122,7 +122,7 @@ func TestHypPairLossGradient(t *testing.T) {
 			for i := range means {
 				means[i] = 0.5 * rng.NormFloat64()
 			}
-			fact := randFactor(rng, n*d, 0.5)[:n*dd]
+			fact := hypRandFactor(rng, n*d, 0.5)[:n*dd]
 			c := newHypItemCache(n, d)
 			ws := newHypCacheWS(d)
 			for i := 0; i < n; i++ {
@@ -173,7 +173,7 @@ func TestHypScoreGradientMatchesTransport(t *testing.T) {
 		for i := range means {
 			means[i] = rng.NormFloat64()
 		}
-		fact := append(randFactor(rng, d, 1), randFactor(rng, d, 1)...)
+		fact := append(hypRandFactor(rng, d, 1), hypRandFactor(rng, d, 1)...)
 		c := newHypItemCache(2, d)
 		ws := newHypCacheWS(d)
 		c.setFromFactor(ws, 0, fact[:dd], eps)
@@ -219,7 +219,7 @@ func TestHypScoreGradientMatchesTransport(t *testing.T) {
 	}
 }
 
-// tinyTree is a hand-made hierarchy of 10 nodes (transitive closure of
+// hypTinyTree is a hand-made hierarchy of 10 nodes (transitive closure of
 // child -> parent edges):
 //
 //	0 animal
@@ -228,7 +228,7 @@ func TestHypScoreGradientMatchesTransport(t *testing.T) {
 //	└─ 2 bird ── 5 eagle
 //	           ├ 7 owl ── 9 barn owl
 //	           └ 8 crow
-func tinyTree() (n int, pairs [][2]int) {
+func hypTinyTree() (n int, pairs [][2]int) {
 	parent := []int{-1, 0, 0, 1, 1, 2, 3, 2, 2, 7}
 	for u := range parent {
 		for a := parent[u]; a >= 0; a = parent[a] {
@@ -241,7 +241,7 @@ func tinyTree() (n int, pairs [][2]int) {
 // TestHypernymyTinyTreeMAP trains on the tiny tree and expects perfect
 // reconstruction (MAP 1, mean rank 1), with SGD and with Adam.
 func TestHypernymyTinyTreeMAP(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	for _, tc := range []struct {
 		opt    string
 		d      int
@@ -286,7 +286,7 @@ func TestHypernymyTinyTreeMAP(t *testing.T) {
 // TestHypernymyReproducible checks that two runs with one seed agree bit
 // for bit whatever the number of workers, and that another seed differs.
 func TestHypernymyReproducible(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	run := func(seed uint64, workers int, opt string) *HypernymyProgress {
 		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, Negatives: 4, BatchSize: 7, Seed: seed,
 			Workers: workers, Optimizer: opt, Epochs: 5})
@@ -371,7 +371,7 @@ func TestHypernymyNegatives(t *testing.T) {
 // TestHypernymyConfigErrors checks that bad configurations and relations
 // are reported, not panicked on.
 func TestHypernymyConfigErrors(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	for _, tc := range []struct {
 		name  string
 		n     int
@@ -395,7 +395,7 @@ func TestHypernymyConfigErrors(t *testing.T) {
 // TestHypernymyDivergenceReported checks that a huge learning rate ends
 // in an error, not in NaN embeddings or a panic.
 func TestHypernymyDivergenceReported(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
 	if err != nil {
 		t.Fatal(err)
@@ -408,7 +408,7 @@ func TestHypernymyDivergenceReported(t *testing.T) {
 // TestHypernymySetEpochs checks that a finished run can be extended and
 // that Step stops at Epochs.
 func TestHypernymySetEpochs(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 4, Seed: 1, Epochs: 2, EvalEvery: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -433,7 +433,7 @@ func TestHypernymySetEpochs(t *testing.T) {
 
 // TestHypernymyCancel checks that Run stops on a cancelled context.
 func TestHypernymyCancel(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 2, Seed: 1, Epochs: 100, EvalEvery: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -463,7 +463,7 @@ func TestHypernymyCancel(t *testing.T) {
 func TestHypJacobi(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, d := range []int{1, 2, 3, 6, 11} {
-		m0 := FactorProduct(randFactor(rng, d, 1), d, d, 0.01)
+		m0 := FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
 		want := EigenvaluesPSD(m0, d)
 		for _, solver := range []string{"jacobi", "eig"} {
 			m, v, lam := append([]float64(nil), m0...), make([]float64, d*d), make([]float64, d)
@@ -505,7 +505,7 @@ func TestHypJacobi(t *testing.T) {
 // while Run trains (meaningful under -race): published snapshots must
 // never change.
 func TestHypernymyLatestConcurrent(t *testing.T) {
-	n, pairs := tinyTree()
+	n, pairs := hypTinyTree()
 	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, BatchSize: 3, Negatives: 4, Seed: 4, Epochs: 40, EvalEvery: 5})
 	if err != nil {
 		t.Fatal(err)
