@@ -119,7 +119,7 @@ func runTrainRelations(env Env) error {
 	}
 	cfg = tr.Config()
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d relations (%d with self pairs); d=%d, %s lr %g, %d negatives, batches of %d, %d epochs\n",
-		pos[0], ds.Len(), countDistinct(ds.Relations), len(tr.Relations()), cfg.Dim, cfg.Optimizer, cfg.LR,
+		pos[0], ds.Len(), relationsCountDistinct(ds.Relations), len(tr.Relations()), cfg.Dim, cfg.Optimizer, cfg.LR,
 		cfg.Negatives, cfg.BatchSize, cfg.Epochs)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -165,7 +165,7 @@ func runTrainRelations(env Env) error {
 		fmt.Fprintf(env.Stderr, "wrote %d gaussian measures in dimension %d to %s\n", ds.Len(), cfg.Dim, *out)
 	}
 	res := trainRelationsResult{
-		N: ds.Len(), Pairs: countDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds,
+		N: ds.Len(), Pairs: relationsCountDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds,
 		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
 		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
 	}
@@ -188,8 +188,8 @@ func runTrainRelations(env Env) error {
 	return nil
 }
 
-// countDistinct returns the number of distinct pairs.
-func countDistinct(pairs [][2]int) int {
+// relationsCountDistinct returns the number of distinct pairs.
+func relationsCountDistinct(pairs [][2]int) int {
 	seen := make(map[[2]int]struct{}, len(pairs))
 	for _, p := range pairs {
 		seen[p] = struct{}{}
