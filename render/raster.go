@@ -14,7 +14,6 @@ import (
 type pixEllipse struct {
 	cx, cy     float64 // centre
 	qa, qb, qc float64 // Q = M^{-1}
-	invQa      float64 // 1/qa
 	det        float64 // det Q
 	rmin       float64 // shortest semi-axis (pixels)
 	ext        float64 // vertical half-extent sqrt(M_yy)
@@ -61,7 +60,6 @@ func (e *pixEllipse) setShape(cx, cy float64, m Sym2, minR float64) (fade float6
 	q := FromEigen(1/(r1*r1), 1/(r2*r2), ux, uy)
 	e.cx, e.cy = cx, cy
 	e.qa, e.qb, e.qc = q.A, q.B, q.C
-	e.invQa = 1 / q.A
 	e.det = q.Det()
 	e.rmin = r2
 	return fade
@@ -75,23 +73,6 @@ func (e *pixEllipse) finish() {
 	e.ext = math.Sqrt(math.Max(e.qa/e.det, 0))
 	e.y0 = toInt(math.Floor(e.cy - e.ext - h - 0.5))
 	e.y1 = toInt(math.Ceil(e.cy+e.ext+h+0.5)) + 1
-}
-
-// ceilInt returns ceil(f) as an int, clamped like toInt; cheaper than
-// math.Ceil on CPUs without SSE4.1 rounding.
-func ceilInt(f float64) int {
-	const lim = 1 << 30
-	switch {
-	case f > lim:
-		return lim
-	case f < -lim:
-		return -lim
-	}
-	t := int(f) // truncates toward zero
-	if float64(t) < f {
-		t++
-	}
-	return t
 }
 
 // toInt converts a pixel coordinate to int, clamped to +-2^30 so that
@@ -116,7 +97,7 @@ func (e *pixEllipse) margin() float64 { return 0.5 + e.halfW }
 func (e *pixEllipse) arcs(dy float64) (xl, xr float64) {
 	r := math.Sqrt(math.Max(e.qa-e.det*dy*dy, 0))
 	b := -e.qb * dy
-	return (b - r) * e.invQa, (b + r) * e.invQa
+	return (b - r) / e.qa, (b + r) / e.qa
 }
 
 // signedDist approximates the signed distance (pixels, negative inside)
@@ -133,33 +114,19 @@ func (e *pixEllipse) signedDist(dx, dy float64) float64 {
 }
 
 // edgeRange blends the anti-aliased edge pixels [xa, xb) of one row.
-// q(d) = d^T Q d and the half-gradient Q d are updated incrementally along
-// the row; 1/|Q d| is carried from pixel to pixel by one Newton step for
-// the inverse square root, recomputed exactly whenever the previous value
-// is more than 5% off (then the step would not be accurate to 0.4%).
 func (e *pixEllipse) edgeRange(row []uint8, minX, xa, xb int, dy float64) {
-	if xa >= xb {
-		return
-	}
 	hasFill, hasStroke := e.fill.a > 0, e.stroke.a > 0
+	// q(d) = d^T Q d and its half-gradient Q d, updated along the row.
 	dx := float64(xa) + 0.5 - e.cx
 	gx := e.qa*dx + e.qb*dy
 	gy := e.qb*dx + e.qc*dy
-	inv := 0.0
 	for x := xa; x < xb; x, dx, gx, gy = x+1, dx+1, gx+e.qa, gy+e.qb {
 		// sd = g/|grad g| with g = sqrt(q) - 1 (see signedDist).
-		n2 := gx*gx + gy*gy
-		if t := n2 * inv * inv; t > 0.9 && t < 1.1 {
-			inv *= 1.5 - 0.5*t
-		} else if n2 > 0 {
-			inv = 1 / math.Sqrt(n2)
-		} else {
-			inv = 0
-		}
 		q := dx*gx + dy*gy
+		n := math.Sqrt(gx*gx + gy*gy)
 		sd := -e.rmin
-		if inv > 0 {
-			sd = (q - math.Sqrt(q)) * inv
+		if n > 0 {
+			sd = (q - math.Sqrt(q)) / n
 		}
 		o := (x - minX) * 4
 		p := row[o : o+4 : o+4]
@@ -198,7 +165,6 @@ func (e *pixEllipse) drawRows(dst *image.RGBA, ya, yb int) {
 	// With h = 0.5 a row's upper window end is the next row's lower one:
 	// keep the last arcs to save a square root per row.
 	prevHi, prevL, prevR := math.NaN(), 0.0, 0.0
-	base := e.cx - 0.5
 	for y := ya; y < yb; y++ {
 		dy := float64(y) + 0.5 - e.cy
 		// lo = dy - h and hi = dy + h, written so that hi of row y equals
@@ -227,7 +193,7 @@ func (e *pixEllipse) drawRows(dst *image.RGBA, ya, yb int) {
 			maxR = max(maxR, xr)
 		}
 		// Column c has centre offset c + 0.5 - cx.
-		col := func(off float64) int { return ceilInt(base + off) }
+		col := func(off float64) int { return toInt(math.Ceil(e.cx + off - 0.5)) }
 		xa := max(col(minL-h), b.Min.X)
 		xb := min(col(maxR+h), b.Max.X)
 		if xa >= xb {
