@@ -92,7 +92,7 @@ cmd_test() {
   env -u DISPLAY go test -count=1 ./gpucompute/
   if [ -x .ci/e2e.sh ]; then
     log "end-to-end: the real app under Xvfb"
-    .ci/e2e.sh ./burescope
+    .ci/e2e.sh "$(mktemp -d)"
   fi
   log "all tests passed"
 }
