@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"testing"
 )
@@ -40,6 +41,18 @@ func benchLive(b *testing.B, n int, outline bool) {
 
 func BenchmarkLiveFill10k(b *testing.B)    { benchLive(b, 10000, false) }
 func BenchmarkLiveOutline10k(b *testing.B) { benchLive(b, 10000, true) }
+
+// The OneThread variants set GOMAXPROCS to 1 themselves: with Go 1.26 the
+// -cpu 1 flag was seen to leave GOMAXPROCS at 2 inside a benchmark here.
+func BenchmarkLiveFill10kOneThread(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	benchLive(b, 10000, false)
+}
+
+func BenchmarkLiveOutline10kOneThread(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	benchLive(b, 10000, true)
+}
 
 func BenchmarkHitTest10k(b *testing.B) {
 	sc := randomScene(10000, 7)
