@@ -9,11 +9,13 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/render"
 )
 
 func init() {
@@ -42,7 +44,7 @@ type fitResult struct {
 const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--dim 2] " +
 	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
 	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
-	"[--out EMB.json] [--progress] [--standardize] [--symmetrize]"
+	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--progress] [--standardize] [--symmetrize]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
 // builtin:NAME) with datasets.Load, fit with engine.Optimizer on the chosen
@@ -66,6 +68,7 @@ func runFit(env Env) error {
 	baseline := fs.Bool("baseline", true, "also fit the point-MDS baseline (points_stress1)")
 	backendName := fs.String("backend", "auto", "stress backend: "+backendNames)
 	out := fs.String("out", "", "write the fitted embedding (JSON) to this file")
+	figure := fs.String("figure", "", "also draw the fit to this figure (png, svg, pdf or eps; labels on, coloured by class when the data has one)")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
 	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic; see the datasets docs)")
 	symmetrize := fs.Bool("symmetrize", false, "average an asymmetric distance matrix with its transpose instead of rejecting it")
@@ -84,6 +87,9 @@ func runFit(env Env) error {
 	}
 	if *dim < 1 || *dim > engine.MaxDim {
 		return usage("--dim %d out of range 1..%d", *dim, engine.MaxDim)
+	}
+	if *figure != "" && !slices.Contains(render.Formats, render.FormatOf(*figure)) {
+		return usage("--figure %s: unknown format (want %s)", *figure, strings.Join(render.Formats, ", "))
 	}
 	if *iters < 0 {
 		return usage("--iters %d: want >= 0", *iters)
@@ -211,6 +217,12 @@ func runFit(env Env) error {
 		}
 		fmt.Fprintf(env.Stderr, "wrote %d %s measures in dimension %d to %s\n", n, fam.Name, *dim, *out)
 	}
+	if *figure != "" {
+		if err := fitFigure(*figure, s, ds); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote the figure %s\n", *figure)
+	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
 		pos[0], n, s.Iter, backendDescription(be), fitSeconds, s.Stress1, s.ClassicalStress1)
 	line, err := json.Marshal(res)
@@ -266,4 +278,18 @@ func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) 
 		}
 	}
 	return out, nil
+}
+
+// fitFigure draws a fitted snapshot with render's export path: labels on,
+// coloured by the dataset's classes when it has them, caption from the
+// snapshot (dataset, family, tau, iterations, stress-1).
+func fitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) error {
+	sc := render.NewSceneFromSnapshot(s, ds.Labels, ds.Classes)
+	sc.Dataset = ds.Name
+	st := render.DefaultStyle()
+	st.Labels = true
+	if len(ds.Classes) > 0 {
+		st.ColorBy = render.ColorClass
+	}
+	return render.ExportFile(path, sc, st, render.ExportOptions{})
 }
