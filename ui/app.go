@@ -233,11 +233,15 @@ func (a *App) frameInput() frameInput {
 	if sc != nil {
 		if ov, over := a.geo.overlay(sc); ov != nil {
 			sc = ov
-			ver += over << 40
+			ver += over << overlayShift
 		}
 	}
 	return frameInput{Scene: sc, Version: ver}
 }
+
+// overlayShift places the geodesic tool's version above the session's in
+// a frame input version.
+const overlayShift = 40
 
 // showFrame runs on the UI goroutine for every delivered frame.
 func (a *App) showFrame(f *frame) {

@@ -194,7 +194,7 @@ func pausedFrame(t *testing.T, a *testApp) *frame {
 	a.loop.Wake()
 	eventually(t, "frame of the paused state", func() bool {
 		f := a.frame()
-		return f != nil && f.Scene != nil && f.Scene.Iterations == a.iter()
+		return f != nil && f.Scene != nil && f.In&(1<<overlayShift-1) == a.sess.Version()
 	})
 	return a.frame()
 }

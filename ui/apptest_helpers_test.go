@@ -46,7 +46,8 @@ type testApp struct {
 	log *syncBuffer
 }
 
-// on runs f on the app's UI goroutine.
+// on runs f on the app's UI goroutine (never call it from inside f:
+// the queue would wait for itself).
 func (ta *testApp) on(f func()) { ta.q.run(f) }
 
 // check evaluates cond on the UI goroutine.

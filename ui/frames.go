@@ -31,6 +31,7 @@ type frame struct {
 	Hover   int    // index under the pointer, or -1
 	Tooltip string // text for Hover ("" if none)
 	Seq     uint64 // increases by one per frame
+	In      uint64 // the frameInput.Version drawn
 }
 
 // frameLoop owns rasterisation. It runs on its own goroutine, draws with
@@ -320,7 +321,7 @@ func (l *frameLoop) step() {
 	l.mu.Unlock()
 
 	l.seq++
-	f := &frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq}
+	f := &frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq, In: in.Version}
 	if hover >= 0 {
 		f.Tooltip = tooltipText(scene, hover)
 	}

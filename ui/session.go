@@ -96,6 +96,7 @@ func (s *Session) Close() {
 	s.stopLocked()
 	done, b := s.done, s.backend
 	s.backend, s.opt = nil, nil
+	s.state = StateEmpty // nothing can be started any more
 	s.mu.Unlock()
 	if done != nil {
 		<-done
@@ -163,7 +164,7 @@ func (s *Session) Toggle() {
 func (s *Session) Start() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.setStateLocked(EvStart) {
+	if s.opt == nil || !s.setStateLocked(EvStart) {
 		return false
 	}
 	s.startLocked()
@@ -207,7 +208,7 @@ func (s *Session) Pause() bool {
 func (s *Session) Step(k int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.setStateLocked(EvStep) {
+	if s.opt == nil || !s.setStateLocked(EvStep) {
 		return false
 	}
 	opt := s.opt

@@ -105,3 +105,21 @@ func TestSessionOpenRejectsEmbedding(t *testing.T) {
 		t.Fatalf("an embedding without distances was opened: %v", err)
 	}
 }
+
+// TestSessionClosed: after Close nothing starts (a late UI callback must
+// not run a released optimiser).
+func TestSessionClosed(t *testing.T) {
+	s := NewSession()
+	if err := s.Open(gridDataset(5), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s.Start() || s.Step(1) || s.Reset(1) || s.Jitter(0.1) {
+		t.Error("a closed session accepted work")
+	}
+	s.Toggle()
+	s.Wait()
+	if s.State() != StateEmpty {
+		t.Errorf("closed session in state %v", s.State())
+	}
+}
