@@ -83,6 +83,7 @@ type App struct {
 	controls *runControls
 	geo      *geodesicTool
 	search   *widget.Entry
+	explore  *explorer // Explore and Relations tabs (explore.go, relations.go)
 
 	loads    sync.WaitGroup
 	loadGen  int // increases per load request (UI goroutine only)
@@ -122,6 +123,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.panel = newSidePanel(a)
 	a.geo = newGeodesicTool(a)
 	a.panel.tabs.Append(container.NewTabItem("Geodesic", container.NewVScroll(a.geo.content)))
+	a.explore = newExplorer(a) // appends the Explore and Relations tabs
 	a.search = widget.NewEntry()
 	a.search.SetPlaceHolder("Search items…")
 	a.search.OnSubmitted = a.find
@@ -158,7 +160,7 @@ func (a *App) layout() fyne.CanvasObject {
 	top := container.NewBorder(nil, nil, a.controls.box, nil,
 		container.NewBorder(nil, nil, nil,
 			widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView), a.search))
-	plot := container.NewVSplit(a.canvas, container.NewPadded(a.curve))
+	plot := container.NewVSplit(a.canvas, container.NewPadded(a.explore.bottom(a.curve)))
 	plot.Offset = 0.78
 	right := container.NewBorder(container.NewPadded(top), nil, nil, nil, plot)
 	split := container.NewHSplit(a.panel.tabs, right)
@@ -193,6 +195,7 @@ func (a *App) shutdown() {
 		a.stopLoop()
 		<-a.loopDone
 	}
+	a.explore.shutdown()
 	a.loads.Wait()
 	a.sess.Close()
 }
@@ -226,6 +229,9 @@ func (a *App) applyView() {
 // frameInput is the frame loop's source: the newest snapshot as a scene
 // with the geodesic overlay. It runs on the frame goroutine.
 func (a *App) frameInput() frameInput {
+	if in, ok := a.explore.frameInput(); ok {
+		return in // a trained embedding, not the fit
+	}
 	ds := a.sess.Dataset()
 	snap := a.sess.Snapshot()
 	sc := Scene(ds, snap)
@@ -236,7 +242,7 @@ func (a *App) frameInput() frameInput {
 			ver += over << overlayShift
 		}
 	}
-	return frameInput{Scene: sc, Version: ver}
+	return a.explore.decorate(frameInput{Scene: sc, Version: ver})
 }
 
 // overlayShift places the geodesic tool's version above the session's in
@@ -277,6 +283,9 @@ func (a *App) logDone() {
 // refreshStatus updates the status bar, stress curve and buttons from the
 // newest snapshot.
 func (a *App) refreshStatus() {
+	if a.explore.status() {
+		return
+	}
 	snap := a.sess.Snapshot()
 	ds := a.sess.Dataset()
 	if snap == nil || ds == nil {
@@ -317,6 +326,9 @@ func (a *App) iter() int {
 
 // runKey handles the single-key shortcuts (when no text field has focus).
 func (a *App) runKey(k fyne.KeyName) {
+	if a.explore.runKey(k) {
+		return
+	}
 	switch k {
 	case fyne.KeySpace:
 		a.sess.Toggle()
@@ -335,11 +347,11 @@ const stepSize = 10
 // find selects and centres the first item whose label contains the
 // search text (case-insensitive), preferring an exact match.
 func (a *App) find(q string) {
-	ds := a.sess.Dataset()
-	if ds == nil {
+	labels := a.itemLabels() // the fit's, or the explored embedding's
+	if labels == nil {
 		return
 	}
-	i := findLabel(ds.Labels, q)
+	i := findLabel(labels, q)
 	if i < 0 {
 		a.searchErr = fmt.Errorf("no item matches %q", q)
 		a.search.SetValidationError(a.searchErr)
@@ -349,6 +361,7 @@ func (a *App) find(q string) {
 	a.searchErr = nil
 	a.search.SetValidationError(nil)
 	a.loop.Select([]int{i}, i)
+	a.explore.itemSelected(i)
 }
 
 // findLabel returns the index of the label equal to q, else the first
@@ -373,12 +386,15 @@ func findLabel(labels []string, q string) int {
 
 // selectItem is the canvas tap: select the item (or clear on -1).
 func (a *App) selectItem(i int) {
+	a.explore.itemSelected(i) // neighbours of i (none for -1)
 	if i < 0 {
 		a.loop.Select(nil, -1)
 		return
 	}
 	a.loop.Select([]int{i}, -1)
-	a.geo.offerItem(i)
+	if !a.explore.active() {
+		a.geo.offerItem(i)
+	}
 }
 
 // showError shows a dialog with the error text and logs it.

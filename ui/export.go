@@ -51,6 +51,9 @@ type exportJob struct {
 // exportJob captures the current state for kind; call it on the UI
 // goroutine.
 func (a *App) exportJob(kind exportKind) (*exportJob, error) {
+	if j, err := a.explore.exportJob(kind); j != nil || err != nil {
+		return j, err // the explored or trained embedding
+	}
 	j := &exportJob{kind: kind, snap: a.sess.Snapshot(), ds: a.sess.Dataset()}
 	if j.snap == nil || j.ds == nil {
 		return nil, errNothing
@@ -155,7 +158,7 @@ func csvField(s string) string {
 
 // exportFigureDialog asks for the format and resolution, then the file.
 func (a *App) exportFigureDialog() {
-	if a.sess.Snapshot() == nil {
+	if a.nothingToExport() {
 		a.showError("Export", errNothing)
 		return
 	}
@@ -186,7 +189,7 @@ func (a *App) exportFigureDialog() {
 
 // exportDialog asks for a file and exports kind to it.
 func (a *App) exportDialog(kind exportKind) {
-	if a.sess.Snapshot() == nil {
+	if a.nothingToExport() {
 		a.showError("Export", errNothing)
 		return
 	}

@@ -68,9 +68,15 @@ func (a *App) load(req loadRequest, st Settings, gen int, autostart bool) error 
 	if err := st.Validate(); err != nil {
 		return err
 	}
+	if a.explore.handlesLoad(req) {
+		return a.explore.loadNumPy(req, st, gen) // progress bar, Cancel
+	}
 	ds, err := datasets.Load(req.Name, datasetOptions(st, req.Metadata))
 	if err != nil {
 		return err
+	}
+	if ds.Embedding != nil && ds.Dist == nil {
+		return a.explore.showEmbedding(ds, req.Name, st, gen) // shown as it is, no MDS
 	}
 	if ds.Dist == nil {
 		return fmt.Errorf("%s holds a trained %s, not distances to embed (open it with 'burescope render')", req.Name, ds.Kind)
@@ -101,6 +107,7 @@ func (a *App) load(req loadRequest, st Settings, gen int, autostart bool) error 
 
 // loaded updates the UI for a newly opened dataset.
 func (a *App) loaded(ds *datasets.Dataset) {
+	a.explore.datasetLoaded(ds)
 	a.canvas.SetDim(a.set.Dim)
 	a.canvas.SetMessage("")
 	a.loop.Select(nil, -1)

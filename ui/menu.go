@@ -37,9 +37,9 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Export means and covariances (CSV)…", func() { a.exportDialog(exportEmbeddingCSV) }),
 		fyne.NewMenuItem("Export stress curve (CSV)…", func() { a.exportDialog(exportStressCSV) }),
 	)
-	toggle := fyne.NewMenuItem("Start / Pause\tSpace", a.sess.Toggle)
-	step := fyne.NewMenuItem("Step\tS", func() { a.sess.Step(stepSize) })
-	reset := fyne.NewMenuItem("Reset\tR", func() { a.sess.Reset(a.set.Seed) })
+	toggle := fyne.NewMenuItem("Start / Pause\tSpace", func() { a.runKey(fyne.KeySpace) })
+	step := fyne.NewMenuItem("Step\tS", func() { a.runKey(fyne.KeyS) })
+	reset := fyne.NewMenuItem("Reset\tR", func() { a.runKey(fyne.KeyR) })
 	run := fyne.NewMenu("Run", toggle, step, reset,
 		fyne.NewMenuItem("Jitter", func() { a.sess.Jitter(jitterScale) }))
 	find := fyne.NewMenuItem("Find item…", func() { a.win.Canvas().Focus(a.search) })
@@ -77,7 +77,7 @@ func (a *App) openDialog() {
 		r.Close()
 		a.open(path, nil, true)
 	}, a.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".json", ".npy"}))
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".json", ".npy", ".npz"}))
 	a.startIn(d.SetLocation)
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()

@@ -1,0 +1,534 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/datasets"
+	"burescope/engine"
+)
+
+// relPublishEvery is how often the trainer publishes between evaluations,
+// and the shortest interval between two UI updates (20 a second).
+const relPublishEvery = 50 * time.Millisecond
+
+// relationsTool is the Relations tab: it trains elliptical embeddings
+// from the (child, ancestor) relations of the loaded dataset (issue 8)
+// with engine.HypernymyTrainer on a goroutine, shows the live MAP / mean
+// rank curve below the canvas and the embedding being trained on the
+// canvas (the explorer's relations mode).
+//
+// Threading: the fields marked (UI) belong to the UI goroutine. One
+// training goroutine runs HypernymyTrainer.Run at a time (each waits for
+// the previous one to end); its snapshots go to a pump goroutine that
+// projects the newest (d > 3) and posts it to the UI at most every
+// relPublishEvery, never more than one pending.
+type relationsTool struct {
+	x *explorer
+	a *App
+
+	content  fyne.CanvasObject
+	curveBox fyne.CanvasObject
+	curve    *relCurve
+
+	info                                    *widget.Label
+	dim, epochs, negatives, batch, lr, seed *widget.Entry
+	evalEvery                               *widget.Entry
+	optimizer                               *widget.Select
+	start, pause, stop, mammals             *widget.Button
+	show                                    *widget.Check
+	bar                                     *widget.ProgressBar
+	text                                    *widget.Label
+	fields                                  []fyne.Disableable
+
+	ds       *datasets.Dataset         // (UI) the session's dataset when it has relations
+	tr       *engine.HypernymyTrainer  // (UI) nil: none yet (Start makes one)
+	trDS     *datasets.Dataset         // (UI) the dataset tr trains on
+	running  bool                      // (UI)
+	runID    int                       // (UI)
+	cancel   context.CancelFunc        // (UI)
+	done     chan struct{}             // (UI) closed when the newest run goroutine ends
+	last     *engine.HypernymyProgress // (UI) newest applied snapshot
+	lastView *embView                  // (UI) newest trained view
+
+	specMu sync.Mutex
+	spec   planeSpec // plane of the trained view (specMu)
+
+	updates atomic.Int64 // UI updates applied (tests)
+}
+
+func newRelationsTool(x *explorer) *relationsTool {
+	r := &relationsTool{x: x, a: x.a, spec: planeSpec{kind: planePCA, a: -1, b: -1}}
+	r.info = widget.NewLabel("")
+	r.info.Wrapping = fyne.TextWrapWord
+	entry := func(v string) *widget.Entry {
+		e := widget.NewEntry()
+		e.SetText(v)
+		return e
+	}
+	r.dim = entry("2")
+	r.epochs = entry("50")
+	r.negatives = entry("50")
+	r.batch = entry("1000")
+	r.lr = entry("0")
+	r.seed = entry("1")
+	r.evalEvery = entry("1")
+	r.optimizer = widget.NewSelect([]string{engine.HypSGD, engine.HypAdam}, nil)
+	r.optimizer.SetSelected(engine.HypAdam)
+	r.fields = []fyne.Disableable{r.dim, r.negatives, r.batch, r.lr, r.seed, r.evalEvery, r.optimizer}
+	r.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), r.startTraining)
+	r.start.Importance = widget.HighImportance
+	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), r.pauseTraining)
+	r.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { r.stopTraining(true) })
+	r.show = widget.NewCheck("Show the trained embedding on the canvas", r.showChanged)
+	r.mammals = widget.NewButtonWithIcon("Open the WordNet mammals", theme.FolderOpenIcon(), func() {
+		r.a.open(datasets.BuiltinPrefix+"mammals", nil, false)
+	})
+	r.bar = widget.NewProgressBar()
+	r.text = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	r.text.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(
+		widget.NewFormItem("Dimension", r.dim),
+		widget.NewFormItem("Epochs", r.epochs),
+		widget.NewFormItem("Negatives", r.negatives),
+		widget.NewFormItem("Batch", r.batch),
+		widget.NewFormItem("Optimiser", r.optimizer),
+		widget.NewFormItem("Learning rate", r.lr),
+		widget.NewFormItem("Seed", r.seed),
+		widget.NewFormItem("Evaluate every", r.evalEvery),
+	)
+	hint := widget.NewLabel("Loss: softmax of the Wasserstein-Bures dot product [u:v] over true ancestors against sampled negatives (each noun also its own hypernym). " +
+		"Learning rate 0 = default (SGD: 0.02 for d ≤ 4, 0.01 above; Adam: 0.01). Dimension 1 to 16; above 3 the canvas shows the plane chosen in the Explore tab. " +
+		"Evaluation ranks every item against all others (mean rank, MAP), about one epoch's time.")
+	hint.Wrapping = fyne.TextWrapWord
+	hint.Importance = widget.LowImportance
+	r.content = container.NewVScroll(container.NewVBox(
+		widget.NewLabelWithStyle("Train from relations", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		r.info, r.mammals,
+		widget.NewSeparator(),
+		form,
+		container.NewGridWithColumns(3, r.start, r.pause, r.stop),
+		r.bar, r.text, r.show, hint,
+	))
+	r.curve = newRelCurve()
+	r.curveBox = r.curve
+	r.datasetChanged(nil)
+	return r
+}
+
+// datasetChanged is called when the session opened a new dataset (nil:
+// none): a training run on another dataset stops.
+func (r *relationsTool) datasetChanged(ds *datasets.Dataset) {
+	if r.tr != nil && r.trDS != ds {
+		r.stopTraining(true)
+		r.lastView = nil
+		r.last = nil
+		r.curve.SetData(nil, 0)
+		r.text.SetText("")
+		r.bar.SetValue(0)
+	}
+	if ds != nil && len(ds.Relations) > 0 {
+		r.ds = ds
+		r.info.SetText(fmt.Sprintf("%s: %d items, %d (child, ancestor) relations.", displayName(ds.Name), ds.Len(), len(ds.Relations)))
+		r.mammals.Hide()
+	} else {
+		r.ds = nil
+		name := "The loaded dataset"
+		if ds != nil {
+			name = displayName(ds.Name)
+		}
+		r.info.SetText(name + " has no relations. Open a (child, ancestor) TSV or the built-in WordNet mammal closure (1,182 nouns).")
+		r.mammals.Show()
+	}
+	r.refreshButtons()
+}
+
+// config reads the training settings from the form.
+func (r *relationsTool) config() (engine.HypernymyConfig, error) {
+	geti := func(e *widget.Entry, what string, lo, hi int) (int, error) {
+		v, err := strconv.Atoi(strings.TrimSpace(e.Text))
+		if err != nil || v < lo || v > hi {
+			return 0, fmt.Errorf("%s %q: want a whole number in %d..%d", what, e.Text, lo, hi)
+		}
+		return v, nil
+	}
+	var cfg engine.HypernymyConfig
+	var err error
+	if cfg.Dim, err = geti(r.dim, "dimension", 1, 16); err != nil {
+		return cfg, err
+	}
+	if cfg.Epochs, err = geti(r.epochs, "epochs", 1, 1_000_000); err != nil {
+		return cfg, err
+	}
+	if cfg.Negatives, err = geti(r.negatives, "negatives", 1, 100_000); err != nil {
+		return cfg, err
+	}
+	if cfg.BatchSize, err = geti(r.batch, "batch", 1, 10_000_000); err != nil {
+		return cfg, err
+	}
+	if cfg.EvalEvery, err = geti(r.evalEvery, "evaluate every", 1, 1_000_000); err != nil {
+		return cfg, err
+	}
+	seed, err := strconv.ParseUint(strings.TrimSpace(r.seed.Text), 10, 64)
+	if err != nil {
+		return cfg, fmt.Errorf("seed %q: want a whole number >= 0", r.seed.Text)
+	}
+	cfg.Seed = seed
+	lr, err := strconv.ParseFloat(strings.TrimSpace(r.lr.Text), 64)
+	if err != nil || lr < 0 || math.IsInf(lr, 0) || math.IsNaN(lr) {
+		return cfg, fmt.Errorf("learning rate %q: want a number >= 0 (0 = default)", r.lr.Text)
+	}
+	cfg.LR = lr
+	cfg.Optimizer = r.optimizer.Selected
+	return cfg, nil
+}
+
+// startTraining starts (or resumes) training on a goroutine.
+func (r *relationsTool) startTraining() {
+	if r.running {
+		return
+	}
+	if r.ds == nil {
+		r.a.showError("Train from relations", errors.New("the loaded dataset has no relations: open a relations file or builtin:mammals"))
+		return
+	}
+	cfg, err := r.config()
+	if err != nil {
+		r.a.showError("Invalid training setting", err)
+		return
+	}
+	if r.tr != nil && r.last != nil && r.last.Epoch >= r.last.Epochs && cfg.Epochs <= r.last.Epoch {
+		r.tr = nil // finished: Start begins a new run
+	}
+	setEpochs := 0
+	if r.tr == nil {
+		tr, err := engine.NewHypernymyTrainer(r.ds.Len(), r.ds.Relations, cfg)
+		if err != nil {
+			r.a.showError("Train from relations", err)
+			return
+		}
+		r.tr, r.trDS, r.last, r.lastView = tr, r.ds, nil, nil
+		r.curve.SetData(nil, cfg.Epochs)
+		r.setSpec(defaultSpec(cfg.Dim))
+		r.x.spec = defaultSpec(cfg.Dim)
+	} else if cfg.Epochs != r.tr.Config().Epochs {
+		setEpochs = cfg.Epochs // applied by the run goroutine (it may wait for the old run)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.runID++
+	id := r.runID
+	r.running = true
+	prev := r.done
+	done := make(chan struct{})
+	r.done = done
+	tr, ds := r.tr, r.trDS
+	if !r.show.Checked {
+		r.show.SetChecked(true)
+	}
+	r.a.sess.Pause() // the MDS fit and the training would share the CPU
+	r.refreshButtons()
+	go func() {
+		defer close(done)
+		if prev != nil {
+			<-prev
+		}
+		var err error
+		if setEpochs > 0 {
+			err = tr.SetEpochs(setEpochs)
+		}
+		if err == nil {
+			p := newRelPump(r, id, ds)
+			go p.loop()
+			p.offer(tr.Latest())
+			err = tr.Run(ctx, relPublishEvery, p.offer)
+			p.finish()
+		}
+		r.a.do(func() { r.finished(id, err) })
+	}()
+}
+
+// pauseTraining stops the run between batches; Start resumes it.
+func (r *relationsTool) pauseTraining() {
+	if !r.running {
+		return
+	}
+	r.cancel()
+	r.running = false
+	r.refreshButtons()
+}
+
+// toggle is Space in relations mode.
+func (r *relationsTool) toggle() {
+	if r.running {
+		r.pauseTraining()
+	} else {
+		r.startTraining()
+	}
+}
+
+// stopTraining ends the run and forgets the trainer (the next Start
+// begins a new one from the form). The trained embedding stays on the
+// canvas; with keepShown false the "show" check is cleared without its
+// callback, for a caller that replaces the view itself.
+func (r *relationsTool) stopTraining(keepShown bool) {
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.running = false
+	r.tr = nil
+	if !keepShown && r.show.Checked {
+		r.show.Checked = false // no callback: the caller replaces the view
+		r.show.Refresh()
+	}
+	r.refreshButtons()
+}
+
+// finished runs on the UI goroutine when run id's goroutine ended.
+func (r *relationsTool) finished(id int, err error) {
+	if id != r.runID {
+		return
+	}
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.running = false
+	if err != nil && !errors.Is(err, context.Canceled) {
+		r.a.showError("Training stopped", err)
+	}
+	r.refreshButtons()
+	if r.last != nil && r.last.Done {
+		fmt.Fprintf(r.a.log, "burescope: relations training done epochs=%d mean_rank=%.4g map=%.4g\n", r.last.Epoch, r.last.MeanRank, r.last.MAP)
+	}
+}
+
+// shutdown cancels training and waits for its goroutine.
+func (r *relationsTool) shutdown() {
+	if r.cancel != nil {
+		r.cancel()
+	}
+	if r.done != nil {
+		<-r.done
+	}
+}
+
+func (r *relationsTool) refreshButtons() {
+	paused := r.tr != nil && !r.running && r.last != nil && r.last.Epoch < r.last.Epochs
+	switch {
+	case paused:
+		r.start.SetText("Resume")
+	default:
+		r.start.SetText("Start")
+	}
+	enable(r.start, !r.running && r.ds != nil)
+	enable(r.pause, r.running)
+	enable(r.stop, r.tr != nil)
+	for _, f := range r.fields {
+		enable(f, r.tr == nil) // fixed for the trainer's life; Stop frees them
+	}
+	enable(r.show, r.lastView != nil)
+}
+
+func (r *relationsTool) setSpec(s planeSpec) {
+	r.specMu.Lock()
+	r.spec = s
+	r.specMu.Unlock()
+}
+
+func (r *relationsTool) getSpec() planeSpec {
+	r.specMu.Lock()
+	defer r.specMu.Unlock()
+	return r.spec
+}
+
+// showChanged switches the canvas between the trained embedding and the
+// MDS fit.
+func (r *relationsTool) showChanged(on bool) {
+	switch {
+	case on && r.lastView != nil:
+		r.a.sess.Pause()
+		r.x.install(r.lastView, r.x.mode != modeRelations)
+	case !on && r.x.mode == modeRelations:
+		r.x.leave()
+	}
+}
+
+// apply shows one pumped update (UI goroutine).
+func (r *relationsTool) apply(id int, p *engine.HypernymyProgress, v *embView) {
+	if id != r.runID || p == nil {
+		return
+	}
+	r.updates.Add(1)
+	r.last = p
+	r.curve.SetData(p.Evals, p.Epochs)
+	if p.Epochs > 0 {
+		r.bar.SetValue(float64(p.Epoch) / float64(p.Epochs))
+	}
+	r.text.SetText(progressText(p))
+	if v != nil {
+		r.lastView = v
+		if r.show.Checked {
+			first := r.x.mode != modeRelations
+			if first {
+				r.a.sess.Pause()
+			}
+			r.x.install(v, first)
+		}
+	}
+	r.refreshButtons()
+	if r.x.mode == modeRelations {
+		r.a.refreshStatus()
+	}
+}
+
+// progressText is the text under the progress bar.
+func progressText(p *engine.HypernymyProgress) string {
+	s := fmt.Sprintf("epoch %d / %d", p.Epoch, p.Epochs)
+	if !math.IsNaN(p.Loss) {
+		s += fmt.Sprintf("   loss %.4g", p.Loss)
+	}
+	if !math.IsNaN(p.MAP) {
+		s += fmt.Sprintf("\nMAP %.4f   mean rank %.3f", p.MAP, p.MeanRank)
+	}
+	if p.EpochSeconds > 0 {
+		s += fmt.Sprintf("\n%.2f s / epoch", p.EpochSeconds)
+	}
+	if p.Done {
+		s += "   (done)"
+	}
+	return s
+}
+
+// statusText is the relations part of the status bar.
+func (r *relationsTool) statusText() string {
+	p := r.last
+	if p == nil {
+		return "training from relations"
+	}
+	s := fmt.Sprintf("epoch %d/%d", p.Epoch, p.Epochs)
+	if !math.IsNaN(p.MAP) {
+		s += fmt.Sprintf("   ·   MAP %.4f   ·   mean rank %.3f", p.MAP, p.MeanRank)
+	}
+	switch {
+	case r.running:
+		s += "   ·   training"
+	case p.Done:
+		s += "   ·   done"
+	default:
+		s += "   ·   paused"
+	}
+	return s
+}
+
+// relPump turns trainer snapshots into views off the UI goroutine and
+// posts the newest to the UI at most every relPublishEvery.
+type relPump struct {
+	r       *relationsTool
+	id      int
+	ds      *datasets.Dataset
+	latest  atomic.Pointer[engine.HypernymyProgress]
+	wake    chan struct{}
+	quit    chan struct{}
+	stopped chan struct{}
+	out     atomic.Pointer[relUpdate]
+	pending atomic.Bool
+	built   *engine.HypernymyProgress // pump goroutine only
+	prev    *engine.Plane             // pump goroutine only
+}
+
+type relUpdate struct {
+	p *engine.HypernymyProgress
+	v *embView
+}
+
+func newRelPump(r *relationsTool, id int, ds *datasets.Dataset) *relPump {
+	return &relPump{r: r, id: id, ds: ds, wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// offer hands a snapshot to the pump (trainer goroutine; never blocks).
+func (p *relPump) offer(pr *engine.HypernymyProgress) {
+	p.latest.Store(pr)
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// finish posts the last snapshot and stops the pump.
+func (p *relPump) finish() {
+	close(p.quit)
+	<-p.stopped
+}
+
+func (p *relPump) loop() {
+	defer close(p.stopped)
+	var last time.Time
+	for {
+		select {
+		case <-p.quit:
+			p.flush()
+			return
+		case <-p.wake:
+		}
+		if wait := relPublishEvery - time.Since(last); wait > 0 {
+			select {
+			case <-p.quit:
+				p.flush()
+				return
+			case <-time.After(wait):
+			}
+		}
+		last = time.Now()
+		p.flush()
+	}
+}
+
+// flush builds the view of the newest snapshot and posts it.
+func (p *relPump) flush() {
+	pr := p.latest.Load()
+	if pr == nil || pr == p.built {
+		return
+	}
+	p.built = pr
+	var v *embView
+	if emb, err := pr.Embedding(p.ds.Labels); err == nil {
+		spec := p.r.getSpec()
+		v, err = buildView(modeRelations, p.ds.Name, p.ds, emb, spec, p.prev)
+		if err != nil && spec.kind != planePCA {
+			spec.kind = planePCA
+			v, err = buildView(modeRelations, p.ds.Name, p.ds, emb, spec, p.prev)
+		}
+		if err == nil {
+			v.epoch = pr.Epoch
+			if v.plane != nil {
+				p.prev = v.plane
+			}
+		} else {
+			v = nil
+		}
+	}
+	p.out.Store(&relUpdate{p: pr, v: v})
+	if p.pending.CompareAndSwap(false, true) {
+		p.r.a.do(p.deliver)
+	}
+}
+
+// deliver runs on the UI goroutine.
+func (p *relPump) deliver() {
+	p.pending.Store(false)
+	if u := p.out.Load(); u != nil {
+		p.r.apply(p.id, u.p, u.v)
+	}
+}
