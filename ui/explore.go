@@ -194,6 +194,7 @@ type explorer struct {
 	itemB     *widget.Entry
 	useA      *widget.Button
 	useB      *widget.Button
+	rowA      fyne.CanvasObject
 	rowB      fyne.CanvasObject
 	kept      *widget.Label
 	by        *widget.Select
@@ -287,7 +288,7 @@ func (x *explorer) build() {
 	x.useA = widget.NewButtonWithIcon("", theme.ContentPasteIcon(), func() { x.useSelection(false) })
 	x.useB = widget.NewButtonWithIcon("", theme.ContentPasteIcon(), func() { x.useSelection(true) })
 	x.kept = low("")
-	rowA := container.NewBorder(nil, nil, widget.NewLabel("Item"), x.useA, x.itemA)
+	x.rowA = container.NewBorder(nil, nil, widget.NewLabel("Item"), x.useA, x.itemA)
 	x.rowB = container.NewBorder(nil, nil, widget.NewLabel("To"), x.useB, x.itemB)
 
 	var names []string
@@ -332,7 +333,7 @@ func (x *explorer) build() {
 	top := container.NewVBox(
 		bold("Embedding"), x.info, x.setRadio,
 		widget.NewSeparator(),
-		bold("Projection plane"), x.planes, rowA, x.rowB, x.kept,
+		bold("Projection plane"), x.planes, x.rowA, x.rowB, x.kept,
 		widget.NewSeparator(),
 		bold("Nearest neighbours"), form, x.nbTitle,
 	)
@@ -569,13 +570,9 @@ func (x *explorer) planeWidgets() {
 	v := x.view.Load()
 	on := v != nil && x.dim() >= 3
 	if on && (x.spec.kind == planeItem || x.spec.kind == planeDiff) {
-		x.itemA.Show()
-		x.useA.Show()
-		x.itemA.Enable()
-		x.useA.Enable()
+		x.rowA.Show()
 	} else {
-		x.itemA.Disable()
-		x.useA.Disable()
+		x.rowA.Hide()
 	}
 	if on && x.spec.kind == planeDiff {
 		x.rowB.Show()

@@ -1,0 +1,387 @@
+package ui
+
+import (
+	"context"
+	"image"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"burescope/datasets"
+	"burescope/engine"
+)
+
+// authorsNPZ is the authors' layout test file of the datasets package
+// (3 items bach, mozart, jazz in d = 3; labels in authors_labels.txt
+// beside it).
+var authorsNPZ = filepath.Join("..", "datasets", "testdata", "npy", "authors.npz")
+
+// openAndWait opens a file in the app and waits for the load and its UI
+// update.
+func openAndWait(t *testing.T, a *testApp, path string) {
+	t.Helper()
+	a.on(func() { a.open(path, nil, true) })
+	a.loads.Wait()
+	a.on(func() {})
+}
+
+// viewFrame waits for a frame that shows view v (its scene's means).
+func viewFrame(t *testing.T, a *testApp, dim int) *frame {
+	t.Helper()
+	a.loop.Wake()
+	eventually(t, "frame of the explored view", func() bool {
+		f := a.frame()
+		v := a.explore.currentView()
+		return f != nil && f.Scene != nil && v != nil && f.Scene.Dim == dim && &f.Scene.Means[0] == &v.scene.Means[0]
+	})
+	return a.frame()
+}
+
+func pixelsDiffer(a, b *image.RGBA) int {
+	if a.Rect != b.Rect {
+		return a.Rect.Dx() * a.Rect.Dy()
+	}
+	n := 0
+	for i := 0; i < len(a.Pix); i += 4 {
+		if a.Pix[i] != b.Pix[i] || a.Pix[i+1] != b.Pix[i+1] || a.Pix[i+2] != b.Pix[i+2] {
+			n++
+		}
+	}
+	return n
+}
+
+func TestExploreNPZShownWithoutMDS(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	fitBefore := a.sess.Snapshot()
+	openAndWait(t, a, authorsNPZ)
+
+	// The file read directly by the loader, labels from the file beside it.
+	want, err := datasets.LoadNPY(authorsNPZ, datasets.NPYOptions{Labels: strings.TrimSuffix(authorsNPZ, ".npz") + "_labels.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := a.explore.currentView()
+	if v == nil || v.mode != modeEmbedding {
+		t.Fatalf("no embedding view after loading %s: %s", authorsNPZ, a.log.String())
+	}
+	if v.emb.Len() != 3 || v.emb.Dim != 3 || strings.Join(v.emb.Labels, ",") != "bach,mozart,jazz" {
+		t.Fatalf("explored %d items in d = %d labelled %v", v.emb.Len(), v.emb.Dim, v.emb.Labels)
+	}
+	for i, m := range want.Means {
+		if v.emb.Means[i] != m {
+			t.Fatalf("mean value %d: %v, loader says %v", i, v.emb.Means[i], m)
+		}
+	}
+	// No MDS: the session keeps its paused fit of PISA, the run controls
+	// are off, and a line says why.
+	if st := a.sess.State(); st == StateRunning {
+		t.Errorf("session state %v after loading an embedding", st)
+	}
+	if a.sess.Snapshot() != fitBefore || a.sess.Dataset().Name != "builtin:pisa2015" {
+		t.Error("loading an embedding touched the MDS session")
+	}
+	var startOff, stepOff bool
+	var note, title, status string
+	var planes []string
+	a.on(func() {
+		a.refreshStatus()
+		startOff, stepOff = a.controls.start.Disabled(), a.controls.step.Disabled()
+		note, title, status = a.explore.embNote.Text, a.win.Title(), a.status.Text
+		planes = append(planes, a.explore.planes.Options...)
+	})
+	if !startOff || !stepOff {
+		t.Error("run controls enabled for a trained embedding")
+	}
+	if !strings.Contains(note, "no distances to fit") || title != "Burescope — authors.npz" || !strings.Contains(status, "no MDS run") {
+		t.Errorf("note %q, title %q, status %q", note, title, status)
+	}
+	if strings.Join(planes, "|") != strings.Join([]string{plane3D, planePCA, planeItem, planeDiff}, "|") {
+		t.Errorf("planes offered: %v", planes)
+	}
+
+	// d = 3 starts in 3-D; the PCA plane draws another picture.
+	f3 := viewFrame(t, a, 3)
+	img3 := append([]uint8(nil), f3.Img.Pix...)
+	a.on(func() { a.explore.planes.SetSelected(planePCA) })
+	a.loads.Wait()
+	fp := viewFrame(t, a, 2)
+	pca, err := engine.PCAPlane(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProjected(t, "PCA", a.explore.currentView(), want, pca)
+	if n := pixelsDiffer(&image.RGBA{Pix: img3, Stride: f3.Img.Stride, Rect: f3.Img.Rect}, fp.Img); n < 100 {
+		t.Errorf("the PCA plane changed only %d pixels of the 3-D picture", n)
+	}
+
+	// The paper's figure: the plane of bach's two principal axes, in the
+	// precision view. It keeps bach's two largest eigenvalues: the
+	// fraction kept is (l1 + l2) / (l1 + l2 + l3), from gonum's exact
+	// eigendecomposition of bach's covariance.
+	a.on(func() {
+		a.explore.planes.SetSelected(planeItem)
+		a.explore.setPlaneItem(false, "bach")
+	})
+	a.loads.Wait()
+	viewFrame(t, a, 2)
+	v = a.explore.currentView()
+	if v.spec.kind != planeItem || v.spec.a != 0 {
+		t.Fatalf("plane %+v, want bach's axes", v.spec)
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(3, append([]float64(nil), want.Scale(0)...)), false) {
+		t.Fatal("eigen")
+	}
+	l := eig.Values(nil) // ascending
+	wantKept := (l[1] + l[2]) / (l[0] + l[1] + l[2])
+	if math.Abs(v.kept[0]-wantKept) > 1e-12 {
+		t.Errorf("bach keeps %v of its variance, want %v", v.kept[0], wantKept)
+	}
+	ip, _ := engine.ItemAxesPlane(want, 0)
+	checkProjected(t, "bach's axes", v, want, ip)
+	var viewSet, keptText string
+	a.on(func() { viewSet, keptText = a.set.View, a.explore.kept.Text })
+	if viewSet != "precision" {
+		t.Errorf("item plane in the %s view, want precision", viewSet)
+	}
+	if !strings.Contains(keptText, "mean") || !strings.Contains(keptText, "min") {
+		t.Errorf("variance text %q", keptText)
+	}
+
+	// Difference plane: its first axis is the unit mean difference.
+	a.on(func() {
+		a.explore.planes.SetSelected(planeDiff)
+		a.explore.setPlaneItem(false, "bach")
+		a.explore.setPlaneItem(true, "jazz")
+	})
+	a.loads.Wait()
+	viewFrame(t, a, 2)
+	v = a.explore.currentView()
+	if v.spec.kind != planeDiff || v.plane == nil {
+		t.Fatalf("plane %+v", v.spec)
+	}
+	diff := make([]float64, 3)
+	var nd float64
+	for k := range diff {
+		diff[k] = want.Mean(2)[k] - want.Mean(0)[k]
+		nd += diff[k] * diff[k]
+	}
+	if c := engine.Dot(v.plane.Axis(0), diff) / math.Sqrt(nd); math.Abs(c-1) > 1e-12 {
+		t.Errorf("first axis of the difference plane has cosine %v with jazz - bach", c)
+	}
+
+	// A new MDS dataset leaves the explorer.
+	openAndWait(t, a, "builtin:iris")
+	if a.explore.currentView() != nil {
+		t.Error("still exploring after an MDS dataset was opened")
+	}
+}
+
+// checkProjected compares the drawn means with P m for the plane p.
+func checkProjected(t *testing.T, what string, v *embView, e *engine.Embedding, p engine.Plane) {
+	t.Helper()
+	for i := 0; i < e.Len(); i++ {
+		for r := 0; r < 2; r++ {
+			got := v.scene.Means[2*i+r]
+			want := engine.Dot(p.Axis(r), e.Mean(i))
+			if math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
+				t.Errorf("%s: item %d coordinate %d drawn at %v, want P m = %v", what, i, r, got, want)
+			}
+		}
+	}
+}
+
+// randomEmbedding returns n gaussian measures in R^d with random means and
+// scales A A^T + 0.1 I.
+func randomEmbedding(n, d int, seed uint64) *engine.Embedding {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	for i := 0; i < n; i++ {
+		e.Labels = append(e.Labels, "w"+strings.Repeat("x", i/26)+string(rune('a'+i%26)))
+		for k := 0; k < d; k++ {
+			e.Means[i*d+k] = rng.NormFloat64()
+		}
+		a := make([]float64, d*d)
+		for k := range a {
+			a[k] = 0.6 * rng.NormFloat64()
+		}
+		s := e.Scales[i*d*d : (i+1)*d*d]
+		for r := 0; r < d; r++ {
+			for c := 0; c < d; c++ {
+				var v float64
+				for k := 0; k < d; k++ {
+					v += a[r*d+k] * a[c*d+k]
+				}
+				s[r*d+c] = v
+			}
+			s[r*d+r] += 0.1
+		}
+	}
+	return e
+}
+
+// bruteNeighbours ranks every other item by the pairwise functions of
+// engine (W2, BuresCosine), one pair at a time: the reference for the
+// Explore tab's list.
+func bruteNeighbours(e *engine.Embedding, item, k int, by engine.Similarity, rho float64) []engine.Neighbor {
+	d := e.Dim
+	var all []engine.Neighbor
+	for j := 0; j < e.Len(); j++ {
+		if j == item {
+			continue
+		}
+		var s float64
+		switch by {
+		case engine.ByW2:
+			s = engine.W2(e.Family, e.Mean(item), e.Scale(item), e.Mean(j), e.Scale(j), d)
+		case engine.ByCosine:
+			s = engine.BuresCosine(e.Mean(item), e.Scale(item), e.Mean(j), e.Scale(j), d, rho)
+		}
+		all = append(all, engine.Neighbor{Index: j, Score: s})
+	}
+	sort.SliceStable(all, func(x, y int) bool {
+		if by == engine.ByW2 {
+			return all[x].Score < all[y].Score
+		}
+		return all[x].Score > all[y].Score
+	})
+	return all[:min(k, len(all))]
+}
+
+// waitNeighbours waits until the list holds the neighbours of item.
+func waitNeighbours(t *testing.T, a *testApp, item int) []engine.Neighbor {
+	t.Helper()
+	var got []engine.Neighbor
+	eventually(t, "neighbour list", func() bool {
+		return a.check(func() bool {
+			got = append([]engine.Neighbor(nil), a.explore.nbList...)
+			return a.explore.selected == item && a.explore.nbStop == nil && len(got) > 0
+		})
+	})
+	return got
+}
+
+func sameNeighbours(t *testing.T, what string, got, want []engine.Neighbor) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d neighbours, want %d", what, len(got), len(want))
+	}
+	for r := range want {
+		if got[r].Index != want[r].Index || math.Abs(got[r].Score-want[r].Score) > 1e-9*(1+math.Abs(want[r].Score)) {
+			t.Errorf("%s: rank %d is item %d (%v), want %d (%v)", what, r+1, got[r].Index, got[r].Score, want[r].Index, want[r].Score)
+		}
+	}
+}
+
+func TestExploreNeighbours(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	emb := randomEmbedding(80, 5, 7)
+	path := filepath.Join(t.TempDir(), "words.json")
+	if err := datasets.SaveEmbedding(path, emb); err != nil {
+		t.Fatal(err)
+	}
+	openAndWait(t, a, path)
+	v := a.explore.currentView()
+	if v == nil || v.emb.Dim != 5 || v.plane == nil || v.spec.kind != planePCA {
+		t.Fatalf("JSON embedding not explored on the PCA plane: %+v", v)
+	}
+	e := v.emb
+
+	// Search selects item 17: its 10 nearest by W2.
+	a.on(func() { a.find(e.Labels[17]) })
+	got := waitNeighbours(t, a, 17)
+	sameNeighbours(t, "W2", got, bruteNeighbours(e, 17, 10, engine.ByW2, 0))
+	if hl := a.explore.highlighted(); len(hl) != 10 || hl[0] != got[0].Index {
+		t.Errorf("highlighted %v, want the 10 neighbours", hl)
+	}
+	eventually(t, "highlighted frame", func() bool {
+		f := a.frame()
+		return f != nil && f.Scene != nil && len(f.Scene.Highlight) >= 10
+	})
+
+	// Bures cosine with rho = 0.5 and k = 5.
+	a.on(func() {
+		a.explore.rho.SetText("0.5")
+		a.explore.k.SetSelected("5")
+		a.explore.by.SetSelected(neighbourChoices[2].name)
+	})
+	eventually(t, "cosine list", func() bool {
+		return a.check(func() bool { return a.explore.nbStop == nil && len(a.explore.nbList) == 5 })
+	})
+	got = waitNeighbours(t, a, 17)
+	sameNeighbours(t, "Bures cosine", got, bruteNeighbours(e, 17, 5, engine.ByCosine, 0.5))
+
+	// Clicking row 2 selects and centres that item and lists its own
+	// neighbours.
+	j := got[1].Index
+	a.on(func() { a.explore.list.Select(1) })
+	if sel := a.loop.Selected(); len(sel) != 1 || sel[0] != j {
+		t.Errorf("selected %v after clicking row 2, want [%d]", sel, j)
+	}
+	got = waitNeighbours(t, a, j)
+	sameNeighbours(t, "row 2's neighbours", got, bruteNeighbours(e, j, 5, engine.ByCosine, 0.5))
+
+	// The MDS fit (2-D snapshot) has neighbours too.
+	openAndWait(t, a, "builtin:pisa2015")
+	pause(t, a)
+	snap := a.sess.Snapshot()
+	a.on(func() {
+		a.explore.by.SetSelected(neighbourChoices[0].name)
+		a.explore.k.SetSelected("10")
+		a.selectItem(3)
+	})
+	got = waitNeighbours(t, a, 3)
+	sameNeighbours(t, "MDS fit", got, bruteNeighbours(snap.Embedding(a.sess.Dataset().Labels), 3, 10, engine.ByW2, 0))
+}
+
+func TestExploreCancelKeepsState(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	before := a.sess.Snapshot()
+	started := make(chan struct{})
+	// The real loader, held at its first progress report until the load
+	// is cancelled: a slow file.
+	a.on(func() {
+		a.explore.loadNPY = func(ctx context.Context, path string, opt datasets.NPYOptions, progress func(int, int)) (*datasets.Dataset, error) {
+			first := true
+			return datasets.LoadNPYDataset(ctx, path, opt, func(done, total int) {
+				progress(done, total)
+				if first {
+					first = false
+					close(started)
+					<-ctx.Done()
+				}
+			})
+		}
+	})
+	a.on(func() { a.open(authorsNPZ, nil, true) })
+	<-started
+	eventually(t, "progress shown", func() bool {
+		return a.check(func() bool { return a.explore.loading && a.explore.loadBox.Visible() && !a.explore.curveObj.Visible() })
+	})
+	a.on(func() { a.explore.loadStop.OnTapped() })
+	a.loads.Wait()
+	a.on(func() {})
+	var loading, curveShown bool
+	var lastError string
+	a.on(func() { loading, curveShown, lastError = a.explore.loading, a.explore.curveObj.Visible(), a.lastError })
+	if loading || !curveShown {
+		t.Errorf("after cancel: loading %v, stress curve shown %v", loading, curveShown)
+	}
+	if lastError != "" {
+		t.Errorf("a cancelled load showed an error: %q", lastError)
+	}
+	if a.explore.currentView() != nil || a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
+		t.Error("a cancelled load changed the state")
+	}
+	if !strings.Contains(a.log.String(), "cancelled") {
+		t.Errorf("log: %s", a.log.String())
+	}
+}
