@@ -314,6 +314,10 @@ func (a *App) refreshStatus() {
 }
 
 func (a *App) refreshControls() {
+	if a.explore.active() {
+		a.explore.disableRunControls() // no fit on the canvas
+		return
+	}
 	a.controls.refresh(a.sess.State(), a.iter())
 }
 

@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"burescope/datasets"
+	"burescope/engine"
+)
+
+// tinyTree is a hand-made hierarchy as (child, ancestor) pairs, its
+// transitive closure written out: 9 nouns.
+const tinyTree = `dog	animal
+cat	animal
+puppy	dog
+puppy	animal
+kitten	cat
+kitten	animal
+oak	plant
+rose	plant
+animal	entity
+plant	entity
+dog	entity
+cat	entity
+puppy	entity
+kitten	entity
+oak	entity
+rose	entity
+`
+
+// openRelations writes the tiny tree and opens it (an MDS dataset whose
+// Relations the Relations tab trains on).
+func openRelations(t *testing.T, a *testApp) *datasets.Dataset {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tree.tsv")
+	if err := os.WriteFile(path, []byte(tinyTree), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	openAndWait(t, a, path)
+	ds := a.sess.Dataset()
+	if ds.Name != path || len(ds.Relations) != 16 || ds.Len() != 9 {
+		t.Fatalf("loaded %s with %d relations, %d items", ds.Name, len(ds.Relations), ds.Len())
+	}
+	pause(t, a)
+	return ds
+}
+
+// setForm fills the Relations form.
+func setForm(a *testApp, dim, epochs, negatives, batch, lr, seed, opt string) {
+	r := a.explore.rel
+	a.on(func() {
+		r.dim.SetText(dim)
+		r.epochs.SetText(epochs)
+		r.negatives.SetText(negatives)
+		r.batch.SetText(batch)
+		r.lr.SetText(lr)
+		r.seed.SetText(seed)
+		r.optimizer.SetSelected(opt)
+	})
+}
+
+// trainToEnd presses Start and waits for the run to finish.
+func trainToEnd(t *testing.T, a *testApp, epochs int) *engine.HypernymyProgress {
+	t.Helper()
+	r := a.explore.rel
+	a.on(func() { r.start.OnTapped() })
+	var last *engine.HypernymyProgress
+	eventually(t, "training done", func() bool {
+		return a.check(func() bool {
+			last = r.last
+			return !r.running && last != nil && last.Done && last.Epoch == epochs
+		})
+	})
+	return last
+}
+
+func TestRelationsTrainAndExport(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	ds := openRelations(t, a)
+	r := a.explore.rel
+	var info string
+	a.on(func() { info = r.info.Text })
+	if !strings.Contains(info, "16 (child, ancestor) relations") {
+		t.Errorf("relations tab says %q", info)
+	}
+	setForm(a, "2", "6", "3", "8", "0.05", "3", engine.HypAdam)
+	last := trainToEnd(t, a, 6)
+
+	// The MAP curve has one point per epoch (evaluate every 1).
+	var points int
+	var evals []engine.HypernymyEval
+	a.on(func() { points, evals = r.curve.Points(), r.curve.evals })
+	if points != 6 {
+		t.Fatalf("MAP curve has %d points after 6 epochs, want 6", points)
+	}
+	for k, e := range evals {
+		if e.Epoch != k+1 || !(e.MAP > 0 && e.MAP <= 1) || !(e.MeanRank >= 1) {
+			t.Errorf("evaluation %d: %+v", k, e)
+		}
+	}
+
+	// The same training done headless (the run is bit-for-bit determined
+	// by the configuration and the relations): the form reached the
+	// trainer as typed.
+	ref, err := engine.NewHypernymyTrainer(ds.Len(), ds.Relations, engine.HypernymyConfig{
+		Dim: 2, Epochs: 6, Negatives: 3, BatchSize: 8, LR: 0.05, Seed: 3, Optimizer: engine.HypAdam, EvalEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.Step(context.Background(), 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Means {
+		if last.Means[i] != want.Means[i] {
+			t.Fatalf("mean value %d: app %v, headless %v", i, last.Means[i], want.Means[i])
+		}
+	}
+	if last.MAP != want.MAP || last.MeanRank != want.MeanRank {
+		t.Errorf("app MAP %v mean rank %v, headless %v %v", last.MAP, last.MeanRank, want.MAP, want.MeanRank)
+	}
+
+	// The canvas shows the trained embedding.
+	v := a.explore.currentView()
+	if v == nil || v.mode != modeRelations || v.emb.Len() != 9 || v.epoch != 6 {
+		t.Fatalf("canvas view %+v", v)
+	}
+	eventually(t, "frame of the trained embedding", func() bool {
+		f := a.frame()
+		return f != nil && f.Scene != nil && f.Scene.Len() == 9 && &f.Scene.Means[0] == &a.explore.currentView().scene.Means[0]
+	})
+	var curveShown bool
+	a.on(func() { curveShown = r.curveBox.Visible() && !a.explore.curveObj.Visible() })
+	if !curveShown {
+		t.Error("the MAP curve does not replace the stress curve in relations mode")
+	}
+	var runOff bool
+	a.on(func() {
+		a.refreshControls()
+		runOff = a.controls.start.Disabled() && a.controls.step.Disabled() && a.controls.reset.Disabled()
+	})
+	if !runOff {
+		t.Error("the MDS run controls are enabled in relations mode")
+	}
+
+	// Export in relations mode writes the trained embedding.
+	out := filepath.Join(t.TempDir(), "trained.json")
+	var job *exportJob
+	a.on(func() { job, err = a.exportJob(exportEmbeddingJSON) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.write(out, 0); err != nil {
+		t.Fatal(err)
+	}
+	got, err := datasets.Load(out, datasets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Embedding == nil || got.Embedding.Len() != 9 || got.Embedding.Dim != 2 {
+		t.Fatalf("exported %+v", got.Embedding)
+	}
+	for i, m := range want.Means {
+		if math.Abs(got.Embedding.Means[i]-m) > 1e-12*(1+math.Abs(m)) {
+			t.Fatalf("exported mean %d = %v, trained %v", i, got.Embedding.Means[i], m)
+		}
+	}
+	if got.Labels[0] != ds.Labels[0] {
+		t.Errorf("exported label %q, want %q", got.Labels[0], ds.Labels[0])
+	}
+	maybeShot(t, a, "relations.png")
+
+	// Stop, then d = 4: drawn on the PCA plane of the means.
+	a.on(func() { r.stop.OnTapped() })
+	setForm(a, "4", "3", "3", "8", "0", "1", engine.HypSGD)
+	trainToEnd(t, a, 3)
+	v = a.explore.currentView()
+	if v.emb.Dim != 4 || v.plane == nil || v.scene.Dim != 2 {
+		t.Fatalf("d = 4 view: dim %d, plane %v, scene dim %d", v.emb.Dim, v.plane, v.scene.Dim)
+	}
+	pca, err := engine.PCAPlane(v.emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < 2; r++ {
+		if c := math.Abs(engine.Dot(pca.Axis(r), v.plane.Axis(r))); math.Abs(c-1) > 1e-9 {
+			t.Errorf("axis %d of the drawn plane is not the PCA axis (|cos| %v)", r, c)
+		}
+	}
+
+	// Unticking "show" returns to the MDS fit.
+	a.on(func() { r.show.SetChecked(false) })
+	if a.explore.currentView() != nil {
+		t.Error("still showing the trained embedding")
+	}
+}
+
+func TestRelationsPauseResume(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	openRelations(t, a)
+	r := a.explore.rel
+	setForm(a, "2", "100000", "3", "4", "0.01", "1", engine.HypSGD)
+	a.on(func() { r.start.OnTapped() })
+	eventually(t, "some epochs", func() bool {
+		return a.check(func() bool { return r.last != nil && r.last.Epoch >= 3 })
+	})
+	a.on(func() { r.pause.OnTapped() })
+	var done chan struct{}
+	a.on(func() { done = r.done })
+	<-done
+	var e0 int
+	var startText string
+	eventually(t, "paused snapshot applied", func() bool {
+		return a.check(func() bool {
+			e0, startText = r.last.Epoch, r.start.Text
+			return r.tr.Latest() == r.last
+		})
+	})
+	if startText != "Resume" {
+		t.Errorf("start button says %q when paused", startText)
+	}
+	// Space resumes in relations mode (and never starts the MDS fit).
+	a.on(func() { a.runKey(fyne.KeySpace) })
+	eventually(t, "resumed", func() bool {
+		return a.check(func() bool { return r.last.Epoch > e0+2 })
+	})
+	if a.sess.State() == StateRunning {
+		t.Error("the MDS fit runs beside the training")
+	}
+	a.on(func() { r.stop.OnTapped() })
+	a.on(func() { done = r.done })
+	<-done
+}
+
+// maybeShot writes the window's picture to $BURESCOPE_UI_SHOTS/name
+// (for looking at the tabs; no assertion).
+func maybeShot(t *testing.T, a *testApp, name string) {
+	dir := os.Getenv("BURESCOPE_UI_SHOTS")
+	if dir == "" {
+		return
+	}
+	var img image.Image
+	a.on(func() { img, _ = captureWindow(a.win) })
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDrawRelCurve(t *testing.T) {
+	bg := color.NRGBA{A: 255}
+	img := image.NewRGBA(image.Rect(0, 0, 101, 51))
+	evals := []engine.HypernymyEval{{Epoch: 0, MAP: 0, MeanRank: 100}, {Epoch: 10, MAP: 1, MeanRank: 1}}
+	drawRelCurve(img, evals, 10, bg, bg)
+	// MAP 0 at epoch 0 is the bottom-left pixel, MAP 1 at epoch 10 the
+	// top-right; mean rank 100 (top of a two-decade axis) top-left, rank
+	// 1 bottom-right (the later series drawn over the first).
+	for _, p := range []struct {
+		x, y int
+		c    color.NRGBA
+	}{{0, 50, mapColor}, {100, 0, mapColor}, {0, 0, rankColor}, {100, 50, rankColor}} {
+		if got := img.RGBAAt(p.x, p.y); got.R != p.c.R || got.G != p.c.G || got.B != p.c.B {
+			t.Errorf("pixel (%d, %d) = %v, want %v", p.x, p.y, got, p.c)
+		}
+	}
+	if lo, hi := rankRange(evals); lo != 0 || hi != 2 {
+		t.Errorf("rank axis %v..%v decades, want 0..2", lo, hi)
+	}
+}
