@@ -239,13 +239,8 @@ func (x *explorer) build() {
 	bold := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	low := func(s string) *widget.Label {
-		l := widget.NewLabel(s)
-		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.LowImportance
-		return l
-	}
-	x.info = low("")
+	x.info = widget.NewLabel("")
+	x.info.Wrapping = fyne.TextWrapWord
 	x.setRadio = widget.NewRadioGroup([]string{"Input set", "Context set (c_)"}, func(s string) {
 		set := ""
 		if s == "Context set (c_)" {
@@ -287,7 +282,8 @@ func (x *explorer) build() {
 	x.itemB.OnSubmitted = func(s string) { x.setPlaneItem(true, s) }
 	x.useA = widget.NewButtonWithIcon("", theme.ContentPasteIcon(), func() { x.useSelection(false) })
 	x.useB = widget.NewButtonWithIcon("", theme.ContentPasteIcon(), func() { x.useSelection(true) })
-	x.kept = low("")
+	x.kept = widget.NewLabel("")
+	x.kept.Wrapping = fyne.TextWrapWord
 	x.rowA = container.NewBorder(nil, nil, widget.NewLabel("Item"), x.useA, x.itemA)
 	x.rowB = container.NewBorder(nil, nil, widget.NewLabel("To"), x.useB, x.itemB)
 
@@ -699,7 +695,7 @@ func (x *explorer) status() bool {
 	parts := []string{displayName(v.name), fmt.Sprintf("n %d", v.emb.Len()), fmt.Sprintf("d %d %s", v.emb.Dim, v.emb.Family.Name)}
 	if v.plane != nil {
 		mean, _ := keptSummary(v.kept)
-		parts = append(parts, fmt.Sprintf("%s (keeps %.0f%%)", strings.ToLower(planeShort(v.spec.kind)), 100*mean))
+		parts = append(parts, fmt.Sprintf("%s, keeps %.0f%% of the variance", planeShort(v.spec.kind), 100*mean))
 	}
 	switch v.mode {
 	case modeEmbedding:

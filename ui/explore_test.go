@@ -317,6 +317,7 @@ func TestExploreNeighbours(t *testing.T) {
 	})
 	got = waitNeighbours(t, a, 17)
 	sameNeighbours(t, "Bures cosine", got, bruteNeighbours(e, 17, 5, engine.ByCosine, 0.5))
+	maybeShot(t, a, "explore.png")
 
 	// Clicking row 2 selects and centres that item and lists its own
 	// neighbours.

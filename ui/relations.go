@@ -209,8 +209,8 @@ func (r *relationsTool) startTraining() {
 		r.a.showError("Invalid training setting", err)
 		return
 	}
-	if r.tr != nil && r.last != nil && r.last.Epoch >= r.last.Epochs && cfg.Epochs <= r.last.Epoch {
-		r.tr = nil // finished: Start begins a new run
+	if r.tr != nil && r.finishedRun() && (cfg.Epochs <= r.last.Epoch || !sameTraining(cfg, r.tr.Config())) {
+		r.tr = nil // finished, and not asked to train further: a new run
 	}
 	setEpochs := 0
 	if r.tr == nil {
@@ -336,9 +336,28 @@ func (r *relationsTool) refreshButtons() {
 	enable(r.pause, r.running)
 	enable(r.stop, r.tr != nil)
 	for _, f := range r.fields {
-		enable(f, r.tr == nil) // fixed for the trainer's life; Stop frees them
+		enable(f, r.tr == nil || r.finishedRun()) // fixed while a run can resume
 	}
 	enable(r.show, r.lastView != nil)
+}
+
+// finishedRun reports whether the trainer reached its epochs (UI
+// goroutine): Start then trains further with more epochs and the same
+// settings, or begins a new run.
+func (r *relationsTool) finishedRun() bool {
+	return r.tr != nil && !r.running && r.last != nil && r.last.Epoch >= r.last.Epochs
+}
+
+// sameTraining reports whether cfg (from the form) asks for the training
+// that trainer configuration got (its defaults filled in) apart from the
+// number of epochs.
+func sameTraining(cfg, got engine.HypernymyConfig) bool {
+	lr := cfg.LR
+	if lr == 0 {
+		lr = engine.DefaultHypernymyLR(cfg.Dim, cfg.Optimizer)
+	}
+	return cfg.Dim == got.Dim && cfg.Negatives == got.Negatives && cfg.BatchSize == got.BatchSize &&
+		cfg.Optimizer == got.Optimizer && lr == got.LR && cfg.Seed == got.Seed && cfg.EvalEvery == got.EvalEvery
 }
 
 func (r *relationsTool) setSpec(s planeSpec) {

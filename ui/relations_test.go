@@ -45,12 +45,13 @@ func openRelations(t *testing.T, a *testApp) *datasets.Dataset {
 	if err := os.WriteFile(path, []byte(tinyTree), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	openAndWait(t, a, path)
+	a.on(func() { a.open(path, nil, false) }) // no MDS run
+	a.loads.Wait()
+	a.on(func() {})
 	ds := a.sess.Dataset()
 	if ds.Name != path || len(ds.Relations) != 16 || ds.Len() != 9 {
 		t.Fatalf("loaded %s with %d relations, %d items", ds.Name, len(ds.Relations), ds.Len())
 	}
-	pause(t, a)
 	return ds
 }
 
@@ -177,10 +178,37 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	if got.Labels[0] != ds.Labels[0] {
 		t.Errorf("exported label %q, want %q", got.Labels[0], ds.Labels[0])
 	}
+	a.on(func() {
+		for _, it := range a.panel.tabs.Items {
+			if it.Text == "Relations" {
+				a.panel.tabs.Select(it)
+			}
+		}
+	})
 	maybeShot(t, a, "relations.png")
 
-	// Stop, then d = 4: drawn on the PCA plane of the means.
-	a.on(func() { r.stop.OnTapped() })
+	// More epochs with the same settings train further: 8 epochs in all
+	// equal 8 epochs in one go.
+	a.on(func() { r.epochs.SetText("8") })
+	last = trainToEnd(t, a, 8)
+	if err := ref.SetEpochs(8); err != nil {
+		t.Fatal(err)
+	}
+	if want, err = ref.Step(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Means {
+		if last.Means[i] != want.Means[i] {
+			t.Fatalf("trained further: mean value %d: app %v, headless %v", i, last.Means[i], want.Means[i])
+		}
+	}
+	a.on(func() { points = r.curve.Points() })
+	if points != 8 {
+		t.Errorf("MAP curve has %d points after 8 epochs", points)
+	}
+
+	// New settings after a finished run: a new run, d = 4, drawn on the
+	// PCA plane of the means.
 	setForm(a, "4", "3", "3", "8", "0", "1", engine.HypSGD)
 	trainToEnd(t, a, 3)
 	v = a.explore.currentView()
