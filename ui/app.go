@@ -164,7 +164,7 @@ func (a *App) layout() fyne.CanvasObject {
 	plot.Offset = 0.78
 	right := container.NewBorder(container.NewPadded(top), nil, nil, nil, plot)
 	split := container.NewHSplit(a.panel.tabs, right)
-	split.Offset = 0.25
+	split.Offset = 0.3
 	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, nil, a.status)
 	return container.NewBorder(nil, statusBar, nil, nil, split)
 }

@@ -56,6 +56,7 @@ func newSidePanel(a *App) *sidePanel {
 		container.NewTabItem("Model", container.NewVScroll(p.modelTab())),
 		container.NewTabItem("View", container.NewVScroll(p.viewTab())),
 	)
+	p.tabs.SetTabLocation(container.TabLocationLeading)
 	p.sync()
 	return p
 }

@@ -7,13 +7,13 @@ import (
 )
 
 // Region is the part of the window the canvas occupies, as fractions of
-// the image size (the default layout: side panel on the left quarter,
+// the image size (the default layout: side panel on the left 30%,
 // toolbar on top, stress curve in the bottom quarter).
 type Region struct{ X0, Y0, X1, Y1 float64 }
 
 // CanvasRegion is the canvas area of the default window layout, with a
 // margin so that a slightly different split still falls inside.
-var CanvasRegion = Region{X0: 0.32, Y0: 0.12, X1: 0.95, Y1: 0.68}
+var CanvasRegion = Region{X0: 0.36, Y0: 0.12, X1: 0.95, Y1: 0.68}
 
 // Backgrounds are the live view's background colours (render.Style's
 // light and dark backgrounds).
