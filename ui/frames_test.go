@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"strings"
@@ -183,4 +184,46 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// benchScene is n random ellipses in 2D (a fixed generator, so runs are
+// comparable).
+func benchScene(n int) *render.Scene {
+	sc := &render.Scene{Dim: 2, Tau: 1, Means: make([]float64, 2*n), Scales: make([]float64, 4*n), Labels: make([]string, n)}
+	x := uint64(1)
+	next := func() float64 { // xorshift in [0, 1)
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return float64(x>>11) / (1 << 53)
+	}
+	for i := 0; i < n; i++ {
+		sc.Means[2*i], sc.Means[2*i+1] = 100*next(), 100*next()
+		a, b, c := 1+4*next(), 1+4*next(), next()
+		sc.Scales[4*i], sc.Scales[4*i+1], sc.Scales[4*i+2], sc.Scales[4*i+3] = a, c, c, b
+		sc.Labels[i] = "item"
+	}
+	return sc
+}
+
+// BenchmarkFrameLoopStep is the cost of one live frame (scene copy, fit,
+// rasterise, hand-over) at 1200 x 800 pixels, as the optimiser publishes.
+func BenchmarkFrameLoopStep(b *testing.B) {
+	for _, n := range []int{35, 1000, 10000} {
+		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
+			sc := benchScene(n)
+			ver := uint64(0)
+			l := newFrameLoop(func() frameInput { return frameInput{Scene: sc, Version: ver} },
+				func(*frame) {}, func(fn func()) { fn() })
+			l.SetSize(1200, 800)
+			st := l.Style()
+			st.Labels = false
+			l.SetStyle(st)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ver++ // a new snapshot each frame
+				l.step()
+			}
+		})
+	}
 }
