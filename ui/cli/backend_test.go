@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"burescope/gpucompute"
 )
 
 func TestOpenBackend(t *testing.T) {
@@ -57,7 +59,8 @@ func TestOpenBackend(t *testing.T) {
 }
 
 // TestOpenBackendGL checks that "gl" either works or fails with an error
-// (never a crash), and that a working "gl" agrees with "auto".
+// (never a crash), and that "auto" picks a working GL on a GPU but the CPU,
+// with one stderr line naming the renderer, on a software rasteriser.
 func TestOpenBackendGL(t *testing.T) {
 	var stderr bytes.Buffer
 	b, err := openBackend("gl", &stderr)
@@ -76,7 +79,15 @@ func TestOpenBackendGL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if a.Name() != "gl" {
-		t.Errorf("GL works but auto chose %q (stderr %q)", a.Name(), stderr.String())
+	info := b.(*gpucompute.Backend).Info()
+	switch {
+	case info.Software():
+		if a.Name() != "cpu" || !strings.Contains(stderr.String(), info.Renderer) ||
+			strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("software GL (%s): auto chose %q, stderr %q; want cpu and one line naming the renderer",
+				info.Renderer, a.Name(), stderr.String())
+		}
+	case a.Name() != "gl":
+		t.Errorf("GPU GL (%s) works but auto chose %q (stderr %q)", info.Renderer, a.Name(), stderr.String())
 	}
 }

@@ -21,9 +21,14 @@ func TestFyneQuietUnderCUTF8(t *testing.T) {
 			imp = `_ "burescope/ui/internal/cleanlocale"`
 		}
 		src := "package main\n\nimport (\n\t" + imp + "\n\t_ \"fyne.io/fyne/v2/widget\"\n)\n\nfunc main() {}\n"
-		// The program must live inside the module to import an internal package.
+		// The program must live inside the module to import an internal
+		// package; under testdata, so that ./... patterns and tree walks of
+		// other tests (running in parallel) never see it.
 		wd, _ := os.Getwd()
-		pdir, err := os.MkdirTemp(wd, "tmpmain")
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		pdir, err := os.MkdirTemp(wd+"/testdata", "tmpmain")
 		if err != nil {
 			t.Fatal(err)
 		}
