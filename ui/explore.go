@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,107 +44,6 @@ type planeSpec struct {
 	a, b int
 }
 
-// embView is one immutable picture of an embedding that is not the
-// session's fit: the full-dimensional embedding, the plane it is seen on
-// and the scene the frame loop draws. It is built off the UI goroutine
-// and read by the frame goroutine.
-type embView struct {
-	mode  viewMode
-	name  string            // dataset name (path or builtin:NAME)
-	ds    *datasets.Dataset // labels and classes (never nil)
-	emb   *engine.Embedding // full dimension (what neighbours and exports use)
-	spec  planeSpec
-	plane *engine.Plane     // nil when drawn without projection (d <= 2, 3-D view)
-	shown *engine.Embedding // what is drawn: emb or its projection on plane
-	kept  []float64         // per-item fraction of variance kept by plane (nil without)
-	scene *render.Scene
-	epoch int    // relations mode: epochs trained
-	ver   uint64 // unique per view
-}
-
-// viewSeq numbers embViews (frame-loop versions).
-var viewSeq atomic.Uint64
-
-// buildView projects emb as spec says and wraps it as a scene. prev, if
-// not nil, is the previous plane: the new axes are flipped to point the
-// same way so that a live view does not mirror between updates. It may
-// run on any goroutine.
-func buildView(mode viewMode, name string, ds *datasets.Dataset, emb *engine.Embedding, spec planeSpec, prev *engine.Plane) (*embView, error) {
-	v := &embView{mode: mode, name: name, ds: ds, emb: emb, spec: spec, shown: emb}
-	d, n := emb.Dim, emb.Len()
-	if n == 0 {
-		return nil, fmt.Errorf("%s: the embedding has no items", displayName(name))
-	}
-	if d > 2 && !(d == 3 && spec.kind == plane3D) {
-		var p engine.Plane
-		var err error
-		switch spec.kind {
-		case planeItem:
-			if spec.a < 0 || spec.a >= n {
-				return nil, fmt.Errorf("pick the item whose principal axes span the plane")
-			}
-			p, err = engine.ItemAxesPlane(emb, spec.a)
-		case planeDiff:
-			if spec.a < 0 || spec.a >= n || spec.b < 0 || spec.b >= n {
-				return nil, fmt.Errorf("pick the two items whose mean difference is the first axis")
-			}
-			p, err = engine.DiffPlane(emb, spec.a, spec.b)
-		default:
-			p, err = engine.PCAPlane(emb)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if prev != nil && prev.Dim == p.Dim {
-			alignPlane(p, *prev)
-		}
-		shown, err := engine.Project(emb, p)
-		if err != nil {
-			return nil, err
-		}
-		kept, err := engine.VarianceKept(emb, p)
-		if err != nil {
-			return nil, err
-		}
-		v.plane, v.shown, v.kept = &p, shown, kept
-	}
-	sc := render.NewScene(v.shown)
-	sc.Dataset = displayName(name)
-	if len(ds.Classes) == n {
-		sc.Classes = ds.Classes
-	} else {
-		sc.Classes = sc.Labels // one colour per item, as for MDS fits
-	}
-	v.scene = sc
-	v.ver = viewSeq.Add(1)
-	return v, nil
-}
-
-// alignPlane flips the axes of p that point against those of prev.
-func alignPlane(p, prev engine.Plane) {
-	for r := 0; r < 2; r++ {
-		if engine.Dot(p.Axis(r), prev.Axis(r)) < 0 {
-			ax := p.Axis(r)
-			for i := range ax {
-				ax[i] = -ax[i]
-			}
-		}
-	}
-}
-
-// keptSummary returns the mean and minimum of the variance kept.
-func keptSummary(kept []float64) (mean, lo float64) {
-	if len(kept) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	lo = math.Inf(1)
-	for _, k := range kept {
-		mean += k
-		lo = math.Min(lo, k)
-	}
-	return mean / float64(len(kept)), lo
-}
-
 // explorer is the Explore tab and the app's second and third canvas
 // sources: a loaded embedding shown as it is (no MDS), and the embedding
 // trained from relations (the Relations tab, relations.go). In MDS mode it
@@ -169,14 +67,13 @@ type explorer struct {
 	selected int // the neighbour query item, or -1
 
 	// Neighbours: hl is read by the frame goroutine.
-	hlMu    sync.Mutex
-	hl      []int
-	hlVer   atomic.Uint64
-	nbGen   int                // (UI)
-	nbStop  context.CancelFunc // (UI) cancels the running query
-	nbList  []engine.Neighbor  // (UI) rows of the list
-	nbEmb   *engine.Embedding  // (UI) embedding the rows refer to
-	nbWhole bool               // (UI) nbList is complete for the query
+	hlMu   sync.Mutex
+	hl     []int
+	hlVer  atomic.Uint64
+	nbGen  int                // (UI)
+	nbStop context.CancelFunc // (UI) cancels the running query
+	nbList []engine.Neighbor  // (UI) rows of the list
+	nbEmb  *engine.Embedding  // (UI) embedding the rows refer to
 
 	// Loading (see explore_load.go).
 	loadMu     sync.Mutex
@@ -427,7 +324,7 @@ func (x *explorer) setHighlight(items []int) {
 	x.a.loop.Wake()
 }
 
-// Highlighted returns the items highlighted as neighbours.
+// highlighted returns the items highlighted as neighbours.
 func (x *explorer) highlighted() []int {
 	x.hlMu.Lock()
 	defer x.hlMu.Unlock()
@@ -515,176 +412,6 @@ func (x *explorer) nbLabel(i int) string {
 	return fmt.Sprintf("item %d", i+1)
 }
 
-// refreshTab updates the Explore tab's texts and enabled states.
-func (x *explorer) refreshTab() {
-	v := x.view.Load()
-	d := x.dim()
-	switch {
-	case v != nil && v.mode == modeEmbedding:
-		x.info.SetText(fmt.Sprintf("%s · %d items · d = %d · %s. Shown as loaded: no MDS run.",
-			displayName(v.name), v.emb.Len(), d, familyText(v.emb.Family)))
-	case v != nil && v.mode == modeRelations:
-		x.info.SetText(fmt.Sprintf("Trained from the relations of %s · %d items · d = %d · epoch %d.",
-			displayName(v.name), v.emb.Len(), d, v.epoch))
-	case d > 0:
-		x.info.SetText(fmt.Sprintf("The MDS fit of %s (d = %d). Open a trained embedding (JSON, .npy, .npz) to explore it as loaded.",
-			displayName(x.a.sess.Dataset().Name), d))
-	default:
-		x.info.SetText("Nothing loaded.")
-	}
-	isNPY := v != nil && v.mode == modeEmbedding && datasets.IsNumPyPath(v.name)
-	if isNPY {
-		x.setRadio.Show()
-	} else {
-		x.setRadio.Hide()
-	}
-	// Planes apply to d >= 3 outside MDS (an MDS fit is 2-D or 3-D).
-	var opts []string
-	if v != nil && d >= 3 {
-		if d == 3 {
-			opts = append(opts, plane3D)
-		}
-		opts = append(opts, planePCA, planeItem, planeDiff)
-	}
-	x.planes.Options = opts
-	if len(opts) == 0 {
-		x.planes.Hide()
-	} else {
-		x.planes.Show()
-		if x.planes.Selected != x.spec.kind {
-			kind := x.spec.kind
-			x.planes.Selected = kind // set without the callback
-		}
-		x.planes.Refresh()
-	}
-	x.planeWidgets()
-	x.showKept()
-}
-
-// planeWidgets shows the item rows the chosen plane needs.
-func (x *explorer) planeWidgets() {
-	v := x.view.Load()
-	on := v != nil && x.dim() >= 3
-	if on && (x.spec.kind == planeItem || x.spec.kind == planeDiff) {
-		x.rowA.Show()
-	} else {
-		x.rowA.Hide()
-	}
-	if on && x.spec.kind == planeDiff {
-		x.rowB.Show()
-	} else {
-		x.rowB.Hide()
-	}
-	if x.spec.kind == planeDiff {
-		x.itemA.SetPlaceHolder("from item")
-	} else {
-		x.itemA.SetPlaceHolder("item label")
-	}
-}
-
-// showKept describes how much variance the plane keeps.
-func (x *explorer) showKept() {
-	v := x.view.Load()
-	switch {
-	case v == nil:
-		x.kept.SetText("Planes apply to trained embeddings of dimension 3 and more (an MDS fit is drawn in its own 2-D or 3-D space).")
-	case v.plane == nil && v.emb.Dim == 3:
-		x.kept.SetText("d = 3 drawn in 3-D: drag to rotate, Shift-drag to pan, the fit button resets the view.")
-	case v.plane == nil:
-		x.kept.SetText(fmt.Sprintf("d = %d: drawn as it is.", v.emb.Dim))
-	default:
-		mean, lo := keptSummary(v.kept)
-		s := fmt.Sprintf("Variance kept by the plane (tr PCPᵀ / tr C): mean %.1f%%, min %.1f%%.", 100*mean, 100*lo)
-		if i := x.selected; i >= 0 && i < len(v.kept) {
-			s += fmt.Sprintf(" %s: %.1f%%.", v.emb.Labels[i], 100*v.kept[i])
-		}
-		x.kept.SetText(s)
-	}
-}
-
-// reproject rebuilds the view of the current embedding on the chosen
-// plane, off the UI goroutine.
-func (x *explorer) reproject() {
-	v := x.view.Load()
-	if v == nil {
-		return
-	}
-	spec := x.spec
-	if (spec.kind == planeItem && spec.a < 0) || (spec.kind == planeDiff && (spec.a < 0 || spec.b < 0)) {
-		if x.selected >= 0 && spec.a < 0 {
-			x.useSelection(false)
-			return
-		}
-		x.kept.SetText("Pick the item(s) for this plane: type a label and press Enter, or click an ellipse and press the paste button.")
-		return
-	}
-	x.projGen++
-	gen := x.projGen
-	x.a.loads.Add(1)
-	go func() {
-		defer x.a.loads.Done()
-		nv, err := buildView(v.mode, v.name, v.ds, v.emb, spec, nil)
-		if err == nil {
-			nv.epoch = v.epoch
-		}
-		x.a.do(func() {
-			cur := x.view.Load()
-			if gen != x.projGen || cur == nil || cur.mode != v.mode || (v.mode == modeEmbedding && cur.emb != v.emb) {
-				return // a newer plane, dataset or mode
-			}
-			if err != nil {
-				x.a.showError("Cannot use this plane", err)
-				return
-			}
-			if x.mode == modeRelations {
-				x.rel.setSpec(spec)
-			}
-			x.install(nv, true)
-		})
-	}()
-}
-
-// setPlaneItem sets item A (or B) of the plane from a typed label.
-func (x *explorer) setPlaneItem(second bool, label string) {
-	i := findLabel(x.labels(), label)
-	if i < 0 {
-		x.a.showError("No such item", fmt.Errorf("no item matches %q", label))
-		return
-	}
-	x.setPlaneIndex(second, i)
-}
-
-// useSelection sets item A (or B) of the plane to the selected item.
-func (x *explorer) useSelection(second bool) {
-	if x.selected < 0 {
-		x.kept.SetText("Select an item first (click an ellipse or search).")
-		return
-	}
-	x.setPlaneIndex(second, x.selected)
-}
-
-func (x *explorer) setPlaneIndex(second bool, i int) {
-	labels := x.labels()
-	if i < 0 || i >= len(labels) {
-		return
-	}
-	if second {
-		x.spec.b = i
-		x.itemB.SetText(labels[i])
-	} else {
-		x.spec.a = i
-		x.itemA.SetText(labels[i])
-	}
-	if x.spec.kind == planeItem && !second && x.a.set.View != "precision" {
-		x.a.set.View = "precision"
-		x.a.applyView()
-		x.a.panel.sync()
-	}
-	if x.spec.kind == planeItem || (x.spec.kind == planeDiff && x.spec.a >= 0 && x.spec.b >= 0) {
-		x.reproject()
-	}
-}
-
 // status writes the status bar in the embedding and relations modes and
 // reports whether it did (the app's own status is for MDS).
 func (x *explorer) status() bool {
@@ -764,42 +491,4 @@ func (x *explorer) shutdown() {
 		x.nbStop()
 	}
 	x.rel.shutdown()
-}
-
-// itemLabels is the label list the search box looks in: the labels of
-// what the canvas shows.
-func (a *App) itemLabels() []string { return a.explore.labels() }
-
-// nothingToExport reports whether there is neither an MDS fit nor an
-// explored embedding to export.
-func (a *App) nothingToExport() bool {
-	return a.sess.Snapshot() == nil && a.explore.view.Load() == nil
-}
-
-// exportJob captures an export of the embedding on the canvas in the
-// embedding and relations modes (nil, nil in MDS mode: the app exports
-// the fit). The embedding exports are the full-dimensional embedding;
-// the figure is the picture on screen.
-func (x *explorer) exportJob(kind exportKind) (*exportJob, error) {
-	v := x.view.Load()
-	if v == nil {
-		return nil, nil
-	}
-	if kind == exportStressCSV {
-		return nil, fmt.Errorf("no stress curve: the canvas shows a trained embedding, not an MDS fit")
-	}
-	e := v.emb
-	snap := &engine.Snapshot{N: e.Len(), Dim: e.Dim, Family: e.Family, Means: e.Means, Scales: e.Scales, Iter: v.epoch}
-	ds := &datasets.Dataset{Name: v.name, Kind: datasets.KindEmbedding, Labels: e.Labels, Embedding: e}
-	if len(v.ds.Classes) == e.Len() {
-		ds.Classes = v.ds.Classes
-	}
-	j := &exportJob{kind: kind, snap: snap, ds: ds}
-	if kind == exportFigure {
-		j.scene, j.style = x.a.exportScene()
-		if j.scene == nil {
-			return nil, errNothing
-		}
-	}
-	return j, nil
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"image"
 	"math"
 	"math/rand/v2"
@@ -340,49 +339,4 @@ func TestExploreNeighbours(t *testing.T) {
 	})
 	got = waitNeighbours(t, a, 3)
 	sameNeighbours(t, "MDS fit", got, bruteNeighbours(snap.Embedding(a.sess.Dataset().Labels), 3, 10, engine.ByW2, 0))
-}
-
-func TestExploreCancelKeepsState(t *testing.T) {
-	a := newTestApp(t, "builtin:pisa2015")
-	pause(t, a)
-	before := a.sess.Snapshot()
-	started := make(chan struct{})
-	// The real loader, held at its first progress report until the load
-	// is cancelled: a slow file.
-	a.on(func() {
-		a.explore.loadNPY = func(ctx context.Context, path string, opt datasets.NPYOptions, progress func(int, int)) (*datasets.Dataset, error) {
-			first := true
-			return datasets.LoadNPYDataset(ctx, path, opt, func(done, total int) {
-				progress(done, total)
-				if first {
-					first = false
-					close(started)
-					<-ctx.Done()
-				}
-			})
-		}
-	})
-	a.on(func() { a.open(authorsNPZ, nil, true) })
-	<-started
-	eventually(t, "progress shown", func() bool {
-		return a.check(func() bool { return a.explore.loading && a.explore.loadBox.Visible() && !a.explore.curveObj.Visible() })
-	})
-	a.on(func() { a.explore.loadStop.OnTapped() })
-	a.loads.Wait()
-	a.on(func() {})
-	var loading, curveShown bool
-	var lastError string
-	a.on(func() { loading, curveShown, lastError = a.explore.loading, a.explore.curveObj.Visible(), a.lastError })
-	if loading || !curveShown {
-		t.Errorf("after cancel: loading %v, stress curve shown %v", loading, curveShown)
-	}
-	if lastError != "" {
-		t.Errorf("a cancelled load showed an error: %q", lastError)
-	}
-	if a.explore.currentView() != nil || a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
-		t.Error("a cancelled load changed the state")
-	}
-	if !strings.Contains(a.log.String(), "cancelled") {
-		t.Errorf("log: %s", a.log.String())
-	}
 }

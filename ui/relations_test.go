@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"image"
-	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -236,11 +235,17 @@ func TestRelationsPauseResume(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	openRelations(t, a)
 	r := a.explore.rel
-	setForm(a, "2", "100000", "3", "4", "0.01", "1", engine.HypSGD)
+	setForm(a, "3", "100000", "3", "4", "0.01", "1", engine.HypSGD)
 	a.on(func() { r.start.OnTapped() })
 	eventually(t, "some epochs", func() bool {
 		return a.check(func() bool { return r.last != nil && r.last.Epoch >= 3 })
 	})
+	// d = 3 is drawn in 3-D (drag rotates).
+	var canvasDim int
+	a.on(func() { canvasDim = a.canvas.dim })
+	if v := a.explore.currentView(); v == nil || v.scene.Dim != 3 || v.plane != nil || canvasDim != 3 {
+		t.Errorf("d = 3 training not drawn in 3-D (canvas dim %d)", canvasDim)
+	}
 	a.on(func() { r.pause.OnTapped() })
 	var done chan struct{}
 	a.on(func() { done = r.done })
@@ -285,26 +290,5 @@ func maybeShot(t *testing.T, a *testApp, name string) {
 	defer f.Close()
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func TestDrawRelCurve(t *testing.T) {
-	bg := color.NRGBA{A: 255}
-	img := image.NewRGBA(image.Rect(0, 0, 101, 51))
-	evals := []engine.HypernymyEval{{Epoch: 0, MAP: 0, MeanRank: 100}, {Epoch: 10, MAP: 1, MeanRank: 1}}
-	drawRelCurve(img, evals, 10, bg, bg)
-	// MAP 0 at epoch 0 is the bottom-left pixel, MAP 1 at epoch 10 the
-	// top-right; mean rank 100 (top of a two-decade axis) top-left, rank
-	// 1 bottom-right (the later series drawn over the first).
-	for _, p := range []struct {
-		x, y int
-		c    color.NRGBA
-	}{{0, 50, mapColor}, {100, 0, mapColor}, {0, 0, rankColor}, {100, 50, rankColor}} {
-		if got := img.RGBAAt(p.x, p.y); got.R != p.c.R || got.G != p.c.G || got.B != p.c.B {
-			t.Errorf("pixel (%d, %d) = %v, want %v", p.x, p.y, got, p.c)
-		}
-	}
-	if lo, hi := rankRange(evals); lo != 0 || hi != 2 {
-		t.Errorf("rank axis %v..%v decades, want 0..2", lo, hi)
 	}
 }
