@@ -44,3 +44,12 @@ func (x *explorer) exportJob(kind exportKind) (*exportJob, error) {
 	}
 	return j, nil
 }
+
+// exportDataset is the dataset whose name the export dialogs suggest:
+// the explored or trained embedding's, else the session's.
+func (x *explorer) exportDataset() *datasets.Dataset {
+	if v := x.view.Load(); v != nil {
+		return &datasets.Dataset{Name: v.name, Labels: v.emb.Labels}
+	}
+	return x.a.sess.Dataset()
+}

@@ -77,3 +77,28 @@ func TestExploreCancelKeepsState(t *testing.T) {
 		t.Errorf("log: %s", a.log.String())
 	}
 }
+
+func TestExploreBadNumPyKeepsState(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	before := a.sess.Snapshot()
+	bad := filepath.Join(t.TempDir(), "broken.npz")
+	if err := os.WriteFile(bad, []byte("not a zip archive"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The loader's own message for this file.
+	_, loadErr := datasets.LoadNPY(bad, datasets.NPYOptions{})
+	if loadErr == nil {
+		t.Fatal("the loader accepted a broken file")
+	}
+	openAndWait(t, a, bad)
+	var lastError string
+	var curveShown bool
+	a.on(func() { lastError, curveShown = a.lastError, a.explore.curveObj.Visible() })
+	if !strings.Contains(lastError, loadErr.Error()) {
+		t.Errorf("dialog %q does not carry the loader's error %q", lastError, loadErr)
+	}
+	if !curveShown || a.explore.currentView() != nil || a.sess.Snapshot() != before {
+		t.Error("a failed load changed the state")
+	}
+}

@@ -228,7 +228,7 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 		}()
 	}, a.win)
 	name := "burescope"
-	if ds := a.sess.Dataset(); ds != nil {
+	if ds := a.explore.exportDataset(); ds != nil {
 		name = strings.TrimSuffix(displayName(ds.Name), filepath.Ext(ds.Name))
 	}
 	switch kind {
