@@ -164,6 +164,7 @@ func (x *explorer) enterEmbedding(ds *datasets.Dataset, v *embView, name string,
 	st.Dataset = name
 	a.set = st
 	x.clearNeighbours()
+	x.resetPlaneItems()
 	a.loop.Select(nil, -1)
 	a.search.SetText("")
 	a.canvas.SetMessage("")

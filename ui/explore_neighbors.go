@@ -75,7 +75,11 @@ func (x *explorer) clearNeighbours() {
 // goroutine by the caller's goroutine).
 func (x *explorer) queryEmbedding() (func() *engine.Embedding, string) {
 	if v := x.view.Load(); v != nil {
-		return func() *engine.Embedding { return v.emb }, ""
+		note := ""
+		if v.mode == modeRelations {
+			note = fmt.Sprintf(" (trained embedding at epoch %d)", v.epoch)
+		}
+		return func() *engine.Embedding { return v.emb }, note
 	}
 	snap := x.a.sess.Snapshot()
 	ds := x.a.sess.Dataset()

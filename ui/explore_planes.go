@@ -175,3 +175,9 @@ func (x *explorer) setPlaneIndex(second bool, i int) {
 		x.reproject()
 	}
 }
+
+// resetPlaneItems empties the plane's item fields (a new embedding).
+func (x *explorer) resetPlaneItems() {
+	x.itemA.SetText("")
+	x.itemB.SetText("")
+}

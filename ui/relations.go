@@ -132,7 +132,7 @@ func newRelationsTool(x *explorer) *relationsTool {
 // none): a training run on another dataset stops.
 func (r *relationsTool) datasetChanged(ds *datasets.Dataset) {
 	if r.tr != nil && r.trDS != ds {
-		r.stopTraining(true)
+		r.stopTraining(false)
 		r.lastView = nil
 		r.last = nil
 		r.curve.SetData(nil, 0)
@@ -223,6 +223,7 @@ func (r *relationsTool) startTraining() {
 		r.curve.SetData(nil, cfg.Epochs)
 		r.setSpec(defaultSpec(cfg.Dim))
 		r.x.spec = defaultSpec(cfg.Dim)
+		r.x.resetPlaneItems()
 	} else if cfg.Epochs != r.tr.Config().Epochs {
 		setEpochs = cfg.Epochs // applied by the run goroutine (it may wait for the old run)
 	}
