@@ -95,3 +95,17 @@ func TestKeptSummary(t *testing.T) {
 		t.Errorf("empty: %v %v", m, l)
 	}
 }
+
+// BenchmarkBuildView measures the view of a 100,000 x 12 embedding on its
+// PCA plane (plane, projection, variance kept, scene): what a load or a
+// plane change costs off the UI goroutine.
+func BenchmarkBuildView(b *testing.B) {
+	e := randomEmbedding(100_000, 12, 1)
+	ds := &datasets.Dataset{Name: "bench.npy", Labels: e.Labels}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := buildView(modeEmbedding, ds.Name, ds, e, planeSpec{kind: planePCA, a: -1, b: -1}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
