@@ -111,6 +111,9 @@ func (x *explorer) reproject() {
 	}
 	x.projGen++
 	gen := x.projGen
+	if v.mode == modeRelations {
+		x.rel.setSpec(spec) // the training's next updates use it too
+	}
 	x.a.loads.Add(1)
 	go func() {
 		defer x.a.loads.Done()
@@ -126,9 +129,6 @@ func (x *explorer) reproject() {
 			if err != nil {
 				x.a.showError("Cannot use this plane", err)
 				return
-			}
-			if x.mode == modeRelations {
-				x.rel.setSpec(spec)
 			}
 			x.install(nv, true)
 		})
