@@ -103,6 +103,7 @@ type explorer struct {
 	curveObj  fyne.CanvasObject
 	embNote   *widget.Label
 	embBox    fyne.CanvasObject
+	hist      *keptHistogram
 	loadBox   fyne.CanvasObject
 	loadLabel *widget.Label
 	loadBar   *widget.ProgressBar
@@ -236,8 +237,10 @@ func (x *explorer) build() {
 	// (embedding), the MAP curve (relations) and a load's progress.
 	x.embNote = widget.NewLabel("")
 	x.embNote.Wrapping = fyne.TextWrapWord
-	x.embBox = container.NewVBox(
-		widget.NewLabelWithStyle("Trained embedding", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), x.embNote)
+	x.hist = newKeptHistogram()
+	x.embBox = container.NewGridWithColumns(2,
+		container.NewVBox(widget.NewLabelWithStyle("Trained embedding", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), x.embNote),
+		x.hist)
 	x.loadLabel = widget.NewLabel("")
 	x.loadBar = widget.NewProgressBar()
 	x.loadStop = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), x.cancelLoad)
@@ -337,6 +340,7 @@ func (x *explorer) install(v *embView, fit bool) {
 	x.mode = v.mode
 	if v.mode == modeEmbedding {
 		x.embView = v
+		x.hist.SetKept(v.kept)
 	}
 	x.spec = v.spec
 	x.a.canvas.SetDim(v.scene.Dim)

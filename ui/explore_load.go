@@ -186,7 +186,7 @@ func (x *explorer) enterEmbedding(ds *datasets.Dataset, v *embView, name string,
 // embeddingNote is the line below the canvas that says why nothing runs.
 func embeddingNote(e *engine.Embedding) string {
 	return fmt.Sprintf("%d items in d = %d, shown as loaded: a trained embedding has no distances to fit, so the MDS run controls are off. "+
-		"Choose the plane and list nearest neighbours in the Explore tab; export it with File ▸ Export.", e.Len(), e.Dim)
+		"Planes and nearest neighbours: Explore tab.", e.Len(), e.Dim)
 }
 
 // showTab brings the Explore tab to the front.
