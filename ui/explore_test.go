@@ -175,6 +175,21 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 		t.Errorf("first axis of the difference plane has cosine %v with jazz - bach", c)
 	}
 
+	// The authors' context set (c_means, c_vars) through the Set choice.
+	a.on(func() { a.explore.setRadio.SetSelected("Context set (c_)") })
+	a.loads.Wait()
+	a.on(func() {})
+	wantC, err := datasets.LoadNPY(authorsNPZ, datasets.NPYOptions{Set: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = a.explore.currentView()
+	for i, m := range wantC.Means {
+		if v.emb.Means[i] != m {
+			t.Fatalf("context set mean value %d: %v, loader says %v", i, v.emb.Means[i], m)
+		}
+	}
+
 	// A new MDS dataset leaves the explorer.
 	openAndWait(t, a, "builtin:iris")
 	if a.explore.currentView() != nil {
