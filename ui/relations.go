@@ -18,6 +18,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/hypernymy"
 )
 
 // relPublishEvery is how often the trainer publishes between evaluations,
@@ -26,12 +27,12 @@ const relPublishEvery = 50 * time.Millisecond
 
 // relationsTool is the Relations tab: it trains elliptical embeddings
 // from the (child, ancestor) relations of the loaded dataset (issue 8)
-// with engine.HypernymyTrainer on a goroutine, shows the live MAP / mean
+// with hypernymy.Trainer on a goroutine, shows the live MAP / mean
 // rank curve below the canvas and the embedding being trained on the
 // canvas (the explorer's relations mode).
 //
 // Threading: the fields marked (UI) belong to the UI goroutine. One
-// training goroutine runs HypernymyTrainer.Run at a time (each waits for
+// training goroutine runs hypernymy.Trainer.Run at a time (each waits for
 // the previous one to end); its snapshots go to a pump goroutine that
 // projects the newest (d > 3) and posts it to the UI at most every
 // relPublishEvery, never more than one pending.
@@ -53,15 +54,15 @@ type relationsTool struct {
 	text                                    *widget.Label
 	fields                                  []fyne.Disableable
 
-	ds       *datasets.Dataset         // (UI) the session's dataset when it has relations
-	tr       *engine.HypernymyTrainer  // (UI) nil: none yet (Start makes one)
-	trDS     *datasets.Dataset         // (UI) the dataset tr trains on
-	running  bool                      // (UI)
-	runID    int                       // (UI)
-	cancel   context.CancelFunc        // (UI)
-	done     chan struct{}             // (UI) closed when the newest run goroutine ends
-	last     *engine.HypernymyProgress // (UI) newest applied snapshot
-	lastView *embView                  // (UI) newest trained view
+	ds       *datasets.Dataset   // (UI) the session's dataset when it has relations
+	tr       *hypernymy.Trainer  // (UI) nil: none yet (Start makes one)
+	trDS     *datasets.Dataset   // (UI) the dataset tr trains on
+	running  bool                // (UI)
+	runID    int                 // (UI)
+	cancel   context.CancelFunc  // (UI)
+	done     chan struct{}       // (UI) closed when the newest run goroutine ends
+	last     *hypernymy.Progress // (UI) newest applied snapshot
+	lastView *embView            // (UI) newest trained view
 
 	specMu sync.Mutex
 	spec   planeSpec // plane of the trained view (specMu)
@@ -85,8 +86,8 @@ func newRelationsTool(x *explorer) *relationsTool {
 	r.lr = entry("0")
 	r.seed = entry("1")
 	r.evalEvery = entry("1")
-	r.optimizer = widget.NewSelect([]string{engine.HypSGD, engine.HypAdam}, nil)
-	r.optimizer.SetSelected(engine.HypAdam)
+	r.optimizer = widget.NewSelect([]string{hypernymy.SGD, hypernymy.Adam}, nil)
+	r.optimizer.SetSelected(hypernymy.Adam)
 	r.fields = []fyne.Disableable{r.dim, r.negatives, r.batch, r.lr, r.seed, r.evalEvery, r.optimizer}
 	r.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), r.startTraining)
 	r.start.Importance = widget.HighImportance
@@ -156,7 +157,7 @@ func (r *relationsTool) datasetChanged(ds *datasets.Dataset) {
 }
 
 // config reads the training settings from the form.
-func (r *relationsTool) config() (engine.HypernymyConfig, error) {
+func (r *relationsTool) config() (hypernymy.Config, error) {
 	geti := func(e *widget.Entry, what string, lo, hi int) (int, error) {
 		v, err := strconv.Atoi(strings.TrimSpace(e.Text))
 		if err != nil || v < lo || v > hi {
@@ -164,7 +165,7 @@ func (r *relationsTool) config() (engine.HypernymyConfig, error) {
 		}
 		return v, nil
 	}
-	var cfg engine.HypernymyConfig
+	var cfg hypernymy.Config
 	var err error
 	if cfg.Dim, err = geti(r.dim, "dimension", 1, 16); err != nil {
 		return cfg, err
@@ -214,7 +215,7 @@ func (r *relationsTool) startTraining() {
 	}
 	setEpochs := 0
 	if r.tr == nil {
-		tr, err := engine.NewHypernymyTrainer(r.ds.Len(), r.ds.Relations, cfg)
+		tr, err := hypernymy.NewTrainer(r.ds.Len(), r.ds.Relations, cfg)
 		if err != nil {
 			r.a.showError("Train from relations", err)
 			return
@@ -352,10 +353,10 @@ func (r *relationsTool) finishedRun() bool {
 // sameTraining reports whether cfg (from the form) asks for the training
 // that trainer configuration got (its defaults filled in) apart from the
 // number of epochs.
-func sameTraining(cfg, got engine.HypernymyConfig) bool {
+func sameTraining(cfg, got hypernymy.Config) bool {
 	lr := cfg.LR
 	if lr == 0 {
-		lr = engine.DefaultHypernymyLR(cfg.Dim, cfg.Optimizer)
+		lr = hypernymy.DefaultLR(cfg.Dim, cfg.Optimizer)
 	}
 	return cfg.Dim == got.Dim && cfg.Negatives == got.Negatives && cfg.BatchSize == got.BatchSize &&
 		cfg.Optimizer == got.Optimizer && lr == got.LR && cfg.Seed == got.Seed && cfg.EvalEvery == got.EvalEvery
@@ -386,7 +387,7 @@ func (r *relationsTool) showChanged(on bool) {
 }
 
 // apply shows one pumped update (UI goroutine).
-func (r *relationsTool) apply(id int, p *engine.HypernymyProgress, v *embView) {
+func (r *relationsTool) apply(id int, p *hypernymy.Progress, v *embView) {
 	if id != r.runID || p == nil {
 		return
 	}
@@ -414,7 +415,7 @@ func (r *relationsTool) apply(id int, p *engine.HypernymyProgress, v *embView) {
 }
 
 // progressText is the text under the progress bar.
-func progressText(p *engine.HypernymyProgress) string {
+func progressText(p *hypernymy.Progress) string {
 	s := fmt.Sprintf("epoch %d / %d", p.Epoch, p.Epochs)
 	if !math.IsNaN(p.Loss) {
 		s += fmt.Sprintf("   loss %.4g", p.Loss)
@@ -458,18 +459,18 @@ type relPump struct {
 	r       *relationsTool
 	id      int
 	ds      *datasets.Dataset
-	latest  atomic.Pointer[engine.HypernymyProgress]
+	latest  atomic.Pointer[hypernymy.Progress]
 	wake    chan struct{}
 	quit    chan struct{}
 	stopped chan struct{}
 	out     atomic.Pointer[relUpdate]
 	pending atomic.Bool
-	built   *engine.HypernymyProgress // pump goroutine only
-	prev    *engine.Plane             // pump goroutine only
+	built   *hypernymy.Progress // pump goroutine only
+	prev    *engine.Plane       // pump goroutine only
 }
 
 type relUpdate struct {
-	p *engine.HypernymyProgress
+	p *hypernymy.Progress
 	v *embView
 }
 
@@ -478,7 +479,7 @@ func newRelPump(r *relationsTool, id int, ds *datasets.Dataset) *relPump {
 }
 
 // offer hands a snapshot to the pump (trainer goroutine; never blocks).
-func (p *relPump) offer(pr *engine.HypernymyProgress) {
+func (p *relPump) offer(pr *hypernymy.Progress) {
 	p.latest.Store(pr)
 	select {
 	case p.wake <- struct{}{}:

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"burescope/engine"
+	"burescope/engine/hypernymy"
 )
 
 // Colours of the relations curve.
@@ -27,7 +27,7 @@ var (
 // against the epoch, like the stress curve of an MDS fit.
 type relCurve struct {
 	widget.BaseWidget
-	evals  []engine.HypernymyEval
+	evals  []hypernymy.Eval
 	epochs int
 
 	raster *canvas.Raster
@@ -48,7 +48,7 @@ func newRelCurve() *relCurve {
 
 // SetData replaces the evaluations shown and the epoch range (UI
 // goroutine); evals is read, never modified.
-func (c *relCurve) SetData(evals []engine.HypernymyEval, epochs int) {
+func (c *relCurve) SetData(evals []hypernymy.Eval, epochs int) {
 	c.evals, c.epochs = evals, epochs
 	if n := len(evals); n > 0 {
 		e := evals[n-1]
@@ -67,7 +67,7 @@ func (c *relCurve) Points() int { return len(c.evals) }
 
 // rankRange is the log10 range of the mean-rank axis: from 0 (rank 1)
 // to a whole decade above the largest rank (at least one decade).
-func rankRange(evals []engine.HypernymyEval) (lo, hi float64) {
+func rankRange(evals []hypernymy.Eval) (lo, hi float64) {
 	hi = 1
 	for _, e := range evals {
 		if e.MeanRank > 0 && !math.IsInf(e.MeanRank, 0) {
@@ -86,7 +86,7 @@ func (c *relCurve) generate(w, h int) image.Image {
 // drawRelCurve draws the curves into img (cleared to bg): grid lines at
 // MAP 0, 0.25, ..., 1, the MAP polyline and the mean-rank polyline, with
 // a dot at every evaluation while they are few.
-func drawRelCurve(img *image.RGBA, evals []engine.HypernymyEval, epochs int, bg, grid color.Color) {
+func drawRelCurve(img *image.RGBA, evals []hypernymy.Eval, epochs int, bg, grid color.Color) {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	fillRect(img, b, bg)
@@ -110,11 +110,11 @@ func drawRelCurve(img *image.RGBA, evals []engine.HypernymyEval, epochs int, bg,
 	}
 	dots := len(evals) <= 60
 	for _, s := range []struct {
-		y func(engine.HypernymyEval) float64
+		y func(hypernymy.Eval) float64
 		c color.NRGBA
 	}{
-		{func(e engine.HypernymyEval) float64 { return yRank(e.MeanRank) }, rankColor},
-		{func(e engine.HypernymyEval) float64 { return yMAP(e.MAP) }, mapColor},
+		{func(e hypernymy.Eval) float64 { return yRank(e.MeanRank) }, rankColor},
+		{func(e hypernymy.Eval) float64 { return yMAP(e.MAP) }, mapColor},
 	} {
 		px, py := math.NaN(), math.NaN()
 		for _, e := range evals {

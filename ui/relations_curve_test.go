@@ -5,13 +5,13 @@ import (
 	"image/color"
 	"testing"
 
-	"burescope/engine"
+	"burescope/engine/hypernymy"
 )
 
 func TestDrawRelCurve(t *testing.T) {
 	bg := color.NRGBA{A: 255}
 	img := image.NewRGBA(image.Rect(0, 0, 101, 51))
-	evals := []engine.HypernymyEval{{Epoch: 0, MAP: 0, MeanRank: 100}, {Epoch: 10, MAP: 1, MeanRank: 1}}
+	evals := []hypernymy.Eval{{Epoch: 0, MAP: 0, MeanRank: 100}, {Epoch: 10, MAP: 1, MeanRank: 1}}
 	drawRelCurve(img, evals, 10, bg, bg)
 	// MAP 0 at epoch 0 is the bottom-left pixel, MAP 1 at epoch 10 the
 	// top-right; mean rank 100 (top of a two-decade axis) top-left, rank

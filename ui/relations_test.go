@@ -14,6 +14,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/hypernymy"
 )
 
 // tinyTree is a hand-made hierarchy as (child, ancestor) pairs, its
@@ -69,11 +70,11 @@ func setForm(a *testApp, dim, epochs, negatives, batch, lr, seed, opt string) {
 }
 
 // trainToEnd presses Start and waits for the run to finish.
-func trainToEnd(t *testing.T, a *testApp, epochs int) *engine.HypernymyProgress {
+func trainToEnd(t *testing.T, a *testApp, epochs int) *hypernymy.Progress {
 	t.Helper()
 	r := a.explore.rel
 	a.on(func() { r.start.OnTapped() })
-	var last *engine.HypernymyProgress
+	var last *hypernymy.Progress
 	eventually(t, "training done", func() bool {
 		return a.check(func() bool {
 			last = r.last
@@ -92,12 +93,12 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	if !strings.Contains(info, "16 (child, ancestor) relations") {
 		t.Errorf("relations tab says %q", info)
 	}
-	setForm(a, "2", "6", "3", "8", "0.05", "3", engine.HypAdam)
+	setForm(a, "2", "6", "3", "8", "0.05", "3", hypernymy.Adam)
 	last := trainToEnd(t, a, 6)
 
 	// The MAP curve has one point per epoch (evaluate every 1).
 	var points int
-	var evals []engine.HypernymyEval
+	var evals []hypernymy.Eval
 	a.on(func() { points, evals = r.curve.Points(), r.curve.evals })
 	if points != 6 {
 		t.Fatalf("MAP curve has %d points after 6 epochs, want 6", points)
@@ -111,8 +112,8 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	// The same training done headless (the run is bit-for-bit determined
 	// by the configuration and the relations): the form reached the
 	// trainer as typed.
-	ref, err := engine.NewHypernymyTrainer(ds.Len(), ds.Relations, engine.HypernymyConfig{
-		Dim: 2, Epochs: 6, Negatives: 3, BatchSize: 8, LR: 0.05, Seed: 3, Optimizer: engine.HypAdam, EvalEvery: 1})
+	ref, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, hypernymy.Config{
+		Dim: 2, Epochs: 6, Negatives: 3, BatchSize: 8, LR: 0.05, Seed: 3, Optimizer: hypernymy.Adam, EvalEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 
 	// New settings after a finished run: a new run, d = 4, drawn on the
 	// PCA plane of the means.
-	setForm(a, "4", "3", "3", "8", "0", "1", engine.HypSGD)
+	setForm(a, "4", "3", "3", "8", "0", "1", hypernymy.SGD)
 	trainToEnd(t, a, 3)
 	v = a.explore.currentView()
 	if v.emb.Dim != 4 || v.plane == nil || v.scene.Dim != 2 {
@@ -235,7 +236,7 @@ func TestRelationsPauseResume(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	openRelations(t, a)
 	r := a.explore.rel
-	setForm(a, "3", "100000", "3", "4", "0.01", "1", engine.HypSGD)
+	setForm(a, "3", "100000", "3", "4", "0.01", "1", hypernymy.SGD)
 	a.on(func() { r.start.OnTapped() })
 	eventually(t, "some epochs", func() bool {
 		return a.check(func() bool { return r.last != nil && r.last.Epoch >= 3 })

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/hypernymy"
 )
 
 func init() {
@@ -26,7 +26,7 @@ func init() {
 
 // trainRelationsResult is the last stdout line of `burescope
 // train-relations`. MeanRank and MAP are the reconstruction scores on the
-// input relations (engine.EvaluateReconstruction, the Poincaré embeddings
+// input relations (hypernymy.EvaluateReconstruction, the Poincaré embeddings
 // protocol); SymMeanRank and SymMAP those on the training relations, which
 // add the self pairs (u, u).
 type trainRelationsResult struct {
@@ -52,7 +52,7 @@ const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
 // the (child, ancestor) pairs of INPUT (a file or builtin:NAME) with
-// datasets.Load, train with engine.HypernymyTrainer, print the
+// datasets.Load, train with hypernymy.Trainer, print the
 // reconstruction scores on stderr as they are evaluated, optionally save
 // the embedding (gaussian family) and print one JSON summary line.
 func runTrainRelations(env Env) error {
@@ -93,7 +93,7 @@ func runTrainRelations(env Env) error {
 		return usage("--batch %d: want at least 1", *batch)
 	case *lr < 0 || math.IsNaN(*lr) || math.IsInf(*lr, 0):
 		return usage("--lr %v: want a positive number (or 0 for the default)", *lr)
-	case *optName != engine.HypSGD && *optName != engine.HypAdam:
+	case *optName != hypernymy.SGD && *optName != hypernymy.Adam:
 		return usage("--optimizer %q: want sgd or adam", *optName)
 	case !(*eps > 0) || math.IsInf(*eps, 0):
 		return usage("--eps %v: want a positive number", *eps)
@@ -111,9 +111,9 @@ func runTrainRelations(env Env) error {
 	if ee == 0 {
 		ee = -1
 	}
-	cfg := engine.HypernymyConfig{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
+	cfg := hypernymy.Config{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
 		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf}
-	tr, err := engine.NewHypernymyTrainer(ds.Len(), ds.Relations, cfg)
+	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
@@ -130,7 +130,7 @@ func runTrainRelations(env Env) error {
 	}
 	start := time.Now()
 	shown := 0
-	publish := func(p *engine.HypernymyProgress) {
+	publish := func(p *hypernymy.Progress) {
 		if len(p.Evals) > shown {
 			bar.clear()
 			for _, e := range p.Evals[shown:] {
@@ -208,7 +208,7 @@ type trainBar struct {
 	lastEpoch int
 }
 
-func (b *trainBar) update(p *engine.HypernymyProgress) {
+func (b *trainBar) update(p *hypernymy.Progress) {
 	if b == nil || (b.drawn && (p.Epoch == b.lastEpoch || (time.Since(b.last) < 200*time.Millisecond && !p.Done))) {
 		return
 	}

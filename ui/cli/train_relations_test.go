@@ -12,6 +12,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/hypernymy"
 )
 
 // trRun runs the burescope command line and returns the exit code,
@@ -114,7 +115,7 @@ func TestTrainRelationsTree(t *testing.T) {
 			}
 		}
 	}
-	rec, err := engine.EvaluateReconstruction(context.Background(), e.Len(), pairs, rows, 1)
+	rec, err := hypernymy.EvaluateReconstruction(context.Background(), e.Len(), pairs, rows, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

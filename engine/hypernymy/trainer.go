@@ -1,4 +1,4 @@
-package engine
+package hypernymy
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"burescope/engine"
 )
 
 // Hypernymy training (paper, section "Hypernymy" and its supplementary
@@ -33,8 +35,8 @@ import (
 
 // Hypernymy optimisers.
 const (
-	HypSGD  = "sgd"  // plain stochastic gradient descent (the paper's choice)
-	HypAdam = "adam" // Adam (Kingma & Ba 2015) with beta1 0.9, beta2 0.999, 1e-8
+	SGD  = "sgd"  // plain stochastic gradient descent (the paper's choice)
+	Adam = "adam" // Adam (Kingma & Ba 2015) with beta1 0.9, beta2 0.999, 1e-8
 )
 
 // hypShards is the fixed number of slices a batch is split into, each with
@@ -42,14 +44,14 @@ const (
 // run is bit-for-bit the same for any number of worker goroutines.
 const hypShards = 8
 
-// HypernymyConfig configures a HypernymyTrainer. The zero value of a field
+// Config configures a Trainer. The zero value of a field
 // means the default given in its comment (the paper's settings).
-type HypernymyConfig struct {
+type Config struct {
 	Dim       int     // embedding dimension d >= 1 (required)
 	Negatives int     // negatives per positive relation; 0 means 50
 	BatchSize int     // positive relations per batch; 0 means 1000
-	Optimizer string  // HypSGD or HypAdam; "" means HypSGD
-	LR        float64 // learning rate; 0 means DefaultHypernymyLR(Dim, Optimizer)
+	Optimizer string  // SGD or Adam; "" means SGD
+	LR        float64 // learning rate; 0 means DefaultLR(Dim, Optimizer)
 	Eps       float64 // added to the diagonal of every scale L L^T; 0 means 0.01
 	Seed      uint64  // seeds initialisation, shuffling and negatives
 	// Workers is the number of goroutines; <= 0 means GOMAXPROCS. Results
@@ -70,11 +72,11 @@ type HypernymyConfig struct {
 	NoSelfPairs bool
 }
 
-// DefaultHypernymyLR is the learning rate used when HypernymyConfig.LR is
+// DefaultLR is the learning rate used when Config.LR is
 // 0: for SGD the paper's 0.02 for d <= 4 and 0.01 above (the paper states
 // 0.02 for d = 3, 4 and 0.01 for higher dimensions); for Adam 0.01.
-func DefaultHypernymyLR(d int, optimizer string) float64 {
-	if optimizer == HypAdam {
+func DefaultLR(d int, optimizer string) float64 {
+	if optimizer == Adam {
 		return 0.01
 	}
 	if d <= 4 {
@@ -85,7 +87,7 @@ func DefaultHypernymyLR(d int, optimizer string) float64 {
 
 // withDefaults returns c with its zero fields replaced by the defaults, or
 // an error naming the first invalid field.
-func (c HypernymyConfig) withDefaults() (HypernymyConfig, error) {
+func (c Config) withDefaults() (Config, error) {
 	if c.Dim < 1 || c.Dim > 64 {
 		return c, fmt.Errorf("hypernymy: dimension %d out of range 1..64", c.Dim)
 	}
@@ -102,13 +104,13 @@ func (c HypernymyConfig) withDefaults() (HypernymyConfig, error) {
 		return c, fmt.Errorf("hypernymy: batch size %d < 0", c.BatchSize)
 	}
 	if c.Optimizer == "" {
-		c.Optimizer = HypSGD
+		c.Optimizer = SGD
 	}
-	if c.Optimizer != HypSGD && c.Optimizer != HypAdam {
+	if c.Optimizer != SGD && c.Optimizer != Adam {
 		return c, fmt.Errorf("hypernymy: unknown optimizer %q (want sgd or adam)", c.Optimizer)
 	}
 	if c.LR == 0 {
-		c.LR = DefaultHypernymyLR(c.Dim, c.Optimizer)
+		c.LR = DefaultLR(c.Dim, c.Optimizer)
 	}
 	if !(c.LR > 0) || math.IsInf(c.LR, 0) {
 		return c, fmt.Errorf("hypernymy: learning rate %v must be a positive number", c.LR)
@@ -216,25 +218,25 @@ func (g *hypGraph) pairs() [][2]int {
 	return out
 }
 
-// HypernymyEval is one evaluation of a training run: a point of the live
+// Eval is one evaluation of a training run: a point of the live
 // mean-rank / MAP curve.
-type HypernymyEval struct {
+type Eval struct {
 	Epoch        int     // epochs completed when it was taken
 	Loss         float64 // mean loss per positive relation of that epoch
-	MeanRank     float64 // on the input relations (see HypernymyProgress)
+	MeanRank     float64 // on the input relations (see Progress)
 	MAP          float64
 	SymMeanRank  float64 // on the training relations (with self pairs)
 	SymMAP       float64
 	TrainSeconds float64 // training wall time so far (evaluations excluded)
 }
 
-// HypernymyProgress is an immutable snapshot of a HypernymyTrainer: safe
+// Progress is an immutable snapshot of a Trainer: safe
 // to hand to another goroutine (the GUI) as it is. Nothing in it is ever
 // changed after it is published (Losses and Evals may share their backing
 // arrays with later snapshots, whose extra elements they do not see).
-type HypernymyProgress struct {
+type Progress struct {
 	Epoch  int // epochs completed
-	Epochs int // epochs Run trains for (HypernymyConfig.Epochs)
+	Epochs int // epochs Run trains for (Config.Epochs)
 	Done   bool
 	Loss   float64 // mean loss per positive relation of the last epoch (NaN before the first)
 	// Evaluated says that the scores below were computed at this Epoch;
@@ -255,29 +257,29 @@ type HypernymyProgress struct {
 	Means                      []float64 // n*Dim
 	Scales                     []float64 // n*Dim*Dim scales A = L L^T + eps I
 	Losses                     []float64 // mean loss of every epoch so far
-	Evals                      []HypernymyEval
+	Evals                      []Eval
 }
 
-// Embedding returns the snapshot as a gaussian Embedding with the given
+// Embedding returns the snapshot as a gaussian engine.Embedding with the given
 // labels (len N); means and scales are copied.
-func (p *HypernymyProgress) Embedding(labels []string) (*Embedding, error) {
+func (p *Progress) Embedding(labels []string) (*engine.Embedding, error) {
 	if len(labels) != p.N {
 		return nil, fmt.Errorf("hypernymy: %d labels for %d items", len(labels), p.N)
 	}
-	return &Embedding{Family: Gaussian(), Dim: p.Dim, Labels: append([]string(nil), labels...),
+	return &engine.Embedding{Family: engine.Gaussian(), Dim: p.Dim, Labels: append([]string(nil), labels...),
 		Means: append([]float64(nil), p.Means...), Scales: append([]float64(nil), p.Scales...)}, nil
 }
 
-// HypernymyTrainer fits elliptical embeddings to a relation list with the
-// softmax loss above. Build one with NewHypernymyTrainer, then call Step
+// Trainer fits elliptical embeddings to a relation list with the
+// softmax loss above. Build one with NewTrainer, then call Step
 // (k epochs) or Run (to Epochs). Step, Run, Evaluate, EvaluateOn and
 // SetEpochs may be called from one goroutine at a time (they serialise on
 // a mutex); Latest may be called from any goroutine and never blocks; the
 // snapshots are immutable. The run is determined by the configuration
 // and the relations alone (bit-for-bit reproducible for a seed, whatever
 // the number of workers).
-type HypernymyTrainer struct {
-	cfg   HypernymyConfig
+type Trainer struct {
+	cfg   Config
 	n, d  int
 	graph *hypGraph // training relations (with self pairs unless disabled)
 	input *hypGraph // input relations, deduplicated
@@ -298,19 +300,19 @@ type HypernymyTrainer struct {
 	negs   []int32 // BatchSize * Negatives
 
 	mu        sync.Mutex // held by Step, Run, Evaluate and EvaluateOn
-	latest    atomic.Pointer[HypernymyProgress]
+	latest    atomic.Pointer[Progress]
 	epoch     int
 	lastLoss  float64
 	lastEpoch float64
 	trainSecs float64
 	losses    []float64
-	evals     []HypernymyEval
+	evals     []Eval
 }
 
-// NewHypernymyTrainer prepares training on n items and the (child,
+// NewTrainer prepares training on n items and the (child,
 // ancestor) relations pairs (indices in 0..n-1; duplicates are ignored).
 // Means and factor entries start as independent N(0, InitScale^2) draws.
-func NewHypernymyTrainer(n int, pairs [][2]int, cfg HypernymyConfig) (*HypernymyTrainer, error) {
+func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -330,7 +332,7 @@ func NewHypernymyTrainer(n int, pairs [][2]int, cfg HypernymyConfig) (*Hypernymy
 		return nil, errors.New("hypernymy: no relations to train on")
 	}
 	d := cfg.Dim
-	t := &HypernymyTrainer{
+	t := &Trainer{
 		cfg: cfg, n: n, d: d, graph: g, input: in, pos: g.pairs(),
 		means: make([]float64, n*d), fact: make([]float64, n*d*d),
 		gMean: make([]float64, n*d), gFac: make([]float64, n*d*d),
@@ -349,7 +351,7 @@ func NewHypernymyTrainer(n int, pairs [][2]int, cfg HypernymyConfig) (*Hypernymy
 	for i := range t.fact {
 		t.fact[i] = cfg.InitScale * t.rng.NormFloat64()
 	}
-	if cfg.Optimizer == HypAdam {
+	if cfg.Optimizer == Adam {
 		t.adamM = make([]float64, n*(d+d*d))
 		t.adamV = make([]float64, n*(d+d*d))
 	}
@@ -366,19 +368,19 @@ func NewHypernymyTrainer(n int, pairs [][2]int, cfg HypernymyConfig) (*Hypernymy
 }
 
 // Config returns the configuration with its defaults filled in.
-func (t *HypernymyTrainer) Config() HypernymyConfig { return t.cfg }
+func (t *Trainer) Config() Config { return t.cfg }
 
 // Len returns the number of items n.
-func (t *HypernymyTrainer) Len() int { return t.n }
+func (t *Trainer) Len() int { return t.n }
 
 // Relations returns the training relations (the input pairs, deduplicated,
 // plus (u, u) for every u unless NoSelfPairs), sorted.
-func (t *HypernymyTrainer) Relations() [][2]int {
+func (t *Trainer) Relations() [][2]int {
 	return append([][2]int(nil), t.pos...)
 }
 
 // Epoch returns the number of completed epochs.
-func (t *HypernymyTrainer) Epoch() int { return t.epoch }
+func (t *Trainer) Epoch() int { return t.epoch }
 
 // hypShard is one slice of a batch: its gradient accumulator (dense, with
 // the touched items listed so that only those are summed and cleared) and
@@ -595,7 +597,7 @@ func hypParallel(workers, tasks int, f func(worker, task int)) {
 }
 
 // refreshCache recomputes the item cache from the current factors.
-func (t *HypernymyTrainer) refreshCache() error {
+func (t *Trainer) refreshCache() error {
 	const chunk = 64
 	dd := t.d * t.d
 	tasks := (t.n + chunk - 1) / chunk
@@ -618,7 +620,7 @@ func (t *HypernymyTrainer) refreshCache() error {
 // configured number of items w with (u, w) not a relation and w != u,
 // uniformly with replacement. A u related to every item gets none
 // (marked -1).
-func (t *HypernymyTrainer) sampleNegatives(batch []int) {
+func (t *Trainer) sampleNegatives(batch []int) {
 	k := t.cfg.Negatives
 	for b, pi := range batch {
 		u := t.pos[pi][0]
@@ -652,7 +654,7 @@ func (t *HypernymyTrainer) sampleNegatives(batch []int) {
 }
 
 // nthFree returns the r-th (0-based) item w != u not in row (sorted).
-func (t *HypernymyTrainer) nthFree(u int, row []int32, r int) int {
+func (t *Trainer) nthFree(u int, row []int32, r int) int {
 	ri := 0
 	for w := 0; w < t.n; w++ {
 		for ri < len(row) && int(row[ri]) < w {
@@ -671,7 +673,7 @@ func (t *HypernymyTrainer) nthFree(u int, row []int32, r int) int {
 
 // epochStep runs one epoch (every positive relation once, in a fresh
 // random order, in batches). On cancellation it stops between batches.
-func (t *HypernymyTrainer) epochStep(ctx context.Context) error {
+func (t *Trainer) epochStep(ctx context.Context) error {
 	start := time.Now()
 	t.rng.Shuffle(len(t.order), func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
 	var total float64
@@ -697,7 +699,7 @@ func (t *HypernymyTrainer) epochStep(ctx context.Context) error {
 }
 
 // evalDue reports whether the schedule asks for an evaluation now.
-func (t *HypernymyTrainer) evalDue() bool {
+func (t *Trainer) evalDue() bool {
 	if t.epoch == t.cfg.Epochs {
 		return true
 	}
@@ -706,7 +708,7 @@ func (t *HypernymyTrainer) evalDue() bool {
 
 // epochAndEval runs one epoch and, when due, an evaluation; it returns
 // whether it evaluated.
-func (t *HypernymyTrainer) epochAndEval(ctx context.Context) (bool, error) {
+func (t *Trainer) epochAndEval(ctx context.Context) (bool, error) {
 	if err := t.epochStep(ctx); err != nil {
 		return false, err
 	}
@@ -720,7 +722,7 @@ func (t *HypernymyTrainer) epochAndEval(ctx context.Context) (bool, error) {
 // EvalEvery schedule, then publishes and returns the new snapshot. On
 // cancellation it stops between batches, publishes the state reached and
 // returns ctx's error; the trainer stays usable.
-func (t *HypernymyTrainer) Step(ctx context.Context, k int) (*HypernymyProgress, error) {
+func (t *Trainer) Step(ctx context.Context, k int) (*Progress, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var err error
@@ -738,7 +740,7 @@ func (t *HypernymyTrainer) Step(ctx context.Context, k int) (*HypernymyProgress,
 // from the calling goroutine with a new snapshot after every evaluation,
 // otherwise at most every `every`, and once at the end. It returns ctx's
 // error when cancelled, a training error (divergence), or nil.
-func (t *HypernymyTrainer) Run(ctx context.Context, every time.Duration, publish func(*HypernymyProgress)) error {
+func (t *Trainer) Run(ctx context.Context, every time.Duration, publish func(*Progress)) error {
 	last := time.Now()
 	for {
 		t.mu.Lock()
@@ -748,7 +750,7 @@ func (t *HypernymyTrainer) Run(ctx context.Context, every time.Duration, publish
 		if !stop {
 			evaluated, err = t.epochAndEval(ctx)
 		}
-		var p *HypernymyProgress
+		var p *Progress
 		if stop || err != nil || evaluated || time.Since(last) >= every {
 			p = t.snapshot()
 			t.latest.Store(p)
@@ -770,7 +772,7 @@ func (t *HypernymyTrainer) Run(ctx context.Context, every time.Duration, publish
 // SetEpochs changes where Run and Step stop (for example to train further
 // after a finished run); it waits for the current epoch to finish. It
 // fails for a total below the epochs already done.
-func (t *HypernymyTrainer) SetEpochs(total int) error {
+func (t *Trainer) SetEpochs(total int) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if total < t.epoch {
@@ -783,13 +785,13 @@ func (t *HypernymyTrainer) SetEpochs(total int) error {
 }
 
 // Latest returns the most recently published snapshot (never nil after
-// NewHypernymyTrainer). It may be called from any goroutine; it does not
+// NewTrainer). It may be called from any goroutine; it does not
 // block.
-func (t *HypernymyTrainer) Latest() *HypernymyProgress { return t.latest.Load() }
+func (t *Trainer) Latest() *Progress { return t.latest.Load() }
 
 // batch does one optimisation step on the given positives and returns the
 // summed loss.
-func (t *HypernymyTrainer) batch(batch []int) (float64, error) {
+func (t *Trainer) batch(batch []int) (float64, error) {
 	if err := t.refreshCache(); err != nil {
 		return 0, err
 	}
@@ -840,10 +842,10 @@ func (t *HypernymyTrainer) batch(batch []int) (float64, error) {
 
 // update applies the optimiser to the batch gradient (the gradient of the
 // summed loss of the batch) and clears it.
-func (t *HypernymyTrainer) update() {
+func (t *Trainer) update() {
 	d, dd := t.d, t.d*t.d
 	lr := t.cfg.LR
-	if t.cfg.Optimizer == HypSGD {
+	if t.cfg.Optimizer == SGD {
 		for i := 0; i < t.n; i++ {
 			if !t.touched[i] {
 				continue
@@ -881,9 +883,9 @@ func (t *HypernymyTrainer) update() {
 	}
 }
 
-// snapshot copies the current state into a new HypernymyProgress.
-func (t *HypernymyTrainer) snapshot() *HypernymyProgress {
-	p := &HypernymyProgress{Epoch: t.epoch, Epochs: t.cfg.Epochs, Done: t.epoch >= t.cfg.Epochs,
+// snapshot copies the current state into a new Progress.
+func (t *Trainer) snapshot() *Progress {
+	p := &Progress{Epoch: t.epoch, Epochs: t.cfg.Epochs, Done: t.epoch >= t.cfg.Epochs,
 		Loss: t.lastLoss, EpochSeconds: t.lastEpoch, TrainSeconds: t.trainSecs,
 		N: t.n, Dim: t.d, Means: append([]float64(nil), t.means...),
 		Losses: t.losses[:len(t.losses):len(t.losses)], Evals: t.evals[:len(t.evals):len(t.evals)],
@@ -896,7 +898,7 @@ func (t *HypernymyTrainer) snapshot() *HypernymyProgress {
 	dd := t.d * t.d
 	p.Scales = make([]float64, t.n*dd)
 	for i := 0; i < t.n; i++ {
-		copy(p.Scales[i*dd:(i+1)*dd], FactorProduct(t.fact[i*dd:(i+1)*dd], t.d, t.d, t.cfg.Eps))
+		copy(p.Scales[i*dd:(i+1)*dd], engine.FactorProduct(t.fact[i*dd:(i+1)*dd], t.d, t.d, t.cfg.Eps))
 	}
 	return p
 }
@@ -904,7 +906,7 @@ func (t *HypernymyTrainer) snapshot() *HypernymyProgress {
 // evaluateNow computes the reconstruction scores of the current state on
 // the input and the training relations (one computation of the scores)
 // and records them in the history, once per epoch.
-func (t *HypernymyTrainer) evaluateNow(ctx context.Context) error {
+func (t *Trainer) evaluateNow(ctx context.Context) error {
 	if n := len(t.evals); n > 0 && t.evals[n-1].Epoch == t.epoch {
 		return nil
 	}
@@ -912,7 +914,7 @@ func (t *HypernymyTrainer) evaluateNow(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e := HypernymyEval{Epoch: t.epoch, Loss: t.lastLoss, MeanRank: r[0].MeanRank, MAP: r[0].MAP,
+	e := Eval{Epoch: t.epoch, Loss: t.lastLoss, MeanRank: r[0].MeanRank, MAP: r[0].MAP,
 		SymMeanRank: r[1].MeanRank, SymMAP: r[1].MAP, TrainSeconds: t.trainSecs}
 	if len(t.input.adj) == 0 { // only self pairs were given
 		e.MeanRank, e.MAP = e.SymMeanRank, e.SymMAP
@@ -923,7 +925,7 @@ func (t *HypernymyTrainer) evaluateNow(ctx context.Context) error {
 
 // Evaluate evaluates the current state now (if it was not yet at this
 // epoch), publishes and returns the snapshot.
-func (t *HypernymyTrainer) Evaluate(ctx context.Context) (*HypernymyProgress, error) {
+func (t *Trainer) Evaluate(ctx context.Context) (*Progress, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	err := t.evaluateNow(ctx)
@@ -934,7 +936,7 @@ func (t *HypernymyTrainer) Evaluate(ctx context.Context) (*HypernymyProgress, er
 
 // EvaluateOn returns the reconstruction scores of the current embedding on
 // other relations (pairs of item indices).
-func (t *HypernymyTrainer) EvaluateOn(ctx context.Context, relations [][2]int) (Reconstruction, error) {
+func (t *Trainer) EvaluateOn(ctx context.Context, relations [][2]int) (Reconstruction, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	g, err := newHypGraph(t.n, relations, false)
@@ -948,7 +950,7 @@ func (t *HypernymyTrainer) EvaluateOn(ctx context.Context, relations [][2]int) (
 	return r[0], nil
 }
 
-func (t *HypernymyTrainer) evaluate(ctx context.Context, graphs []*hypGraph) ([]Reconstruction, error) {
+func (t *Trainer) evaluate(ctx context.Context, graphs []*hypGraph) ([]Reconstruction, error) {
 	if err := t.refreshCache(); err != nil {
 		return nil, err
 	}

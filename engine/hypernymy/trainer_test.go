@@ -1,4 +1,4 @@
-package engine
+package hypernymy
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"burescope/engine"
 )
 
 // hypRandFactor returns a d x d factor with N(0, s^2) entries.
@@ -20,7 +22,7 @@ func hypRandFactor(rng *rand.Rand, d int, s float64) []float64 {
 }
 
 // TestHypJacobiRoots checks the Jacobi-based cache (A, A^{1/2}, A^{-1/2})
-// against H1's exact eigendecomposition roots (RootsPSD, gonum EigenSym).
+// against H1's exact eigendecomposition roots (engine.RootsPSD, gonum EigenSym).
 func TestHypJacobiRoots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{1, 2, 3, 5, 10, 16} {
@@ -31,18 +33,18 @@ func TestHypJacobiRoots(t *testing.T) {
 			if !c.setFromFactor(newHypCacheWS(d), 0, l, eps) {
 				t.Fatalf("d=%d: not positive definite", d)
 			}
-			a := FactorProduct(l, d, d, eps)
-			sq, isq, _ := RootsPSD(a, d, 0)
-			if e := FrobDist(c.a, a); e > 1e-12*FrobNorm(a) {
+			a := engine.FactorProduct(l, d, d, eps)
+			sq, isq, _ := engine.RootsPSD(a, d, 0)
+			if e := engine.FrobDist(c.a, a); e > 1e-12*engine.FrobNorm(a) {
 				t.Errorf("d=%d: A differs by %g", d, e)
 			}
-			if e := FrobDist(c.s, sq); e > 1e-11*FrobNorm(sq) {
+			if e := engine.FrobDist(c.s, sq); e > 1e-11*engine.FrobNorm(sq) {
 				t.Errorf("d=%d: A^{1/2} differs by %g", d, e)
 			}
-			if e := FrobDist(c.r, isq); e > 1e-9*FrobNorm(isq) {
-				t.Errorf("d=%d: A^{-1/2} differs by %g (norm %g)", d, e, FrobNorm(isq))
+			if e := engine.FrobDist(c.r, isq); e > 1e-9*engine.FrobNorm(isq) {
+				t.Errorf("d=%d: A^{-1/2} differs by %g (norm %g)", d, e, engine.FrobNorm(isq))
 			}
-			if e := FrobDist(c.p, MatMul(isq, l, d, d, d)); e > 1e-9*FrobNorm(c.p) {
+			if e := engine.FrobDist(c.p, engine.MatMul(isq, l, d, d, d)); e > 1e-9*engine.FrobNorm(c.p) {
 				t.Errorf("d=%d: A^{-1/2} L differs by %g", d, e)
 			}
 		}
@@ -50,7 +52,7 @@ func TestHypJacobiRoots(t *testing.T) {
 }
 
 // TestHypCrossTrace checks the allocation-free cross term against H1's
-// CrossTrace (exact eigendecomposition), including d = 1 and the d = 2
+// engine.CrossTrace (exact eigendecomposition), including d = 1 and the d = 2
 // closed form.
 func TestHypCrossTrace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -61,7 +63,7 @@ func TestHypCrossTrace(t *testing.T) {
 		c.setFromFactor(ws, 0, la, 0.01)
 		c.setFromFactor(ws, 1, lb, 0.01)
 		m, tmp, lam := make([]float64, d*d), make([]float64, d*d), make([]float64, d)
-		a, b := FactorProduct(la, d, d, 0.01), FactorProduct(lb, d, d, 0.01)
+		a, b := engine.FactorProduct(la, d, d, 0.01), engine.FactorProduct(lb, d, d, 0.01)
 		for _, tc := range []struct{ u, w int }{{0, 1}, {1, 0}, {0, 0}} {
 			got := c.crossTrace(newHypEig(d), m, tmp, lam, tc.u, tc.w)
 			x, y := a, b
@@ -71,7 +73,7 @@ func TestHypCrossTrace(t *testing.T) {
 			if tc.w == tc.u {
 				y = x
 			}
-			want := CrossTrace(x, y, d)
+			want := engine.CrossTrace(x, y, d)
 			if math.Abs(got-want) > 1e-11*math.Max(1, want) {
 				t.Errorf("d=%d (%d,%d): cross trace %v, want %v", d, tc.u, tc.w, got, want)
 			}
@@ -80,16 +82,16 @@ func TestHypCrossTrace(t *testing.T) {
 }
 
 // hypRefLoss is the loss of one positive pair computed plainly from H1's
-// DotProduct on the scales L L^T + eps I:
+// engine.DotProduct on the scales L L^T + eps I:
 // -log(e^{s_0} / sum_k e^{s_k}).
 func hypRefLoss(means, fact []float64, d int, eps float64, u int, cand []int32) float64 {
 	dd := d * d
-	au := FactorProduct(fact[u*dd:(u+1)*dd], d, d, eps)
+	au := engine.FactorProduct(fact[u*dd:(u+1)*dd], d, d, eps)
 	var z float64
 	var s0 float64
 	for k, v := range cand {
-		av := FactorProduct(fact[int(v)*dd:(int(v)+1)*dd], d, d, eps)
-		s := DotProduct(means[u*d:(u+1)*d], au, means[int(v)*d:(int(v)+1)*d], av, d)
+		av := engine.FactorProduct(fact[int(v)*dd:(int(v)+1)*dd], d, d, eps)
+		s := engine.DotProduct(means[u*d:(u+1)*d], au, means[int(v)*d:(int(v)+1)*d], av, d)
 		if k == 0 {
 			s0 = s
 		}
@@ -153,7 +155,7 @@ func TestHypPairLossGradient(t *testing.T) {
 			check("factor", fact, gf)
 			// Items whose gradient is non-zero must have been reported.
 			for i := 0; i < n; i++ {
-				if !touched[i] && (FrobNorm(gm[i*d:(i+1)*d]) > 0 || FrobNorm(gf[i*dd:(i+1)*dd]) > 0) {
+				if !touched[i] && (engine.FrobNorm(gm[i*d:(i+1)*d]) > 0 || engine.FrobNorm(gf[i*dd:(i+1)*dd]) > 0) {
 					t.Errorf("item %d has a gradient but was not touched", i)
 				}
 			}
@@ -162,7 +164,7 @@ func TestHypPairLossGradient(t *testing.T) {
 }
 
 // TestHypScoreGradientMatchesTransport checks, on a single score, that the
-// kernel's factor gradients equal H1's DotProductGrad (T^{AB} L through
+// kernel's factor gradients equal H1's engine.DotProductGrad (T^{AB} L through
 // the exact TransportMap) for both roles of the pair.
 func TestHypScoreGradientMatchesTransport(t *testing.T) {
 	const eps = 0.01
@@ -178,12 +180,12 @@ func TestHypScoreGradientMatchesTransport(t *testing.T) {
 		ws := newHypCacheWS(d)
 		c.setFromFactor(ws, 0, fact[:dd], eps)
 		c.setFromFactor(ws, 1, fact[dd:], eps)
-		a0, a1 := FactorProduct(fact[:dd], d, d, eps), FactorProduct(fact[dd:], d, d, eps)
-		_, gMu, gLu, err := DotProductGrad(means[:d], fact[:dd], d, eps, means[d:], a1, d)
+		a0, a1 := engine.FactorProduct(fact[:dd], d, d, eps), engine.FactorProduct(fact[dd:], d, d, eps)
+		_, gMu, gLu, err := engine.DotProductGrad(means[:d], fact[:dd], d, eps, means[d:], a1, d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, gLv, err := DotProductGrad(means[d:], fact[dd:], d, eps, means[:d], a0, d)
+		_, _, gLv, err := engine.DotProductGrad(means[d:], fact[dd:], d, eps, means[:d], a0, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,8 +197,8 @@ func TestHypScoreGradientMatchesTransport(t *testing.T) {
 		gm, gf := make([]float64, 2*d), make([]float64, 2*dd)
 		pws := newHypPairWS(d, 2)
 		hypPairLoss(pws, c, means, fact, eps, 0, []int32{1, 0}, gm, gf, func(int) {})
-		s01 := DotProduct(means[:d], a0, means[d:], a1, d)
-		s00 := DotProduct(means[:d], a0, means[:d], a0, d)
+		s01 := engine.DotProduct(means[:d], a0, means[d:], a1, d)
+		s00 := engine.DotProduct(means[:d], a0, means[:d], a0, d)
 		p01 := math.Exp(s01) / (math.Exp(s01) + math.Exp(s00))
 		p00 := 1 - p01
 		w := p01 - 1
@@ -248,11 +250,11 @@ func TestHypernymyTinyTreeMAP(t *testing.T) {
 		lr     float64
 		epochs int
 	}{
-		{HypSGD, 2, 0.05, 600},
-		{HypSGD, 3, 0.05, 600},
-		{HypAdam, 3, 0.05, 300},
+		{SGD, 2, 0.05, 600},
+		{SGD, 3, 0.05, 600},
+		{Adam, 3, 0.05, 300},
 	} {
-		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: tc.d, Negatives: 5, BatchSize: 8,
+		tr, err := NewTrainer(n, pairs, Config{Dim: tc.d, Negatives: 5, BatchSize: 8,
 			Optimizer: tc.opt, LR: tc.lr, Seed: 5, Epochs: tc.epochs, EvalEvery: -1})
 		if err != nil {
 			t.Fatal(err)
@@ -287,8 +289,8 @@ func TestHypernymyTinyTreeMAP(t *testing.T) {
 // for bit whatever the number of workers, and that another seed differs.
 func TestHypernymyReproducible(t *testing.T) {
 	n, pairs := hypTinyTree()
-	run := func(seed uint64, workers int, opt string) *HypernymyProgress {
-		tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, Negatives: 4, BatchSize: 7, Seed: seed,
+	run := func(seed uint64, workers int, opt string) *Progress {
+		tr, err := NewTrainer(n, pairs, Config{Dim: 3, Negatives: 4, BatchSize: 7, Seed: seed,
 			Workers: workers, Optimizer: opt, Epochs: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -299,9 +301,9 @@ func TestHypernymyReproducible(t *testing.T) {
 		}
 		return p
 	}
-	for _, opt := range []string{HypSGD, HypAdam} {
+	for _, opt := range []string{SGD, Adam} {
 		a, b, c := run(9, 1, opt), run(9, 4, opt), run(10, 2, opt)
-		same := func(x, y *HypernymyProgress) bool {
+		same := func(x, y *Progress) bool {
 			if x.Loss != y.Loss || x.MAP != y.MAP || x.MeanRank != y.MeanRank {
 				return false
 			}
@@ -341,7 +343,7 @@ func TestHypernymyNegatives(t *testing.T) {
 	for u := 2; u < n; u++ {
 		pairs = append(pairs, [2]int{u, (u + 1) % n})
 	}
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, Negatives: 6, BatchSize: 1000, Seed: 1})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Negatives: 6, BatchSize: 1000, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,17 +378,17 @@ func TestHypernymyConfigErrors(t *testing.T) {
 		name  string
 		n     int
 		pairs [][2]int
-		cfg   HypernymyConfig
+		cfg   Config
 	}{
-		{"dim 0", n, pairs, HypernymyConfig{}},
-		{"bad optimizer", n, pairs, HypernymyConfig{Dim: 2, Optimizer: "lbfgs"}},
-		{"negative lr", n, pairs, HypernymyConfig{Dim: 2, LR: -1}},
-		{"nan eps", n, pairs, HypernymyConfig{Dim: 2, Eps: math.NaN()}},
-		{"out of range", n, [][2]int{{0, n}}, HypernymyConfig{Dim: 2}},
-		{"one item", 1, nil, HypernymyConfig{Dim: 2}},
-		{"no relations", n, nil, HypernymyConfig{Dim: 2, NoSelfPairs: true}},
+		{"dim 0", n, pairs, Config{}},
+		{"bad optimizer", n, pairs, Config{Dim: 2, Optimizer: "lbfgs"}},
+		{"negative lr", n, pairs, Config{Dim: 2, LR: -1}},
+		{"nan eps", n, pairs, Config{Dim: 2, Eps: math.NaN()}},
+		{"out of range", n, [][2]int{{0, n}}, Config{Dim: 2}},
+		{"one item", 1, nil, Config{Dim: 2}},
+		{"no relations", n, nil, Config{Dim: 2, NoSelfPairs: true}},
 	} {
-		if _, err := NewHypernymyTrainer(tc.n, tc.pairs, tc.cfg); err == nil {
+		if _, err := NewTrainer(tc.n, tc.pairs, tc.cfg); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}
@@ -396,7 +398,7 @@ func TestHypernymyConfigErrors(t *testing.T) {
 // in an error, not in NaN embeddings or a panic.
 func TestHypernymyDivergenceReported(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +411,7 @@ func TestHypernymyDivergenceReported(t *testing.T) {
 // that Step stops at Epochs.
 func TestHypernymySetEpochs(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 4, Seed: 1, Epochs: 2, EvalEvery: -1})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, BatchSize: 4, Seed: 1, Epochs: 2, EvalEvery: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,13 +436,13 @@ func TestHypernymySetEpochs(t *testing.T) {
 // TestHypernymyCancel checks that Run stops on a cancelled context.
 func TestHypernymyCancel(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 2, BatchSize: 2, Seed: 1, Epochs: 100, EvalEvery: 1})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, BatchSize: 2, Seed: 1, Epochs: 100, EvalEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	err = tr.Run(ctx, time.Hour, func(p *HypernymyProgress) {
+	err = tr.Run(ctx, time.Hour, func(p *Progress) {
 		calls++
 		if calls <= 3 && (!p.Evaluated || p.Epoch != calls || len(p.Evals) != calls) {
 			t.Errorf("publish %d: epoch %d, evaluated %v, %d evaluations", calls, p.Epoch, p.Evaluated, len(p.Evals))
@@ -457,14 +459,14 @@ func TestHypernymyCancel(t *testing.T) {
 }
 
 // TestHypJacobi checks the Jacobi eigensolver (used for d <= 4 and as the
-// fallback of hypEig) and hypEig itself against H1's EigenvaluesPSD (gonum
+// fallback of hypEig) and hypEig itself against H1's engine.EigenvaluesPSD (gonum
 // EigenSym): eigenvalues, and the reconstruction V diag(lambda) V^T = M
 // with orthonormal V.
 func TestHypJacobi(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, d := range []int{1, 2, 3, 6, 11} {
-		m0 := FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
-		want := EigenvaluesPSD(m0, d)
+		m0 := engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
+		want := engine.EigenvaluesPSD(m0, d)
 		for _, solver := range []string{"jacobi", "eig"} {
 			m, v, lam := append([]float64(nil), m0...), make([]float64, d*d), make([]float64, d)
 			if solver == "jacobi" {
@@ -481,11 +483,11 @@ func TestHypJacobi(t *testing.T) {
 			}
 			rec := make([]float64, d*d)
 			hypSpectral(rec, v, lam, d)
-			if e := FrobDist(rec, m0); e > 1e-12*FrobNorm(m0) {
+			if e := engine.FrobDist(rec, m0); e > 1e-12*engine.FrobNorm(m0) {
 				t.Errorf("%s d=%d: V diag V^T differs from M by %g", solver, d, e)
 			}
-			vtv := MatMul(Transpose(v, d, d), v, d, d, d)
-			if e := FrobDist(vtv, Identity(d)); e > 1e-12 {
+			vtv := engine.MatMul(engine.Transpose(v, d, d), v, d, d, d)
+			if e := engine.FrobDist(vtv, engine.Identity(d)); e > 1e-12 {
 				t.Errorf("%s d=%d: V^T V differs from I by %g", solver, d, e)
 			}
 			vals := append([]float64(nil), m0...)
@@ -506,13 +508,13 @@ func TestHypJacobi(t *testing.T) {
 // never change.
 func TestHypernymyLatestConcurrent(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, BatchSize: 3, Negatives: 4, Seed: 4, Epochs: 40, EvalEvery: 5})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 3, BatchSize: 3, Negatives: 4, Seed: 4, Epochs: 40, EvalEvery: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error)
 	go func() { done <- tr.Run(context.Background(), 0, nil) }()
-	var seen []*HypernymyProgress
+	var seen []*Progress
 	var copies [][]float64
 	for finished := false; !finished; {
 		select {

@@ -1,10 +1,12 @@
-package engine
+package hypernymy
 
 import (
 	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"burescope/engine"
 )
 
 // hypBruteReconstruction computes mean rank and MAP directly from the
@@ -137,19 +139,19 @@ func TestEvaluateReconstructionKnown(t *testing.T) {
 }
 
 // TestDotProductRows checks the row scorer of an embedding against H1's
-// DotProduct (exact eigendecomposition) for every pair, and that the
+// engine.DotProduct (exact eigendecomposition) for every pair, and that the
 // trainer's dense evaluation path equals the row-by-row one.
 func TestDotProductRows(t *testing.T) {
 	for _, d := range []int{2, 3, 5} {
 		rng := rand.New(rand.NewPCG(21, uint64(d)))
 		const n = 9
-		e := &Embedding{Family: Gaussian(), Dim: d, Labels: make([]string, n), Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+		e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Labels: make([]string, n), Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
 		for i := 0; i < n; i++ {
 			e.Labels[i] = string(rune('a' + i))
 			for j := range e.Mean(i) {
 				e.Mean(i)[j] = rng.NormFloat64()
 			}
-			copy(e.Scale(i), FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01))
+			copy(e.Scale(i), engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01))
 		}
 		rows, err := DotProductRows(e)
 		if err != nil {
@@ -160,14 +162,14 @@ func TestDotProductRows(t *testing.T) {
 		for u := 0; u < n; u++ {
 			f(u, out)
 			for w := 0; w < n; w++ {
-				want := DotProduct(e.Mean(u), e.Scale(u), e.Mean(w), e.Scale(w), d)
+				want := engine.DotProduct(e.Mean(u), e.Scale(u), e.Mean(w), e.Scale(w), d)
 				if math.Abs(out[w]-want) > 1e-10*math.Max(1, math.Abs(want)) {
-					t.Errorf("d=%d: score(%d,%d) = %v, DotProduct %v", d, u, w, out[w], want)
+					t.Errorf("d=%d: score(%d,%d) = %v, engine.DotProduct %v", d, u, w, out[w], want)
 				}
 			}
 		}
 	}
-	bad := &Embedding{Dim: 2, Labels: []string{"x"}, Means: []float64{0, 0}, Scales: []float64{math.NaN(), 0, 0, 1}}
+	bad := &engine.Embedding{Dim: 2, Labels: []string{"x"}, Means: []float64{0, 0}, Scales: []float64{math.NaN(), 0, 0, 1}}
 	if _, err := DotProductRows(bad); err == nil {
 		t.Error("no error for a NaN scale")
 	}
@@ -178,7 +180,7 @@ func TestDotProductRows(t *testing.T) {
 // DotProductRows of its own snapshot.
 func TestHypernymyDenseEvalMatchesRows(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: 3, Negatives: 3, BatchSize: 5, Seed: 2, Epochs: 3, EvalEvery: -1})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 3, Negatives: 3, BatchSize: 5, Seed: 2, Epochs: 3, EvalEvery: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package hypernymy
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 )
 
 // This file holds the allocation-free kernels of the hypernymy trainer
-// (hypernymy.go) and of the reconstruction evaluation (hypernymy_eval.go):
+// (trainer.go) and of the reconstruction evaluation (eval.go):
 // a cyclic Jacobi eigensolver for small symmetric matrices and the
 // pseudo dot product with its T-map gradients on per-worker workspaces.
 // The exact, allocating references they are tested against are SqrtPSD,

@@ -1,4 +1,4 @@
-package engine
+package hypernymy
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func BenchmarkHypernymyEpoch(b *testing.B) {
 	pairs := hypBenchTree(n)
 	for _, d := range []int{2, 3, 5, 10} {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
-			tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: d, Seed: 1, Epochs: 1 << 30, EvalEvery: -1})
+			tr, err := NewTrainer(n, pairs, Config{Dim: d, Seed: 1, Epochs: 1 << 30, EvalEvery: -1})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func BenchmarkHypernymyEvaluate(b *testing.B) {
 	pairs := hypBenchTree(n)
 	for _, d := range []int{2, 5, 10} {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
-			tr, err := NewHypernymyTrainer(n, pairs, HypernymyConfig{Dim: d, Seed: 1})
+			tr, err := NewTrainer(n, pairs, Config{Dim: d, Seed: 1})
 			if err != nil {
 				b.Fatal(err)
 			}

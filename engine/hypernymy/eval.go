@@ -1,10 +1,13 @@
-package engine
+package hypernymy
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"sync/atomic"
+
+	"burescope/engine"
 )
 
 // Reconstruction evaluation of an embedding against a relation list, as in
@@ -214,7 +217,7 @@ func (c *hypItemCache) rowScorer(means []float64) RowScorer {
 // [mu_u : mu_w] = <a_u, a_w> + tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} between the
 // measures of e (DotProduct, computed here without allocation per pair).
 // It fails if a scale matrix has a non-finite entry.
-func DotProductRows(e *Embedding) (RowScorer, error) {
+func DotProductRows(e *engine.Embedding) (RowScorer, error) {
 	n, d := e.Len(), e.Dim
 	if d < 1 || len(e.Means) != n*d || len(e.Scales) != n*d*d {
 		return nil, fmt.Errorf("reconstruction: embedding of %d labels has %d mean and %d scale entries for dimension %d", n, len(e.Means), len(e.Scales), d)
@@ -228,4 +231,14 @@ func DotProductRows(e *Embedding) (RowScorer, error) {
 		c.setFromScale(ws, i, e.Scale(i))
 	}
 	return c.rowScorer(e.Means), nil
+}
+
+// isFinite reports whether every value of a is finite.
+func isFinite(a []float64) bool {
+	for _, v := range a {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
