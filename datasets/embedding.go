@@ -339,28 +339,39 @@ func jsonElementLine(data []byte, field string, i int) int {
 	return 0
 }
 
-// repairCovariance checks that the d x d matrix s is finite, symmetric
-// and positive semi-definite within CovarianceTol, and replaces it by its
-// symmetric part with negative eigenvalues set to zero.
-func repairCovariance(s []float64, d int) error {
-	var maxAbs float64
+// symmetrizeChecked checks that the d x d matrix s is finite and
+// symmetric within CovarianceTol (relative to its largest entry), replaces
+// it by its symmetric part and returns that largest absolute entry (0 for
+// the zero matrix, which needs no further check).
+func symmetrizeChecked(s []float64, d int) (maxAbs float64, err error) {
 	for _, v := range s {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%v is not a finite number", v)
+			return 0, fmt.Errorf("%v is not a finite number", v)
 		}
 		maxAbs = math.Max(maxAbs, math.Abs(v))
 	}
 	if maxAbs == 0 {
-		return nil
+		return 0, nil
 	}
 	for a := 0; a < d; a++ {
 		for b := a + 1; b < d; b++ {
 			x, y := s[a*d+b], s[b*d+a]
 			if math.Abs(x-y) > CovarianceTol*maxAbs {
-				return fmt.Errorf("not symmetric: [%d][%d] = %v but [%d][%d] = %v", a, b, x, b, a, y)
+				return 0, fmt.Errorf("not symmetric: [%d][%d] = %v but [%d][%d] = %v", a, b, x, b, a, y)
 			}
 			s[a*d+b], s[b*d+a] = (x+y)/2, (x+y)/2
 		}
+	}
+	return maxAbs, nil
+}
+
+// repairCovariance checks that the d x d matrix s is finite, symmetric
+// and positive semi-definite within CovarianceTol, and replaces it by its
+// symmetric part with negative eigenvalues set to zero.
+func repairCovariance(s []float64, d int) error {
+	maxAbs, err := symmetrizeChecked(s, d)
+	if err != nil || maxAbs == 0 {
+		return err
 	}
 	// Scale to max 1 so the eigendecomposition cannot overflow.
 	sym := mat.NewSymDense(d, nil)

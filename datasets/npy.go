@@ -859,24 +859,9 @@ func checkScale(e *engine.Embedding, cov *npyArray, raw []float64, i int, diag b
 // matrix with slightly negative eigenvalues goes through repairCovariance
 // to be clamped.
 func checkCovariance(s []float64, d int, ws *psdWorkspace) error {
-	var maxAbs float64
-	for _, v := range s {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%v is not a finite number", v)
-		}
-		maxAbs = math.Max(maxAbs, math.Abs(v))
-	}
-	if maxAbs == 0 {
-		return nil
-	}
-	for a := 0; a < d; a++ {
-		for b := a + 1; b < d; b++ {
-			x, y := s[a*d+b], s[b*d+a]
-			if math.Abs(x-y) > CovarianceTol*maxAbs {
-				return fmt.Errorf("not symmetric: [%d][%d] = %v but [%d][%d] = %v", a, b, x, b, a, y)
-			}
-			s[a*d+b], s[b*d+a] = (x+y)/2, (x+y)/2
-		}
+	maxAbs, err := symmetrizeChecked(s, d)
+	if err != nil || maxAbs == 0 {
+		return err
 	}
 	for j, v := range s {
 		ws.m[j] = v / maxAbs
