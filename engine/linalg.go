@@ -187,3 +187,75 @@ func isFinite(a []float64) bool {
 	}
 	return true
 }
+
+// jacobiMaxSweeps bounds the Jacobi sweeps; cyclic Jacobi converges
+// quadratically and needs 5 to 8 sweeps for d <= 16 in practice.
+const jacobiMaxSweeps = 60
+
+// JacobiEigen diagonalises the symmetric d x d matrix a (row-major; it is
+// used as scratch and destroyed) by cyclic Jacobi rotations, without
+// allocating: the eigenvalues go to l (unsorted) and, when v is not nil,
+// the eigenvectors to the columns of v, so that a = v diag(l) v^T. It is
+// the small-matrix eigensolver of the hot loops (CPU pair kernels for
+// d >= 4, hypernymy training); accurate to round-off relative to |a|_F.
+func JacobiEigen(a []float64, d int, v, l []float64) {
+	if v != nil {
+		for i := range v[:d*d] {
+			v[i] = 0
+		}
+		for i := 0; i < d; i++ {
+			v[i*d+i] = 1
+		}
+	}
+	for sweep := 0; sweep < jacobiMaxSweeps; sweep++ {
+		var off, diag float64
+		for i := 0; i < d; i++ {
+			diag += a[i*d+i] * a[i*d+i]
+			for j := i + 1; j < d; j++ {
+				off += a[i*d+j] * a[i*d+j]
+			}
+		}
+		// Stop when the off-diagonal part is below round-off of the
+		// diagonal (relative 1e-32 in squares, i.e. 1e-16 in norm).
+		if off <= 1e-32*diag || off == 0 {
+			break
+		}
+		for p := 0; p < d-1; p++ {
+			for q := p + 1; q < d; q++ {
+				apq := a[p*d+q]
+				if apq == 0 {
+					continue
+				}
+				theta := (a[q*d+q] - a[p*d+p]) / (2 * apq)
+				t := 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+				if theta < 0 {
+					t = -t
+				}
+				c := 1 / math.Sqrt(t*t+1)
+				s := t * c
+				// a <- J^T a J with J the rotation in the (p, q) plane.
+				for k := 0; k < d; k++ {
+					akp, akq := a[k*d+p], a[k*d+q]
+					a[k*d+p] = c*akp - s*akq
+					a[k*d+q] = s*akp + c*akq
+				}
+				for k := 0; k < d; k++ {
+					apk, aqk := a[p*d+k], a[q*d+k]
+					a[p*d+k] = c*apk - s*aqk
+					a[q*d+k] = s*apk + c*aqk
+				}
+				a[p*d+q], a[q*d+p] = 0, 0
+				if v != nil {
+					for k := 0; k < d; k++ {
+						vkp, vkq := v[k*d+p], v[k*d+q]
+						v[k*d+p] = c*vkp - s*vkq
+						v[k*d+q] = s*vkp + c*vkq
+					}
+				}
+			}
+		}
+	}
+	for i := 0; i < d; i++ {
+		l[i] = a[i*d+i]
+	}
+}

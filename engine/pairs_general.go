@@ -51,7 +51,7 @@ func (k *generalKernel) prepare(p *Problem, s State) {
 		}
 		k.trace[i] = tr
 		copy(ws.m, a)
-		jacobiEig(ws.m, d, ws.v, ws.l)
+		JacobiEigen(ws.m, d, ws.v, ws.l)
 		for q := range ws.l {
 			l := ws.l[q]
 			if l > 0 {
@@ -93,63 +93,6 @@ func spectralInto(out, v, f []float64, d int) {
 			out[r*d+c] = s
 			out[c*d+r] = s
 		}
-	}
-}
-
-// jacobiEig diagonalises the symmetric d x d matrix a in place by cyclic
-// Jacobi rotations: on return l holds the eigenvalues and the columns of v
-// the eigenvectors (a = v diag(l) v^T). a is destroyed.
-func jacobiEig(a []float64, d int, v, l []float64) {
-	for r := 0; r < d; r++ {
-		for c := 0; c < d; c++ {
-			v[r*d+c] = 0
-		}
-		v[r*d+r] = 1
-	}
-	for sweep := 0; sweep < 60; sweep++ {
-		var off, diag float64
-		for r := 0; r < d; r++ {
-			diag += a[r*d+r] * a[r*d+r]
-			for c := r + 1; c < d; c++ {
-				off += a[r*d+c] * a[r*d+c]
-			}
-		}
-		if off <= 1e-30*diag || off == 0 {
-			break
-		}
-		for p := 0; p < d; p++ {
-			for q := p + 1; q < d; q++ {
-				apq := a[p*d+q]
-				if apq == 0 {
-					continue
-				}
-				theta := (a[q*d+q] - a[p*d+p]) / (2 * apq)
-				t := 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-				if theta < 0 {
-					t = -t
-				}
-				c := 1 / math.Sqrt(t*t+1)
-				s := t * c
-				for k := 0; k < d; k++ {
-					akp, akq := a[k*d+p], a[k*d+q]
-					a[k*d+p] = c*akp - s*akq
-					a[k*d+q] = s*akp + c*akq
-				}
-				for k := 0; k < d; k++ {
-					apk, aqk := a[p*d+k], a[q*d+k]
-					a[p*d+k] = c*apk - s*aqk
-					a[q*d+k] = s*apk + c*aqk
-				}
-				for k := 0; k < d; k++ {
-					vkp, vkq := v[k*d+p], v[k*d+q]
-					v[k*d+p] = c*vkp - s*vkq
-					v[k*d+q] = s*vkp + c*vkq
-				}
-			}
-		}
-	}
-	for r := 0; r < d; r++ {
-		l[r] = a[r*d+r]
 	}
 }
 
@@ -198,7 +141,7 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 		bj := acc[(j-off)*st : (j-off+1)*st]
 		b := k.a[j*dd : (j+1)*dd]
 		symMulInto(ws.m, ri, b, ri, ws.t1, d)
-		jacobiEig(ws.m, d, ws.v, ws.l)
+		JacobiEigen(ws.m, d, ws.v, ws.l)
 		var t float64
 		for c := range ws.l {
 			l := ws.l[c]

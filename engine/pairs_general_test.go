@@ -28,7 +28,7 @@ func TestJacobiEigAgainstGonum(t *testing.T) {
 		m := append([]float64(nil), a...)
 		v := make([]float64, d*d)
 		l := make([]float64, d)
-		jacobiEig(m, d, v, l)
+		JacobiEigen(m, d, v, l)
 		got := append([]float64(nil), l...)
 		sort.Float64s(got)
 		for k := range want {

@@ -3,6 +3,7 @@ package hypernymy
 import (
 	"math"
 
+	"burescope/engine"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -10,80 +11,9 @@ import (
 
 // This file holds the allocation-free kernels of the hypernymy trainer
 // (trainer.go) and of the reconstruction evaluation (eval.go):
-// a cyclic Jacobi eigensolver for small symmetric matrices and the
-// pseudo dot product with its T-map gradients on per-worker workspaces.
+// the pseudo dot product with its T-map gradients on per-worker workspaces.
 // The exact, allocating references they are tested against are SqrtPSD,
 // TransportMap, CrossTrace and DotProductGrad.
-
-// hypJacobiMaxSweeps bounds the Jacobi sweeps; cyclic Jacobi converges
-// quadratically and needs 5 to 8 sweeps for d <= 16 in practice.
-const hypJacobiMaxSweeps = 40
-
-// hypJacobi diagonalises the symmetric d x d matrix a (row-major, only
-// used as scratch: it is destroyed) by cyclic Jacobi rotations. The
-// eigenvalues go to lam (unsorted) and, when v is not nil, the
-// eigenvectors to the columns of v, so that a = v diag(lam) v^T.
-func hypJacobi(a, v, lam []float64, d int) {
-	if v != nil {
-		for i := range v[:d*d] {
-			v[i] = 0
-		}
-		for i := 0; i < d; i++ {
-			v[i*d+i] = 1
-		}
-	}
-	for sweep := 0; sweep < hypJacobiMaxSweeps; sweep++ {
-		var off, diag float64
-		for i := 0; i < d; i++ {
-			diag += a[i*d+i] * a[i*d+i]
-			for j := i + 1; j < d; j++ {
-				off += a[i*d+j] * a[i*d+j]
-			}
-		}
-		// Stop when the off-diagonal part is below round-off of the
-		// diagonal (relative 1e-32 in squares, i.e. 1e-16 in norm).
-		if off <= 1e-32*diag || off == 0 {
-			break
-		}
-		for p := 0; p < d-1; p++ {
-			for q := p + 1; q < d; q++ {
-				apq := a[p*d+q]
-				if apq == 0 {
-					continue
-				}
-				theta := (a[q*d+q] - a[p*d+p]) / (2 * apq)
-				t := 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-				if theta < 0 {
-					t = -t
-				}
-				c := 1 / math.Sqrt(t*t+1)
-				s := t * c
-				// a <- J^T a J with J the rotation in the (p, q) plane.
-				for k := 0; k < d; k++ {
-					akp, akq := a[k*d+p], a[k*d+q]
-					a[k*d+p] = c*akp - s*akq
-					a[k*d+q] = s*akp + c*akq
-				}
-				for k := 0; k < d; k++ {
-					apk, aqk := a[p*d+k], a[q*d+k]
-					a[p*d+k] = c*apk - s*aqk
-					a[q*d+k] = s*apk + c*aqk
-				}
-				a[p*d+q], a[q*d+p] = 0, 0
-				if v != nil {
-					for k := 0; k < d; k++ {
-						vkp, vkq := v[k*d+p], v[k*d+q]
-						v[k*d+p] = c*vkp - s*vkq
-						v[k*d+q] = s*vkp + c*vkq
-					}
-				}
-			}
-		}
-	}
-	for i := 0; i < d; i++ {
-		lam[i] = a[i*d+i]
-	}
-}
 
 // hypEig is the scratch space of the symmetric eigensolver used by the
 // kernels: for d > hypJacobiMaxDim LAPACK's Dsyev (Householder
@@ -109,7 +39,7 @@ func newHypEig(d int) *hypEig {
 func (h *hypEig) vectors(m, v, lam []float64) {
 	d := h.d
 	if d <= hypJacobiMaxDim {
-		hypJacobi(m, v, lam, d)
+		engine.JacobiEigen(m, d, v, lam)
 		return
 	}
 	copy(v, m[:d*d])
@@ -117,7 +47,7 @@ func (h *hypEig) vectors(m, v, lam []float64) {
 	if !impl.Dsyev(lapack.EVCompute, blas.Upper, d, v, d, lam, h.work, len(h.work)) {
 		// QL failed to converge (non-finite input): fall back to Jacobi,
 		// which always terminates.
-		hypJacobi(m, v, lam, d)
+		engine.JacobiEigen(m, d, v, lam)
 	}
 }
 
@@ -126,7 +56,7 @@ func (h *hypEig) vectors(m, v, lam []float64) {
 func (h *hypEig) values(m, lam []float64) {
 	d := h.d
 	if d <= hypJacobiMaxDim {
-		hypJacobi(m, nil, lam, d)
+		engine.JacobiEigen(m, d, nil, lam)
 		return
 	}
 	var impl gonum.Implementation

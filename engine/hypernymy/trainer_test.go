@@ -470,7 +470,7 @@ func TestHypJacobi(t *testing.T) {
 		for _, solver := range []string{"jacobi", "eig"} {
 			m, v, lam := append([]float64(nil), m0...), make([]float64, d*d), make([]float64, d)
 			if solver == "jacobi" {
-				hypJacobi(m, v, lam, d)
+				engine.JacobiEigen(m, d, v, lam)
 			} else {
 				newHypEig(d).vectors(m, v, lam)
 			}
