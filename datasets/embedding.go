@@ -545,5 +545,5 @@ func SaveEmbedding(path string, e *engine.Embedding) error {
 	if err := checkEmbedding(e); err != nil {
 		return fmt.Errorf("%s: cannot write embedding: %w", path, err)
 	}
-	return writeFileAtomic(path, func(w io.Writer) error { return WriteEmbeddingJSON(w, e) })
+	return WriteFileAtomic(path, func(w io.Writer) error { return WriteEmbeddingJSON(w, e) })
 }

@@ -7,11 +7,12 @@ import (
 	"path/filepath"
 )
 
-// writeFileAtomic writes a file through write into a temporary file in the
+// WriteFileAtomic writes a file through write into a temporary file in the
 // same directory as path, syncs it and renames it over path, so a reader
 // never sees a half-written file. On any error the temporary file is
-// removed and path is left as it was.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+// removed and path is left as it was. Every file Burescope writes (figures,
+// embeddings, CSVs, screenshots) goes through it.
+func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

@@ -17,7 +17,7 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
-	err := writeFileAtomic(path, func(w io.Writer) error {
+	err := WriteFileAtomic(path, func(w io.Writer) error {
 		io.WriteString(w, "half")
 		return boom
 	})
@@ -30,7 +30,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("temporary file left: %v", entries)
 	}
-	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+	if err := WriteFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -38,7 +38,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if string(b) != "new" || st.Mode().Perm() != 0o644 {
 		t.Errorf("file %q mode %v, want \"new\" 0644", b, st.Mode().Perm())
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "no", "such", "dir.txt"), func(io.Writer) error { return nil }); err == nil {
+	if err := WriteFileAtomic(filepath.Join(dir, "no", "such", "dir.txt"), func(io.Writer) error { return nil }); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}
 }

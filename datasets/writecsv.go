@@ -64,5 +64,5 @@ func appendCSVField(b []byte, s string) []byte {
 // SaveDistancesCSV writes WriteDistancesCSV's output to path atomically
 // (temporary file in the same directory, then rename).
 func SaveDistancesCSV(path string, labels []string, dist []float64) error {
-	return writeFileAtomic(path, func(w io.Writer) error { return WriteDistancesCSV(w, labels, dist) })
+	return WriteFileAtomic(path, func(w io.Writer) error { return WriteDistancesCSV(w, labels, dist) })
 }

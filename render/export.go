@@ -6,9 +6,10 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"burescope/datasets"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -146,38 +147,13 @@ func FormatOf(path string) string {
 
 // WriteFileAtomic writes what wt produces to path through a temporary file
 // in the same directory that is renamed over path only when complete.
-func WriteFileAtomic(path string, wt io.WriterTo) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+func WriteFileAtomic(path string, wt io.WriterTo) error {
+	return datasets.WriteFileAtomic(path, func(w io.Writer) error {
+		if _, err := wt.WriteTo(w); err != nil {
+			return fmt.Errorf("writing: %w", err)
 		}
-	}()
-	if _, err = wt.WriteTo(f); err != nil {
-		return fmt.Errorf("%s: writing: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // ExportFile draws sc under st as a figure (title, axes with equal units,

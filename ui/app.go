@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -417,7 +416,7 @@ func (a *App) screenshotAfter(path string, after time.Duration) {
 		img, how := captureWindow(a.win)
 		snap := a.sess.Snapshot()
 		go func() {
-			err := writeFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
+			err := datasets.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
 			if err != nil {
 				fmt.Fprintf(a.log, "burescope: error: screenshot: %v\n", err)
 				a.exitCode = 1
@@ -447,33 +446,4 @@ func displayName(name string) string {
 		return strings.TrimPrefix(name, datasets.BuiltinPrefix)
 	}
 	return filepath.Base(name)
-}
-
-// writeFileAtomic writes path through a temp file in the same directory
-// and renames it into place, so a failed write never leaves a half file.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

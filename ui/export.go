@@ -76,9 +76,9 @@ func (j *exportJob) write(path string, dpi int) error {
 	case exportEmbeddingJSON:
 		return datasets.SaveEmbedding(path, j.snap.Embedding(j.ds.Labels))
 	case exportEmbeddingCSV:
-		return writeFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, j.snap, j.ds) })
+		return datasets.WriteFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, j.snap, j.ds) })
 	case exportStressCSV:
-		return writeFileAtomic(path, func(w io.Writer) error { return writeStressCSV(w, j.snap) })
+		return datasets.WriteFileAtomic(path, func(w io.Writer) error { return writeStressCSV(w, j.snap) })
 	}
 	return fmt.Errorf("unknown export %d", j.kind)
 }
