@@ -1,0 +1,103 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layers is the architecture of README.md as data: for each package, the
+// packages of this module it may import (non-test files). Anything else,
+// such as render importing gpucompute or engine importing datasets, fails
+// TestArchitecture.
+var layers = map[string][]string{
+	"engine":                    {},
+	"engine/backendtest":        {"engine"},
+	"engine/hypernymy":          {"engine"},
+	"assets":                    {},
+	"datasets":                  {"engine", "assets"},
+	"gpucompute":                {"engine"},
+	"render":                    {"engine", "datasets"},
+	"ui/cli":                    {"engine", "engine/hypernymy", "datasets", "gpucompute", "render"},
+	"ui":                        {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen"},
+	".":                         {"ui", "ui/cli"},
+	"ui/internal/cleanlocale":   {},
+	"ui/internal/icongen":       {},
+	"ui/internal/shotcheck":     {},
+	"ui/internal/shotcheck/cmd": {"ui/internal/shotcheck"},
+}
+
+// forbidden lists external module prefixes a layer must never import:
+// the engine and the data and drawing layers stay free of Fyne and GL, and
+// the GL backend free of Fyne (the app hands it fyne.DoAndWait instead).
+var forbidden = map[string][]string{
+	"engine":           {"fyne.io/", "github.com/go-gl/"},
+	"engine/hypernymy": {"fyne.io/", "github.com/go-gl/"},
+	"datasets":         {"fyne.io/", "github.com/go-gl/"},
+	"render":           {"fyne.io/", "github.com/go-gl/"},
+	"gpucompute":       {"fyne.io/"},
+	"ui/cli":           {"fyne.io/"},
+}
+
+// TestArchitecture parses every non-test Go file and checks its imports
+// against layers and forbidden, and that no package is missing from layers.
+func TestArchitecture(t *testing.T) {
+	const module = "burescope"
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		seen[pkg] = true
+		allowed, ok := layers[pkg]
+		if !ok {
+			t.Errorf("%s: package %q is not in the architecture table (architecture_test.go)", path, pkg)
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, im := range f.Imports {
+			ip, _ := strconv.Unquote(im.Path.Value)
+			if rest, ours := strings.CutPrefix(ip, module+"/"); ours {
+				ok := false
+				for _, a := range allowed {
+					ok = ok || a == rest
+				}
+				if !ok {
+					t.Errorf("%s imports %s: %s may import only %v", path, ip, pkg, allowed)
+				}
+			}
+			for _, bad := range forbidden[pkg] {
+				if strings.HasPrefix(ip, bad) {
+					t.Errorf("%s imports %s: %s must not import %s*", path, ip, pkg, bad)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range layers {
+		if !seen[pkg] {
+			t.Errorf("architecture table names %q, which has no Go files", pkg)
+		}
+	}
+}
