@@ -25,6 +25,10 @@ type sidePanel struct {
 	builtin     *widget.Select
 	recent      *widget.Select
 	info        *widget.Label
+	infoCard    *widget.Card
+	inputHead   *widget.Label     // the "Input" heading below the card
+	dataBox     *fyne.Container   // the Data tab's column
+	dataScroll  *container.Scroll // scrolls dataBox
 	kind        *widget.Select
 	standardise *widget.Select
 	symmetrise  *widget.Check
@@ -52,7 +56,7 @@ type sidePanel struct {
 func newSidePanel(a *App) *sidePanel {
 	p := &sidePanel{a: a}
 	p.tabs = container.NewAppTabs(
-		container.NewTabItem("Data", container.NewVScroll(p.dataTab())),
+		container.NewTabItem("Data", p.dataTab()),
 		container.NewTabItem("Model", container.NewVScroll(p.modelTab())),
 		container.NewTabItem("View", container.NewVScroll(p.viewTab())),
 	)
@@ -98,13 +102,64 @@ func (p *sidePanel) dataTab() fyne.CanvasObject {
 	hint := widget.NewLabel("Drop CSV, TSV, JSON or NPY files (or a Projector vectors + metadata pair) anywhere on the window.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
-	return container.NewVBox(
+	p.infoCard = widget.NewCard("", "", container.New(&reflowLayout{reflow: func() { p.a.do(p.relayoutData) }}, p.info))
+	p.inputHead = widget.NewLabelWithStyle("Input", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.dataBox = container.NewVBox(
 		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		p.builtin, open, p.recent,
-		widget.NewCard("", "", p.info),
-		widget.NewLabelWithStyle("Input", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		p.infoCard,
+		p.inputHead,
 		form, p.symmetrise, hint,
 	)
+	p.dataScroll = container.NewVScroll(p.dataBox)
+	return p.dataScroll
+}
+
+// reflowLayout holds one wrapped label (or any object whose height
+// depends on its width). When a new width gives the label a new MinSize
+// height the parents' layout is stale; reflow is then asked for, later
+// on the UI goroutine (never from inside the running layout pass, which
+// would go on placing the objects below with the old height).
+type reflowLayout struct {
+	reflow  func()
+	lastMin float32 // MinSize height seen at the last Layout
+}
+
+// Layout gives the object the whole size and asks for a reflow when its
+// wrapped height changed and differs from the height it got.
+func (l *reflowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+		h := o.MinSize().Height
+		if h != l.lastMin {
+			l.lastMin = h
+			if h != size.Height && l.reflow != nil {
+				l.reflow()
+			}
+		}
+	}
+}
+
+// MinSize is the object's MinSize at its current width.
+func (l *reflowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m
+}
+
+// relayoutData lays the Data tab out again after the dataset card's text
+// changed. A wrapped label's height depends on its width, and a new text
+// does not make its parents ask for its new MinSize: without this the
+// card keeps the height of the old text and runs over the "Input"
+// heading (the GL driver happens to catch it on its next frame, the test
+// driver and a tab not yet shown do not).
+func (p *sidePanel) relayoutData() {
+	p.dataScroll.Refresh() // content size for the new MinSize
+	p.dataBox.Refresh()    // the column's layout: card height from the wrapped text
+	p.infoCard.Refresh()
 }
 
 func (p *sidePanel) modelTab() fyne.CanvasObject {
@@ -211,9 +266,14 @@ func (p *sidePanel) tauEnable(family string) {
 // showDataset describes ds in the Data tab.
 func (p *sidePanel) showDataset(ds *datasets.Dataset) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%d items · %s", displayName(ds.Name), ds.Len(), ds.Kind)
-	if len(ds.FeatureNames) > 0 {
-		fmt.Fprintf(&b, " · %d features", len(ds.FeatureNames))
+	fmt.Fprintf(&b, "%s\n%d items · ", displayName(ds.Name), ds.Len())
+	switch {
+	case ds.Kind == datasets.KindFeatures && len(ds.FeatureNames) > 0:
+		fmt.Fprintf(&b, "%d features", len(ds.FeatureNames)) // not "features · 9 features"
+	case len(ds.FeatureNames) > 0:
+		fmt.Fprintf(&b, "%s · %d features", ds.Kind, len(ds.FeatureNames))
+	default:
+		fmt.Fprintf(&b, "%s", ds.Kind)
 	}
 	if ds.ClassColumn != "" {
 		fmt.Fprintf(&b, "\nclasses: %s", ds.ClassColumn)
@@ -222,6 +282,7 @@ func (p *sidePanel) showDataset(ds *datasets.Dataset) {
 		fmt.Fprintf(&b, "\n%s", ds.Source)
 	}
 	p.info.SetText(b.String())
+	p.relayoutData()
 	p.sync()
 }
 
