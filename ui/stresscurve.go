@@ -151,6 +151,7 @@ type StressCurve struct {
 	refs   *widget.Label
 
 	pointChip fyne.CanvasObject // legend entry, shown with the baseline
+	legend    []*canvas.Text    // legend texts (foreground colour)
 }
 
 // NewStressCurve returns an empty stress-curve widget.
@@ -221,12 +222,13 @@ func (c *StressCurve) MinSize() fyne.Size {
 // CreateRenderer lays out the legend row above the plot and the decade
 // labels on its left.
 func (c *StressCurve) CreateRenderer() fyne.WidgetRenderer {
-	c.pointChip = legendChip(pointRefColor, "point MDS")
+	c.legend = nil
+	c.pointChip = c.legendChip(pointRefColor, "point MDS")
 	c.pointChip.Hide()
 	legend := container.NewHBox(
-		legendChip(curveColor, "elliptical"),
+		c.legendChip(curveColor, "elliptical"),
 		c.pointChip,
-		legendChip(classRefColor, "classical"),
+		c.legendChip(classRefColor, "classical"),
 	)
 	head := container.NewBorder(nil, nil, legend, c.value, c.refs)
 	axis := container.NewBorder(c.top, c.bottom, nil, nil, layout.NewSpacer())
@@ -234,10 +236,28 @@ func (c *StressCurve) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(body)
 }
 
-func legendChip(col color.NRGBA, text string) fyne.CanvasObject {
+// legendChip is a legend entry: a colour swatch and its name.
+func (c *StressCurve) legendChip(col color.NRGBA, text string) fyne.CanvasObject {
 	r := canvas.NewRectangle(col)
 	r.SetMinSize(fyne.NewSize(14, 3))
 	t := canvas.NewText(text, theme.Color(theme.ColorNameForeground))
 	t.TextSize = theme.CaptionTextSize()
+	c.legend = append(c.legend, t)
 	return container.NewHBox(container.NewCenter(r), t)
+}
+
+// Refresh redraws the widget with the current theme's colours (Fyne
+// refreshes every widget when the light / dark variant changes; the
+// canvas texts keep the colour they were made with unless set again).
+func (c *StressCurve) Refresh() {
+	fg := theme.Color(theme.ColorNameForeground)
+	for _, t := range c.legend {
+		t.Color = fg
+		t.Refresh()
+	}
+	c.top.Color = theme.Color(theme.ColorNamePlaceHolder)
+	c.bottom.Color = c.top.Color
+	c.top.Refresh()
+	c.bottom.Refresh()
+	c.BaseWidget.Refresh()
 }

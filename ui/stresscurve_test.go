@@ -6,7 +6,9 @@ import (
 	"math"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 func TestCurveRange(t *testing.T) {
@@ -85,4 +87,49 @@ func TestStressCurveWidget(t *testing.T) {
 	if got := c.refs.Text; got != "point MDS 0.3 · classical 0.6" {
 		t.Errorf("refs text %q", got)
 	}
+}
+
+// TestStressCurveFollowsTheme switches between Fyne's dark and light
+// themes and checks that the legend and axis texts take the new theme's
+// foreground / placeholder colours (theme.Color after the switch, an
+// independent lookup), so that none is left white on a light background.
+func TestStressCurveFollowsTheme(t *testing.T) {
+	fa := test.NewTempApp(t)
+	c := NewStressCurve()
+	w := test.NewTempWindow(t, c)
+	w.Resize(c.MinSize().AddWidthHeight(200, 40))
+	c.SetData(CurveData{History: []float64{0.5, 0.2, 0.1}, PointRef: 0.3, ClassicalRef: 0.6})
+	for _, th := range []struct {
+		name  string
+		theme fyne.Theme
+	}{
+		{"dark", theme.DarkTheme()},
+		{"light", theme.LightTheme()},
+		{"dark again", theme.DarkTheme()},
+	} {
+		fa.Settings().SetTheme(th.theme)
+		c.Refresh() // what Fyne does to every widget on a theme change
+		fg := th.theme.Color(theme.ColorNameForeground, theme.VariantLight)
+		if th.name != "light" {
+			fg = th.theme.Color(theme.ColorNameForeground, theme.VariantDark)
+		}
+		if len(c.legend) != 3 {
+			t.Fatalf("%s: %d legend texts, want 3 (elliptical, point MDS, classical)", th.name, len(c.legend))
+		}
+		for _, txt := range c.legend {
+			if !sameColor(txt.Color, fg) {
+				t.Errorf("%s: legend %q colour %v, want the foreground %v", th.name, txt.Text, txt.Color, fg)
+			}
+		}
+		if want := theme.Color(theme.ColorNamePlaceHolder); !sameColor(c.top.Color, want) || !sameColor(c.bottom.Color, want) {
+			t.Errorf("%s: axis label colours %v %v, want %v", th.name, c.top.Color, c.bottom.Color, want)
+		}
+	}
+}
+
+// sameColor compares two colours by their RGBA values.
+func sameColor(a, b color.Color) bool {
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }
