@@ -70,6 +70,7 @@ type App struct {
 	flags Flags
 	log   io.Writer
 	do    func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut  atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  Settings // what the panel shows (UI goroutine only)
 	sess *Session
@@ -101,7 +102,17 @@ type App struct {
 // run on the UI goroutine. do runs a function on the UI goroutine without
 // waiting (fyne.Do; tests pass their own UI-goroutine queue).
 func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(func())) *App {
-	a := &App{fa: fa, win: w, flags: flags, log: logw, sess: NewSession(), do: do}
+	a := &App{fa: fa, win: w, flags: flags, log: logw, sess: NewSession()}
+	// A worker that ends after shutdown (a geodesic or neighbour query,
+	// a late frame) may still post: its function is dropped rather than
+	// run on widgets of a closed window.
+	a.do = func(f func()) {
+		do(func() {
+			if !a.shut.Load() {
+				f()
+			}
+		})
+	}
 	a.set = LoadSettings(fa.Preferences(), DefaultSettings())
 	if flags.Backend != "" {
 		a.set.Backend = flags.Backend
@@ -190,6 +201,7 @@ func (a *App) start() {
 // asynchronously and a write racing the app's exit can leave the file
 // empty.
 func (a *App) shutdown() {
+	a.shut.Store(true)
 	if a.stopLoop != nil {
 		a.stopLoop()
 		<-a.loopDone
