@@ -259,5 +259,6 @@ func (c *StressCurve) Refresh() {
 	c.bottom.Color = c.top.Color
 	c.top.Refresh()
 	c.bottom.Refresh()
+	c.raster.Refresh() // plot background and grid in the new colours
 	c.BaseWidget.Refresh()
 }
