@@ -193,7 +193,7 @@ func (p *sidePanel) modelTab() fyne.CanvasObject {
 		widget.NewFormItem("Seed", p.seed),
 		widget.NewFormItem("Backend", p.backend),
 	)
-	hint := widget.NewLabel("Text fields apply on Enter. Changing the model restarts the fit from classical MDS.")
+	hint := widget.NewLabel("Text fields apply on Enter. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	return container.NewVBox(form, p.renderer, hint)
@@ -215,12 +215,15 @@ func (p *sidePanel) viewTab() fyne.CanvasObject {
 	form := widget.NewForm(
 		widget.NewFormItem("Ellipses", p.view),
 		widget.NewFormItem("Colour by", p.colorBy),
-		widget.NewFormItem("Level", container.NewBorder(nil, nil, nil, p.levelL, p.level)),
+		widget.NewFormItem("Level k", container.NewBorder(nil, nil, nil, p.levelL, p.level)),
 	)
+	levelHelp := widget.NewLabel("Level k: k-sigma ellipses for gaussians; k = 1 is the support of a uniform.")
+	levelHelp.Wrapping = fyne.TextWrapWord
+	levelHelp.Importance = widget.LowImportance
 	help := widget.NewLabel("Wheel: zoom · drag: pan (3D: rotate; Shift-drag pans) · click: select · double-click: fit · Space: run/pause · S: step · R: reset")
 	help.Wrapping = fyne.TextWrapWord
 	help.Importance = widget.LowImportance
-	return container.NewVBox(form, p.labels, fit, help)
+	return container.NewVBox(form, levelHelp, p.labels, fit, help)
 }
 
 // sync sets every widget from App.set without triggering callbacks.
