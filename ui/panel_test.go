@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"burescope/datasets"
 )
 
 // TestDataCardAboveInputHeading checks the Data tab's layout as Fyne's
@@ -66,5 +69,32 @@ func TestDataCardAboveInputHeading(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDataCardShrinks shows a long card (iris: classes and a three-line
+// attribution) and then a short one (mammals) in the same panel: the
+// "Input" heading must follow the card up, within the column's spacing
+// (theme.Padding) of its bottom edge, not stay below a stale tall card.
+func TestDataCardShrinks(t *testing.T) {
+	a := newTestApp(t, "builtin:iris")
+	short, err := datasets.Load("builtin:mammals", datasets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after, gap float32
+	a.on(func() { before = a.panel.infoCard.Size().Height })
+	a.on(func() { a.panel.showDataset(short) })
+	a.on(func() {
+		p := a.panel
+		d := fyne.CurrentApp().Driver()
+		after = p.infoCard.Size().Height
+		gap = d.AbsolutePositionForObject(p.inputHead).Y - (d.AbsolutePositionForObject(p.infoCard).Y + after)
+	})
+	if after >= before {
+		t.Errorf("card height %.1f after a shorter text, was %.1f", after, before)
+	}
+	if pad := theme.Padding(); gap < 0 || gap > 2*pad {
+		t.Errorf("gap between the card and the Input heading %.1f, want 0 to %.1f", gap, 2*pad)
 	}
 }
