@@ -33,6 +33,7 @@ type relCurve struct {
 	raster *canvas.Raster
 	value  *widget.Label
 	rankHi *canvas.Text
+	legend []*canvas.Text // legend texts (foreground colour)
 }
 
 func newRelCurve() *relCurve {
@@ -163,14 +164,10 @@ func (c *relCurve) MinSize() fyne.Size { return fyne.NewSize(200, 110) }
 
 // CreateRenderer lays out the legend above the plot and the axis ends.
 func (c *relCurve) CreateRenderer() fyne.WidgetRenderer {
-	chip := func(col color.NRGBA, text string) fyne.CanvasObject {
-		r := canvas.NewRectangle(col)
-		r.SetMinSize(fyne.NewSize(14, 3))
-		t := canvas.NewText(text, theme.Color(theme.ColorNameForeground))
-		t.TextSize = theme.CaptionTextSize()
-		return container.NewHBox(container.NewCenter(r), t)
-	}
-	legend := container.NewHBox(chip(mapColor, "MAP (0–1)"), chip(rankColor, "mean rank (log)"))
+	mapChip, mapText := legendChip(mapColor, "MAP (0–1)")
+	rankChip, rankText := legendChip(rankColor, "mean rank (log)")
+	c.legend = []*canvas.Text{mapText, rankText}
+	legend := container.NewHBox(mapChip, rankChip)
 	head := container.NewBorder(nil, nil, legend, c.value)
 	one := canvas.NewText("1", mapColor)
 	one.TextSize = theme.CaptionTextSize()
@@ -182,4 +179,14 @@ func (c *relCurve) CreateRenderer() fyne.WidgetRenderer {
 	right := container.NewBorder(c.rankHi, rankOne, nil, nil, layout.NewSpacer())
 	body := container.NewBorder(head, nil, left, right, c.raster)
 	return widget.NewSimpleRenderer(container.NewPadded(body))
+}
+
+// Refresh redraws the widget with the current theme's colours: the
+// legend texts in the new foreground colour, the plot's background and
+// grid (Fyne refreshes every widget when the light / dark variant
+// changes). The axis texts are in the fixed series colours.
+func (c *relCurve) Refresh() {
+	recolourTexts(theme.ColorNameForeground, c.legend...)
+	c.raster.Refresh()
+	c.BaseWidget.Refresh()
 }

@@ -5,6 +5,10 @@ import (
 	"image/color"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
 	"burescope/engine/hypernymy"
 )
 
@@ -26,5 +30,42 @@ func TestDrawRelCurve(t *testing.T) {
 	}
 	if lo, hi := rankRange(evals); lo != 0 || hi != 2 {
 		t.Errorf("rank axis %v..%v decades, want 0..2", lo, hi)
+	}
+}
+
+// TestRelCurveFollowsTheme switches between Fyne's dark and light themes
+// and checks that the legend texts take the theme's foreground colour
+// (the theme's own Color for the variant, an independent lookup) and
+// the plot its input background, so that the legend is never left white
+// on a light background.
+func TestRelCurveFollowsTheme(t *testing.T) {
+	fa := test.NewTempApp(t)
+	c := newRelCurve()
+	w := test.NewTempWindow(t, c)
+	w.Resize(c.MinSize().AddWidthHeight(200, 40))
+	c.SetData([]hypernymy.Eval{{Epoch: 0, MAP: 0.2, MeanRank: 30}, {Epoch: 5, MAP: 0.6, MeanRank: 4}}, 10)
+	for _, th := range []struct {
+		name    string
+		theme   fyne.Theme
+		variant fyne.ThemeVariant
+	}{
+		{"dark", theme.DarkTheme(), theme.VariantDark},
+		{"light", theme.LightTheme(), theme.VariantLight},
+		{"dark again", theme.DarkTheme(), theme.VariantDark},
+	} {
+		fa.Settings().SetTheme(th.theme)
+		c.Refresh() // what Fyne does to every widget on a theme change
+		fg := th.theme.Color(theme.ColorNameForeground, th.variant)
+		if len(c.legend) != 2 {
+			t.Fatalf("%s: %d legend texts, want 2 (MAP, mean rank)", th.name, len(c.legend))
+		}
+		for _, txt := range c.legend {
+			if !sameColor(txt.Color, fg) {
+				t.Errorf("%s: legend %q colour %v, want the foreground %v", th.name, txt.Text, txt.Color, fg)
+			}
+		}
+		if want, got := th.theme.Color(theme.ColorNameInputBackground, th.variant), plotBackground(w, c.raster); !sameColor(got, want) {
+			t.Errorf("%s: plot background %v, want the input background %v", th.name, got, want)
+		}
 	}
 }

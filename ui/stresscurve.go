@@ -222,43 +222,27 @@ func (c *StressCurve) MinSize() fyne.Size {
 // CreateRenderer lays out the legend row above the plot and the decade
 // labels on its left.
 func (c *StressCurve) CreateRenderer() fyne.WidgetRenderer {
-	c.legend = nil
-	c.pointChip = c.legendChip(pointRefColor, "point MDS")
-	c.pointChip.Hide()
-	legend := container.NewHBox(
-		c.legendChip(curveColor, "elliptical"),
-		c.pointChip,
-		c.legendChip(classRefColor, "classical"),
-	)
+	ell, ellText := legendChip(curveColor, "elliptical")
+	pt, ptText := legendChip(pointRefColor, "point MDS")
+	cl, clText := legendChip(classRefColor, "classical")
+	c.legend = []*canvas.Text{ellText, ptText, clText}
+	c.pointChip = pt
+	if !(c.data.PointRef > 0) {
+		c.pointChip.Hide()
+	}
+	legend := container.NewHBox(ell, c.pointChip, cl)
 	head := container.NewBorder(nil, nil, legend, c.value, c.refs)
 	axis := container.NewBorder(c.top, c.bottom, nil, nil, layout.NewSpacer())
 	body := container.NewBorder(head, nil, axis, nil, c.raster)
 	return widget.NewSimpleRenderer(body)
 }
 
-// legendChip is a legend entry: a colour swatch and its name.
-func (c *StressCurve) legendChip(col color.NRGBA, text string) fyne.CanvasObject {
-	r := canvas.NewRectangle(col)
-	r.SetMinSize(fyne.NewSize(14, 3))
-	t := canvas.NewText(text, theme.Color(theme.ColorNameForeground))
-	t.TextSize = theme.CaptionTextSize()
-	c.legend = append(c.legend, t)
-	return container.NewHBox(container.NewCenter(r), t)
-}
-
 // Refresh redraws the widget with the current theme's colours (Fyne
 // refreshes every widget when the light / dark variant changes; the
 // canvas texts keep the colour they were made with unless set again).
 func (c *StressCurve) Refresh() {
-	fg := theme.Color(theme.ColorNameForeground)
-	for _, t := range c.legend {
-		t.Color = fg
-		t.Refresh()
-	}
-	c.top.Color = theme.Color(theme.ColorNamePlaceHolder)
-	c.bottom.Color = c.top.Color
-	c.top.Refresh()
-	c.bottom.Refresh()
+	recolourTexts(theme.ColorNameForeground, c.legend...)
+	recolourTexts(theme.ColorNamePlaceHolder, c.top, c.bottom)
 	c.raster.Refresh() // plot background and grid in the new colours
 	c.BaseWidget.Refresh()
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
@@ -124,31 +125,35 @@ func TestStressCurveFollowsTheme(t *testing.T) {
 		if want := theme.Color(theme.ColorNamePlaceHolder); !sameColor(c.top.Color, want) || !sameColor(c.bottom.Color, want) {
 			t.Errorf("%s: axis label colours %v %v, want %v", th.name, c.top.Color, c.bottom.Color, want)
 		}
-		// The plot's background (the most common colour of the raster's
-		// lower right quarter, as the test driver paints the window) is
-		// the new theme's input background.
-		img := w.Canvas().Capture()
-		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(c.raster)
-		sc := w.Canvas().Scale()
-		sz := c.raster.Size()
-		x0, y0 := int((pos.X+sz.Width/2)*sc), int((pos.Y+sz.Height/2)*sc)
-		x1, y1 := int((pos.X+sz.Width)*sc)-1, int((pos.Y+sz.Height)*sc)-1
-		counts := map[color.RGBA]int{}
-		var mode color.RGBA
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				r, g, b, al := img.At(x, y).RGBA()
-				px := color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(al >> 8)}
-				counts[px]++
-				if counts[px] > counts[mode] {
-					mode = px
-				}
-			}
-		}
-		if want := theme.Color(theme.ColorNameInputBackground); !sameColor(mode, want) {
-			t.Errorf("%s: plot background %v, want the input background %v", th.name, mode, want)
+		if want, got := theme.Color(theme.ColorNameInputBackground), plotBackground(w, c.raster); !sameColor(got, want) {
+			t.Errorf("%s: plot background %v, want the input background %v", th.name, got, want)
 		}
 	}
+}
+
+// plotBackground is the background of a curve's plot as the test driver
+// paints window w: the most common colour of the raster's lower right
+// quarter (below the curves, which run from the upper left).
+func plotBackground(w fyne.Window, r *canvas.Raster) color.RGBA {
+	img := w.Canvas().Capture()
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(r)
+	sc := w.Canvas().Scale()
+	sz := r.Size()
+	x0, y0 := int((pos.X+sz.Width/2)*sc), int((pos.Y+sz.Height/2)*sc)
+	x1, y1 := int((pos.X+sz.Width)*sc)-1, int((pos.Y+sz.Height)*sc)-1
+	counts := map[color.RGBA]int{}
+	var mode color.RGBA
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			cr, cg, cb, ca := img.At(x, y).RGBA()
+			px := color.RGBA{uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), uint8(ca >> 8)}
+			counts[px]++
+			if counts[px] > counts[mode] {
+				mode = px
+			}
+		}
+	}
+	return mode
 }
 
 // sameColor compares two colours by their RGBA values.
