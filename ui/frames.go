@@ -283,6 +283,9 @@ func (l *frameLoop) step() {
 			vp.FitTo(scene, st, w, h)
 		}
 	}
+	if scene != nil && scene.Len() > liveOutlineMax {
+		st.Outline = false // keeps large scenes inside a 16 ms frame (docs/render.md)
+	}
 	img := l.buffer(w, h)
 	hover := -1
 	if scene != nil && hoverOn && l.drew {
@@ -428,3 +431,10 @@ func formatVec(v []float64) string {
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
+
+// liveOutlineMax is the largest scene the live view outlines: on two cores
+// 10,000 ellipses take 15 ms filled and 25 ms filled and outlined
+// (render's BenchmarkLiveFill10k / BenchmarkLiveOutline10k), so above this
+// count the live frames are fill-only to stay near 60 frames a second.
+// Exported figures always keep their outlines.
+const liveOutlineMax = 5000

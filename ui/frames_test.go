@@ -227,3 +227,34 @@ func BenchmarkFrameLoopStep(b *testing.B) {
 		})
 	}
 }
+
+// TestFrameLoopOutlinesSmallScenesOnly checks the live view's speed rule:
+// scenes above liveOutlineMax items are drawn fill-only (the frame is
+// pixel-identical to render.Live drawing the same scene with Outline off),
+// smaller ones keep the style's outlines.
+func TestFrameLoopOutlinesSmallScenesOnly(t *testing.T) {
+	for _, n := range []int{35, liveOutlineMax + 1} {
+		var f *frame
+		l, _ := newTestLoop(benchScene(n), &f)
+		st := l.Style()
+		st.Labels, st.Outline = false, true
+		l.SetStyle(st)
+		l.step()
+		if f == nil {
+			t.Fatalf("n=%d: no frame", n)
+		}
+		if want := n <= liveOutlineMax; f.Style.Outline != want {
+			t.Errorf("n=%d: frame drawn with Outline=%v, want %v", n, f.Style.Outline, want)
+		}
+		ref := image.NewRGBA(f.Img.Rect)
+		want := st
+		want.Outline = n <= liveOutlineMax
+		new(render.Live).Draw(ref, f.Scene, want, f.VP)
+		for i := range ref.Pix {
+			if ref.Pix[i] != f.Img.Pix[i] {
+				t.Errorf("n=%d: frame differs from a direct draw with Outline=%v at byte %d", n, want.Outline, i)
+				break
+			}
+		}
+	}
+}
