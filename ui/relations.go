@@ -45,6 +45,8 @@ type relationsTool struct {
 	curve    *relCurve
 
 	info                                    *widget.Label
+	needs                                   *widget.Label // hint shown while the form is off
+	form                                    *widget.Form
 	dim, epochs, negatives, batch, lr, seed *widget.Entry
 	evalEvery                               *widget.Entry
 	optimizer                               *widget.Select
@@ -93,13 +95,16 @@ func newRelationsTool(x *explorer) *relationsTool {
 	r.start.Importance = widget.HighImportance
 	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), r.pauseTraining)
 	r.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { r.stopTraining(true) })
-	r.show = widget.NewCheck("Show the trained embedding on the canvas", r.showChanged)
+	r.show = widget.NewCheck("Show on canvas", r.showChanged) // the trained embedding; short, so the panel stays narrow
 	r.mammals = widget.NewButtonWithIcon("Open the WordNet mammals", theme.FolderOpenIcon(), func() {
 		r.a.open(datasets.BuiltinPrefix+"mammals", nil, false)
 	})
 	r.bar = widget.NewProgressBar()
 	r.text = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	r.text.Wrapping = fyne.TextWrapWord
+	r.text.Hide() // shown with a progress text (an empty label would leave a gap)
+	r.needs = widget.NewLabel("Needs a dataset with relations.")
+	r.needs.Importance = widget.LowImportance
 	form := widget.NewForm(
 		widget.NewFormItem("Dimension", r.dim),
 		widget.NewFormItem("Epochs", r.epochs),
@@ -110,6 +115,7 @@ func newRelationsTool(x *explorer) *relationsTool {
 		widget.NewFormItem("Seed", r.seed),
 		widget.NewFormItem("Evaluate every", r.evalEvery),
 	)
+	r.form = form
 	hint := widget.NewLabel("Loss: softmax of the Wasserstein-Bures dot product [u:v] over true ancestors against sampled negatives (each noun also its own hypernym). " +
 		"Learning rate 0 = default (SGD: 0.02 for d ≤ 4, 0.01 above; Adam: 0.01). Dimension 1 to 16; above 3 the canvas shows the plane chosen in the Explore tab. " +
 		"Evaluation ranks every item against all others (mean rank, MAP), about one epoch's time.")
@@ -119,7 +125,7 @@ func newRelationsTool(x *explorer) *relationsTool {
 		widget.NewLabelWithStyle("Train from relations", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		r.info, r.mammals,
 		widget.NewSeparator(),
-		form,
+		r.needs, form,
 		container.NewGridWithColumns(3, r.start, r.pause, r.stop),
 		r.bar, r.text, r.show, hint,
 	))
@@ -137,7 +143,7 @@ func (r *relationsTool) datasetChanged(ds *datasets.Dataset) {
 		r.lastView = nil
 		r.last = nil
 		r.curve.SetData(nil, 0)
-		r.text.SetText("")
+		r.setProgressText("")
 		r.bar.SetValue(0)
 	}
 	if ds != nil && len(ds.Relations) > 0 {
@@ -338,9 +344,26 @@ func (r *relationsTool) refreshButtons() {
 	enable(r.pause, r.running)
 	enable(r.stop, r.tr != nil)
 	for _, f := range r.fields {
-		enable(f, r.tr == nil || r.finishedRun()) // fixed while a run can resume
+		enable(f, r.ds != nil && (r.tr == nil || r.finishedRun())) // fixed while a run can resume
 	}
+	enable(r.epochs, r.ds != nil)
 	enable(r.show, r.lastView != nil)
+	if r.ds == nil {
+		r.needs.Show()
+	} else {
+		r.needs.Hide()
+	}
+}
+
+// setProgressText shows s under the progress bar; an empty s hides the
+// label, which would otherwise leave an empty line there.
+func (r *relationsTool) setProgressText(s string) {
+	r.text.SetText(s)
+	if s == "" {
+		r.text.Hide()
+	} else {
+		r.text.Show()
+	}
 }
 
 // finishedRun reports whether the trainer reached its epochs (UI
@@ -397,7 +420,7 @@ func (r *relationsTool) apply(id int, p *hypernymy.Progress, v *embView) {
 	if p.Epochs > 0 {
 		r.bar.SetValue(float64(p.Epoch) / float64(p.Epochs))
 	}
-	r.text.SetText(progressText(p))
+	r.setProgressText(progressText(p))
 	if v != nil {
 		r.lastView = v
 		if r.show.Checked {

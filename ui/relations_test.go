@@ -293,3 +293,63 @@ func maybeShot(t *testing.T, a *testApp, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRelationsFormNeedsRelations checks the Relations tab around
+// datasets without relations: the form and Start are off with the hint
+// shown, and on once a dataset with relations is loaded; the empty
+// progress text takes no room; the "show" check is no wider than the
+// form (it set the side panel's minimum width before).
+func TestRelationsFormNeedsRelations(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015") // no relations
+	r := a.explore.rel
+	formState := func() (enabled, disabled int, needs bool) {
+		a.on(func() {
+			for _, f := range append([]fyne.Disableable{r.epochs, r.start}, r.fields...) {
+				if f.Disabled() {
+					disabled++
+				} else {
+					enabled++
+				}
+			}
+			needs = r.needs.Visible()
+		})
+		return enabled, disabled, needs
+	}
+	all := len(r.fields) + 2
+	if on, _, needs := formState(); on != 0 || !needs {
+		t.Errorf("no relations: %d of %d form widgets enabled, hint shown %v; want none enabled, hint shown", on, all, needs)
+	}
+	var textShown bool
+	var checkW, formW float32
+	a.on(func() {
+		textShown = r.text.Visible()
+		checkW, formW = r.show.MinSize().Width, r.form.MinSize().Width
+	})
+	if textShown {
+		t.Error("empty progress text is shown (an empty line under the bar)")
+	}
+	if checkW > formW {
+		t.Errorf("show check is %v wide, wider than the form (%v): it sets the panel's width", checkW, formW)
+	}
+
+	openRelations(t, a)
+	if on, _, needs := formState(); on != all || needs {
+		t.Errorf("with relations: %d of %d form widgets enabled, hint shown %v; want all enabled, no hint", on, all, needs)
+	}
+	setForm(a, "2", "1", "3", "8", "0", "1", hypernymy.Adam)
+	trainToEnd(t, a, 1)
+	var text string
+	a.on(func() { text, textShown = r.text.Text, r.text.Visible() })
+	if !textShown || !strings.HasPrefix(text, "epoch 1 / 1") {
+		t.Errorf("after training: progress text %q shown %v", text, textShown)
+	}
+
+	// Back to a dataset without relations: the run is forgotten, the form
+	// off again and the progress text gone.
+	a.on(func() { a.open("builtin:pisa2015", nil, false) })
+	a.loads.Wait()
+	a.on(func() { textShown = r.text.Visible() })
+	if on, _, needs := formState(); on != 0 || !needs || textShown {
+		t.Errorf("relations gone: %d form widgets enabled, hint %v, progress text shown %v", on, needs, textShown)
+	}
+}
