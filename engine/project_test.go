@@ -9,28 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// randomOrthogonal returns a random d x d orthogonal matrix (row-major),
-// the Q factor of a Gaussian matrix by gonum's QR.
-func randomOrthogonal(rnd *rand.Rand, d int) []float64 {
-	g := mat.NewDense(d, d, nil)
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			g.Set(i, j, rnd.NormFloat64())
-		}
-	}
-	var qr mat.QR
-	qr.Factorize(g)
-	var q mat.Dense
-	qr.QTo(&q)
-	out := make([]float64, d*d)
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			out[i*d+j] = q.At(i, j)
-		}
-	}
-	return out
-}
-
 // checkOrthonormal fails unless the rows of p are orthonormal.
 func checkOrthonormal(t *testing.T, name string, p Plane) {
 	t.Helper()
@@ -130,7 +108,7 @@ func TestItemAxesPlaneKeepsTopTwoEigenvalues(t *testing.T) {
 		// Scale of item 2 = Q diag(eig) Q^T with a random rotation Q: the
 		// known top two eigenvalues l1 >= l2 and their eigenvectors q1, q2
 		// (columns of Q) are the reference.
-		q := randomOrthogonal(rnd, d)
+		q := randOrth(rnd, d)
 		c := e.Scale(2)
 		for i := 0; i < d; i++ {
 			for j := 0; j < d; j++ {
@@ -191,7 +169,7 @@ func TestItemAxesPlaneKeepsTopTwoEigenvalues(t *testing.T) {
 func TestPCAPlaneRecoversPlaneOfMeans(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(8, 9))
 	for _, d := range []int{3, 7, 12} {
-		q := randomOrthogonal(rnd, d)
+		q := randOrth(rnd, d)
 		v1, v2, off := make([]float64, d), make([]float64, d), make([]float64, d)
 		for i := 0; i < d; i++ {
 			v1[i], v2[i], off[i] = q[i*d], q[i*d+1], 5*q[i*d+2]
