@@ -38,6 +38,7 @@ type geodesicTool struct {
 	to      *widget.Select
 	show    *widget.Check
 	slider  *widget.Slider
+	ticks   *tTicks // labels under the slider
 	tLabel  *widget.Label
 	play    *widget.Button
 	plot    *derivPlot
@@ -81,6 +82,7 @@ func newGeodesicTool(a *App) *geodesicTool {
 	g.slider = widget.NewSlider(geoTMin, geoTMax)
 	g.slider.Step = 0.01
 	g.slider.OnChanged = g.setT
+	g.ticks = newTTicks()
 	g.tLabel = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 	g.play = widget.NewButtonWithIcon("Play", theme.MediaPlayIcon(), g.togglePlay)
 	g.plot = newDerivPlot()
@@ -118,7 +120,7 @@ func newGeodesicTool(a *App) *geodesicTool {
 	g.content = container.NewVBox(
 		widget.NewLabelWithStyle("Wasserstein geodesic", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		g.mode, form, statesBox, g.show,
-		g.slider,
+		container.NewVBox(g.slider, g.ticks),
 		container.NewBorder(nil, nil, g.play, nil, g.tLabel),
 		widget.NewLabelWithStyle("Metric derivative |μ'|(t)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
 		g.plot, g.note,
@@ -178,15 +180,20 @@ func (g *geodesicTool) recompute() {
 	}
 	g.plot.setData(nil, g.slider.Value)
 	if sa == nil || sb == nil {
+		g.plot.setPlaceholder("save states A and B")
 		g.note.SetText("Save state A and state B.")
 		return
 	}
 	if sa.N != sb.N || sa.Dim != sb.Dim {
+		g.plot.setPlaceholder("states of different embeddings")
 		g.note.SetText("The saved states belong to different embeddings; save both again.")
 		return
 	}
+	g.plot.setPlaceholder("computing…")
 	g.note.SetText("Computing…")
+	g.a.loads.Add(1) // shutdown waits for it
 	go func() {
+		defer g.a.loads.Done()
 		ts, ds, w2, err := wholeDerivativeSamples(sa, sb)
 		g.a.do(func() {
 			g.mu.Lock()
@@ -196,6 +203,7 @@ func (g *geodesicTool) recompute() {
 				return
 			}
 			if err != nil {
+				g.plot.setPlaceholder("no geodesic")
 				g.note.SetText("No geodesic: " + err.Error())
 				return
 			}
@@ -304,21 +312,27 @@ func (g *geodesicTool) pairChanged() {
 	g.a.loop.Wake()
 	g.plot.setData(nil, g.slider.Value)
 	if ia < 0 || ib < 0 {
+		g.plot.setPlaceholder("pick two items")
 		g.note.SetText("Pick two items (or click two ellipses).")
 		return
 	}
-	g.note.SetText("Computing…")
 	snap := g.a.sess.Snapshot()
 	if snap == nil {
+		g.plot.setPlaceholder("no embedding yet")
 		return
 	}
+	g.plot.setPlaceholder("computing…")
+	g.note.SetText("Computing…")
+	g.a.loads.Add(1) // shutdown waits for it
 	go func() {
+		defer g.a.loads.Done()
 		ts, ds, w2, err := metricDerivativeSamples(snap, ia, ib)
 		g.a.do(func() {
 			if g.from.SelectedIndex() != ia || g.to.SelectedIndex() != ib {
 				return // the pair changed meanwhile
 			}
 			if err != nil {
+				g.plot.setPlaceholder("no geodesic")
 				g.note.SetText("No geodesic: " + err.Error())
 				return
 			}
@@ -523,49 +537,100 @@ func appendMeasure(sc *render.Scene, mean, scale []float64, label, class string,
 }
 
 // derivPlot draws the metric derivative over [geoTMin, geoTMax] with the
-// geodesic interval [0, 1] shaded and a marker at the current t.
+// geodesic interval [0, 1] shaded and a marker at the current t. Without
+// samples it shows a placeholder text (what to do to get a curve).
 type derivPlot struct {
 	widget.BaseWidget
-	ts, ds []float64
-	t      float64
-	raster *canvas.Raster
+	ts, ds      []float64
+	t           float64
+	raster      *canvas.Raster
+	placeholder *canvas.Text // shown while there are no samples
 }
 
 func newDerivPlot() *derivPlot {
-	p := &derivPlot{}
+	p := &derivPlot{placeholder: canvas.NewText("pick two items", theme.Color(theme.ColorNamePlaceHolder))}
+	p.placeholder.Alignment = fyne.TextAlignCenter
 	p.raster = canvas.NewRaster(p.generate)
 	p.ExtendBaseWidget(p)
 	return p
 }
 
-func (p *derivPlot) setSamples(ts, ds []float64) { p.ts, p.ds = ts, ds; p.raster.Refresh() }
+func (p *derivPlot) setSamples(ts, ds []float64) {
+	p.ts, p.ds = ts, ds
+	p.showPlaceholder()
+	p.raster.Refresh()
+}
+
 func (p *derivPlot) setData(ds []float64, t float64) {
 	if ds == nil {
 		p.ts, p.ds = nil, nil
 	}
 	p.t = t
+	p.showPlaceholder()
 	p.raster.Refresh()
 }
+
 func (p *derivPlot) setT(t float64) { p.t = t; p.raster.Refresh() }
+
+// setPlaceholder sets the text shown while the plot has no samples.
+func (p *derivPlot) setPlaceholder(s string) {
+	p.placeholder.Text = s
+	p.placeholder.Refresh()
+}
+
+// showPlaceholder shows the placeholder exactly while there are no samples.
+func (p *derivPlot) showPlaceholder() {
+	if len(p.ds) == 0 {
+		p.placeholder.Show()
+	} else {
+		p.placeholder.Hide()
+	}
+}
 
 // MinSize gives the plot room for its curve.
 func (p *derivPlot) MinSize() fyne.Size { return fyne.NewSize(180, 90) }
 
-// CreateRenderer shows the raster.
-func (p *derivPlot) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.raster) }
+// CreateRenderer shows the raster with the placeholder centred on it.
+func (p *derivPlot) CreateRenderer() fyne.WidgetRenderer {
+	p.showPlaceholder()
+	return widget.NewSimpleRenderer(container.NewStack(p.raster, container.NewCenter(p.placeholder)))
+}
+
+// Refresh redraws the plot and the placeholder in the current theme's
+// colours (Fyne refreshes every widget on a theme change).
+func (p *derivPlot) Refresh() {
+	recolourTexts(theme.ColorNamePlaceHolder, p.placeholder)
+	p.raster.Refresh()
+	p.BaseWidget.Refresh()
+}
 
 func (p *derivPlot) generate(w, h int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	drawDeriv(img, p.ts, p.ds, p.t, theme.Color(theme.ColorNameInputBackground), theme.Color(theme.ColorNameSeparator))
+	bg := theme.Color(theme.ColorNameInputBackground)
+	drawDeriv(img, p.ts, p.ds, p.t, bg, over(bg, derivBand))
 	return img
 }
 
-// Colours of the metric-derivative plot.
+// Colours of the metric-derivative plot. The band [0, 1] is the curve's
+// blue, translucent: over the plot's background it is a light tint in
+// the light theme and a dark one in the dark theme.
 var (
 	derivInside  = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
 	derivOutside = color.NRGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
 	derivMarker  = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+	derivBand    = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0x40}
 )
+
+// over is the opaque colour of c (non-premultiplied alpha) painted over
+// the opaque background bg.
+func over(bg color.Color, c color.NRGBA) color.NRGBA {
+	br, bgn, bb, _ := bg.RGBA()
+	a := float64(c.A) / 255
+	mix := func(f uint8, b uint32) uint8 {
+		return uint8(math.Round(a*float64(f) + (1-a)*float64(b>>8)))
+	}
+	return color.NRGBA{R: mix(c.R, br), G: mix(c.G, bgn), B: mix(c.B, bb), A: 0xff}
+}
 
 // derivTop is the top of the metric-derivative axis: 10% above the
 // largest value, but at most three times the largest value on [0, 1], so
