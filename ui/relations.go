@@ -103,8 +103,7 @@ func newRelationsTool(x *explorer) *relationsTool {
 	r.text = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	r.text.Wrapping = fyne.TextWrapWord
 	r.text.Hide() // shown with a progress text (an empty label would leave a gap)
-	r.needs = widget.NewLabel("Needs a dataset with relations.")
-	r.needs.Importance = widget.LowImportance
+	r.needs = widget.NewLabelWithStyle("Needs a dataset with relations.", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	form := widget.NewForm(
 		widget.NewFormItem("Dimension", r.dim),
 		widget.NewFormItem("Epochs", r.epochs),
