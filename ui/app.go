@@ -135,7 +135,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.panel.tabs.Append(container.NewTabItem("Geodesic", container.NewVScroll(a.geo.content)))
 	a.explore = newExplorer(a) // appends the Explore and Relations tabs
 	a.search = widget.NewEntry()
-	a.search.SetPlaceHolder("Search items…")
+	a.search.SetPlaceHolder("Search…")
 	a.search.OnSubmitted = a.find
 	a.search.OnChanged = func(s string) {
 		if s == "" {
