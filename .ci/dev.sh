@@ -17,7 +17,7 @@ GO_WANT=1.26.8   # toolchain downloaded when no suitable go is installed
 GO_MIN=1.26      # go.mod's go directive
 APT_PKGS="ca-certificates curl unzip gcc libc6-dev pkg-config libgl1-mesa-dev libegl-dev
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
-  libxkbcommon-dev xvfb xauth libgl1-mesa-dri"
+  libxkbcommon-dev xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0"
 
 log() { printf '\033[1m[burescope]\033[0m %s\n' "$*" >&2; }
 
@@ -87,6 +87,9 @@ cmd_test() {
   go vet ./...
   build
   log "go test (under Xvfb so the OpenGL backend and the GUI are tested for real)"
+  # BURESCOPE_REQUIRE_GL: the GL tests fail instead of skipping when no
+  # context comes up, so a broken Mesa install cannot pass silently.
+  export BURESCOPE_REQUIRE_GL=1
   xvfb-run -a -s "-screen 0 1600x1000x24" go test -count=1 -timeout 30m ./...
   log "GL backend without a display (EGL surfaceless)"
   env -u DISPLAY go test -count=1 ./gpucompute/
