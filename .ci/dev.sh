@@ -83,8 +83,9 @@ cmd_test() {
   log "gofmt"
   local bad; bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
   if [ -n "$bad" ]; then echo "gofmt would change:" >&2; echo "$bad" >&2; exit 1; fi
-  log "go vet"
+  log "go vet, go mod tidy"
   go vet ./...
+  go mod tidy -diff
   build
   log "go test (under Xvfb so the OpenGL backend and the GUI are tested for real)"
   # BURESCOPE_REQUIRE_GL: the GL tests fail instead of skipping when no
