@@ -90,6 +90,7 @@ type Optimizer struct {
 
 	classical1 float64
 	point1     atomic.Uint64 // math.Float64bits of PointStress1 (NaN = not computed)
+	pointMeans []float64     // the point-MDS baseline's means, input units (nil = not computed)
 	latest     atomic.Pointer[Snapshot]
 }
 
@@ -493,6 +494,9 @@ func (o *Optimizer) snapshot() *Snapshot {
 	for k := range sn.Means {
 		sn.Means[k] = o.xGood[k] * s
 	}
+	if o.pointMeans != nil && !o.opt.Points {
+		sn.PointMeans = alignProcrustes(n, d, o.pointMeans, sn.Means)
+	}
 	copy(sn.PerPoint, o.perPoint) // input units already
 	if o.opt.Points {
 		sn.PointStress1 = rep.Stress1
@@ -574,7 +578,8 @@ func (o *Optimizer) Run(ctx context.Context, every time.Duration, publish func(*
 
 // PointBaseline fits the point-MDS baseline (Diracs, same options, same
 // backend, classical-MDS start) for iters iterations and returns its
-// stress-1; later snapshots carry it as PointStress1.
+// stress-1; later snapshots carry it as PointStress1 and its means,
+// aligned to theirs, as PointMeans.
 func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -598,7 +603,15 @@ func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, erro
 	if runErr != nil {
 		return 0, runErr
 	}
-	v := sub.Latest().Stress1
-	o.point1.Store(math.Float64bits(v))
-	return v, nil
+	ps := sub.Latest()
+	o.pointMeans = ps.Means // a snapshot's slices are never written again
+	o.point1.Store(math.Float64bits(ps.Stress1))
+	return ps.Stress1, nil
 }
+
+// PointBaselineMeans returns the point-MDS baseline's means (n*d, input
+// units) aligned to the latest snapshot's means by an orthogonal
+// Procrustes rotation (or reflection) and translation: the latest
+// snapshot's PointMeans. It is nil before PointBaseline has run and for a
+// Points fit. The slice must not be modified. It does not block.
+func (o *Optimizer) PointBaselineMeans() []float64 { return o.Latest().PointMeans }

@@ -30,6 +30,13 @@ type Snapshot struct {
 	// same data; PointStress1 that of the point-MDS baseline, or NaN while
 	// it has not been computed (see Optimizer.PointBaseline).
 	ClassicalStress1, PointStress1 float64
+	// PointMeans are the means (n*Dim, input units) of the point-MDS
+	// baseline behind PointStress1, aligned to this snapshot's Means by
+	// the orthogonal Procrustes rotation (or reflection) and translation
+	// (no scaling; see Procrustes), so the two pictures can be compared.
+	// Nil until Optimizer.PointBaseline has run, and for a Points fit.
+	// Immutable like the rest of the snapshot.
+	PointMeans []float64
 }
 
 // Embedding returns the snapshot as an Embedding with the given labels
