@@ -49,7 +49,9 @@ func TestD2AVX2MatchesScalar(t *testing.T) {
 		}
 		v0, g0 := eval(false)
 		v1, g1 := eval(true)
-		if math.Abs(v1-v0) > 1e-12*v0 {
+		// Written as !(x <= tol) so that a NaN (e.g. a lane with W t = 0
+		// divided through in the assembly) fails the test.
+		if !(math.Abs(v1-v0) <= 1e-12*v0) {
 			t.Errorf("n=%d: stress AVX2 %.16g, scalar %.16g", n, v1, v0)
 		}
 		for _, c := range []struct {
@@ -57,7 +59,7 @@ func TestD2AVX2MatchesScalar(t *testing.T) {
 			a, b []float64
 		}{{"means", g1.Means, g0.Means}, {"scales", g1.Scales, g0.Scales}, {"per-point", g1.PerPoint, g0.PerPoint}} {
 			for k := range c.a {
-				if math.Abs(c.a[k]-c.b[k]) > 1e-10*(1+math.Abs(c.b[k])) {
+				if !(math.Abs(c.a[k]-c.b[k]) <= 1e-10*(1+math.Abs(c.b[k]))) {
 					t.Errorf("n=%d %s[%d]: AVX2 %.16g, scalar %.16g", n, c.name, k, c.a[k], c.b[k])
 					break
 				}
