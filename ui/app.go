@@ -83,7 +83,8 @@ type App struct {
 	controls *runControls
 	geo      *geodesicTool
 	search   *widget.Entry
-	explore  *explorer // Explore and Relations tabs (explore.go, relations.go)
+	explore  *explorer    // Explore and Relations tabs (explore.go, relations.go)
+	baseline baselineView // the point-MDS overlay toggle, for the frame goroutine
 
 	loads    sync.WaitGroup
 	loadGen  int // increases per load request (UI goroutine only)
@@ -114,6 +115,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 		})
 	}
 	a.set = LoadSettings(fa.Preferences(), DefaultSettings())
+	a.baseline.set(a.set.ShowBaseline)
 	if flags.Backend != "" {
 		a.set.Backend = flags.Backend
 	}
@@ -247,13 +249,16 @@ func (a *App) frameInput() frameInput {
 	snap := a.sess.Snapshot()
 	sc := Scene(ds, snap)
 	ver := a.sess.Version()
+	var bl *baselineOverlay
 	if sc != nil {
 		if ov, over := a.geo.overlay(sc); ov != nil {
 			sc = ov
 			ver += over << overlayShift
 		}
+		sc, bl = withBaseline(sc, snap, a.baseline.on.Load())
+		ver += a.baseline.ver.Load() << baselineShift
 	}
-	return a.explore.decorate(frameInput{Scene: sc, Version: ver})
+	return a.explore.decorate(frameInput{Scene: sc, Version: ver, Baseline: bl})
 }
 
 // overlayShift places the geodesic tool's version above the session's in
@@ -263,6 +268,7 @@ const overlayShift = 40
 // showFrame runs on the UI goroutine for every delivered frame.
 func (a *App) showFrame(f *frame) {
 	a.canvas.showFrame(f)
+	a.canvas.SetLegend(baselineLegend(f))
 	a.refreshStatus()
 	if f.Scene != nil {
 		a.readyOnce.Do(func() {

@@ -27,6 +27,7 @@ type Canvas struct {
 	tipText *widget.Label
 	message *widget.Label // shown when there is nothing to draw
 	badge   *widget.Label // top-left note (the geodesic tool's t)
+	legend  *widget.Label // top-right note (the point-MDS overlay)
 
 	dim       int  // embedding dimension (3: drag rotates)
 	panDrag   bool // the current drag pans even in 3D
@@ -53,6 +54,8 @@ func NewCanvas(loop *frameLoop) *Canvas {
 	c.message = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	c.badge = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.badge.Hide()
+	c.legend = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
+	c.legend.Hide()
 	c.tipBox.Hide()
 	c.tipText.Hide()
 	loop.onPick = func(i int) {
@@ -100,6 +103,38 @@ func (c *Canvas) Badge() string {
 		return ""
 	}
 	return c.badge.Text
+}
+
+// SetLegend shows text in the top-right corner ("" hides it); used for
+// the point-MDS overlay's legend.
+func (c *Canvas) SetLegend(text string) {
+	if text == "" {
+		if c.legend.Visible() {
+			c.legend.Hide()
+		}
+		return
+	}
+	if text != c.legend.Text {
+		c.legend.SetText(text)
+	}
+	if !c.legend.Visible() {
+		c.legend.Show()
+	}
+	c.layoutLegend(c.Size())
+}
+
+// Legend returns the top-right text ("" if hidden).
+func (c *Canvas) Legend() string {
+	if !c.legend.Visible() {
+		return ""
+	}
+	return c.legend.Text
+}
+
+func (c *Canvas) layoutLegend(size fyne.Size) {
+	ms := c.legend.MinSize()
+	c.legend.Resize(ms)
+	c.legend.Move(fyne.NewPos(size.Width-ms.Width-4, 2))
 }
 
 // showFrame displays f; it runs on the UI goroutine.
@@ -262,6 +297,7 @@ func (r *canvasRenderer) Layout(size fyne.Size) {
 	r.c.message.Move(fyne.NewPos(0, (size.Height-ms.Height)/2))
 	r.c.badge.Move(fyne.NewPos(4, 2))
 	r.c.badge.Resize(r.c.badge.MinSize())
+	r.c.layoutLegend(size)
 	r.c.layoutTip(size)
 }
 
@@ -275,7 +311,7 @@ func (r *canvasRenderer) Refresh() {
 }
 
 func (r *canvasRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.badge, r.c.tipBox, r.c.tipText}
+	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.badge, r.c.legend, r.c.tipBox, r.c.tipText}
 }
 
 func (r *canvasRenderer) Destroy() {}

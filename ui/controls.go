@@ -27,7 +27,8 @@ func newRunControls(a *App) *runControls {
 	c.jitter = widget.NewButtonWithIcon("Jitter", theme.ViewRefreshIcon(), func() { a.sess.Jitter(jitterScale) })
 	c.baseline = widget.NewCheck("Point-MDS baseline", func(on bool) {
 		a.set.ShowBaseline = on
-		a.applyView()
+		a.baseline.set(on)
+		a.applyView() // saves the setting and wakes the frame loop
 		if on {
 			a.sess.PointBaseline()
 		}

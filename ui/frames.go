@@ -20,6 +20,9 @@ import (
 type frameInput struct {
 	Scene   *render.Scene // nil: nothing loaded (background only)
 	Version uint64
+	// Baseline locates the point-MDS markers appended to Scene (nil:
+	// none); see baseline.go.
+	Baseline *baselineOverlay
 }
 
 // frame is one finished picture handed to the UI goroutine.
@@ -32,6 +35,8 @@ type frame struct {
 	Tooltip string // text for Hover ("" if none)
 	Seq     uint64 // increases by one per frame
 	In      uint64 // the frameInput.Version drawn
+	// Baseline locates the point-MDS markers in Scene (nil: none).
+	Baseline *baselineOverlay
 }
 
 // frameLoop owns rasterisation. It runs on its own goroutine, draws with
@@ -70,6 +75,9 @@ type frameLoop struct {
 	lastView uint64
 	hover    int
 	drawnSc  *render.Scene
+	drawnSt  render.Style
+	drawnVP  render.Viewport
+	drawnOv  *baselineOverlay
 	drew     bool
 }
 
@@ -255,6 +263,7 @@ func (l *frameLoop) step() {
 		if !ok {
 			idx = -1
 		}
+		idx = l.drawnOv.pickItem(idx, l.drawnSc, l.drawnSt, l.drawnVP, pick[0], pick[1])
 		if cb := l.onPick; cb != nil {
 			l.post(func() { cb(idx) })
 		}
@@ -313,7 +322,7 @@ func (l *frameLoop) step() {
 	l.drew = true
 	l.lastIn, l.lastView = in.Version, viewVer
 	l.hover = hover
-	l.drawnSc = scene
+	l.drawnSc, l.drawnSt, l.drawnVP, l.drawnOv = scene, st, vp, in.Baseline
 
 	l.mu.Lock()
 	if l.viewVer == viewVer { // keep the fitted or centred viewport
@@ -324,9 +333,9 @@ func (l *frameLoop) step() {
 	l.mu.Unlock()
 
 	l.seq++
-	f := &frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq, In: in.Version}
+	f := &frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq, In: in.Version, Baseline: in.Baseline}
 	if hover >= 0 {
-		f.Tooltip = tooltipText(scene, hover)
+		f.Tooltip = frameTooltip(in.Baseline, scene, hover)
 	}
 	l.out.Store(f)
 	if l.pending.CompareAndSwap(false, true) {

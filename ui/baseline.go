@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+
+	"burescope/engine"
+	"burescope/render"
+)
+
+// baselineClass is the colour class of the point-MDS overlay's markers.
+// It begins with U+25CB (white circle), which sorts after every ASCII
+// class name, so adding the overlay appends one class to the palette's
+// list and leaves the data's own class colours unchanged; the export
+// legend lists it under this name.
+const baselineClass = "○ point MDS"
+
+// baselineShift places the baseline toggle's version in a frame input
+// version (between the geodesic tool's and the explorer's).
+const baselineShift = 46
+
+// baselineView is the "Point-MDS baseline" toggle as the frame goroutine
+// sees it: the UI goroutine sets it, the frame source reads it.
+type baselineView struct {
+	on  atomic.Bool
+	ver atomic.Uint64 // bumped by every change
+}
+
+// set turns the overlay on or off.
+func (b *baselineView) set(on bool) {
+	b.on.Store(on)
+	b.ver.Add(1)
+}
+
+// baselineOverlay says where the point-MDS markers are in a frame's
+// scene: items from..from+n-1 are the baseline positions of the fit's
+// items 0..n-1 (Diracs: zero scale, empty label, class baselineClass).
+// Items before from are the measures (the fit and any geodesic measure).
+type baselineOverlay struct {
+	from, n int
+	stress1 float64  // the baseline's stress-1 (legend)
+	names   []string // the fit's item labels, or nil
+}
+
+// marker returns the fit item whose point-MDS marker is scene item i, or
+// -1 when i is not a marker.
+func (ov *baselineOverlay) marker(i int) int {
+	if ov == nil || i < ov.from || i >= ov.from+ov.n {
+		return -1
+	}
+	return i - ov.from
+}
+
+// withBaseline returns sc with the point-MDS baseline of snap appended as
+// n markers, and where they are, when the toggle is on and the baseline
+// exists (else sc and nil). The markers sit at snap.PointMeans, which the
+// engine aligned to snap.Means (Procrustes), so they project like the
+// ellipses in 3-D. It runs on the frame goroutine.
+func withBaseline(sc *render.Scene, snap *engine.Snapshot, on bool) (*render.Scene, *baselineOverlay) {
+	if !on || sc == nil || snap == nil || snap.Dim != sc.Dim || len(snap.PointMeans) != snap.N*snap.Dim || sc.Len() < snap.N {
+		return sc, nil
+	}
+	n, d, m := snap.N, sc.Dim, sc.Len()
+	out := *sc
+	out.Means = append(append(make([]float64, 0, (m+n)*d), sc.Means...), snap.PointMeans...)
+	out.Scales = append(append(make([]float64, 0, (m+n)*d*d), sc.Scales...), make([]float64, n*d*d)...)
+	if sc.Labels != nil {
+		out.Labels = append(append(make([]string, 0, m+n), sc.Labels...), make([]string, n)...)
+	}
+	if sc.Classes != nil {
+		out.Classes = append(make([]string, 0, m+n), sc.Classes...)
+		for k := 0; k < n; k++ {
+			out.Classes = append(out.Classes, baselineClass)
+		}
+	}
+	if sc.PerPoint != nil {
+		// NaN: grey under "colour by stress", outside the stress range.
+		out.PerPoint = append(make([]float64, 0, m+n), sc.PerPoint...)
+		for k := 0; k < n; k++ {
+			out.PerPoint = append(out.PerPoint, math.NaN())
+		}
+	}
+	ov := &baselineOverlay{from: m, n: n, stress1: snap.PointStress1}
+	if sc.Labels != nil {
+		ov.names = sc.Labels[:n]
+	}
+	return &out, ov
+}
+
+// pickItem turns the top-most hit idx at pixel (x, y) of the drawn scene
+// sc into the item a click selects: a point-MDS marker gives way to a
+// measure drawn under it (the ellipses keep priority for selection); a
+// marker alone selects its own item.
+func (ov *baselineOverlay) pickItem(idx int, sc *render.Scene, st render.Style, vp render.Viewport, x, y float64) int {
+	k := ov.marker(idx)
+	if k < 0 || sc == nil {
+		return idx
+	}
+	if i, ok := render.HitTest(measuresOnly(sc, ov.from), st, vp, x, y); ok {
+		return i
+	}
+	return k
+}
+
+// measuresOnly returns the scene of sc's first m items (the measures,
+// without the overlay markers). Slices are shared.
+func measuresOnly(sc *render.Scene, m int) *render.Scene {
+	d := sc.Dim
+	out := *sc
+	out.Means, out.Scales = sc.Means[:m*d], sc.Scales[:m*d*d]
+	if sc.Labels != nil {
+		out.Labels = sc.Labels[:m]
+	}
+	if sc.Classes != nil {
+		out.Classes = sc.Classes[:m]
+	}
+	if sc.PerPoint != nil {
+		out.PerPoint = sc.PerPoint[:m]
+	}
+	out.Selected = validIndices(sc.Selected, m)
+	out.Highlight = validIndices(sc.Highlight, m)
+	return &out
+}
+
+// frameTooltip is the tooltip of scene item i: tooltipText for a measure;
+// for a point-MDS marker "ITEM (point MDS)", its position and its distance
+// to the mean of the item's ellipse.
+func frameTooltip(ov *baselineOverlay, sc *render.Scene, i int) string {
+	k := ov.marker(i)
+	if k < 0 {
+		return tooltipText(sc, i)
+	}
+	name := fmt.Sprintf("item %d", k)
+	if ov.names != nil {
+		name = ov.names[k]
+	}
+	d := sc.Dim
+	p, m := sc.Means[i*d:(i+1)*d], sc.Means[k*d:(k+1)*d]
+	var s float64
+	for c := range p {
+		s += (p[c] - m[c]) * (p[c] - m[c])
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (point MDS)\nmean %s\nto the ellipse's mean %.3g", name, formatVec(p), math.Sqrt(s))
+	return b.String()
+}
+
+// baselineLegend is the canvas legend of a frame: the overlay's name and
+// the baseline's stress-1 ("" without the overlay).
+func baselineLegend(f *frame) string {
+	if f == nil || f.Baseline == nil {
+		return ""
+	}
+	return fmt.Sprintf("● point-MDS baseline (stress-1 %.3g), aligned to the ellipses", f.Baseline.stress1)
+}

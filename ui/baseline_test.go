@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"bytes"
+	"image/color"
+	"math"
+	"strings"
+	"testing"
+
+	"burescope/render"
+)
+
+// shownFrame returns the frame on screen and a copy of its pixels, taken
+// on the UI goroutine (the loop may reuse the buffer once it is replaced).
+func shownFrame(a *testApp) (*frame, []uint8) {
+	var f *frame
+	var pix []uint8
+	a.on(func() {
+		f = a.canvas.Frame()
+		if f != nil {
+			pix = append([]uint8(nil), f.Img.Pix...)
+		}
+	})
+	return f, pix
+}
+
+// TestAppBaselineOverlay toggles "Point-MDS baseline" on a paused PISA
+// fit: the frame's scene gains n markers at the engine's baseline means
+// (Procrustes-aligned, so they are checked against the optimiser's
+// PointBaselineMeans), each drawn as an opaque dot at the pixel where the
+// frame's viewport puts that mean; hovering one names it "ITEM (point
+// MDS)", a click on it selects the ellipse under it (or its own item);
+// turning the toggle off restores the picture exactly.
+func TestAppBaselineOverlay(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	f0 := pausedFrame(t, a)
+	_, pix0 := shownFrame(a)
+	n := a.sess.Snapshot().N
+	if f0.Baseline != nil || f0.Scene.Len() != n {
+		t.Fatalf("overlay before the toggle: %d items, baseline %v", f0.Scene.Len(), f0.Baseline)
+	}
+
+	a.on(func() { a.controls.baseline.SetChecked(true) })
+	eventually(t, "frame with the baseline", func() bool {
+		f := a.frame()
+		return f != nil && f.Baseline != nil && f.In&(1<<overlayShift-1) == a.sess.Version()
+	})
+	f1, pix1 := shownFrame(a)
+	snap := a.sess.Snapshot()
+	a.sess.mu.Lock()
+	opt := a.sess.opt
+	a.sess.mu.Unlock()
+	pm := opt.PointBaselineMeans()
+	if len(pm) != 2*n || len(snap.PointMeans) != 2*n {
+		t.Fatalf("baseline means: %d from the optimiser, %d in the snapshot; want %d", len(pm), len(snap.PointMeans), 2*n)
+	}
+	in := a.frameInput()
+	if in.Scene.Len() != 2*n || f1.Scene.Len() != 2*n {
+		t.Fatalf("scene has %d items (frame input %d), want %d", f1.Scene.Len(), in.Scene.Len(), 2*n)
+	}
+	if f1.Baseline.from != n || f1.Baseline.n != n {
+		t.Fatalf("overlay at %d..%d", f1.Baseline.from, f1.Baseline.from+f1.Baseline.n)
+	}
+	for k := 0; k < 2*n; k++ {
+		if f1.Scene.Means[2*n+k] != pm[k] {
+			t.Fatalf("marker coordinate %d: %v, baseline %v", k, f1.Scene.Means[2*n+k], pm[k])
+		}
+	}
+	for k := 0; k < n; k++ {
+		if f1.Scene.Classes[n+k] != baselineClass || f1.Scene.Labels[n+k] != "" {
+			t.Fatalf("marker %d: class %q label %q", k, f1.Scene.Classes[n+k], f1.Scene.Labels[n+k])
+		}
+		for c := 0; c < 4; c++ {
+			if f1.Scene.Scales[4*(n+k)+c] != 0 {
+				t.Fatalf("marker %d has a scale", k)
+			}
+		}
+	}
+	if bytes.Equal(pix0, pix1) {
+		t.Error("the overlay did not change the picture")
+	}
+	var legend string
+	a.on(func() { legend = a.canvas.Legend() })
+	if !strings.Contains(legend, "point-MDS baseline") {
+		t.Errorf("legend %q", legend)
+	}
+
+	// Each marker is a dot of radius 2.5 px in its class colour darkened
+	// by 20% on a light background (render's point style), opaque, so the
+	// pixel holding its mean has exactly that colour. Reference colour:
+	// the Okabe-Ito entry of the marker class's rank among the classes.
+	names, _ := render.ClassColors(f1.Scene.Classes)
+	rank := -1
+	for k, s := range names {
+		if s == baselineClass {
+			rank = k
+		}
+	}
+	if rank != len(names)-1 {
+		t.Errorf("marker class is %d of %d (want last, so the data keep their colours)", rank, len(names))
+	}
+	base := render.OkabeIto[rank%len(render.OkabeIto)]
+	mix := func(v uint8) uint8 {
+		if f1.Style.Dark {
+			return uint8(float64(v) + 0.2*(255-float64(v)))
+		}
+		return uint8(float64(v) * 0.8)
+	}
+	want := color.RGBA{mix(base.R), mix(base.G), mix(base.B), 255}
+	img := f1.Img
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	var hit, inView int
+	for k := 0; k < n; k++ {
+		px, py := f1.VP.ToPixel(pm[2*k], pm[2*k+1])
+		x, y := int(math.Floor(px)), int(math.Floor(py))
+		if x < 3 || y < 3 || x >= w-3 || y >= h-3 {
+			continue
+		}
+		inView++
+		o := 4 * (y*w + x)
+		got := color.RGBA{pix1[o], pix1[o+1], pix1[o+2], pix1[o+3]}
+		if absDiff(got.R, want.R) <= 1 && absDiff(got.G, want.G) <= 1 && absDiff(got.B, want.B) <= 1 && got.A == 255 {
+			hit++
+		}
+	}
+	if inView < n-2 || hit < inView-2 { // the scale bar may cover one
+		t.Errorf("%d of %d markers in view have the marker colour %v at their pixel", hit, inView, want)
+	}
+
+	// Hover over an isolated marker: its tooltip names it.
+	k, px, py := isolatedMarker(f1, pm, n)
+	if k < 0 {
+		t.Fatal("no isolated marker")
+	}
+	a.loop.Hover(true, px, py)
+	label := a.sess.Dataset().Labels[k]
+	eventually(t, "marker tooltip", func() bool {
+		f := a.frame()
+		return f != nil && strings.HasPrefix(f.Tooltip, label+" (point MDS)\n")
+	})
+	a.loop.Hover(false, 0, 0)
+
+	// A click there selects the ellipse under the marker if there is one
+	// (hit-tested here on the scene without the overlay), else item k.
+	plain := Scene(a.sess.Dataset(), snap)
+	wantSel, ok := render.HitTest(plain, f1.Style, f1.VP, px, py)
+	if !ok {
+		wantSel = k
+	}
+	a.loop.Pick(px, py)
+	eventually(t, "selection", func() bool {
+		s := a.loop.Selected()
+		return len(s) == 1 && s[0] == wantSel
+	})
+	a.on(func() { a.selectItem(-1) })
+
+	a.on(func() { a.controls.baseline.SetChecked(false) })
+	eventually(t, "frame without the baseline", func() bool {
+		f := a.frame()
+		return f != nil && f.Baseline == nil && f.Scene.Len() == n && f.Seq > f1.Seq
+	})
+	_, pix2 := shownFrame(a)
+	if !bytes.Equal(pix0, pix2) {
+		t.Error("turning the overlay off did not restore the picture")
+	}
+	if in := a.frameInput(); in.Scene.Len() != n || in.Baseline != nil {
+		t.Errorf("frame input still has %d items", in.Scene.Len())
+	}
+	a.on(func() { legend = a.canvas.Legend() })
+	if legend != "" {
+		t.Errorf("legend %q after the toggle went off", legend)
+	}
+}
+
+// isolatedMarker returns a marker (item, pixel) at least 10 px from every
+// other marker and inside the picture, or -1.
+func isolatedMarker(f *frame, pm []float64, n int) (int, float64, float64) {
+	w, h := float64(f.Img.Rect.Dx()), float64(f.Img.Rect.Dy())
+	for k := 0; k < n; k++ {
+		x, y := f.VP.ToPixel(pm[2*k], pm[2*k+1])
+		if x < 20 || y < 20 || x > w-20 || y > h-20 {
+			continue
+		}
+		ok := true
+		for j := 0; j < n && ok; j++ {
+			if j != k {
+				xj, yj := f.VP.ToPixel(pm[2*j], pm[2*j+1])
+				ok = math.Hypot(x-xj, y-yj) >= 10
+			}
+		}
+		if ok {
+			return k, x, y
+		}
+	}
+	return -1, 0, 0
+}
+
+func absDiff(a, b uint8) uint8 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
