@@ -62,3 +62,39 @@ func TestSymmetrize(t *testing.T) {
 		t.Errorf("symmetrised Dist %v, want %v", ds.Dist, want)
 	}
 }
+
+// TestDistanceTolerances checks both sides of SymmetryTol (1e-6 relative)
+// and DiagonalTol (1e-9 times the largest entry, here 2), in the loader's
+// check and in the auto-detection of a distance matrix (zeroDiagonal). The
+// values straddle each bound by a factor 10 to 100, so a bound off by a
+// factor 1000 fails.
+func TestDistanceTolerances(t *testing.T) {
+	tests := []struct {
+		name, text string
+		kind       Kind // forced kind; "" auto-detects
+		ok         bool
+		errPart    string
+	}{
+		{"asymmetry 1e-7 accepted", "0,1,2\n1.0000001,0,1.5\n2,1.5,0\n", KindDistances, true, ""},
+		{"asymmetry 1e-5 rejected", "0,1,2\n1.00001,0,1.5\n2,1.5,0\n", KindDistances, false, "not symmetric"},
+		{"asymmetry 1e-4 rejected", "0,1,2\n1,0,1.5\n2,1.5001,0\n", KindDistances, false, "not symmetric"},
+		{"diagonal 1e-10 accepted", "0,1,2\n1,1e-10,1.5\n2,1.5,0\n", KindDistances, true, ""},
+		{"diagonal 1e-7 rejected", "0,1,2\n1,1e-7,1.5\n2,1.5,0\n", KindDistances, false, "diagonal entry"},
+		{"diagonal 1e-10 detected", "0,1,2\n1,1e-10,1.5\n2,1.5,0\n", "", true, ""},
+		{"diagonal 1e-7 not detected", "0,1,2\n1,1e-7,1.5\n2,1.5,0\n", "", false, ""},
+	}
+	for _, test := range tests {
+		ds, err := LoadBytes([]byte(test.text), "d.csv", Options{Kind: test.kind})
+		switch {
+		case test.ok && err != nil:
+			t.Errorf("%s: %v", test.name, err)
+		case test.ok && ds.Kind != KindDistances:
+			t.Errorf("%s: kind %s, want %s", test.name, ds.Kind, KindDistances)
+		case !test.ok && test.errPart != "" && (err == nil || !strings.Contains(err.Error(), test.errPart)):
+			t.Errorf("%s: error %v, want one containing %q", test.name, err, test.errPart)
+		case !test.ok && test.errPart == "" && (err != nil || ds.Kind == KindDistances):
+			// Not a distance matrix: read as a table of features instead.
+			t.Errorf("%s: detected as a distance matrix (error %v)", test.name, err)
+		}
+	}
+}
