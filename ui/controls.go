@@ -25,7 +25,12 @@ func newRunControls(a *App) *runControls {
 	c.step = widget.NewButtonWithIcon("Step", theme.MediaSkipNextIcon(), func() { a.sess.Step(stepSize) })
 	c.reset = widget.NewButtonWithIcon("Reset", theme.MediaReplayIcon(), func() { a.sess.Reset(a.set.Seed) })
 	c.jitter = widget.NewButtonWithIcon("Jitter", theme.ViewRefreshIcon(), func() { a.sess.Jitter(jitterScale) })
-	c.baseline = widget.NewCheck("Point-MDS baseline", func(on bool) {
+	// The saved state is set before the handler: the handler needs the
+	// whole app (status bar, explorer), which does not exist yet; a load
+	// computes the baseline when the setting is on (App.loaded).
+	c.baseline = widget.NewCheck("Point-MDS baseline", nil)
+	c.baseline.SetChecked(a.set.ShowBaseline)
+	c.baseline.OnChanged = func(on bool) {
 		a.set.ShowBaseline = on
 		a.baseline.set(on)
 		a.applyView() // saves the setting and wakes the frame loop
@@ -33,8 +38,7 @@ func newRunControls(a *App) *runControls {
 			a.sess.PointBaseline()
 		}
 		a.refreshStatus()
-	})
-	c.baseline.SetChecked(a.set.ShowBaseline)
+	}
 	c.box = container.NewHBox(c.start, c.step, c.reset, c.jitter, widget.NewSeparator(), c.baseline)
 	c.refresh(StateEmpty, 0)
 	return c
