@@ -165,6 +165,53 @@ func TestMetricDerivative(t *testing.T) {
 	}
 }
 
+// TestMetricDerivativeStepControl checks MetricDerivative on a curve of
+// non-constant speed, where the difference quotient depends on h (on a
+// geodesic it does not, so the step control goes untested there). Curve:
+// c(t) = (e^t v, e^{2t} A). Its scales commute, so (Hellinger case of
+// MATH.md) Bures(e^{2s} A, e^{2u} A) = |e^s - e^u| sqrt(tr A) and
+// W2(c(s), c(u)) = |e^s - e^u| K with K = sqrt(|v|^2 + tau tr A): the
+// metric derivative is e^t K, and the central quotient with half-width h is
+// e^t K sinh(h)/h, relative error h^2/6 (1.7e-5 at the default first
+// h = 1e-2), so an estimate that stops before tol is met fails here.
+func TestMetricDerivativeStepControl(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 62))
+	for _, d := range []int{1, 2, 3, 5} {
+		for _, f := range []Family{Gaussian(), Uniform(d)} {
+			v := randGauss(rng, d)
+			a := randScale(rng, d, d, 1)
+			k := math.Sqrt(SqDist(v, make([]float64, d)) + f.Tau*Trace(a, d))
+			c := func(tt float64) ([]float64, []float64, error) {
+				m := make([]float64, d)
+				for i := range m {
+					m[i] = math.Exp(tt) * v[i]
+				}
+				s := make([]float64, d*d)
+				for i := range s {
+					s[i] = math.Exp(2*tt) * a[i]
+				}
+				return m, s, nil
+			}
+			for _, tt := range []float64{-1, 0, 0.7} {
+				want := math.Exp(tt) * k
+				got, errEst, err := MetricDerivative(f, c, d, tt, 0, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Default tol 1e-7: the last estimate is within about
+				// 1e-7 relative, and errEst (the last change) bounds the
+				// true error, since the error shrinks by 4 per halving.
+				if !(math.Abs(got-want) <= 5e-7*want) {
+					t.Errorf("d=%d %s t=%v: |c'| = %.12g, want e^t K = %.12g", d, f.Name, tt, got, want)
+				}
+				if !(math.Abs(got-want) <= errEst+1e-9*want) || !(errEst <= 1e-6*want) {
+					t.Errorf("d=%d %s t=%v: error estimate %.3g, true error %.3g", d, f.Name, tt, errEst, math.Abs(got-want))
+				}
+			}
+		}
+	}
+}
+
 func TestBures2Transport(t *testing.T) {
 	// Nearby matrices: the transport form keeps relative accuracy where the
 	// trace formula cancels. Reference: commuting A and B = (1+h)^2 A give
