@@ -6,7 +6,12 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"burescope/engine"
 	"burescope/render"
 )
 
@@ -201,4 +206,89 @@ func absDiff(a, b uint8) uint8 {
 		return a - b
 	}
 	return b - a
+}
+
+// TestAppBaselineSavedOn starts the app with the toggle saved as on (it
+// used to crash: the check's handler ran before the app existed): the
+// check shows it and the running fit's frames carry the overlay.
+func TestAppBaselineSavedOn(t *testing.T) {
+	fa := test.NewTempApp(t)
+	fa.Preferences().SetInt(prefIterations, 1_000_000)
+	fa.Preferences().SetBool(prefBaseline, true)
+	ta := &testApp{q: newUIQueue(), log: &syncBuffer{}}
+	ta.on(func() {
+		w := test.NewWindow(nil)
+		w.Resize(fyne.NewSize(1000, 700))
+		ta.App = newApp(fa, w, Flags{Dataset: "builtin:pisa2015", Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.start()
+	})
+	t.Cleanup(func() {
+		ta.shutdown()
+		ta.on(func() { ta.win.Close() })
+	})
+	ta.loads.Wait()
+	if !ta.check(func() bool { return ta.controls.baseline.Checked }) {
+		t.Error("the toggle is not shown on")
+	}
+	eventually(t, "frame with the baseline", func() bool {
+		f := ta.frame()
+		return f != nil && f.Baseline != nil && f.Scene.Len() == 70
+	})
+}
+
+// TestBaselinePickAndProjection: on a hand-made scene (two circles of
+// radius 1 at x = 0 and x = 10, d = 3) with the overlay markers at
+// (0.5, 0, 0) and (5, 0, 0): a click on the first marker selects the
+// ellipse it lies in (item 0), a click on the second, outside both,
+// selects its own item 1, and a click elsewhere nothing. The markers are
+// laid out by render exactly where the 3-D projection puts their means.
+func TestBaselinePickAndProjection(t *testing.T) {
+	sc := &render.Scene{
+		Dim:    3,
+		Means:  []float64{0, 0, 0, 10, 0, 0},
+		Scales: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1},
+		Labels: []string{"a", "b"},
+	}
+	snap := &engine.Snapshot{N: 2, Dim: 3, Means: sc.Means, PointMeans: []float64{0.5, 0, 0, 5, 0, 0}, PointStress1: 0.1}
+	if out, ov := withBaseline(sc, snap, false); out != sc || ov != nil {
+		t.Fatal("overlay while off")
+	}
+	out, ov := withBaseline(sc, snap, true)
+	if ov == nil || out.Len() != 4 || ov.from != 2 {
+		t.Fatalf("overlay %+v, %d items", ov, out.Len())
+	}
+	st := render.DefaultStyle()
+	st.Labels = false
+	proj := render.DefaultProjection(out)
+	lay := render.NewLayout(out, st)
+	for k := 0; k < 2; k++ {
+		x, y, _ := proj.Point(snap.PointMeans[3*k : 3*k+3])
+		s := lay.Shapes[2+k]
+		if s.Kind != render.KindPoint || math.Abs(s.X-x) > 1e-12 || math.Abs(s.Y-y) > 1e-12 {
+			t.Errorf("marker %d laid out at (%v, %v) kind %v, projection (%v, %v)", k, s.X, s.Y, s.Kind, x, y)
+		}
+	}
+	var vp render.Viewport
+	vp.FitTo(out, st, 400, 300)
+	for _, tc := range []struct {
+		pt   []float64
+		want int
+	}{
+		{snap.PointMeans[0:3], 0},
+		{snap.PointMeans[3:6], 1},
+		{[]float64{5, 3, 0}, -1},
+	} {
+		wx, wy, _ := proj.Point(tc.pt)
+		px, py := vp.ToPixel(wx, wy)
+		idx, ok := render.HitTest(out, st, vp, px, py)
+		if !ok {
+			idx = -1
+		}
+		if got := ov.pickItem(idx, out, st, vp, px, py); got != tc.want {
+			t.Errorf("click at %v: hit %d, picked %d, want %d", tc.pt, idx, got, tc.want)
+		}
+	}
+	if tip := frameTooltip(ov, out, 3); !strings.HasPrefix(tip, "b (point MDS)\n") || !strings.HasSuffix(tip, "to the ellipse's mean 5") {
+		t.Errorf("tooltip %q", tip)
+	}
 }
