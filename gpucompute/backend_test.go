@@ -40,6 +40,12 @@ func TestParityWithCPU(t *testing.T) {
 		{name: "d5", n: 90, d: 5, tau: 1, weighted: true, seed: 8},
 		{name: "d5-near-degenerate", n: 70, d: 5, tau: 1.0 / 7, degen: true, eps: 3e-3, seed: 9},
 		{name: "d8", n: 40, d: 8, tau: 1, seed: 10},
+		// Exact zero scales: a pair with a Dirac end has t = 0 and no
+		// transport map, but W > 0 still gives the mean gradient
+		// -w (D - W) / W (engine's scalar kernels, MATH.md Gradients).
+		{name: "d2-zero-scales", n: 60, d: 2, tau: 1, zeroes: 3, seed: 11},
+		{name: "d3-zero-scales", n: 60, d: 3, tau: 1, zeroes: 3, seed: 12},
+		{name: "d5-zero-scales", n: 40, d: 5, tau: 1, zeroes: 3, seed: 13},
 	}
 	for _, fp64 := range []bool{false, true} {
 		tol := 1e-5
@@ -60,14 +66,15 @@ func TestParityWithCPU(t *testing.T) {
 				}
 				want, wg := evalAll(t, cpu, s, c.n, c.d)
 				got, gg := evalAll(t, gl, s, c.n, c.d)
-				if e := relDiff(got, want); e > tol {
+				// !(e <= tol) so that a NaN fails.
+				if e := relDiff(got, want); !(e <= tol) {
 					t.Errorf("stress %.12g, cpu %.12g (rel %.2g > %g)", got, want, e, tol)
 				}
 				for _, x := range []struct {
 					name      string
 					got, want []float64
 				}{{"grad means", gg.Means, wg.Means}, {"grad scales", gg.Scales, wg.Scales}, {"per-point", gg.PerPoint, wg.PerPoint}} {
-					if e := vecErr(x.got, x.want); e > tol {
+					if e := vecErr(x.got, x.want); !(e <= tol) {
 						t.Errorf("%s: rel err %.2g > %g", x.name, e, tol)
 					}
 				}

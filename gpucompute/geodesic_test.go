@@ -46,20 +46,20 @@ func TestGeodesicsMatchEngine(t *testing.T) {
 				for q, tt := range ts {
 					k := p*len(ts) + q
 					gm, gs := means[k*d:(k+1)*d], scales[k*d*d:(k+1)*d*d]
-					if e := vecErr(gm, wantM[k]); e > tol {
+					if e := vecErr(gm, wantM[k]); !(e <= tol) {
 						t.Errorf("d=%d fp64=%v pair %d t=%g: mean rel err %.2g", d, fp64, p, tt, e)
 					}
-					if e := vecErr(gs, wantS[k]); e > tol {
+					if e := vecErr(gs, wantS[k]); !(e <= tol) {
 						t.Errorf("d=%d fp64=%v pair %d t=%g: scale rel err %.2g", d, fp64, p, tt, e)
 					}
 					// End points, independent of engine: C(0) = A, C(1) = T A T = B.
 					switch tt {
 					case 0:
-						if e := vecErr(gs, x.ScaleA); e > tol {
+						if e := vecErr(gs, x.ScaleA); !(e <= tol) {
 							t.Errorf("d=%d: C(0) differs from A by %.2g", d, e)
 						}
 					case 1:
-						if e := vecErr(gs, x.ScaleB); e > 10*tol {
+						if e := vecErr(gs, x.ScaleB); !(e <= 10*tol) {
 							t.Errorf("d=%d: C(1) differs from B by %.2g", d, e)
 						}
 					}

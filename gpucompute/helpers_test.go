@@ -66,6 +66,7 @@ type problemCase struct {
 	points   bool    // Scales nil
 	eps      float64 // scales L L^T + eps I with L of rank ceil(d/2) when degen
 	degen    bool    // near-degenerate scales: low-rank factor plus eps I
+	zeroes   int     // when > 0, every zeroes-th scale of the evaluated state is exactly 0 (Dirac)
 	seed     uint64
 }
 
@@ -76,6 +77,12 @@ func makeProblem(c problemCase) (*engine.Problem, engine.State) {
 	rng := rand.New(rand.NewPCG(c.seed, 7))
 	st := randomState(rng, c)
 	other := randomState(rng, c)
+	if c.zeroes > 0 && st.Scales != nil {
+		dd := c.d * c.d
+		for i := 0; i < c.n; i += c.zeroes {
+			clear(st.Scales[i*dd : (i+1)*dd])
+		}
+	}
 	p := &engine.Problem{N: c.n, Dim: c.d, Tau: c.tau, Dist: make([]float64, c.n*(c.n-1)/2)}
 	fam := engine.CustomFamily(c.tau)
 	d := c.d

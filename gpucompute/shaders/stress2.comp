@@ -137,7 +137,7 @@ void main() {
 #else
 				REAL den = W * tt;
 				REAL h = den > REAL(0) ? -w * r / den : REAL(0);
-				REAL g = h * tt;
+				REAL g = den > REAL(0) ? h * tt : (W > REAL(0) ? -w * r / W : REAL(0)); // t = 0 (a zero scale): mean term only
 #endif
 				sg += g;
 				m11 += h * b11;
