@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 	"sync/atomic"
@@ -148,10 +149,39 @@ func frameTooltip(ov *baselineOverlay, sc *render.Scene, i int) string {
 }
 
 // baselineLegend is the canvas legend of a frame: the overlay's name and
-// the baseline's stress-1 ("" without the overlay).
-func baselineLegend(f *frame) string {
-	if f == nil || f.Baseline == nil {
-		return ""
+// the baseline's stress-1 ("" without the overlay), and the markers'
+// colour.
+func baselineLegend(f *frame) (string, color.Color) {
+	if f == nil || f.Baseline == nil || f.Scene == nil {
+		return "", nil
 	}
-	return fmt.Sprintf("● point-MDS baseline (stress-1 %.3g), aligned to the ellipses", f.Baseline.stress1)
+	text := fmt.Sprintf("point-MDS baseline (stress-1 %.3g), aligned to the ellipses", f.Baseline.stress1)
+	return text, markerColor(f.Scene, f.Style)
+}
+
+// markerColor is the colour render gives the point-MDS markers of sc
+// under st: the fill of their colour class, Viridis' NaN grey when
+// colouring by stress, else the single colour (Okabe-Ito blue), then
+// darkened by 20% on a light background or lightened on a dark one, as
+// render draws points (render/live.go).
+func markerColor(sc *render.Scene, st render.Style) color.NRGBA {
+	c := render.OkabeIto[4] // render's single colour
+	switch {
+	case st.ColorBy == render.ColorClass && len(sc.Classes) == sc.Len():
+		names, _ := render.ClassColors(sc.Classes)
+		for k, s := range names {
+			if s == baselineClass {
+				c = render.OkabeIto[k%len(render.OkabeIto)]
+			}
+		}
+	case st.ColorBy == render.ColorStress && len(sc.PerPoint) == sc.Len():
+		c = render.Viridis(math.NaN())
+	}
+	mix := func(v uint8) uint8 {
+		if st.Dark {
+			return uint8(float64(v) + 0.2*(255-float64(v)))
+		}
+		return uint8(float64(v) * 0.8)
+	}
+	return color.NRGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
 }

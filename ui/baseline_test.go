@@ -132,6 +132,12 @@ func TestAppBaselineOverlay(t *testing.T) {
 	if inView < n-2 || hit < inView-2 { // the scale bar may cover one
 		t.Errorf("%d of %d markers in view have the marker colour %v at their pixel", hit, inView, want)
 	}
+	// The legend's dot has the markers' colour.
+	var dot color.Color
+	a.on(func() { dot = a.canvas.legDot.FillColor })
+	if r, g, b, _ := dot.RGBA(); r>>8 != uint32(want.R) || g>>8 != uint32(want.G) || b>>8 != uint32(want.B) {
+		t.Errorf("legend dot %v, markers %v", dot, want)
+	}
 
 	// Hover over an isolated marker: its tooltip names it.
 	k, px, py := isolatedMarker(f1, pm, n)

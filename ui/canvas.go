@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image"
+	"image/color"
 	"math"
 
 	"fyne.io/fyne/v2"
@@ -28,6 +29,7 @@ type Canvas struct {
 	message *widget.Label // shown when there is nothing to draw
 	badge   *widget.Label // top-left note (the geodesic tool's t)
 	legend  *widget.Label // top-right note (the point-MDS overlay)
+	legDot  *canvas.Circle
 
 	dim       int  // embedding dimension (3: drag rotates)
 	panDrag   bool // the current drag pans even in 3D
@@ -56,6 +58,8 @@ func NewCanvas(loop *frameLoop) *Canvas {
 	c.badge.Hide()
 	c.legend = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
 	c.legend.Hide()
+	c.legDot = canvas.NewCircle(color.Transparent)
+	c.legDot.Hide()
 	c.tipBox.Hide()
 	c.tipText.Hide()
 	loop.onPick = func(i int) {
@@ -105,20 +109,26 @@ func (c *Canvas) Badge() string {
 	return c.badge.Text
 }
 
-// SetLegend shows text in the top-right corner ("" hides it); used for
-// the point-MDS overlay's legend.
-func (c *Canvas) SetLegend(text string) {
+// SetLegend shows text in the top-right corner after a dot of colour
+// dot ("" hides both); used for the point-MDS overlay's legend.
+func (c *Canvas) SetLegend(text string, dot color.Color) {
 	if text == "" {
 		if c.legend.Visible() {
 			c.legend.Hide()
+			c.legDot.Hide()
 		}
 		return
 	}
 	if text != c.legend.Text {
 		c.legend.SetText(text)
 	}
+	if c.legDot.FillColor != dot {
+		c.legDot.FillColor = dot
+		c.legDot.Refresh()
+	}
 	if !c.legend.Visible() {
 		c.legend.Show()
+		c.legDot.Show()
 	}
 	c.layoutLegend(c.Size())
 }
@@ -135,6 +145,9 @@ func (c *Canvas) layoutLegend(size fyne.Size) {
 	ms := c.legend.MinSize()
 	c.legend.Resize(ms)
 	c.legend.Move(fyne.NewPos(size.Width-ms.Width-4, 2))
+	const r = 5
+	c.legDot.Resize(fyne.NewSize(2*r, 2*r))
+	c.legDot.Move(fyne.NewPos(size.Width-ms.Width-4-2*r, 2+ms.Height/2-r))
 }
 
 // showFrame displays f; it runs on the UI goroutine.
@@ -311,7 +324,7 @@ func (r *canvasRenderer) Refresh() {
 }
 
 func (r *canvasRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.badge, r.c.legend, r.c.tipBox, r.c.tipText}
+	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.badge, r.c.legDot, r.c.legend, r.c.tipBox, r.c.tipText}
 }
 
 func (r *canvasRenderer) Destroy() {}
