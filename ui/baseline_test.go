@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"image/color"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -165,6 +167,16 @@ func TestAppBaselineOverlay(t *testing.T) {
 		return len(s) == 1 && s[0] == wantSel
 	})
 	a.on(func() { a.selectItem(-1) })
+
+	// The figure export (the picture on screen) lists the markers' class
+	// in its legend.
+	svg := filepath.Join(t.TempDir(), "fig.svg")
+	if err := export(t, a, exportFigure, svg, 0); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(svg); err != nil || !bytes.Contains(data, []byte("point MDS")) {
+		t.Errorf("exported figure without the point-MDS legend entry (%v)", err)
+	}
 
 	a.on(func() { a.controls.baseline.SetChecked(false) })
 	eventually(t, "frame without the baseline", func() bool {
