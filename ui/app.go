@@ -255,7 +255,7 @@ func (a *App) frameInput() frameInput {
 			sc = ov
 			ver += over << overlayShift
 		}
-		sc, bl = withBaseline(sc, snap, a.baseline.on.Load())
+		sc, bl = withBaseline(sc, snap, a.baseline.on.Load(), a.loop.Style())
 		ver += a.baseline.ver.Load() << baselineShift
 	}
 	return a.explore.decorate(frameInput{Scene: sc, Version: ver, Baseline: bl})

@@ -35,65 +35,135 @@ func (b *baselineView) set(on bool) {
 	b.ver.Add(1)
 }
 
-// baselineOverlay says where the point-MDS markers are in a frame's
-// scene: items from..from+n-1 are the baseline positions of the fit's
-// items 0..n-1 (Diracs: zero scale, empty label, class baselineClass).
-// Items before from are the measures (the fit and any geodesic measure).
+// baselineOverlay says where the point-MDS overlay is in a frame's
+// scene. With lines, items from..from+n-1 are segments joining each
+// baseline position to the mean of its item's ellipse and the n items
+// after them the markers; without, the markers start at from. Marker k
+// is the baseline position of the fit's item k (a Dirac: zero scale);
+// all have an empty label and the class baselineClass. Items before from
+// are the measures (the fit and any geodesic measure).
 type baselineOverlay struct {
 	from, n int
+	lines   bool
 	stress1 float64  // the baseline's stress-1 (legend)
 	names   []string // the fit's item labels, or nil
 }
 
-// marker returns the fit item whose point-MDS marker is scene item i, or
-// -1 when i is not a marker.
-func (ov *baselineOverlay) marker(i int) int {
-	if ov == nil || i < ov.from || i >= ov.from+ov.n {
-		return -1
+// markerAt returns the scene index of item k's marker.
+func (ov *baselineOverlay) markerAt(k int) int {
+	if ov.lines {
+		return ov.from + ov.n + k
 	}
-	return i - ov.from
+	return ov.from + k
 }
 
-// withBaseline returns sc with the point-MDS baseline of snap appended as
-// n markers, and where they are, when the toggle is on and the baseline
-// exists (else sc and nil). The markers sit at snap.PointMeans, which the
-// engine aligned to snap.Means (Procrustes), so they project like the
-// ellipses in 3-D. It runs on the frame goroutine.
-func withBaseline(sc *render.Scene, snap *engine.Snapshot, on bool) (*render.Scene, *baselineOverlay) {
+// marker returns the fit item whose point-MDS marker or line is scene
+// item i, or -1 when i is neither.
+func (ov *baselineOverlay) marker(i int) int {
+	if ov == nil || i < ov.from {
+		return -1
+	}
+	k := i - ov.from
+	if ov.lines && k >= ov.n {
+		k -= ov.n
+	}
+	if k >= ov.n {
+		return -1
+	}
+	return k
+}
+
+// isLine reports whether scene item i is one of the overlay's lines.
+func (ov *baselineOverlay) isLine(i int) bool {
+	return ov != nil && ov.lines && i >= ov.from && i < ov.from+ov.n
+}
+
+// withBaseline returns sc with the point-MDS baseline of snap appended,
+// and where it is, when the toggle is on and the baseline exists (else sc
+// and nil): under the covariance view n segments, each from a baseline
+// position to the mean of its item's ellipse (a rank-1 scale, which
+// render draws as a segment: centre (p+m)/2, scale w w^T / (4 k^2) with
+// w = p - m and k the drawn level, whose ends are p and m), then n
+// markers at snap.PointMeans (zero scales: dots). The precision view has
+// no lines (render shows a rank-1 scale there as a point). The engine
+// aligned PointMeans to snap.Means (Procrustes), so in 3-D the overlay
+// projects like the ellipses. It runs on the frame goroutine.
+func withBaseline(sc *render.Scene, snap *engine.Snapshot, on bool, st render.Style) (*render.Scene, *baselineOverlay) {
 	if !on || sc == nil || snap == nil || snap.Dim != sc.Dim || len(snap.PointMeans) != snap.N*snap.Dim || sc.Len() < snap.N {
 		return sc, nil
 	}
 	n, d, m := snap.N, sc.Dim, sc.Len()
+	lines := st.View != render.Precision
+	extra := n
+	if lines {
+		extra = 2 * n
+	}
 	out := *sc
-	out.Means = append(append(make([]float64, 0, (m+n)*d), sc.Means...), snap.PointMeans...)
-	out.Scales = append(append(make([]float64, 0, (m+n)*d*d), sc.Scales...), make([]float64, n*d*d)...)
+	out.Means = append(make([]float64, 0, (m+extra)*d), sc.Means...)
+	out.Scales = append(make([]float64, 0, (m+extra)*d*d), sc.Scales...)
+	if lines {
+		level := st.Level
+		if !(level > 0) {
+			level = 1 // render's reading of Level 0
+		}
+		f := 1 / (4 * level * level)
+		w := make([]float64, d)
+		for k := 0; k < n; k++ {
+			p, c := snap.PointMeans[k*d:(k+1)*d], sc.Means[k*d:(k+1)*d]
+			for a := 0; a < d; a++ {
+				out.Means = append(out.Means, 0.5*(p[a]+c[a]))
+				w[a] = p[a] - c[a]
+			}
+			for a := 0; a < d; a++ {
+				for b := 0; b < d; b++ {
+					out.Scales = append(out.Scales, f*w[a]*w[b])
+				}
+			}
+		}
+	}
+	out.Means = append(out.Means, snap.PointMeans...)
+	out.Scales = append(out.Scales, make([]float64, n*d*d)...)
 	if sc.Labels != nil {
-		out.Labels = append(append(make([]string, 0, m+n), sc.Labels...), make([]string, n)...)
+		out.Labels = append(append(make([]string, 0, m+extra), sc.Labels...), make([]string, extra)...)
 	}
 	if sc.Classes != nil {
-		out.Classes = append(make([]string, 0, m+n), sc.Classes...)
-		for k := 0; k < n; k++ {
+		out.Classes = append(make([]string, 0, m+extra), sc.Classes...)
+		for k := 0; k < extra; k++ {
 			out.Classes = append(out.Classes, baselineClass)
 		}
 	}
 	if sc.PerPoint != nil {
 		// NaN: grey under "colour by stress", outside the stress range.
-		out.PerPoint = append(make([]float64, 0, m+n), sc.PerPoint...)
-		for k := 0; k < n; k++ {
+		out.PerPoint = append(make([]float64, 0, m+extra), sc.PerPoint...)
+		for k := 0; k < extra; k++ {
 			out.PerPoint = append(out.PerPoint, math.NaN())
 		}
 	}
-	ov := &baselineOverlay{from: m, n: n, stress1: snap.PointStress1}
+	ov := &baselineOverlay{from: m, n: n, lines: lines, stress1: snap.PointStress1}
 	if sc.Labels != nil {
 		ov.names = sc.Labels[:n]
 	}
 	return &out, ov
 }
 
+// hoverItem turns the top-most hit idx at pixel (x, y) into the item the
+// pointer shows: a marker is itself; a line gives way to a measure drawn
+// under it, else stands for its marker (the tooltip and the highlight
+// ring go to the dot).
+func (ov *baselineOverlay) hoverItem(idx int, sc *render.Scene, st render.Style, vp render.Viewport, x, y float64) int {
+	if !ov.isLine(idx) || sc == nil {
+		return idx
+	}
+	if i, ok := render.HitTest(measuresOnly(sc, ov.from), st, vp, x, y); ok {
+		return i
+	}
+	return ov.markerAt(idx - ov.from)
+}
+
 // pickItem turns the top-most hit idx at pixel (x, y) of the drawn scene
 // sc into the item a click selects: a point-MDS marker gives way to a
 // measure drawn under it (the ellipses keep priority for selection); a
-// marker alone selects its own item.
+// marker or line alone selects its own item.
 func (ov *baselineOverlay) pickItem(idx int, sc *render.Scene, st render.Style, vp render.Viewport, x, y float64) int {
 	k := ov.marker(idx)
 	if k < 0 || sc == nil {
@@ -138,7 +208,8 @@ func frameTooltip(ov *baselineOverlay, sc *render.Scene, i int) string {
 		name = ov.names[k]
 	}
 	d := sc.Dim
-	p, m := sc.Means[i*d:(i+1)*d], sc.Means[k*d:(k+1)*d]
+	j := ov.markerAt(k)
+	p, m := sc.Means[j*d:(j+1)*d], sc.Means[k*d:(k+1)*d]
 	var s float64
 	for c := range p {
 		s += (p[c] - m[c]) * (p[c] - m[c])

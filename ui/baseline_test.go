@@ -62,26 +62,47 @@ func TestAppBaselineOverlay(t *testing.T) {
 	if len(pm) != 2*n || len(snap.PointMeans) != 2*n {
 		t.Fatalf("baseline means: %d from the optimiser, %d in the snapshot; want %d", len(pm), len(snap.PointMeans), 2*n)
 	}
+	// Covariance view: n lines (items n..2n-1), then n markers.
 	in := a.frameInput()
-	if in.Scene.Len() != 2*n || f1.Scene.Len() != 2*n {
-		t.Fatalf("scene has %d items (frame input %d), want %d", f1.Scene.Len(), in.Scene.Len(), 2*n)
+	if in.Scene.Len() != 3*n || f1.Scene.Len() != 3*n {
+		t.Fatalf("scene has %d items (frame input %d), want %d", f1.Scene.Len(), in.Scene.Len(), 3*n)
 	}
-	if f1.Baseline.from != n || f1.Baseline.n != n {
-		t.Fatalf("overlay at %d..%d", f1.Baseline.from, f1.Baseline.from+f1.Baseline.n)
+	ov := f1.Baseline
+	if ov.from != n || ov.n != n || !ov.lines || ov.markerAt(0) != 2*n {
+		t.Fatalf("overlay %+v", *ov)
 	}
-	for k := 0; k < 2*n; k++ {
-		if f1.Scene.Means[2*n+k] != pm[k] {
-			t.Fatalf("marker coordinate %d: %v, baseline %v", k, f1.Scene.Means[2*n+k], pm[k])
+	markers := 0
+	for i := n; i < 3*n; i++ {
+		if f1.Scene.Classes[i] != baselineClass || f1.Scene.Labels[i] != "" {
+			t.Fatalf("overlay item %d: class %q label %q", i, f1.Scene.Classes[i], f1.Scene.Labels[i])
 		}
+		zero := true
+		for c := 0; c < 4; c++ {
+			zero = zero && f1.Scene.Scales[4*i+c] == 0
+		}
+		if zero {
+			markers++
+		}
+	}
+	if markers != n {
+		t.Errorf("%d overlay items with zero scale, want %d markers", markers, n)
 	}
 	for k := 0; k < n; k++ {
-		if f1.Scene.Classes[n+k] != baselineClass || f1.Scene.Labels[n+k] != "" {
-			t.Fatalf("marker %d: class %q label %q", k, f1.Scene.Classes[n+k], f1.Scene.Labels[n+k])
+		j := ov.markerAt(k)
+		p := f1.Scene.Means[2*j : 2*j+2]
+		if p[0] != pm[2*k] || p[1] != pm[2*k+1] {
+			t.Fatalf("marker %d at %v, baseline %v", k, p, pm[2*k:2*k+2])
 		}
-		for c := 0; c < 4; c++ {
-			if f1.Scene.Scales[4*(n+k)+c] != 0 {
-				t.Fatalf("marker %d has a scale", k)
-			}
+		// Line k: a rank-1 scale w w^T / 4 (level 1) centred half-way
+		// between the marker and the item's mean, so its ends are those.
+		m := f1.Scene.Means[2*k : 2*k+2]
+		c := f1.Scene.Means[2*(n+k) : 2*(n+k)+2]
+		w := []float64{p[0] - m[0], p[1] - m[1]}
+		sc := f1.Scene.Scales[4*(n+k) : 4*(n+k)+4]
+		tol := 1e-12 * (1 + w[0]*w[0] + w[1]*w[1])
+		if math.Abs(2*c[0]-p[0]-m[0]) > tol || math.Abs(2*c[1]-p[1]-m[1]) > tol ||
+			math.Abs(sc[0]-w[0]*w[0]/4) > tol || math.Abs(sc[1]-w[0]*w[1]/4) > tol || math.Abs(sc[3]-w[1]*w[1]/4) > tol {
+			t.Fatalf("line %d: centre %v scale %v for marker %v and mean %v", k, c, sc, p, m)
 		}
 	}
 	if bytes.Equal(pix0, pix1) {
@@ -250,7 +271,7 @@ func TestAppBaselineSavedOn(t *testing.T) {
 	}
 	eventually(t, "frame with the baseline", func() bool {
 		f := ta.frame()
-		return f != nil && f.Baseline != nil && f.Scene.Len() == 70
+		return f != nil && f.Baseline != nil && f.Baseline.n == 35 && f.Scene.Len() == 3*35
 	})
 }
 
@@ -268,22 +289,39 @@ func TestBaselinePickAndProjection(t *testing.T) {
 		Labels: []string{"a", "b"},
 	}
 	snap := &engine.Snapshot{N: 2, Dim: 3, Means: sc.Means, PointMeans: []float64{0.5, 0, 0, 5, 0, 0}, PointStress1: 0.1}
-	if out, ov := withBaseline(sc, snap, false); out != sc || ov != nil {
-		t.Fatal("overlay while off")
-	}
-	out, ov := withBaseline(sc, snap, true)
-	if ov == nil || out.Len() != 4 || ov.from != 2 {
-		t.Fatalf("overlay %+v, %d items", ov, out.Len())
-	}
 	st := render.DefaultStyle()
 	st.Labels = false
+	if out, ov := withBaseline(sc, snap, false, st); out != sc || ov != nil {
+		t.Fatal("overlay while off")
+	}
+	pst := st
+	pst.View = render.Precision
+	if out, ov := withBaseline(sc, snap, true, pst); ov == nil || ov.lines || out.Len() != 4 || ov.markerAt(1) != 3 {
+		t.Fatalf("precision view: overlay %+v, %d items (want markers only)", ov, out.Len())
+	}
+	out, ov := withBaseline(sc, snap, true, st)
+	if ov == nil || out.Len() != 6 || ov.from != 2 || !ov.lines {
+		t.Fatalf("overlay %+v, %d items", ov, out.Len())
+	}
 	proj := render.DefaultProjection(out)
 	lay := render.NewLayout(out, st)
 	for k := 0; k < 2; k++ {
-		x, y, _ := proj.Point(snap.PointMeans[3*k : 3*k+3])
-		s := lay.Shapes[2+k]
+		p := snap.PointMeans[3*k : 3*k+3]
+		x, y, _ := proj.Point(p)
+		s := lay.Shapes[ov.markerAt(k)]
 		if s.Kind != render.KindPoint || math.Abs(s.X-x) > 1e-12 || math.Abs(s.Y-y) > 1e-12 {
 			t.Errorf("marker %d laid out at (%v, %v) kind %v, projection (%v, %v)", k, s.X, s.Y, s.Kind, x, y)
+		}
+		// The line's ends, centre -/+ the top axis of M (level 1), are
+		// the projections of the marker and of the item's mean.
+		l := lay.Shapes[2+k]
+		l1, _, ux, uy := l.M.Eigen()
+		mx, my, _ := proj.Point(sc.Means[3*k : 3*k+3])
+		r := math.Sqrt(l1)
+		e1 := math.Hypot(l.X+r*ux-x, l.Y+r*uy-y) + math.Hypot(l.X-r*ux-mx, l.Y-r*uy-my)
+		e2 := math.Hypot(l.X-r*ux-x, l.Y-r*uy-y) + math.Hypot(l.X+r*ux-mx, l.Y+r*uy-my)
+		if l.Kind != render.KindSegment || math.Min(e1, e2) > 1e-9 {
+			t.Errorf("line %d: kind %v, ends off by %v", k, l.Kind, math.Min(e1, e2))
 		}
 	}
 	var vp render.Viewport
@@ -306,7 +344,29 @@ func TestBaselinePickAndProjection(t *testing.T) {
 			t.Errorf("click at %v: hit %d, picked %d, want %d", tc.pt, idx, got, tc.want)
 		}
 	}
-	if tip := frameTooltip(ov, out, 3); !strings.HasPrefix(tip, "b (point MDS)\n") || !strings.HasSuffix(tip, "to the ellipse's mean 5") {
+	// Hovering item 1's line: outside the circles it stands for item 1's
+	// marker (scene item 5); inside circle 1 the circle wins.
+	for _, tc := range []struct {
+		pt   []float64
+		want int
+	}{
+		{[]float64{7, 0, 0}, 5},
+		{[]float64{9.5, 0, 0}, 1},
+	} {
+		wx, wy, _ := proj.Point(tc.pt)
+		px, py := vp.ToPixel(wx, wy)
+		idx, ok := render.HitTest(out, st, vp, px, py)
+		if !ok || !ov.isLine(idx) && tc.want == 5 {
+			t.Errorf("hover at %v: hit %d (%v), want a line", tc.pt, idx, ok)
+		}
+		if got := ov.hoverItem(idx, out, st, vp, px, py); got != tc.want {
+			t.Errorf("hover at %v: hit %d, shows %d, want %d", tc.pt, idx, got, tc.want)
+		}
+	}
+	if tip := frameTooltip(ov, out, 3); tip != frameTooltip(ov, out, 5) {
+		t.Errorf("line and marker tooltips differ: %q, %q", tip, frameTooltip(ov, out, 3))
+	}
+	if tip := frameTooltip(ov, out, 5); !strings.HasPrefix(tip, "b (point MDS)\n") || !strings.HasSuffix(tip, "to the ellipse's mean 5") {
 		t.Errorf("tooltip %q", tip)
 	}
 }

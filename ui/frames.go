@@ -300,6 +300,7 @@ func (l *frameLoop) step() {
 	if scene != nil && hoverOn && l.drew {
 		// Guess from the previous frame's geometry, check against this one.
 		if i, ok := l.live.HitTest(hx, hy); ok && i < scene.Len() {
+			i = in.Baseline.hoverItem(i, scene, st, vp, hx, hy)
 			hover = i
 			scene.Highlight = []int{i}
 		}
@@ -310,6 +311,7 @@ func (l *frameLoop) step() {
 		if !ok {
 			i = -1
 		}
+		i = in.Baseline.hoverItem(i, scene, st, vp, hx, hy)
 		if i != hover {
 			hover = i
 			scene.Highlight = nil
