@@ -43,6 +43,9 @@
 //     snapshot.go: normalisation, the step-wise optimiser publishing
 //     immutable Snapshots, Adam/GD/Adagrad, classical-MDS and Wishart
 //     initialisation, the point-MDS baseline, stress reports.
+//   - procrustes.go: orthogonal Procrustes alignment (rotation or
+//     reflection + translation, no scaling); snapshots carry the point-MDS
+//     baseline's means aligned to their own (Snapshot.PointMeans).
 //
 // Trained embeddings: project.go (planes: PCA, an item's axes, a mean
 // difference) and neighbors.go (k-NN by W2, dot product, cosines).
