@@ -8,6 +8,12 @@ import (
 // pointBaselineIters is the iteration budget of the point-MDS baseline.
 const pointBaselineIters = 300
 
+// stopTol is the optimiser's relative-improvement stopping tolerance
+// (engine.Options.Tol). The package's tests set it to 0 in TestMain, so a
+// fit under test never stops early by converging between two assertions
+// about iteration counts (on a fast machine PISA converges in seconds).
+var stopTol = engine.DefaultOptions().Tol
+
 // engineOptions turns the model settings into optimiser options.
 func engineOptions(st Settings) (engine.Options, error) {
 	opt := engine.DefaultOptions()
@@ -22,6 +28,7 @@ func engineOptions(st Settings) (engine.Options, error) {
 	opt.LR = st.LearningRate
 	opt.MaxIter = st.Iterations
 	opt.Seed = st.Seed
+	opt.Tol = stopTol
 	return opt, nil
 }
 
