@@ -52,11 +52,11 @@ func TestBures2Commuting(t *testing.T) {
 					// sqrt of rounding-level eigenvalues: ~1e-8 absolute.
 					tol = 1e-7
 				}
-				if math.Abs(got-want) > tol {
+				if !(math.Abs(got-want) <= tol) {
 					t.Errorf("d=%d rankB=%d %s: Bures2 = %.17g, want %.17g", d, rankB, f.name, got, want)
 				}
 				got = f.fn(b, a, d)
-				if math.Abs(got-want) > tol {
+				if !(math.Abs(got-want) <= tol) {
 					t.Errorf("d=%d rankB=%d %s: Bures2(B,A) = %.17g, want %.17g", d, rankB, f.name, got, want)
 				}
 			}
@@ -76,10 +76,10 @@ func TestBures2Hellinger(t *testing.T) {
 		{[]float64{0, 0, 0, 0}, []float64{0, 0, 0, 0}, 0},
 	} {
 		d := int(math.Sqrt(float64(len(tc.a))))
-		if got := Bures2(tc.a, tc.b, d); math.Abs(got-tc.want) > 1e-13 {
+		if got := Bures2(tc.a, tc.b, d); !(math.Abs(got-tc.want) <= 1e-13) {
 			t.Errorf("Bures2(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
-		if got := Bures2Fast(tc.a, tc.b, d); math.Abs(got-tc.want) > 1e-13 {
+		if got := Bures2Fast(tc.a, tc.b, d); !(math.Abs(got-tc.want) <= 1e-13) {
 			t.Errorf("Bures2Fast(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
@@ -101,7 +101,7 @@ func TestBures2FastVsExact(t *testing.T) {
 			want := Bures2(a, b, d) // reference: exact eigendecomposition
 			got := Bures2Fast(a, b, d)
 			scale := Trace(a, d) + Trace(b, d)
-			if math.Abs(got-want) > 1e-7*scale {
+			if !(math.Abs(got-want) <= 1e-7*scale) {
 				t.Errorf("d=%d ranks %d,%d: fast %.17g, exact %.17g", d, ra, rb, got, want)
 			}
 		}
@@ -115,17 +115,17 @@ func TestW2Identities(t *testing.T) {
 			a, b := randGauss(rng, d), randGauss(rng, d)
 			zero := make([]float64, d*d)
 			// Diracs: W2 is the Euclidean distance.
-			if got, want := W2(f, a, zero, b, zero, d), math.Sqrt(SqDist(a, b)); math.Abs(got-want) > 1e-14*want {
+			if got, want := W2(f, a, zero, b, zero, d), math.Sqrt(SqDist(a, b)); !(math.Abs(got-want) <= 1e-14*want) {
 				t.Errorf("d=%d %s: W2(Diracs) = %v, want %v", d, f.Name, got, want)
 			}
 			// Dirac vs measure: |a - b|^2 + tau tr B (MATH.md).
 			for _, r := range []int{d, 1} {
 				sb := randScale(rng, d, r, 1)
 				want := SqDist(a, b) + f.Tau*Trace(sb, d)
-				if got := W2Squared(f, a, zero, b, sb, d); math.Abs(got-want) > 1e-12*want {
+				if got := W2Squared(f, a, zero, b, sb, d); !(math.Abs(got-want) <= 1e-12*want) {
 					t.Errorf("d=%d %s rank %d: W2^2(Dirac, mu) = %v, want %v", d, f.Name, r, got, want)
 				}
-				if got := W2Squared(f, b, sb, a, zero, d); math.Abs(got-want) > 1e-12*want {
+				if got := W2Squared(f, b, sb, a, zero, d); !(math.Abs(got-want) <= 1e-12*want) {
 					t.Errorf("d=%d %s rank %d: W2^2(mu, Dirac) = %v, want %v", d, f.Name, r, got, want)
 				}
 			}
@@ -134,7 +134,7 @@ func TestW2Identities(t *testing.T) {
 			// their roots err by 1e-16 lambda_max cond(A) (cond up to ~1e4
 			// for these Wishart draws).
 			sa := randScale(rng, d, d, 1)
-			if got := Bures2(sa, sa, d); got > 1e-11*Trace(sa, d) {
+			if got := Bures2(sa, sa, d); !(got <= 1e-11*Trace(sa, d)) {
 				t.Errorf("d=%d %s: Bures2(A, A) = %v", d, f.Name, got)
 			}
 		}
@@ -157,7 +157,7 @@ func TestW2MetricAxioms(t *testing.T) {
 				ss[i] = randScale(rng, d, rng.IntN(d+1), 1.5)
 			}
 			w := func(i, j int) float64 { return W2(f, ms[i], ss[i], ms[j], ss[j], d) }
-			if a, b := w(0, 1), w(1, 0); math.Abs(a-b) > 1e-7*math.Max(a, 1) {
+			if a, b := w(0, 1), w(1, 0); !(math.Abs(a-b) <= 1e-7*math.Max(a, 1)) {
 				t.Errorf("d=%d: W2 not symmetric: %v vs %v", d, a, b)
 			}
 			if w(0, 2) > w(0, 1)+w(1, 2)+1e-7 {
@@ -203,17 +203,17 @@ func TestPaperFigureEquidistant(t *testing.T) {
 		}
 		sb := spectral(q, lb, d, id)
 		got := W2(f, a, sa, b, sb, d)
-		if math.Abs(got-R) > 1e-9 {
+		if !(math.Abs(got-R) <= 1e-9) {
 			t.Errorf("rank %d: W2 = %.15g, want %v", r, got, R)
 		}
 		e := &Embedding{Family: f, Dim: 3, Labels: []string{"A", "B"},
 			Means: append(append([]float64{}, a...), b...), Scales: append(append([]float64{}, sa...), sb...)}
-		if got := e.W2(0, 1); math.Abs(got-R) > 1e-9 {
+		if got := e.W2(0, 1); !(math.Abs(got-R) <= 1e-9) {
 			t.Errorf("rank %d: Embedding.W2 = %.15g, want %v", r, got, R)
 		}
 		if r == 0 {
 			// Sanity: the Dirac case is |a-b|^2 + tau tr A exactly.
-			if want := s*s + f.Tau*Trace(sa, d); math.Abs(R*R-want) > 1e-12 {
+			if want := s*s + f.Tau*Trace(sa, d); !(math.Abs(R*R-want) <= 1e-12) {
 				t.Fatalf("construction broken: %v vs %v", R*R, want)
 			}
 		}
@@ -238,7 +238,7 @@ func TestDistanceMatrix(t *testing.T) {
 			for j := 0; j < n; j++ {
 				// Reference: pairwise W2 from the exact function.
 				want := W2(e.Family, e.Mean(i), e.Scale(i), e.Mean(j), e.Scale(j), d)
-				if i != j && math.Abs(dm[i*n+j]-want) > 1e-7*math.Max(1, want) {
+				if i != j && !(math.Abs(dm[i*n+j]-want) <= 1e-7*math.Max(1, want)) {
 					t.Errorf("d=%d (%d,%d): %v, want %v", d, i, j, dm[i*n+j], want)
 				}
 			}
@@ -257,7 +257,7 @@ func TestW2Measures(t *testing.T) {
 	}
 	dirac := Measure{Mean: []float64{2, -1}}
 	// Dirac vs x: |a-b|^2 + tr(L L^T + eps I) = 8 + (1 + .25 + 4 + .02).
-	if got, want := W2Measures(f, dirac, x), math.Sqrt(8+5.27); math.Abs(got-want) > 1e-13 {
+	if got, want := W2Measures(f, dirac, x), math.Sqrt(8+5.27); !(math.Abs(got-want) <= 1e-13) {
 		t.Errorf("W2(Dirac, x) = %v, want %v", got, want)
 	}
 }

@@ -18,10 +18,10 @@ func TestGeodesicEndpointsAndSpeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		m1, s1, _ := Geodesic(ma, sa, mb, sb, d, 1)
-		if FrobDist(m0, ma) > 1e-15 || relErr(s0, sa, 1) > 1e-13 {
+		if !(FrobDist(m0, ma) <= 1e-15) || !(relErr(s0, sa, 1) <= 1e-13) {
 			t.Errorf("d=%d: c(0) != (a, A)", d)
 		}
-		if FrobDist(m1, mb) > 1e-14 || relErr(s1, sb, 1) > 1e-9 {
+		if !(FrobDist(m1, mb) <= 1e-14) || !(relErr(s1, sb, 1) <= 1e-9) {
 			t.Errorf("d=%d: c(1) != (b, B): %g", d, relErr(s1, sb, 1))
 		}
 		// Constant speed: W2(c(s), c(t)) = |t - s| W2(a, b) on [0, 1].
@@ -32,7 +32,7 @@ func TestGeodesicEndpointsAndSpeed(t *testing.T) {
 				ms, ss, _ := Geodesic(ma, sa, mb, sb, d, s)
 				mu, su, _ := Geodesic(ma, sa, mb, sb, d, u)
 				got := W2(f, ms, ss, mu, su, d)
-				if want := (u - s) * w; math.Abs(got-want) > 1e-6*w {
+				if want := (u - s) * w; !(math.Abs(got-want) <= 1e-6*w) {
 					t.Errorf("d=%d: W2(c(%v), c(%v)) = %v, want %v", d, s, u, got, want)
 				}
 			}
@@ -68,7 +68,7 @@ func TestGeodesicDegenerate(t *testing.T) {
 		for i := range want {
 			want[i] = tt * tt * sb[i]
 		}
-		if e := FrobDist(st, want); e > 1e-12*math.Max(1, FrobNorm(want)) {
+		if e := FrobDist(st, want); !(e <= 1e-12*math.Max(1, FrobNorm(want))) {
 			t.Errorf("t=%v: C(t) off by %g", tt, e)
 		}
 	}
@@ -100,12 +100,12 @@ func TestFactorStepIsRiemannianStep(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if e := relErr(got, want, 1); e > 1e-12 {
+				if e := relErr(got, want, 1); !(e <= 1e-12) {
 					t.Errorf("d=%d k=%d eta=%v: factor step vs Riemannian step %g", d, k, eta, e)
 				}
 				// eta = 1 lands on B.
 				if eta == 1 {
-					if e := relErr(got, b, 1); e > 1e-9 {
+					if e := relErr(got, b, 1); !(e <= 1e-9) {
 						t.Errorf("d=%d eta=1: step does not reach B (%g)", d, e)
 					}
 				}
@@ -129,7 +129,7 @@ func TestMetricDerivative(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(got-w) > 1e-6*w {
+			if !(math.Abs(got-w) <= 1e-6*w) {
 				t.Errorf("d=%d t=%v: |c'| = %v, want W2 = %v", d, tt, got, w)
 			}
 		}
@@ -159,7 +159,7 @@ func TestMetricDerivative(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(got-want) > 1e-7 {
+		if !(math.Abs(got-want) <= 1e-7) {
 			t.Errorf("commuting t=%v: |c'| = %v, want %v", tt, got, want)
 		}
 	}
@@ -232,7 +232,7 @@ func TestBures2Transport(t *testing.T) {
 		// T = (1+h) I is computed with error ~1e-16 cond(A), so the
 		// relative error of |S - TS|^2 is about 1e-16 cond(A) / h.
 		ev := EigenvaluesPSD(a, d)
-		if tol := 1e-14 * ev[d-1] / ev[0] / h; math.Abs(got-want) > tol*want {
+		if tol := 1e-14 * ev[d-1] / ev[0] / h; !(math.Abs(got-want) <= tol*want) {
 			t.Errorf("h=%g: Bures2Transport = %v, want %v", h, got, want)
 		}
 	}

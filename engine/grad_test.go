@@ -71,10 +71,10 @@ func checkGrad(t *testing.T, name string, c gradCase, gMean, gL []float64,
 	const h, tol = 1e-6, 1e-6
 	fdM := fdGrad(func(x []float64) float64 { return value(x, c.la) }, c.ma, h)
 	fdL := fdGrad(func(x []float64) float64 { return value(c.ma, x) }, c.la, h)
-	if e := FrobDist(gMean, fdM); e > tol*math.Max(1, FrobNorm(fdM)) {
+	if e := FrobDist(gMean, fdM); !(e <= tol*math.Max(1, FrobNorm(fdM))) {
 		t.Errorf("%s %s: d/dmean off by %g (analytic %v, fd %v)", name, c.name, e, gMean, fdM)
 	}
-	if e := FrobDist(gL, fdL); e > tol*math.Max(1, FrobNorm(fdL)) {
+	if e := FrobDist(gL, fdL); !(e <= tol*math.Max(1, FrobNorm(fdL))) {
 		t.Errorf("%s %s: d/dL off by %g (analytic %v, fd %v)", name, c.name, e, gL, fdL)
 	}
 }
@@ -90,7 +90,7 @@ func TestW2Gradients(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if want := w2sq(c.ma, c.la); math.Abs(v-want) > 1e-12*math.Max(1, want) {
+		if want := w2sq(c.ma, c.la); !(math.Abs(v-want) <= 1e-12*math.Max(1, want)) {
 			t.Errorf("%s: W2^2 value %v, want %v", c.name, v, want)
 		}
 		checkGrad(t, "W2^2", c, gm, gl, w2sq)
@@ -99,7 +99,7 @@ func TestW2Gradients(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if want := math.Sqrt(w2sq(c.ma, c.la)); math.Abs(w-want) > 1e-12*math.Max(1, want) {
+		if want := math.Sqrt(w2sq(c.ma, c.la)); !(math.Abs(w-want) <= 1e-12*math.Max(1, want)) {
 			t.Errorf("%s: W2 value %v, want %v", c.name, w, want)
 		}
 		checkGrad(t, "W2", c, gm, gl, func(ma, la []float64) float64 { return math.Sqrt(w2sq(ma, la)) })
@@ -148,7 +148,7 @@ func TestBuresGradScale(t *testing.T) {
 			am[i] = a[i] - h*e[i]
 		}
 		fd := (Bures2(ap, b, d) - Bures2(am, b, d)) / (2 * h)
-		if got := Dot(g, e); math.Abs(got-fd) > 1e-6*math.Max(1, math.Abs(fd)) {
+		if got := Dot(g, e); !(math.Abs(got-fd) <= 1e-6*math.Max(1, math.Abs(fd))) {
 			t.Errorf("d=%d: <grad, E> = %v, fd %v", d, got, fd)
 		}
 	}

@@ -86,7 +86,7 @@ func TestWishartFactorMoments(t *testing.T) {
 				if r == c {
 					want, v = kappa, 2*v
 				}
-				if se := math.Sqrt(v / draws); math.Abs(mean[r*d+c]-want) > 5*se {
+				if se := math.Sqrt(v / draws); !(math.Abs(mean[r*d+c]-want) <= 5*se) {
 					t.Errorf("d=%d: E[C_%d%d] = %.4f, want %.4f (5 s.e. = %.4f)", d, r, c, mean[r*d+c], want, 5*se)
 				}
 			}
@@ -111,7 +111,7 @@ func TestFactorFromScale(t *testing.T) {
 			if r == q {
 				want -= 0.1
 			}
-			if math.Abs(s-want) > 1e-12 {
+			if !(math.Abs(s-want) <= 1e-12) {
 				t.Errorf("(L L^T)[%d,%d] = %g, want %g", r, q, s, want)
 			}
 		}

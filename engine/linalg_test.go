@@ -103,7 +103,7 @@ func TestMatMul(t *testing.T) {
 		// Reference: gonum's Dense.Mul.
 		var want mat.Dense
 		want.Mul(mat.NewDense(sh.n, sh.k, a), mat.NewDense(sh.k, sh.m, b))
-		if e := FrobDist(got, want.RawMatrix().Data); e > 1e-13 {
+		if e := FrobDist(got, want.RawMatrix().Data); !(e <= 1e-13) {
 			t.Errorf("%v: |MatMul - gonum| = %g", sh, e)
 		}
 		tt := Transpose(a, sh.n, sh.k)

@@ -104,7 +104,7 @@ func TestNearestNeighborsAgainstBruteForce(t *testing.T) {
 					// near W2 = 0 (j = 1 itself).
 					got, want = got*got, want*want
 				}
-				if math.Abs(got-want) > tc.tol*(1+math.Abs(want)) {
+				if !(math.Abs(got-want) <= tc.tol*(1+math.Abs(want))) {
 					t.Errorf("%s %s: score(1, %d) = %v, brute force %v", tc.name, by, j, got, want)
 				}
 			}
@@ -115,13 +115,13 @@ func TestNearestNeighborsAgainstBruteForce(t *testing.T) {
 				}
 				want := bruteNeighbors(e, item, by, tc.rho)[:15]
 				for r := range want {
-					if math.Abs(got[r].Score-want[r].Score) > tc.tol*(1+math.Abs(want[r].Score)) {
+					if !(math.Abs(got[r].Score-want[r].Score) <= tc.tol*(1+math.Abs(want[r].Score))) {
 						t.Errorf("%s %s item %d rank %d: score %v, brute force %v", tc.name, by, item, r, got[r].Score, want[r].Score)
 					}
 					// Indices must agree unless two brute-force scores are
 					// within round-off of each other.
 					if got[r].Index != want[r].Index {
-						if math.Abs(bruteScore(e, item, got[r].Index, by, tc.rho)-want[r].Score) > tc.tol*(1+math.Abs(want[r].Score)) {
+						if !(math.Abs(bruteScore(e, item, got[r].Index, by, tc.rho)-want[r].Score) <= tc.tol*(1+math.Abs(want[r].Score))) {
 							t.Errorf("%s %s item %d rank %d: index %d, brute force %d", tc.name, by, item, r, got[r].Index, want[r].Index)
 						}
 					}
@@ -155,7 +155,7 @@ func TestSimilarityScoresIdentities(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(s[5]-tc.self) > 1e-6 {
+		if !(math.Abs(s[5]-tc.self) <= 1e-6) {
 			t.Errorf("%s rho %v: self score %v, want %v", tc.by, tc.rho, s[5], tc.self)
 		}
 	}
@@ -164,14 +164,14 @@ func TestSimilarityScoresIdentities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := Dot(e.Mean(3), e.Mean(3)) + Trace(e.Scale(3), 6); math.Abs(s[3]-want) > 1e-9*want {
+	if want := Dot(e.Mean(3), e.Mean(3)) + Trace(e.Scale(3), 6); !(math.Abs(s[3]-want) <= 1e-9*want) {
 		t.Errorf("[mu:mu] = %v, want %v", s[3], want)
 	}
 	// Polarisation: W2^2(mu,nu) = [mu:mu] + [nu:nu] - 2 [mu:nu].
 	w, _ := SimilarityScores(ctx, e, 3, NeighborOptions{By: ByW2})
 	for j := 0; j < e.Len(); j++ {
 		nn := Dot(e.Mean(j), e.Mean(j)) + Trace(e.Scale(j), 6)
-		if got := s[3] + nn - 2*s[j]; math.Abs(got-w[j]*w[j]) > 1e-8*(1+got) {
+		if got := s[3] + nn - 2*s[j]; !(math.Abs(got-w[j]*w[j]) <= 1e-8*(1+got)) {
 			t.Errorf("polarisation j=%d: %v vs W2^2 %v", j, got, w[j]*w[j])
 		}
 	}
@@ -317,7 +317,7 @@ func TestNeighborBounds(t *testing.T) {
 				if by.Ascending() && b[j] > s+tol || !by.Ascending() && b[j] < s-tol {
 					t.Fatalf("%s j=%d: bound %v beats score %v", by, j, b[j], s)
 				}
-				if e == iso && math.Abs(b[j]-s) > 1e-6*(1+math.Abs(s)) {
+				if e == iso && !(math.Abs(b[j]-s) <= 1e-6*(1+math.Abs(s))) {
 					t.Fatalf("%s j=%d isotropic: bound %v, score %v, want equal", by, j, b[j], s)
 				}
 			}

@@ -26,10 +26,10 @@ func TestNSVsEigen(t *testing.T) {
 			// Residual tol 1e-10 bounds the relative error of each
 			// eigen-component by about 1e-10/2; rounding adds ~1e-16 cond.
 			tol := 1e-10 + 1e-15*cond
-			if e := relErr(r.Sqrt, wantY, 0); e > tol {
+			if e := relErr(r.Sqrt, wantY, 0); !(e <= tol) {
 				t.Errorf("d=%d cond=%g: sqrt relative error %g > %g (%d iterations)", d, cond, e, tol, r.Iters)
 			}
-			if e := relErr(r.InvSqrt, wantZ, 0); e > tol {
+			if e := relErr(r.InvSqrt, wantZ, 0); !(e <= tol) {
 				t.Errorf("d=%d cond=%g: inverse sqrt relative error %g > %g (%d iterations)", d, cond, e, tol, r.Iters)
 			}
 			if r.Iters >= DefaultNSIters || r.Residual > DefaultNSTol {
@@ -46,7 +46,7 @@ func TestNSRankDeficient(t *testing.T) {
 	for d := 2; d <= 8; d++ {
 		m := randSpectrum(rng, d, 5, d/2, 1)
 		r := NewtonSchulz(m.A, d, NSOptions{})
-		if e := relErr(r.Sqrt, m.sqrtRef(d), 0); e > 1e-6 {
+		if e := relErr(r.Sqrt, m.sqrtRef(d), 0); !(e <= 1e-6) {
 			t.Errorf("d=%d rank %d: sqrt relative error %g", d, d/2, e)
 		}
 		if r.Iters != DefaultNSIters {
@@ -72,17 +72,17 @@ func TestNSTwoRunTrick(t *testing.T) {
 			p := TransportPairNS(a, b, d, NSOptions{})
 			tab, _ := TransportMap(a, b, d)
 			tba, _ := TransportMap(b, a, d)
-			if e := relErr(p.TAB, tab, 0); e > 1e-8 {
+			if e := relErr(p.TAB, tab, 0); !(e <= 1e-8) {
 				t.Errorf("d=%d k=%d: T^AB relative error %g", d, k, e)
 			}
-			if e := relErr(p.TBA, tba, 0); e > 1e-8 {
+			if e := relErr(p.TBA, tba, 0); !(e <= 1e-8) {
 				t.Errorf("d=%d k=%d: T^BA relative error %g", d, k, e)
 			}
 			want := Bures2(a, b, d)
-			if e := math.Abs(p.Bures2 - want); e > 1e-9*(Trace(a, d)+Trace(b, d)) {
+			if e := math.Abs(p.Bures2 - want); !(e <= 1e-9*(Trace(a, d)+Trace(b, d))) {
 				t.Errorf("d=%d k=%d: Bures2 %v, exact %v", d, k, p.Bures2, want)
 			}
-			if got := Bures2NS(a, b, d, NSOptions{}, nil); math.Abs(got-p.Bures2) > 1e-12*(1+want) {
+			if got := Bures2NS(a, b, d, NSOptions{}, nil); !(math.Abs(got-p.Bures2) <= 1e-12*(1+want)) {
 				t.Errorf("d=%d k=%d: Bures2NS %v, pair %v", d, k, got, p.Bures2)
 			}
 		}
@@ -106,7 +106,7 @@ func TestNSPaperSixIterations(t *testing.T) {
 	if e := relErr(six.InvSqrt, exact, 0); e < 1e-2 {
 		t.Errorf("6 iterations: inverse root error %g, expected > 1e-2", e)
 	}
-	if e := relErr(def.InvSqrt, exact, 0); e > 1e-9 {
+	if e := relErr(def.InvSqrt, exact, 0); !(e <= 1e-9) {
 		t.Errorf("defaults: inverse root error %g (%d iterations)", e, def.Iters)
 	}
 	if six.Iters != 6 {
@@ -138,11 +138,11 @@ func TestNSBatch(t *testing.T) {
 			a, b := as[i*dd:(i+1)*dd], bs[j*dd:(j+1)*dd]
 			want := Bures2(a, b, d)
 			p := pairs[i*m+j]
-			if math.Abs(p.Bures2-want) > 1e-9*(1+want) {
+			if !(math.Abs(p.Bures2-want) <= 1e-9*(1+want)) {
 				t.Errorf("pair (%d,%d): Bures2 %v, exact %v", i, j, p.Bures2, want)
 			}
 			tab, _ := TransportMap(a, b, d)
-			if e := relErr(p.TAB, tab, 0); e > 1e-8 {
+			if e := relErr(p.TAB, tab, 0); !(e <= 1e-8) {
 				t.Errorf("pair (%d,%d): T^AB error %g", i, j, e)
 			}
 		}

@@ -26,7 +26,7 @@ func TestUpdaters(t *testing.T) {
 		g := []float64{2, -1}
 		u.step(x, g, 0.1)
 		for k := range x {
-			if math.Abs(x[k]-tc.want[k]) > 1e-9 {
+			if !(math.Abs(x[k]-tc.want[k]) <= 1e-9) {
 				t.Errorf("%s: x = %v, want %v", tc.kind, x, tc.want)
 				break
 			}

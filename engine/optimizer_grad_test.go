@@ -55,7 +55,7 @@ func TestParamGradientFiniteDifferences(t *testing.T) {
 			fm := f()
 			o.x[k] = old
 			fd := (fp - fm) / (2 * h)
-			if math.Abs(fd-grad[k]) > 1e-6*math.Max(1, math.Abs(fd)) {
+			if !(math.Abs(fd-grad[k]) <= 1e-6*math.Max(1, math.Abs(fd))) {
 				t.Errorf("d=%d %s: d F/d x[%d] = %.10g, finite difference %.10g", tc.d, tc.fam.Name, k, grad[k], fd)
 			}
 		}

@@ -49,7 +49,7 @@ func TestPisaTarget(t *testing.T) {
 			t.Errorf("%s: stress-1 went from %g to %g", fam.Name, s0.Stress1, s.Stress1)
 		}
 		classical := pointStress1(n, dist, mdsMeans(t, n, dist))
-		if math.Abs(classical-s.ClassicalStress1) > 1e-9 {
+		if !(math.Abs(classical-s.ClassicalStress1) <= 1e-9) {
 			t.Errorf("ClassicalStress1 = %g, recomputed %g", s.ClassicalStress1, classical)
 		}
 		if ratio := classical / s.Stress1; ratio < 30 {
@@ -253,14 +253,14 @@ func TestUnitsInvariance(t *testing.T) {
 	opt.MaxIter = 200
 	a := run(t, newOpt(t, n, dist, opt, 0))
 	b := run(t, newOpt(t, n, big, opt, 0))
-	if math.Abs(a.Stress1-b.Stress1) > 1e-6*a.Stress1 {
+	if !(math.Abs(a.Stress1-b.Stress1) <= 1e-6*a.Stress1) {
 		t.Errorf("stress-1 %g (units) vs %g (x1000)", a.Stress1, b.Stress1)
 	}
-	if math.Abs(b.Stress-1e6*a.Stress) > 1e-5*b.Stress {
+	if !(math.Abs(b.Stress-1e6*a.Stress) <= 1e-5*b.Stress) {
 		t.Errorf("stress %g vs %g: want a factor 1e6", a.Stress, b.Stress)
 	}
 	for k := range a.Means {
-		if math.Abs(b.Means[k]-1000*a.Means[k]) > 1e-4*(1+math.Abs(b.Means[k])) {
+		if !(math.Abs(b.Means[k]-1000*a.Means[k]) <= 1e-4*(1+math.Abs(b.Means[k]))) {
 			t.Fatalf("mean %d: %g vs %g", k, a.Means[k], b.Means[k])
 		}
 	}
@@ -268,7 +268,7 @@ func TestUnitsInvariance(t *testing.T) {
 	for _, v := range b.PerPoint {
 		per += v
 	}
-	if math.Abs(per-b.Stress) > 1e-9*b.Stress {
+	if !(math.Abs(per-b.Stress) <= 1e-9*b.Stress) {
 		t.Errorf("per-point stress sums to %g, stress %g", per, b.Stress)
 	}
 }
@@ -297,7 +297,7 @@ func TestPointsAndBaseline(t *testing.T) {
 	if p.Scales != nil || p.PointStress1 != p.Stress1 {
 		t.Errorf("point fit: scales %v, PointStress1 %v, Stress1 %v", p.Scales != nil, p.PointStress1, p.Stress1)
 	}
-	if math.Abs(p.Stress1-ps) > 1e-12 {
+	if !(math.Abs(p.Stress1-ps) <= 1e-12) {
 		t.Errorf("point fit stress-1 %v, baseline %v (same options)", p.Stress1, ps)
 	}
 }
@@ -331,11 +331,11 @@ func TestInitEmbeddingRoundTrip(t *testing.T) {
 	e := s.Embedding(nil)
 	opt.InitEmbedding = e
 	s2 := newOpt(t, n, dist, opt, 0).Latest()
-	if math.Abs(s2.Stress-s.Stress) > 1e-9*s.Stress {
+	if !(math.Abs(s2.Stress-s.Stress) <= 1e-9*s.Stress) {
 		t.Errorf("restarted stress %v, saved %v", s2.Stress, s.Stress)
 	}
 	for k := range s.Scales {
-		if math.Abs(s2.Scales[k]-s.Scales[k]) > 1e-9*(1+math.Abs(s.Scales[k])) {
+		if !(math.Abs(s2.Scales[k]-s.Scales[k]) <= 1e-9*(1+math.Abs(s.Scales[k]))) {
 			t.Fatalf("scale %d: %v vs %v", k, s2.Scales[k], s.Scales[k])
 		}
 	}
@@ -453,18 +453,18 @@ func TestSnapshotConsistent(t *testing.T) {
 	}
 	p := &engine.Problem{N: n, Dim: 2, Dist: dist, Tau: opt.Family.Tau}
 	want, g := backendtest.Reference(p, engine.State{Means: s.Means, Scales: s.Scales})
-	if math.Abs(s.Stress-want) > 1e-9*want {
+	if !(math.Abs(s.Stress-want) <= 1e-9*want) {
 		t.Errorf("snapshot stress %.12g, reference at its state %.12g", s.Stress, want)
 	}
 	var sd2 float64
 	for _, v := range dist {
 		sd2 += v * v
 	}
-	if w1 := math.Sqrt(want / sd2); math.Abs(s.Stress1-w1) > 1e-9*w1 || s.History[len(s.History)-1] != s.Stress1 {
+	if w1 := math.Sqrt(want / sd2); !(math.Abs(s.Stress1-w1) <= 1e-9*w1) || s.History[len(s.History)-1] != s.Stress1 {
 		t.Errorf("stress-1 %.12g, reference %.12g, last history %.12g", s.Stress1, w1, s.History[len(s.History)-1])
 	}
 	for i := range g.PerPoint {
-		if math.Abs(s.PerPoint[i]-g.PerPoint[i]) > 1e-9*want {
+		if !(math.Abs(s.PerPoint[i]-g.PerPoint[i]) <= 1e-9*want) {
 			t.Fatalf("per-point %d: %g, reference %g", i, s.PerPoint[i], g.PerPoint[i])
 		}
 	}

@@ -105,14 +105,14 @@ func TestD2ClosedFormAgainstEigen(t *testing.T) {
 		wantT, wantMap := exactBures(t, tc.a, tc.b, 2)
 		w, tab := pairMap(t, tc.a, tc.b, 2)
 		wantW := math.Sqrt(math.Max(tc.a[0]+tc.a[3]+tc.b[0]+tc.b[3]-2*wantT, 0))
-		if math.Abs(w-wantW) > 1e-9*math.Max(1, wantW) {
+		if !(math.Abs(w-wantW) <= 1e-9*math.Max(1, wantW)) {
 			t.Errorf("%s: W = %.15g, exact %.15g", tc.name, w, wantW)
 		}
 		if wantW < 1e-9 {
 			continue // identical scales: W = 0, gradient undefined
 		}
 		for k := range tab {
-			if math.Abs(tab[k]-wantMap[k]) > 1e-7*math.Max(1, math.Abs(wantMap[k])) {
+			if !(math.Abs(tab[k]-wantMap[k]) <= 1e-7*math.Max(1, math.Abs(wantMap[k]))) {
 				t.Errorf("%s: T[%d] = %.12g, exact %.12g", tc.name, k, tab[k], wantMap[k])
 			}
 		}
@@ -126,7 +126,7 @@ func TestD2Hellinger(t *testing.T) {
 	b := []float64{9, 0, 0, 1}
 	w, _ := pairMap(t, a, b, 2)
 	want := math.Sqrt((2-3)*(2-3) + (0.5-1)*(0.5-1))
-	if math.Abs(w-want) > 1e-14 {
+	if !(math.Abs(w-want) <= 1e-14) {
 		t.Errorf("W = %.16g, Hellinger %.16g", w, want)
 	}
 }

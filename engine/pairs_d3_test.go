@@ -57,7 +57,7 @@ func TestD3ClosedFormAgainstEigen(t *testing.T) {
 		_, wantBA := exactBures(t, tc.b, tc.a, 3)
 		var tab, tba [6]float64
 		p := bures3(record3(tc.a), record3(tc.b), true, &tab, &tba)
-		if math.Abs(p-wantP) > 1e-11*wantP {
+		if !(math.Abs(p-wantP) <= 1e-11*wantP) {
 			t.Errorf("%s: p = %.15g, exact %.15g", tc.name, p, wantP)
 		}
 		scale := 0.0
@@ -65,7 +65,7 @@ func TestD3ClosedFormAgainstEigen(t *testing.T) {
 			scale = math.Max(scale, math.Abs(v))
 		}
 		for k, v := range unpack6(tab) {
-			if math.Abs(v-wantAB[k]) > 1e-7*scale {
+			if !(math.Abs(v-wantAB[k]) <= 1e-7*scale) {
 				t.Errorf("%s: T^AB[%d] = %.12g, exact %.12g", tc.name, k, v, wantAB[k])
 			}
 		}
@@ -74,7 +74,7 @@ func TestD3ClosedFormAgainstEigen(t *testing.T) {
 			scale = math.Max(scale, math.Abs(v))
 		}
 		for k, v := range unpack6(tba) {
-			if math.Abs(v-wantBA[k]) > 1e-7*scale {
+			if !(math.Abs(v-wantBA[k]) <= 1e-7*scale) {
 				t.Errorf("%s: T^BA[%d] = %.12g, exact %.12g", tc.name, k, v, wantBA[k])
 			}
 		}
@@ -92,7 +92,7 @@ func TestD3ScaledCopy(t *testing.T) {
 	bures3(record3(a), record3(b), true, &tab, &tba)
 	want := [6]float64{2, 0, 0, 2, 0, 2}
 	for k := range tab {
-		if math.Abs(tab[k]-want[k]) > 1e-12 || math.Abs(tba[k]-want[k]/4) > 1e-12 {
+		if !(math.Abs(tab[k]-want[k]) <= 1e-12) || !(math.Abs(tba[k]-want[k]/4) <= 1e-12) {
 			t.Errorf("T^AB = %v, T^BA = %v; want 2 I and I/2", tab, tba)
 			break
 		}

@@ -56,7 +56,7 @@ func TestPointBaselineMeans(t *testing.T) {
 				den += dij * dij
 			}
 		}
-		if s1 := math.Sqrt(num / den); math.Abs(s1-v) > 1e-9*v || math.Abs(s1-snap.PointStress1) > 1e-9*v {
+		if s1 := math.Sqrt(num / den); !(math.Abs(s1-v) <= 1e-9*v) || !(math.Abs(s1-snap.PointStress1) <= 1e-9*v) {
 			t.Errorf("d=%d: stress-1 of the baseline means %v, reported %v / %v", d, s1, v, snap.PointStress1)
 		}
 		r, tt, err := engine.Procrustes(n, d, pm, snap.Means)
@@ -69,11 +69,11 @@ func TestPointBaselineMeans(t *testing.T) {
 				if a == b {
 					want = 1
 				}
-				if math.Abs(r[a*d+b]-want) > 1e-9 {
+				if !(math.Abs(r[a*d+b]-want) <= 1e-9) {
 					t.Errorf("d=%d: PointMeans not aligned: R[%d,%d] = %v", d, a, b, r[a*d+b])
 				}
 			}
-			if math.Abs(tt[a]) > 1e-9*snap.Stress1+1e-9 {
+			if !(math.Abs(tt[a]) <= 1e-9*snap.Stress1+1e-9) {
 				t.Errorf("d=%d: PointMeans not aligned: shift[%d] = %v", d, a, tt[a])
 			}
 		}

@@ -49,11 +49,11 @@ func TestPointMDSEqualsZeroScales(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(got-want) > 1e-12*want {
+			if !(math.Abs(got-want) <= 1e-12*want) {
 				t.Errorf("d=%d zero scales %v: stress %v, Euclidean %v", d, scales != nil, got, want)
 			}
 			for k := range wantG {
-				if math.Abs(g.Means[k]-wantG[k]) > 1e-12*(1+math.Abs(wantG[k])) {
+				if !(math.Abs(g.Means[k]-wantG[k]) <= 1e-12*(1+math.Abs(wantG[k]))) {
 					t.Errorf("d=%d zero scales %v: grad[%d] %v, want %v", d, scales != nil, k, g.Means[k], wantG[k])
 					break
 				}

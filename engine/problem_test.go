@@ -30,10 +30,10 @@ func TestNewProblemNormalises(t *testing.T) {
 	}
 	// RMS of (3000, 4000, 5000) = sqrt(50e6/3).
 	want := math.Sqrt(50e6 / 3)
-	if math.Abs(p.Scale-want) > 1e-9*want {
+	if !(math.Abs(p.Scale-want) <= 1e-9*want) {
 		t.Errorf("scale %v, want %v", p.Scale, want)
 	}
-	if math.Abs(p.SumD2-3) > 1e-12 {
+	if !(math.Abs(p.SumD2-3) <= 1e-12) {
 		t.Errorf("internal sum of squares %v, want 3 (RMS 1)", p.SumD2)
 	}
 	if &p.Dist[0] != &dist[0] {

@@ -48,18 +48,18 @@ func TestProcrustesRecoversRigidMotion(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		for k := range r {
-			if math.Abs(r[k]-tc.q[k]) > 1e-12 {
+			if !(math.Abs(r[k]-tc.q[k]) <= 1e-12) {
 				t.Errorf("%s: R[%d] = %v, want %v", tc.name, k, r[k], tc.q[k])
 			}
 		}
 		for c := range tt {
-			if math.Abs(tt[c]-shift[c]) > 1e-11 {
+			if !(math.Abs(tt[c]-shift[c]) <= 1e-11) {
 				t.Errorf("%s: shift[%d] = %v, want %v", tc.name, c, tt[c], shift[c])
 			}
 		}
 		got := ApplyRigid(n, d, x, r, tt)
 		for k := range got {
-			if math.Abs(got[k]-y[k]) > 1e-11 {
+			if !(math.Abs(got[k]-y[k]) <= 1e-11) {
 				t.Errorf("%s: aligned[%d] = %v, want %v", tc.name, k, got[k], y[k])
 				break
 			}

@@ -16,7 +16,7 @@ func checkOrthonormal(t *testing.T, name string, p Plane) {
 		r, s int
 		want float64
 	}{{0, 0, 1}, {1, 1, 1}, {0, 1, 0}} {
-		if got := Dot(p.Axis(c.r), p.Axis(c.s)); math.Abs(got-c.want) > 1e-12 {
+		if got := Dot(p.Axis(c.r), p.Axis(c.s)); !(math.Abs(got-c.want) <= 1e-12) {
 			t.Errorf("%s: <row %d, row %d> = %v, want %v", name, c.r, c.s, got, c.want)
 		}
 	}
@@ -67,11 +67,11 @@ func TestProjectAgainstGonum(t *testing.T) {
 			pc.Mul(P, mat.NewDense(d, d, append([]float64(nil), e.Scale(i)...)))
 			pcp.Mul(&pc, P.T())
 			for a := 0; a < 2; a++ {
-				if math.Abs(got.Mean(i)[a]-pm.AtVec(a)) > 1e-12*(1+math.Abs(pm.AtVec(a))) {
+				if !(math.Abs(got.Mean(i)[a]-pm.AtVec(a)) <= 1e-12*(1+math.Abs(pm.AtVec(a)))) {
 					t.Errorf("d=%d item %d: mean[%d] = %v, want %v", d, i, a, got.Mean(i)[a], pm.AtVec(a))
 				}
 				for b := 0; b < 2; b++ {
-					if w := pcp.At(a, b); math.Abs(got.Scale(i)[2*a+b]-w) > 1e-12*(1+math.Abs(w)) {
+					if w := pcp.At(a, b); !(math.Abs(got.Scale(i)[2*a+b]-w) <= 1e-12*(1+math.Abs(w))) {
 						t.Errorf("d=%d item %d: scale[%d,%d] = %v, want %v", d, i, a, b, got.Scale(i)[2*a+b], w)
 					}
 				}
@@ -83,7 +83,7 @@ func TestProjectAgainstGonum(t *testing.T) {
 		}
 		for i, k := range kept {
 			want := Trace(got.Scale(i), 2) / Trace(e.Scale(i), d)
-			if math.Abs(k-want) > 1e-12 || k < 0 || k > 1+1e-12 {
+			if !(math.Abs(k-want) <= 1e-12) || k < 0 || k > 1+1e-12 {
 				t.Errorf("d=%d item %d: variance kept %v, want %v in [0,1]", d, i, k, want)
 			}
 			if d == 2 && math.Abs(k-1) > 1e-12 {
@@ -156,11 +156,11 @@ func TestItemAxesPlaneKeepsTopTwoEigenvalues(t *testing.T) {
 		s := pe.Scale(2)
 		// A 2 x 2 symmetric matrix with eigenvalues l1, l2 has trace
 		// l1 + l2 and determinant l1 l2; here it is diag(l1, l2).
-		if math.Abs(s[0]-l1) > 1e-9 || math.Abs(s[3]-l2) > 1e-9 || math.Abs(s[1]) > 1e-9 {
+		if !(math.Abs(s[0]-l1) <= 1e-9) || !(math.Abs(s[3]-l2) <= 1e-9) || !(math.Abs(s[1]) <= 1e-9) {
 			t.Errorf("d=%d: projected scale %v, want diag(%v, %v)", d, s, l1, l2)
 		}
 		kept, _ := VarianceKept(e, p)
-		if want := (l1 + l2) / total; math.Abs(kept[2]-want) > 1e-12 {
+		if want := (l1 + l2) / total; !(math.Abs(kept[2]-want) <= 1e-12) {
 			t.Errorf("d=%d: variance kept %v, want (l1+l2)/tr = %v", d, kept[2], want)
 		}
 	}
@@ -200,7 +200,7 @@ func TestPCAPlaneRecoversPlaneOfMeans(t *testing.T) {
 		for i := 1; i < n; i++ {
 			dw := math.Hypot(want[i][0]-want[0][0], want[i][1]-want[0][1])
 			dg := math.Sqrt(SqDist(pe.Mean(i), pe.Mean(0)))
-			if math.Abs(dw-dg) > 1e-9*(1+dw) {
+			if !(math.Abs(dw-dg) <= 1e-9*(1+dw)) {
 				t.Errorf("d=%d: projected distance %v, want %v", d, dg, dw)
 			}
 		}
@@ -224,7 +224,7 @@ func TestDiffPlane(t *testing.T) {
 	for j := range diff {
 		diff[j] = e.Mean(9)[j] - e.Mean(3)[j]
 	}
-	if c := Dot(p.Axis(0), diff) / math.Sqrt(Dot(diff, diff)); math.Abs(c-1) > 1e-12 {
+	if c := Dot(p.Axis(0), diff) / math.Sqrt(Dot(diff, diff)); !(math.Abs(c-1) <= 1e-12) {
 		t.Errorf("first axis not the unit mean difference: cos = %v", c)
 	}
 	// The second axis maximises the spread of the means orthogonal to the

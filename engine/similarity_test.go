@@ -17,7 +17,7 @@ func TestDotProductPolarisation(t *testing.T) {
 			ma, mb := randGauss(rng, d), randGauss(rng, d)
 			sa, sb := randScale(rng, d, d, 1), randScale(rng, d, rb, 1)
 			want := 0.5 * (W2Squared(g, ma, sa, zm, zs, d) + W2Squared(g, mb, sb, zm, zs, d) - W2Squared(g, ma, sa, mb, sb, d))
-			if got := DotProduct(ma, sa, mb, sb, d); math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			if got := DotProduct(ma, sa, mb, sb, d); !(math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))) {
 				t.Errorf("d=%d rankB=%d: [a:b] = %v, polarisation %v", d, rb, got, want)
 			}
 		}
@@ -32,10 +32,10 @@ func TestCosineValues(t *testing.T) {
 		// A measure against itself: cos_B = 1 for any rho; S_B = 1 + rho
 		// (both traces equal tr A and the cross term is tr A).
 		for _, rho := range []float64{0.5, 1, 3} {
-			if got := BuresCosine(m, s, m, s, d, rho); math.Abs(got-1) > 1e-9 {
+			if got := BuresCosine(m, s, m, s, d, rho); !(math.Abs(got-1) <= 1e-9) {
 				t.Errorf("d=%d rho=%v: cos_B(mu, mu) = %v", d, rho, got)
 			}
-			if got := MixtureCosine(m, s, m, s, d, rho); math.Abs(got-1-rho) > 1e-9 {
+			if got := MixtureCosine(m, s, m, s, d, rho); !(math.Abs(got-1-rho) <= 1e-9) {
 				t.Errorf("d=%d rho=%v: S_B(mu, mu) = %v", d, rho, got)
 			}
 		}
@@ -47,10 +47,10 @@ func TestCosineValues(t *testing.T) {
 	a, b := []float64{1, 0}, []float64{1, 1}
 	sa, sb := []float64{4, 0, 0, 1}, []float64{1, 0, 0, 9}
 	for _, rho := range []float64{0.5, 2} {
-		if got, want := MixtureCosine(a, sa, b, sb, 2, rho), 1/math.Sqrt2+rho*5/math.Sqrt(50); math.Abs(got-want) > 1e-14 {
+		if got, want := MixtureCosine(a, sa, b, sb, 2, rho), 1/math.Sqrt2+rho*5/math.Sqrt(50); !(math.Abs(got-want) <= 1e-14) {
 			t.Errorf("S_B = %v, want %v", got, want)
 		}
-		if got, want := BuresCosine(a, sa, b, sb, 2, rho), 1/math.Sqrt2; math.Abs(got-want) > 1e-14 {
+		if got, want := BuresCosine(a, sa, b, sb, 2, rho), 1/math.Sqrt2; !(math.Abs(got-want) <= 1e-14) {
 			t.Errorf("cos_B = %v, want %v", got, want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestSimilarityGradients(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		dot := func(ma, la []float64) float64 { return DotProduct(ma, scale(la), c.mb, c.sb, c.d) }
-		if want := dot(c.ma, c.la); math.Abs(v-want) > 1e-12*math.Max(1, math.Abs(want)) {
+		if want := dot(c.ma, c.la); !(math.Abs(v-want) <= 1e-12*math.Max(1, math.Abs(want))) {
 			t.Errorf("%s: dot value %v, want %v", c.name, v, want)
 		}
 		checkGrad(t, "dot", c, gm, gl, dot)
@@ -84,7 +84,7 @@ func TestSimilarityGradients(t *testing.T) {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 			cos := func(ma, la []float64) float64 { return BuresCosine(ma, scale(la), c.mb, c.sb, c.d, rho) }
-			if want := cos(c.ma, c.la); math.Abs(v-want) > 1e-12 {
+			if want := cos(c.ma, c.la); !(math.Abs(v-want) <= 1e-12) {
 				t.Errorf("%s: cos_B value %v, want %v", c.name, v, want)
 			}
 			checkGrad(t, "cos_B", c, gm, gl, cos)
@@ -93,7 +93,7 @@ func TestSimilarityGradients(t *testing.T) {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 			mix := func(ma, la []float64) float64 { return MixtureCosine(ma, scale(la), c.mb, c.sb, c.d, rho) }
-			if want := mix(c.ma, c.la); math.Abs(v-want) > 1e-12 {
+			if want := mix(c.ma, c.la); !(math.Abs(v-want) <= 1e-12) {
 				t.Errorf("%s: S_B value %v, want %v", c.name, v, want)
 			}
 			checkGrad(t, "S_B", c, gm, gl, mix)

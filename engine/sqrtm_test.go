@@ -38,7 +38,7 @@ func TestSqrtPSD(t *testing.T) {
 			if minOf(c.L) == 0 {
 				tol = 1e-7
 			}
-			if e := relErr(got, want, 1); e > tol {
+			if e := relErr(got, want, 1); !(e <= tol) {
 				t.Errorf("d=%d %s: relative error %g > %g", d, c.Name, e, tol)
 			}
 		}
@@ -63,7 +63,7 @@ func TestInvSqrtPSD(t *testing.T) {
 			if c.Name == "spd-cond1e6" {
 				tol = 1e-9
 			}
-			if e := relErr(got, want, 1); e > tol {
+			if e := relErr(got, want, 1); !(e <= tol) {
 				t.Errorf("d=%d %s: relative error %g > %g", d, c.Name, e, tol)
 			}
 			s, z, rank := RootsPSD(c.A, d, 0)
@@ -76,10 +76,10 @@ func TestInvSqrtPSD(t *testing.T) {
 			if rank != wantRank {
 				t.Errorf("d=%d %s: rank %d, want %d", d, c.Name, rank, wantRank)
 			}
-			if e := FrobDist(z, got); e > 1e-12*math.Max(1, FrobNorm(got)) {
+			if e := FrobDist(z, got); !(e <= 1e-12*math.Max(1, FrobNorm(got))) {
 				t.Errorf("d=%d %s: RootsPSD inverse root differs by %g", d, c.Name, e)
 			}
-			if e := FrobDist(s, SqrtPSD(c.A, d)); e > 1e-12 {
+			if e := FrobDist(s, SqrtPSD(c.A, d)); !(e <= 1e-12) {
 				t.Errorf("d=%d %s: RootsPSD root differs by %g", d, c.Name, e)
 			}
 		}
@@ -112,7 +112,7 @@ func TestSqrtClosedForms(t *testing.T) {
 				if minOf(c.L) < 1e-6*maxOf(c.L) || c.Name == "spd-cond1e6" {
 					tol = 1e-7
 				}
-				if e := relErr(got, want, 1); e > tol {
+				if e := relErr(got, want, 1); !(e <= tol) {
 					t.Errorf("d=%d %s: closed form relative error %g > %g", d, c.Name, e, tol)
 				}
 			}
@@ -130,7 +130,7 @@ func TestEig3Sym(t *testing.T) {
 			for i := range want {
 				// Weyl: symmetric eigenvalues move by at most the norm of the
 				// rounding error of A, about 1e-16 |A|.
-				if math.Abs(got[i]-want[i]) > 1e-13*math.Max(1, want[2]) {
+				if !(math.Abs(got[i]-want[i]) <= 1e-13*math.Max(1, want[2])) {
 					t.Errorf("%s: eigenvalue %d = %v, want %v", c.Name, i, got[i], want[i])
 				}
 			}
@@ -148,7 +148,7 @@ func TestEig3Sym(t *testing.T) {
 	} {
 		got := Eig3Sym(tc.a)
 		for i := range got {
-			if math.Abs(got[i]-tc.want[i]) > 1e-14 {
+			if !(math.Abs(got[i]-tc.want[i]) <= 1e-14) {
 				t.Errorf("Eig3Sym(%v) = %v, want %v", tc.a, got, tc.want)
 				break
 			}

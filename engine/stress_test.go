@@ -20,11 +20,11 @@ func TestStressReportAndPointStress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := math.Sqrt(1.0 / 9); math.Abs(got-want) > 1e-15 {
+	if want := math.Sqrt(1.0 / 9); !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("stress-1 %v, want %v", got, want)
 	}
 	r := NewStressReport(p, 1/(s*s))
-	if math.Abs(r.Stress-1) > 1e-12 || math.Abs(r.RawRatio-1.0/9) > 1e-15 || math.Abs(r.Stress1*r.Stress1-r.RawRatio) > 1e-15 {
+	if !(math.Abs(r.Stress-1) <= 1e-12) || !(math.Abs(r.RawRatio-1.0/9) <= 1e-15) || !(math.Abs(r.Stress1*r.Stress1-r.RawRatio) <= 1e-15) {
 		t.Errorf("report %+v, want stress 1, raw 1/9", r)
 	}
 }

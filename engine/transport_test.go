@@ -22,11 +22,11 @@ func TestTransportIdentities(t *testing.T) {
 			}
 			// T A T = B (MATH.md).
 			tat := mul3(tab, a, tab, d)
-			if e := relErr(tat, b, 1); e > 1e-9 {
+			if e := relErr(tat, b, 1); !(e <= 1e-9) {
 				t.Errorf("d=%d %s: |TAT - B|/|B| = %g", d, tc.name, e)
 			}
 			// Symmetric.
-			if e := FrobDist(tab, Transpose(tab, d, d)); e > 1e-12*FrobNorm(tab) {
+			if e := FrobDist(tab, Transpose(tab, d, d)); !(e <= 1e-12*FrobNorm(tab)) {
 				t.Errorf("d=%d %s: T not symmetric (%g)", d, tc.name, e)
 			}
 			// Second formula agrees (A full rank here).
@@ -34,7 +34,7 @@ func TestTransportIdentities(t *testing.T) {
 			if err != nil {
 				t.Fatalf("d=%d %s alt: %v", d, tc.name, err)
 			}
-			if e := relErr(alt, tab, 1); e > 1e-8 {
+			if e := relErr(alt, tab, 1); !(e <= 1e-8) {
 				t.Errorf("d=%d %s: formulas differ by %g", d, tc.name, e)
 			}
 			// Bures^2 = |L - T L|_F^2 for a factor L of A with k != d columns
@@ -47,7 +47,7 @@ func TestTransportIdentities(t *testing.T) {
 				t.Fatal(err)
 			}
 			diff := FrobDist(l, MatMul(t2, l, d, d, k))
-			if want := Bures2(a2, b, d); math.Abs(diff*diff-want) > 1e-8*math.Max(1, want) {
+			if want := Bures2(a2, b, d); !(math.Abs(diff*diff-want) <= 1e-8*math.Max(1, want)) {
 				t.Errorf("d=%d %s: |L - TL|^2 = %v, Bures2 = %v", d, tc.name, diff*diff, want)
 			}
 			if tc.rb == d {
@@ -56,7 +56,7 @@ func TestTransportIdentities(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if e := relErr(MatMul(tab, tba, d, d, d), Identity(d), 1); e > 1e-8 {
+				if e := relErr(MatMul(tab, tba, d, d, d), Identity(d), 1); !(e <= 1e-8) {
 					t.Errorf("d=%d %s: |T^AB T^BA - I| = %g", d, tc.name, e)
 				}
 			}
@@ -78,7 +78,7 @@ func TestTransportSingular(t *testing.T) {
 		if err != nil {
 			t.Fatalf("d=%d: Im B in Im A but got %v", d, err)
 		}
-		if e := relErr(mul3(tab, a, tab, d), b, 1); e > 1e-8 {
+		if e := relErr(mul3(tab, a, tab, d), b, 1); !(e <= 1e-8) {
 			t.Errorf("d=%d singular A: |TAT - B|/|B| = %g", d, e)
 		}
 		// The alternative formula needs a full-rank A.
@@ -132,7 +132,7 @@ func TestApplyMapPushesCovariance(t *testing.T) {
 			}
 		}
 	}
-	if e := relErr(mom, sb, 1); e > 1e-9 {
+	if e := relErr(mom, sb, 1); !(e <= 1e-9) {
 		t.Errorf("pushed second moment differs from B by %g", e)
 	}
 }

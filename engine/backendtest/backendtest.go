@@ -385,21 +385,21 @@ func checkAgainstReference(t *testing.T, b engine.Backend, c Case, p *engine.Pro
 	if err != nil {
 		t.Fatalf("Evaluate: %v", err)
 	}
-	if e := relErr(got, want, 1e-12); e > tol {
+	if e := relErr(got, want, 1e-12); !(e <= tol) {
 		t.Errorf("stress = %.15g, reference %.15g (rel err %.2g)", got, want, e)
 	}
 	only, err := b.Evaluate(context.Background(), s, nil)
 	if err != nil {
 		t.Fatalf("Evaluate (stress only): %v", err)
 	}
-	if e := relErr(only, want, 1e-12); e > tol {
+	if e := relErr(only, want, 1e-12); !(e <= tol) {
 		t.Errorf("stress without gradient = %.15g, reference %.15g", only, want)
 	}
 	check := func(name string, got, want []float64) {
 		scale := maxAbs(want)
 		bad := 0
 		for k := range want {
-			if e := relErr(got[k], want[k], scale); e > tol {
+			if e := relErr(got[k], want[k], scale); !(e <= tol) {
 				if bad < 5 {
 					t.Errorf("%s[%d] = %.12g, reference %.12g (rel err %.2g)", name, k, got[k], want[k], e)
 				}
@@ -446,7 +446,7 @@ func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s
 		fm := f()
 		s.Means[k] = old
 		fd := (fp - fm) / (2 * h)
-		if e := relErr(g.Means[k], fd, scale); e > tol {
+		if e := relErr(g.Means[k], fd, scale); !(e <= tol) {
 			t.Errorf("d stress / d mean[%d] = %.10g, finite difference %.10g", k, g.Means[k], fd)
 		}
 	}
@@ -477,7 +477,7 @@ func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s
 				if k2 != k1 {
 					want += g.Scales[k2]
 				}
-				if e := relErr(want, fd, scale); e > tol {
+				if e := relErr(want, fd, scale); !(e <= tol) {
 					t.Errorf("d stress / d C_%d[%d,%d] (symmetric) = %.10g, finite difference %.10g", i, r, c, want, fd)
 				}
 			}

@@ -106,7 +106,7 @@ func TestEvaluateReconstructionBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantRank, wantMAP := hypBruteReconstruction(n, rel, func(u, w int) float64 { return s[u*n+w] })
-			if math.Abs(got.MeanRank-wantRank) > 1e-12*wantRank || math.Abs(got.MAP-wantMAP) > 1e-12 {
+			if !(math.Abs(got.MeanRank-wantRank) <= 1e-12*wantRank) || !(math.Abs(got.MAP-wantMAP) <= 1e-12) {
 				t.Errorf("mean rank %v, MAP %v; brute force %v, %v", got.MeanRank, got.MAP, wantRank, wantMAP)
 			}
 			if got.Pairs != len(rel) {
@@ -133,7 +133,7 @@ func TestEvaluateReconstructionKnown(t *testing.T) {
 	}
 	wantRank := (2.0 + 2 + 1) / 3
 	wantMAP := (7.0/12 + 1) / 2
-	if math.Abs(r.MeanRank-wantRank) > 1e-15 || math.Abs(r.MAP-wantMAP) > 1e-15 || r.Pairs != 3 || r.Items != 2 {
+	if !(math.Abs(r.MeanRank-wantRank) <= 1e-15) || !(math.Abs(r.MAP-wantMAP) <= 1e-15) || r.Pairs != 3 || r.Items != 2 {
 		t.Errorf("got %+v, want mean rank %v, MAP %v, 3 pairs, 2 items", r, wantRank, wantMAP)
 	}
 }
@@ -163,7 +163,7 @@ func TestDotProductRows(t *testing.T) {
 			f(u, out)
 			for w := 0; w < n; w++ {
 				want := engine.DotProduct(e.Mean(u), e.Scale(u), e.Mean(w), e.Scale(w), d)
-				if math.Abs(out[w]-want) > 1e-10*math.Max(1, math.Abs(want)) {
+				if !(math.Abs(out[w]-want) <= 1e-10*math.Max(1, math.Abs(want))) {
 					t.Errorf("d=%d: score(%d,%d) = %v, engine.DotProduct %v", d, u, w, out[w], want)
 				}
 			}
@@ -200,7 +200,7 @@ func TestHypernymyDenseEvalMatchesRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(r.MeanRank-p.MeanRank) > 1e-12 || math.Abs(r.MAP-p.MAP) > 1e-12 {
+	if !(math.Abs(r.MeanRank-p.MeanRank) <= 1e-12) || !(math.Abs(r.MAP-p.MAP) <= 1e-12) {
 		t.Errorf("trainer: mean rank %v MAP %v; from the snapshot %v %v", p.MeanRank, p.MAP, r.MeanRank, r.MAP)
 	}
 }

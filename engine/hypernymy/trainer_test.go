@@ -74,7 +74,7 @@ func TestHypCrossTrace(t *testing.T) {
 				y = x
 			}
 			want := engine.CrossTrace(x, y, d)
-			if math.Abs(got-want) > 1e-11*math.Max(1, want) {
+			if !(math.Abs(got-want) <= 1e-11*math.Max(1, want)) {
 				t.Errorf("d=%d (%d,%d): cross trace %v, want %v", d, tc.u, tc.w, got, want)
 			}
 		}
@@ -133,7 +133,7 @@ func TestHypPairLossGradient(t *testing.T) {
 			gm, gf := make([]float64, n*d), make([]float64, n*dd)
 			touched := map[int]bool{}
 			loss := hypPairLoss(newHypPairWS(d, len(tc.cand)), c, means, fact, eps, tc.u, tc.cand, gm, gf, func(i int) { touched[i] = true })
-			if ref := hypRefLoss(means, fact, d, eps, tc.u, tc.cand); math.Abs(loss-ref) > 1e-10*math.Max(1, math.Abs(ref)) {
+			if ref := hypRefLoss(means, fact, d, eps, tc.u, tc.cand); !(math.Abs(loss-ref) <= 1e-10*math.Max(1, math.Abs(ref))) {
 				t.Fatalf("loss %v, reference %v", loss, ref)
 			}
 			const h = 1e-6
@@ -146,7 +146,7 @@ func TestHypPairLossGradient(t *testing.T) {
 					lm := hypRefLoss(means, fact, d, eps, tc.u, tc.cand)
 					x[i] = old
 					fd := (lp - lm) / (2 * h)
-					if math.Abs(fd-g[i]) > 1e-6*math.Max(1, math.Abs(fd)) {
+					if !(math.Abs(fd-g[i]) <= 1e-6*math.Max(1, math.Abs(fd))) {
 						t.Errorf("%s[%d]: gradient %v, finite difference %v", what, i, g[i], fd)
 					}
 				}
@@ -204,17 +204,17 @@ func TestHypScoreGradientMatchesTransport(t *testing.T) {
 		w := p01 - 1
 		for i := 0; i < d; i++ {
 			got := (gm[i] - p00*2*means[i]) / w
-			if math.Abs(got-gMu[i]) > 1e-9 {
+			if !(math.Abs(got-gMu[i]) <= 1e-9) {
 				t.Errorf("d=%d: d s/d a_u[%d] = %v, want %v", d, i, got, gMu[i])
 			}
 		}
 		for i := 0; i < dd; i++ {
 			got := (gf[i] - p00*2*fact[i]) / w
-			if math.Abs(got-gLu[i]) > 1e-8*math.Max(1, math.Abs(gLu[i])) {
+			if !(math.Abs(got-gLu[i]) <= 1e-8*math.Max(1, math.Abs(gLu[i]))) {
 				t.Errorf("d=%d: d s/d L_u[%d] = %v, want T^{A_u A_v} L_u = %v", d, i, got, gLu[i])
 			}
 			got = gf[dd+i] / w
-			if math.Abs(got-gLv[i]) > 1e-8*math.Max(1, math.Abs(gLv[i])) {
+			if !(math.Abs(got-gLv[i]) <= 1e-8*math.Max(1, math.Abs(gLv[i]))) {
 				t.Errorf("d=%d: d s/d L_v[%d] = %v, want T^{A_v A_u} L_v = %v", d, i, got, gLv[i])
 			}
 		}
@@ -477,7 +477,7 @@ func TestHypJacobi(t *testing.T) {
 			got := append([]float64(nil), lam...)
 			sort.Float64s(got)
 			for i := range got {
-				if math.Abs(got[i]-want[i]) > 1e-12*want[d-1] {
+				if !(math.Abs(got[i]-want[i]) <= 1e-12*want[d-1]) {
 					t.Errorf("%s d=%d: eigenvalue %d = %v, want %v", solver, d, i, got[i], want[i])
 				}
 			}
@@ -495,7 +495,7 @@ func TestHypJacobi(t *testing.T) {
 			newHypEig(d).values(vals, lv)
 			sort.Float64s(lv)
 			for i := range lv {
-				if math.Abs(lv[i]-want[i]) > 1e-12*want[d-1] {
+				if !(math.Abs(lv[i]-want[i]) <= 1e-12*want[d-1]) {
 					t.Errorf("values d=%d: eigenvalue %d = %v, want %v", d, i, lv[i], want[i])
 				}
 			}
