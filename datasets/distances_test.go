@@ -40,7 +40,7 @@ func TestDistanceLayouts(t *testing.T) {
 			t.Errorf("%s: kind %s labels %q", test.name, ds.Kind, ds.Labels)
 		}
 		for k := range want {
-			if math.Abs(ds.Dist[k]-want[k]) > 1e-7 {
+			if !(math.Abs(ds.Dist[k]-want[k]) <= 1e-7) {
 				t.Errorf("%s: Dist = %v, want %v", test.name, ds.Dist, want)
 				break
 			}

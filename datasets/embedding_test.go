@@ -56,7 +56,7 @@ func TestEmbeddingRoundTrip(t *testing.T) {
 		}
 		for k, v := range e.Scales {
 			// The file holds tau * scale; dividing back costs at most a few ulps.
-			if math.Abs(got.Scales[k]-v) > 1e-14*math.Max(1, math.Abs(v)) {
+			if !(math.Abs(got.Scales[k]-v) <= 1e-14*math.Max(1, math.Abs(v))) {
 				t.Fatalf("%s: scale value %d = %v, want %v", fam.Name, k, got.Scales[k], v)
 			}
 		}
@@ -102,7 +102,7 @@ func TestEmbeddingRepair(t *testing.T) {
 	}
 	var eig mat.EigenSym
 	eig.Factorize(mat.NewSymDense(2, s), false)
-	if v := eig.Values(nil); v[0] < -1e-15 || math.Abs(v[1]-2) > 1e-8 {
+	if v := eig.Values(nil); v[0] < -1e-15 || !(math.Abs(v[1]-2) <= 1e-8) {
 		t.Errorf("repaired eigenvalues %v, want >= 0 and ~2", v)
 	}
 }

@@ -54,7 +54,7 @@ func checkDistances(t *testing.T, name string, ds *Dataset, rows [][]float64) {
 		for j := i + 1; j < n; j++ {
 			want := floats.Distance(rows[i], rows[j], 2)
 			got := ds.Dist[engine.PairIndex(n, i, j)]
-			if math.Abs(got-want) > 1e-12*math.Max(1, want) {
+			if !(math.Abs(got-want) <= 1e-12*math.Max(1, want)) {
 				t.Fatalf("%s: D(%d,%d) = %v, want %v", name, i, j, got, want)
 			}
 		}
@@ -84,7 +84,7 @@ func TestPISADistances(t *testing.T) {
 	// Australia (line 2) and Austria (line 3) of pisa2015_oecd.csv by hand:
 	// the nine score differences are 2.84, 7.86, 13.34, 18.03, 23.79,
 	// 12.34, 14.95, 23.39, 6.68; squares sum to 2106.3384; sqrt ~ 45.8949.
-	if got := ds.Dist[engine.PairIndex(35, 0, 1)]; math.Abs(got-45.8949) > 1e-4 {
+	if got := ds.Dist[engine.PairIndex(35, 0, 1)]; !(math.Abs(got-45.8949) <= 1e-4) {
 		t.Errorf("D(Australia, Austria) = %v, want 45.8949", got)
 	}
 }
@@ -109,7 +109,7 @@ func TestWineStandardized(t *testing.T) {
 			col[i] = rows[i][k]
 		}
 		mean, sd := stat.MeanStdDev(col, nil) // sample sd, n-1
-		if math.Abs(mean-ds.FeatureMeans[k]) > 1e-12*math.Abs(mean) || math.Abs(sd-ds.FeatureSDs[k]) > 1e-12*sd {
+		if !(math.Abs(mean-ds.FeatureMeans[k]) <= 1e-12*math.Abs(mean)) || !(math.Abs(sd-ds.FeatureSDs[k]) <= 1e-12*sd) {
 			t.Errorf("column %d: mean, sd = %v, %v; gonum says %v, %v", k, ds.FeatureMeans[k], ds.FeatureSDs[k], mean, sd)
 		}
 		for i := range rows {
@@ -117,7 +117,7 @@ func TestWineStandardized(t *testing.T) {
 			col[i] = (ds.Features[i*p+k] - ds.FeatureMeans[k]) / ds.FeatureSDs[k]
 		}
 		zm, zs := stat.MeanStdDev(col, nil)
-		if math.Abs(zm) > 1e-12 || math.Abs(zs-1) > 1e-12 {
+		if !(math.Abs(zm) <= 1e-12) || !(math.Abs(zs-1) <= 1e-12) {
 			t.Errorf("standardised column %d: mean %v sd %v, want 0 and 1", k, zm, zs)
 		}
 	}
@@ -235,7 +235,7 @@ func TestFeatureOverflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := ds.Dist[0]; math.Abs(d-2e300) > 1e286 {
+	if d := ds.Dist[0]; !(math.Abs(d-2e300) <= 1e286) {
 		t.Errorf("distance %v, want 2e300", d)
 	}
 	if _, err := LoadBytes([]byte("v\n1.5e308\n-1.5e308\n"), "huge.csv", Options{}); err == nil || !strings.Contains(err.Error(), "overflow") {

@@ -226,7 +226,7 @@ func FuzzEmbeddingJSON(f *testing.F) {
 			for _, w := range e.Scale(k / (d * d)) {
 				m = math.Max(m, math.Abs(w))
 			}
-			if math.Abs(back.Scales[k]-v) > 1e-9*m {
+			if !(math.Abs(back.Scales[k]-v) <= 1e-9*m) {
 				t.Fatalf("scale value %d: %v became %v", k, v, back.Scales[k])
 			}
 		}

@@ -162,7 +162,7 @@ func checkClose(t *testing.T, what string, got, want []float64, tol float64) {
 		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
 	}
 	for i := range want {
-		if math.Abs(got[i]-want[i]) > tol*(1+math.Abs(want[i])) {
+		if !(math.Abs(got[i]-want[i]) <= tol*(1+math.Abs(want[i]))) {
 			t.Fatalf("%s[%d] = %v, want %v", what, i, got[i], want[i])
 		}
 	}
@@ -791,7 +791,7 @@ func TestCholeskyOKAgainstGonum(t *testing.T) {
 			ch.UTo(&u)
 			for i := 0; i < d; i++ {
 				for j := 0; j <= i; j++ {
-					if math.Abs(m[i*d+j]-u.At(j, i)) > 1e-12 {
+					if !(math.Abs(m[i*d+j]-u.At(j, i)) <= 1e-12) {
 						t.Fatalf("L[%d][%d] = %v, gonum %v", i, j, m[i*d+j], u.At(j, i))
 					}
 				}

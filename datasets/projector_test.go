@@ -53,7 +53,7 @@ func TestProjector(t *testing.T) {
 		k := 0
 		for i := range rows {
 			for j := i + 1; j < len(rows); j++ {
-				if want := floats.Distance(rows[i], rows[j], 2); math.Abs(ds.Dist[k]-want) > 1e-15*want {
+				if want := floats.Distance(rows[i], rows[j], 2); !(math.Abs(ds.Dist[k]-want) <= 1e-15*want) {
 					t.Errorf("%s: D(%d,%d) = %v, want %v", test.name, i, j, ds.Dist[k], want)
 				}
 				k++

@@ -69,7 +69,7 @@ func TestFitConvergesLikeCPU(t *testing.T) {
 			if cpu.Iter != gl.Iter {
 				t.Errorf("iterations: cpu %d, gl %d", cpu.Iter, gl.Iter)
 			}
-			if d := relDiff(gl.Stress1, cpu.Stress1); d > tt.tol {
+			if d := relDiff(gl.Stress1, cpu.Stress1); !(d <= tt.tol) {
 				t.Errorf("stress-1: cpu %.9g, gl %.9g (relative difference %.2g > %g)", cpu.Stress1, gl.Stress1, d, tt.tol)
 			}
 			// The fit must have made progress, or the comparison is empty.

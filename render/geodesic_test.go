@@ -24,7 +24,7 @@ func TestTransportMapPushesAToB(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := congruence(tm, p.a.C)
-		if math.Abs(got.A-p.b.C.A) > 1e-12 || math.Abs(got.B-p.b.C.B) > 1e-12 || math.Abs(got.C-p.b.C.C) > 1e-12 {
+		if !(math.Abs(got.A-p.b.C.A) <= 1e-12) || !(math.Abs(got.B-p.b.C.B) <= 1e-12) || !(math.Abs(got.C-p.b.C.C) <= 1e-12) {
 			t.Errorf("%s: T A T = %v, want B = %v", p.name, got, p.b.C)
 		}
 	}
@@ -38,7 +38,7 @@ func TestGeodesic2(t *testing.T) {
 		d := W2Measure2(p.a, p.b, 1)
 		// Bures2 agrees with the engine's independent closed form.
 		eb := engine.Bures2x2([]float64{p.a.C.A, p.a.C.B, p.a.C.B, p.a.C.C}, []float64{p.b.C.A, p.b.C.B, p.b.C.B, p.b.C.C})
-		if got := Bures2(p.a.C, p.b.C); math.Abs(got-eb) > 1e-12*(1+eb) {
+		if got := Bures2(p.a.C, p.b.C); !(math.Abs(got-eb) <= 1e-12*(1+eb)) {
 			t.Errorf("%s: Bures2 %v, engine %v", p.name, got, eb)
 		}
 		for _, tt := range []float64{0, 0.1, 0.5, 0.9, 1} {
@@ -48,10 +48,10 @@ func TestGeodesic2(t *testing.T) {
 			}
 			// Constant speed: W2(mu_0, mu_t) = t W2(mu_0, mu_1) and
 			// W2(mu_t, mu_1) = (1 - t) W2(mu_0, mu_1).
-			if g := W2Measure2(p.a, m, 1); math.Abs(g-tt*d) > 1e-7*d {
+			if g := W2Measure2(p.a, m, 1); !(math.Abs(g-tt*d) <= 1e-7*d) {
 				t.Errorf("%s t=%v: W2(mu0, mut) = %v, want %v", p.name, tt, g, tt*d)
 			}
-			if g := W2Measure2(m, p.b, 1); math.Abs(g-(1-tt)*d) > 1e-7*d {
+			if g := W2Measure2(m, p.b, 1); !(math.Abs(g-(1-tt)*d) <= 1e-7*d) {
 				t.Errorf("%s t=%v: W2(mut, mu1) = %v, want %v", p.name, tt, g, (1-tt)*d)
 			}
 			// Against the engine's general-d geodesic.
@@ -60,7 +60,7 @@ func TestGeodesic2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(em[0]-m.X)+math.Abs(em[1]-m.Y) > 1e-12 || math.Abs(es[0]-m.C.A)+math.Abs(es[1]-m.C.B)+math.Abs(es[3]-m.C.C) > 1e-9 {
+			if !(math.Abs(em[0]-m.X)+math.Abs(em[1]-m.Y) <= 1e-12) || !(math.Abs(es[0]-m.C.A)+math.Abs(es[1]-m.C.B)+math.Abs(es[3]-m.C.C) <= 1e-9) {
 				t.Errorf("%s t=%v: %v, engine mean %v scale %v", p.name, tt, m, em, es)
 			}
 		}
@@ -78,7 +78,7 @@ func TestMetricDerivatives(t *testing.T) {
 			// Inside [0, 1] the curve is a geodesic through mu_0 and mu_1.
 			if tt >= 0 && tt <= 1 {
 				for k := 0; k < 2; k++ {
-					if math.Abs(md[k][i]-1) > 1e-5 {
+					if !(math.Abs(md[k][i]-1) <= 1e-5) {
 						t.Errorf("%s: ref %d t=%v: %v, want 1", p.name, k, tt, md[k][i])
 					}
 				}

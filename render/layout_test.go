@@ -27,7 +27,7 @@ func TestLayoutKindsAndLevel(t *testing.T) {
 			if s.Kind == KindEllipse {
 				// The k-level matrix is k^2 C.
 				c := sc.Scales[4*i : 4*i+4]
-				if math.Abs(s.M.A-k*k*c[0]) > 1e-12 || math.Abs(s.M.B-k*k*c[1]) > 1e-12 || math.Abs(s.M.C-k*k*c[3]) > 1e-12 {
+				if !(math.Abs(s.M.A-k*k*c[0]) <= 1e-12) || !(math.Abs(s.M.B-k*k*c[1]) <= 1e-12) || !(math.Abs(s.M.C-k*k*c[3]) <= 1e-12) {
 					t.Errorf("level %v item %d: M = %v, want %v^2 x %v", k, i, s.M, k, c)
 				}
 			}
@@ -55,11 +55,11 @@ func TestPrecisionViewAxes(t *testing.T) {
 		p1, p2, px, py := p.M.Eigen()
 		// Long covariance axis = short precision axis: p2's vector is
 		// (-py, px), which must be parallel to (cx, cy).
-		if math.Abs(math.Abs(-py*cx+px*cy)-1) > 1e-9 {
+		if !(math.Abs(math.Abs(-py*cx+px*cy)-1) <= 1e-9) {
 			t.Errorf("item %d: precision short axis (%v, %v) is not the covariance long axis (%v, %v)", i, -py, px, cx, cy)
 		}
 		s := prec.PrecisionScale
-		if math.Abs(c1*p2-s) > 1e-9*s || math.Abs(c2*p1-s) > 1e-9*s {
+		if !(math.Abs(c1*p2-s) <= 1e-9*s) || !(math.Abs(c2*p1-s) <= 1e-9*s) {
 			t.Errorf("item %d: eigenvalue products %v, %v, want %v", i, c1*p2, c2*p1, s)
 		}
 		areaC = append(areaC, math.Pi*math.Sqrt(c.M.Det()))
@@ -92,7 +92,7 @@ func TestLayout3DDepthOrder(t *testing.T) {
 		for k := 0; k < 3; k++ {
 			z += p.R[6+k] * sc.Means[3*i+k]
 		}
-		if math.Abs(z-s.Depth) > 1e-12 {
+		if !(math.Abs(z-s.Depth) <= 1e-12) {
 			t.Errorf("item %d depth %v, want %v", i, s.Depth, z)
 		}
 	}

@@ -24,7 +24,7 @@ func TestViridisAgainstMatplotlib(t *testing.T) {
 		got := Viridis(c.t)
 		for k, want := range []float64{c.r, c.g, c.b} {
 			v := [3]uint8{got.R, got.G, got.B}[k]
-			if math.Abs(float64(v)-want) > 3 {
+			if !(math.Abs(float64(v)-want) <= 3) {
 				t.Errorf("Viridis(%.3f) channel %d = %d, matplotlib %.0f", c.t, k, v, want)
 			}
 		}

@@ -25,7 +25,7 @@ func TestProjectionMatrixIsPCPT(t *testing.T) {
 		want.Mul(&pc, P.T())
 		got := p.Matrix(c)
 		for k, g := range []float64{got.A, got.B, got.B, got.C} {
-			if w := want.At(k/2, k%2); math.Abs(g-w) > 1e-12 {
+			if w := want.At(k/2, k%2); !(math.Abs(g-w) <= 1e-12) {
 				t.Errorf("item %d entry %d: %v, gonum P C P^T %v", i, k, g, w)
 			}
 		}
@@ -75,14 +75,14 @@ func TestRotateStaysOrthonormal(t *testing.T) {
 	if !mat.EqualApprox(&rrt, mat.NewDiagDense(3, []float64{1, 1, 1}), 1e-12) {
 		t.Errorf("R R^T = %v", mat.Formatted(&rrt))
 	}
-	if d := mat.Det(R); math.Abs(d-1) > 1e-12 {
+	if d := mat.Det(R); !(math.Abs(d-1) <= 1e-12) {
 		t.Errorf("det R = %v, want 1", d)
 	}
 	// A pure drag of dx about the vertical axis turns x toward -z: rotating
 	// the identity by dx gives first row (cos dx, 0, sin dx).
 	q := IdentityProjection(3)
 	q.Rotate(0.3, 0)
-	if math.Abs(q.R[0]-math.Cos(0.3)) > 1e-15 || math.Abs(q.R[2]-math.Sin(0.3)) > 1e-15 || q.R[4] != 1 {
+	if !(math.Abs(q.R[0]-math.Cos(0.3)) <= 1e-15) || !(math.Abs(q.R[2]-math.Sin(0.3)) <= 1e-15) || q.R[4] != 1 {
 		t.Errorf("Rotate(0.3, 0) = %v", q.R)
 	}
 }
@@ -132,11 +132,11 @@ func TestAxesProjection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(math.Abs(p.R[1])-1) > 1e-12 || math.Abs(math.Abs(p.R[4+2])-1) > 1e-12 {
+	if !(math.Abs(math.Abs(p.R[1])-1) <= 1e-12) || !(math.Abs(math.Abs(p.R[4+2])-1) <= 1e-12) {
 		t.Errorf("axes %v, want e2 and e3", p.R)
 	}
 	m := p.Matrix(c)
-	if math.Abs(m.A-9) > 1e-12 || math.Abs(m.C-4) > 1e-12 || math.Abs(m.B) > 1e-12 {
+	if !(math.Abs(m.A-9) <= 1e-12) || !(math.Abs(m.C-4) <= 1e-12) || !(math.Abs(m.B) <= 1e-12) {
 		t.Errorf("projected scale %v, want diag(9, 4)", m)
 	}
 }

@@ -56,7 +56,7 @@ func TestRasterCoverage(t *testing.T) {
 			for x := 0; x < 140; x++ {
 				got := 1 - float64(dst.Pix[dst.PixOffset(x, y)])/255
 				ink += got
-				if d := math.Abs(got - supersampled(&e, x, y, 32)); d > worst {
+				if d := math.Abs(got - supersampled(&e, x, y, 32)); !(d <= worst) {
 					worst = d
 				}
 			}
@@ -65,7 +65,7 @@ func TestRasterCoverage(t *testing.T) {
 			t.Errorf("%s: worst pixel coverage error %.3f", c.name, worst)
 		}
 		area := math.Pi * c.r1 * c.r2
-		if math.Abs(ink-area) > c.areaTol*area {
+		if !(math.Abs(ink-area) <= c.areaTol*area) {
 			t.Errorf("%s: ink %.2f, exact area %.2f", c.name, ink, area)
 		}
 	}
@@ -141,7 +141,7 @@ func TestFillSpanMatchesBlend(t *testing.T) {
 	// Against float source-over: out = src + dst (1 - a), rounded.
 	for i := 0; i < 256; i++ {
 		want := float64(src.r) + float64(uint8(i))*(1-float64(src.a)/255)
-		if math.Abs(float64(seg[4*i])-want) > 0.51 {
+		if !(math.Abs(float64(seg[4*i])-want) <= 0.51) {
 			t.Errorf("dst %d: red %d, want %.2f", i, seg[4*i], want)
 		}
 	}

@@ -42,10 +42,10 @@ func TestSym2EigenAgainstGonum(t *testing.T) {
 		l1, l2, ux, uy := c.m.Eigen()
 		g1, g2, gx, gy := gonumEigen(t, c.m)
 		scale := math.Max(math.Abs(g1), math.Abs(g2))
-		if math.Abs(l1-g1) > 1e-12*scale || math.Abs(l2-g2) > 1e-12*scale {
+		if !(math.Abs(l1-g1) <= 1e-12*scale) || !(math.Abs(l2-g2) <= 1e-12*scale) {
 			t.Errorf("%s: eigenvalues %v %v, gonum %v %v", c.name, l1, l2, g1, g2)
 		}
-		if math.Abs(math.Hypot(ux, uy)-1) > 1e-12 {
+		if !(math.Abs(math.Hypot(ux, uy)-1) <= 1e-12) {
 			t.Errorf("%s: eigenvector (%v, %v) not unit", c.name, ux, uy)
 		}
 		// The vector must be an eigenvector: |M u - l1 u| small.
@@ -71,14 +71,14 @@ func TestSym2SqrtAndInverse(t *testing.T) {
 		p := r.Mul(r)
 		scale := math.Max(math.Abs(c.m.A), math.Abs(c.m.C))
 		for k, want := range []float64{c.m.A, c.m.B, c.m.B, c.m.C} {
-			if math.Abs(p[k]-want) > 1e-10*scale {
+			if !(math.Abs(p[k]-want) <= 1e-10*scale) {
 				t.Errorf("%s: (sqrt M)^2 entry %d = %v, want %v", c.name, k, p[k], want)
 			}
 		}
 		// sqrt(M) must be PSD: its eigenvalues are sqrt of M's (gonum).
 		g1, g2, _, _ := gonumEigen(t, c.m)
 		s1, s2, _, _ := r.Eigen()
-		if math.Abs(s1-math.Sqrt(g1)) > 1e-6*math.Sqrt(scale) || math.Abs(s2-math.Sqrt(math.Max(g2, 0))) > 1e-6*math.Sqrt(scale) {
+		if !(math.Abs(s1-math.Sqrt(g1)) <= 1e-6*math.Sqrt(scale)) || !(math.Abs(s2-math.Sqrt(math.Max(g2, 0))) <= 1e-6*math.Sqrt(scale)) {
 			t.Errorf("%s: eigenvalues of sqrt %v %v, want sqrt of %v %v", c.name, s1, s2, g1, g2)
 		}
 		inv, ok := c.m.Inverse()
@@ -90,7 +90,7 @@ func TestSym2SqrtAndInverse(t *testing.T) {
 			continue
 		}
 		q := c.m.Mul(inv)
-		if math.Abs(q[0]-1) > 1e-8 || math.Abs(q[3]-1) > 1e-8 || math.Abs(q[1]) > 1e-8 || math.Abs(q[2]) > 1e-8 {
+		if !(math.Abs(q[0]-1) <= 1e-8) || !(math.Abs(q[3]-1) <= 1e-8) || !(math.Abs(q[1]) <= 1e-8) || !(math.Abs(q[2]) <= 1e-8) {
 			t.Errorf("%s: M M^-1 = %v", c.name, q)
 		}
 	}
@@ -110,7 +110,7 @@ func TestBoundaryOnQuadric(t *testing.T) {
 		for k := 0; k < 16; k++ {
 			x, y := c.m.Boundary(2 * math.Pi * float64(k) / 16)
 			q := inv.A*x*x + 2*inv.B*x*y + inv.C*y*y
-			if math.Abs(q-1) > 1e-8 {
+			if !(math.Abs(q-1) <= 1e-8) {
 				t.Errorf("%s: boundary point %d has x^T M^-1 x = %v", c.name, k, q)
 			}
 		}
@@ -150,7 +150,7 @@ func TestBures2AgainstGonum(t *testing.T) {
 		mid := Sym2{m2.At(0, 0), 0.5 * (m2.At(0, 1) + m2.At(1, 0)), m2.At(1, 1)}
 		want := p[0].Trace() + p[1].Trace() - 2*mat.Trace(denseSqrt(t, mid))
 		got := Bures2(p[0], p[1])
-		if math.Abs(got-want) > 1e-10*(1+math.Abs(want)) {
+		if !(math.Abs(got-want) <= 1e-10*(1+math.Abs(want))) {
 			t.Errorf("Bures2(%v, %v) = %v, want %v", p[0], p[1], got, want)
 		}
 	}

@@ -14,10 +14,10 @@ func TestViewportZoomKeepsCursorPoint(t *testing.T) {
 		wx, wy := vp.ToWorld(c.px, c.py)
 		vp.Zoom(c.factor, c.px, c.py)
 		gx, gy := vp.ToPixel(wx, wy)
-		if math.Abs(gx-c.px) > 1e-9 || math.Abs(gy-c.py) > 1e-9 {
+		if !(math.Abs(gx-c.px) <= 1e-9) || !(math.Abs(gy-c.py) <= 1e-9) {
 			t.Errorf("zoom %v at (%v, %v): world point moved to (%v, %v)", c.factor, c.px, c.py, gx, gy)
 		}
-		if math.Abs(vp.S-55*c.factor) > 1e-9 {
+		if !(math.Abs(vp.S-55*c.factor) <= 1e-9) {
 			t.Errorf("zoom %v: scale %v", c.factor, vp.S)
 		}
 	}
@@ -49,7 +49,7 @@ func TestViewportFitTo(t *testing.T) {
 		if w, h := x1-x0, y1-y0; math.Max(w/float64(sz[0]), h/float64(sz[1])) < 0.899 {
 			t.Errorf("%v: fit uses only %v x %v pixels", sz, w, h)
 		}
-		if math.Abs((x0+x1)/2-float64(sz[0])/2) > 1e-9 || math.Abs((y0+y1)/2-float64(sz[1])/2) > 1e-9 {
+		if !(math.Abs((x0+x1)/2-float64(sz[0])/2) <= 1e-9) || !(math.Abs((y0+y1)/2-float64(sz[1])/2) <= 1e-9) {
 			t.Errorf("%v: not centred", sz)
 		}
 	}
@@ -60,7 +60,7 @@ func TestNiceLength(t *testing.T) {
 		{1, 1}, {1.3, 1}, {1.5, 2}, {3, 2}, {3.3, 5}, {7, 5}, {7.5, 10}, {0.0042, 0.005}, {230, 200}, {1e-9, 1e-9},
 	}
 	for _, c := range cases {
-		if got := NiceLength(c.in); math.Abs(got-c.want) > 1e-12*c.want {
+		if got := NiceLength(c.in); !(math.Abs(got-c.want) <= 1e-12*c.want) {
 			t.Errorf("NiceLength(%v) = %v, want %v", c.in, got, c.want)
 		}
 	}
