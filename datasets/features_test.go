@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io/fs"
 	"math"
 	"reflect"
@@ -240,5 +241,40 @@ func TestFeatureOverflow(t *testing.T) {
 	}
 	if _, err := LoadBytes([]byte("v\n1.5e308\n-1.5e308\n"), "huge.csv", Options{}); err == nil || !strings.Contains(err.Error(), "overflow") {
 		t.Errorf("distance beyond float64: error %v", err)
+	}
+}
+
+// TestStandardizeRatioRule checks both sides of the automatic rule of
+// doc.go: standardise when the largest column standard deviation exceeds
+// StandardizeRatio (10) times the smallest. Column y is c times column x,
+// so the ratio is exactly c. Reference distances: the raw Euclidean
+// distance |dx| sqrt(1 + c^2) below the threshold, and above it the
+// z-score distance |dx| sqrt(2) / sd(x) with sd(x) = sqrt(5/3) (sample
+// standard deviation of 0, 1, 2, 3).
+func TestStandardizeRatioRule(t *testing.T) {
+	for _, tc := range []struct {
+		c    float64
+		want bool
+	}{{8, false}, {9.9, false}, {10.5, true}, {12, true}} {
+		var b strings.Builder
+		b.WriteString("x,y\n")
+		for k := 0; k < 4; k++ {
+			fmt.Fprintf(&b, "%d,%g\n", k, tc.c*float64(k))
+		}
+		ds, err := LoadBytes([]byte(b.String()), "f.csv", Options{Kind: KindFeatures})
+		if err != nil {
+			t.Fatalf("c=%v: %v", tc.c, err)
+		}
+		if ds.Standardized != tc.want {
+			t.Errorf("c=%v: standardized %v, want %v", tc.c, ds.Standardized, tc.want)
+		}
+		// Pair (0, 3): dx = 3.
+		want := 3 * math.Sqrt(1+tc.c*tc.c)
+		if tc.want {
+			want = 3 * math.Sqrt(2) / math.Sqrt(5.0/3)
+		}
+		if got := ds.Dist[engine.PairIndex(4, 0, 3)]; !(math.Abs(got-want) <= 1e-12*want) {
+			t.Errorf("c=%v: D(0, 3) = %.15g, want %.15g", tc.c, got, want)
+		}
 	}
 }
