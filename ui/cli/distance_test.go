@@ -73,7 +73,7 @@ func checkDistanceCSV(t *testing.T, data []byte) {
 			if i != j {
 				want = diagW2(i, j)
 			}
-			if math.Abs(got-want) > 1e-12*math.Max(1, want) {
+			if !(math.Abs(got-want) <= 1e-12*math.Max(1, want)) {
 				t.Errorf("D[%d][%d] = %v, want %v", i, j, got, want)
 			}
 		}

@@ -61,10 +61,10 @@ func TestFitPisa(t *testing.T) {
 			den += d * d
 		}
 	}
-	if got := math.Sqrt(num / den); math.Abs(got-r.Stress1) > 1e-6*r.Stress1+1e-9 {
+	if got := math.Sqrt(num / den); !(math.Abs(got-r.Stress1) <= 1e-6*r.Stress1+1e-9) {
 		t.Errorf("reported stress-1 %.10g, recomputed from the saved file %.10g", r.Stress1, got)
 	}
-	if math.Abs(num-r.Stress) > 1e-5*r.Stress {
+	if !(math.Abs(num-r.Stress) <= 1e-5*r.Stress) {
 		t.Errorf("reported stress %.10g, recomputed %.10g", r.Stress, num)
 	}
 
@@ -77,7 +77,7 @@ func TestFitPisa(t *testing.T) {
 	}
 	var r2 fitResult
 	lastJSON(t, so.String(), &r2)
-	if r2.PointsStress1 != nil || r2.Iters != 0 || math.Abs(r2.Stress1-r.Stress1) > 1e-6*r.Stress1 {
+	if r2.PointsStress1 != nil || r2.Iters != 0 || !(math.Abs(r2.Stress1-r.Stress1) <= 1e-6*r.Stress1) {
 		t.Errorf("restart from file: stress-1 %v (saved %v), points %v", r2.Stress1, r.Stress1, r2.PointsStress1)
 	}
 }

@@ -36,21 +36,21 @@ func TestGeodesicLines(t *testing.T) {
 		}
 		ts = append(ts, l.T)
 		for k := 0; k < 2; k++ {
-			if want := (1-l.T)*ma[k] + l.T*mb[k]; math.Abs(l.Mean[k]-want) > 1e-12 {
+			if want := (1-l.T)*ma[k] + l.T*mb[k]; !(math.Abs(l.Mean[k]-want) <= 1e-12) {
 				t.Errorf("t=%v: mean[%d] = %v, want %v", l.T, k, l.Mean[k], want)
 			}
 			r := (1-l.T)*math.Sqrt(ca[k]) + l.T*math.Sqrt(cb[k])
-			if want := r * r; math.Abs(l.Covariance[k][k]-want) > 1e-9*math.Max(1, want) {
+			if want := r * r; !(math.Abs(l.Covariance[k][k]-want) <= 1e-9*math.Max(1, want)) {
 				t.Errorf("t=%v: cov[%d][%d] = %v, want %v", l.T, k, k, l.Covariance[k][k], want)
 			}
 		}
-		if math.Abs(l.Covariance[0][1]) > 1e-12 || math.Abs(l.Covariance[1][0]) > 1e-12 {
+		if !(math.Abs(l.Covariance[0][1]) <= 1e-12) || !(math.Abs(l.Covariance[1][0]) <= 1e-12) {
 			t.Errorf("t=%v: off-diagonal covariance %v", l.T, l.Covariance)
 		}
-		if want := math.Abs(l.T) * w; math.Abs(l.W2ToFrom-want) > 1e-7*w {
+		if want := math.Abs(l.T) * w; !(math.Abs(l.W2ToFrom-want) <= 1e-7*w) {
 			t.Errorf("t=%v: w2_to_from = %v, want %v", l.T, l.W2ToFrom, want)
 		}
-		if want := math.Abs(1-l.T) * w; math.Abs(l.W2ToTo-want) > 1e-7*w {
+		if want := math.Abs(1-l.T) * w; !(math.Abs(l.W2ToTo-want) <= 1e-7*w) {
 			t.Errorf("t=%v: w2_to_to = %v, want %v", l.T, l.W2ToTo, want)
 		}
 	}
@@ -73,7 +73,7 @@ func TestGeodesicFromDirac(t *testing.T) {
 		if err := dec.Decode(&l); err != nil {
 			t.Fatal(err)
 		}
-		if want := tt * tt * 4; math.Abs(l.Covariance[0][0]-want) > 1e-12 {
+		if want := tt * tt * 4; !(math.Abs(l.Covariance[0][0]-want) <= 1e-12) {
 			t.Errorf("t=%v: cov[0][0] = %v, want %v", tt, l.Covariance[0][0], want)
 		}
 	}

@@ -111,7 +111,7 @@ func TestNeighborsCommandAgainstBruteForce(t *testing.T) {
 		}
 		for r, nl := range got {
 			j := want[r]
-			if nl.Rank != r+1 || nl.Label != e.Labels[j] || math.Abs(nl.Score-tc.ref(j)) > 1e-9*(1+math.Abs(tc.ref(j))) {
+			if nl.Rank != r+1 || nl.Label != e.Labels[j] || !(math.Abs(nl.Score-tc.ref(j)) <= 1e-9*(1+math.Abs(tc.ref(j)))) {
 				t.Errorf("%s rank %d: %+v, want label %s score %v", tc.by, r+1, nl, e.Labels[j], tc.ref(j))
 			}
 		}
@@ -156,7 +156,7 @@ func TestNeighborsCommandNPZ(t *testing.T) {
 				j = i
 			}
 		}
-		if j <= 0 || math.Abs(nl.Score-w2(j)) > 1e-12 {
+		if j <= 0 || !(math.Abs(nl.Score-w2(j)) <= 1e-12) {
 			t.Errorf("rank %d: %+v, want W2 %v", r+1, nl, w2(j))
 		}
 		if r > 0 && got[r-1].Score > nl.Score {

@@ -66,7 +66,7 @@ func TestProjectCommandItemPlane(t *testing.T) {
 	vals, vecs := symEigen(t, e.Scale(7), d)
 	s := p2.Scale(7)
 	tr, det := s[0]+s[3], s[0]*s[3]-s[1]*s[2]
-	if math.Abs(tr-(vals[0]+vals[1])) > 1e-9 || math.Abs(det-vals[0]*vals[1]) > 1e-9 {
+	if !(math.Abs(tr-(vals[0]+vals[1])) <= 1e-9) || !(math.Abs(det-vals[0]*vals[1]) <= 1e-9) {
 		t.Errorf("projected scale %v: trace %v det %v, want %v and %v", s, tr, det, vals[0]+vals[1], vals[0]*vals[1])
 	}
 	var total float64
@@ -84,7 +84,7 @@ func TestProjectCommandItemPlane(t *testing.T) {
 			}
 			in2 += dot * dot
 		}
-		if math.Abs(in2-1) > 1e-9 {
+		if !(math.Abs(in2-1) <= 1e-9) {
 			t.Errorf("axis %d has %v of its norm^2 in the top eigenspace, want 1", a, in2)
 		}
 	}
@@ -95,7 +95,7 @@ func TestProjectCommandItemPlane(t *testing.T) {
 			for r := 0; r < d; r++ {
 				want += sum.Axes[a*d+r] * e.Mean(i)[r]
 			}
-			if math.Abs(p2.Mean(i)[a]-want) > 1e-12*(1+math.Abs(want)) {
+			if !(math.Abs(p2.Mean(i)[a]-want) <= 1e-12*(1+math.Abs(want))) {
 				t.Errorf("item %d mean[%d] = %v, want %v", i, a, p2.Mean(i)[a], want)
 			}
 		}
@@ -138,7 +138,7 @@ func TestProjectCommandPlanes(t *testing.T) {
 			// is (|m9 - m2|, 0).
 			dx := p2.Mean(9)[0] - p2.Mean(2)[0]
 			dy := p2.Mean(9)[1] - p2.Mean(2)[1]
-			if want := math.Sqrt(engine.SqDist(e.Mean(9), e.Mean(2))); math.Abs(dx-want) > 1e-12 || math.Abs(dy) > 1e-12 {
+			if want := math.Sqrt(engine.SqDist(e.Mean(9), e.Mean(2))); !(math.Abs(dx-want) <= 1e-12) || !(math.Abs(dy) <= 1e-12) {
 				t.Errorf("diff plane: projected difference (%v, %v), want (%v, 0)", dx, dy, want)
 			}
 		}
@@ -191,7 +191,7 @@ func TestProjectCommandNPZContextSet(t *testing.T) {
 		for j := i + 1; j < n; j++ {
 			got := engine.SqDist(e2.Mean(i), e2.Mean(j))
 			want := engine.SqDist(cm[i*d:(i+1)*d], cm[j*d:(j+1)*d])
-			if math.Abs(got-want) > 1e-9*(1+want) {
+			if !(math.Abs(got-want) <= 1e-9*(1+want)) {
 				t.Errorf("|m%d - m%d|^2 = %v on the plane, want %v", i, j, got, want)
 			}
 		}

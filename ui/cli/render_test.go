@@ -111,7 +111,7 @@ func TestPerPointStress(t *testing.T) {
 	}
 	pp := PerPointStress(emb, dist, n, at)
 	for i, v := range pp {
-		if math.Abs(v) > 1e-24 {
+		if !(math.Abs(v) <= 1e-24) {
 			t.Errorf("exact distances: item %d stress %v", i, v)
 		}
 	}
@@ -120,7 +120,7 @@ func TestPerPointStress(t *testing.T) {
 	pp = PerPointStress(emb, dist, n, at)
 	want := []float64{0, e * e / 2, e * e / 2, 0}
 	for i := range pp {
-		if math.Abs(pp[i]-want[i]) > 1e-12 {
+		if !(math.Abs(pp[i]-want[i]) <= 1e-12) {
 			t.Errorf("item %d stress %v, want %v", i, pp[i], want[i])
 		}
 	}
