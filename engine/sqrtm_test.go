@@ -190,3 +190,39 @@ func TestSqrtNonFinite(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// TestRcondBoundary checks the rank cut of InvSqrtPSD and RootsPSD on both
+// sides of rcond (DefaultRcond = 1e-12 when 0 is passed), on diagonal
+// matrices whose eigenvalues are exact: an eigenvalue 1e-10 (above
+// 1e-12 * lambda_max = 4e-12) keeps 1/sqrt(1e-10) = 1e5, one of 1e-13
+// (below) maps to 0 and lowers the rank; an explicit rcond 1e-8 drops
+// 1e-10 too. Also SqrtPSD clamps a negative 1 x 1 entry to 0.
+func TestRcondBoundary(t *testing.T) {
+	for _, tc := range []struct {
+		small, rcond float64
+		rank         int
+		inv          float64 // want entry (1, 1) of the inverse root
+	}{
+		{1e-10, 0, 3, 1e5},
+		{1e-13, 0, 2, 0},
+		{1e-10, 1e-8, 2, 0},
+		{1e-10, 1e-11, 3, 1e5},
+	} {
+		a := []float64{1, 0, 0, 0, tc.small, 0, 0, 0, 4}
+		want := []float64{1, 0, 0, 0, tc.inv, 0, 0, 0, 0.5}
+		got := InvSqrtPSD(a, 3, tc.rcond)
+		if e := relErr(got, want, 1); !(e <= 1e-12) {
+			t.Errorf("small %g rcond %g: InvSqrtPSD = %v, want %v", tc.small, tc.rcond, got, want)
+		}
+		_, z, rank := RootsPSD(a, 3, tc.rcond)
+		if rank != tc.rank {
+			t.Errorf("small %g rcond %g: rank %d, want %d", tc.small, tc.rcond, rank, tc.rank)
+		}
+		if e := relErr(z, want, 1); !(e <= 1e-12) {
+			t.Errorf("small %g rcond %g: RootsPSD inverse root = %v, want %v", tc.small, tc.rcond, z, want)
+		}
+	}
+	if got := SqrtPSD([]float64{-1e-17}, 1); got[0] != 0 {
+		t.Errorf("SqrtPSD(-1e-17) = %v, want 0 (round-off below 0 is clamped)", got)
+	}
+}
