@@ -47,3 +47,47 @@ func TestUpdaters(t *testing.T) {
 		t.Error("unknown optimiser accepted")
 	}
 }
+
+// TestUpdatersSequence runs three steps with changing gradients through
+// each rule and compares with the textbook recurrences written out here
+// (Kingma & Ba 2015, Algorithm 1, with this package's b1 = 0.9,
+// b2 = 0.999, eps = 1e-12; Duchi et al. 2011 for Adagrad's running sum
+// of squares), so state carried between steps is checked, not only the
+// first step.
+func TestUpdatersSequence(t *testing.T) {
+	grads := [][]float64{{2, -1}, {-0.5, 3}, {1, 1}}
+	const lr = 0.05
+	for _, kind := range []string{OptGD, OptAdam, OptAdagrad} {
+		u, err := newUpdater(kind, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := []float64{1, -2}
+		want := []float64{1, -2}
+		var m, v, s [2]float64
+		for it, g := range grads {
+			u.step(x, append([]float64(nil), g...), lr)
+			for k := range want {
+				switch kind {
+				case OptGD:
+					want[k] -= lr * g[k]
+				case OptAdam:
+					m[k] = 0.9*m[k] + 0.1*g[k]
+					v[k] = 0.999*v[k] + 0.001*g[k]*g[k]
+					mh := m[k] / (1 - math.Pow(0.9, float64(it+1)))
+					vh := v[k] / (1 - math.Pow(0.999, float64(it+1)))
+					want[k] -= lr * mh / math.Sqrt(vh)
+				case OptAdagrad:
+					s[k] += g[k] * g[k]
+					want[k] -= lr * g[k] / math.Sqrt(s[k])
+				}
+			}
+			for k := range x {
+				if !(math.Abs(x[k]-want[k]) <= 1e-9) {
+					t.Errorf("%s step %d: x = %v, want %v", kind, it+1, x, want)
+					break
+				}
+			}
+		}
+	}
+}
