@@ -309,3 +309,39 @@ func writeNSTables(w io.Writer) {
 		}
 	}
 }
+
+// TestNSIteratesDiagonal checks the first iterates of Algorithm 1 (MATH.md,
+// Newton-Schulz) on a diagonal A, where every iterate is diagonal and the
+// recurrence can be written per eigenvalue: with c = (1 + 1e-9) |A|_F
+// (the scaling documented on Roots), y0 = l/c, z0 = 1, and
+// t_k = (3 - z_k y_k)/2, y_{k+1} = y_k t_k, z_{k+1} = t_k z_k; the results
+// are sqrt(c) y_k and z_k / sqrt(c). A wrong coefficient of the update
+// still converges to the same roots, so only the iterates catch it.
+func TestNSIteratesDiagonal(t *testing.T) {
+	l := []float64{4, 1, 0.25, 0.01}
+	d := len(l)
+	a := make([]float64, d*d)
+	var f2 float64
+	for i, v := range l {
+		a[i*d+i] = v
+		f2 += v * v
+	}
+	c := (1 + 1e-9) * math.Sqrt(f2)
+	for _, iters := range []int{1, 2, 3, 5} {
+		r := NewtonSchulz(a, d, NSOptions{MaxIter: iters, Tol: -1})
+		for i, v := range l {
+			y, z := v/c, 1.0
+			for k := 0; k < iters; k++ {
+				tk := (3 - z*y) / 2
+				y, z = y*tk, tk*z
+			}
+			wantY, wantZ := math.Sqrt(c)*y, z/math.Sqrt(c)
+			if got := r.Sqrt[i*d+i]; !(math.Abs(got-wantY) <= 1e-13*wantY) {
+				t.Errorf("%d iterations, l=%v: Y = %.16g, want %.16g", iters, v, got, wantY)
+			}
+			if got := r.InvSqrt[i*d+i]; !(math.Abs(got-wantZ) <= 1e-13*wantZ) {
+				t.Errorf("%d iterations, l=%v: Z = %.16g, want %.16g", iters, v, got, wantZ)
+			}
+		}
+	}
+}
