@@ -543,3 +543,44 @@ func TestHypernymyLatestConcurrent(t *testing.T) {
 		t.Errorf("final snapshot: epoch %d, %d evaluations; want 40 and 8", last.Epoch, len(last.Evals))
 	}
 }
+
+// TestHypAdamUpdate drives Trainer.update directly with chosen gradients
+// for three steps and compares means and factors with the textbook Adam
+// recurrence written out here (Kingma & Ba 2015, Algorithm 1: b1 = 0.9,
+// b2 = 0.999, eps = 1e-8 as in update), so the bias corrections and the
+// moments carried between steps are checked.
+func TestHypAdamUpdate(t *testing.T) {
+	n, pairs := hypTinyTree()
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Negatives: 2, BatchSize: 4, Seed: 3, Optimizer: Adam, Epochs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := tr.cfg.LR
+	x0 := append(append([]float64(nil), tr.means...), tr.fact...)
+	want := append([]float64(nil), x0...)
+	m := make([]float64, len(x0))
+	v := make([]float64, len(x0))
+	nm := len(tr.means)
+	for step := 1; step <= 3; step++ {
+		g := make([]float64, len(x0))
+		for j := range g {
+			g[j] = math.Sin(float64(7*j+3*step)) * float64(step)
+		}
+		copy(tr.gMean, g[:nm])
+		copy(tr.gFac, g[nm:])
+		tr.update()
+		c1 := 1 - math.Pow(0.9, float64(step))
+		c2 := 1 - math.Pow(0.999, float64(step))
+		for j := range want {
+			m[j] = 0.9*m[j] + 0.1*g[j]
+			v[j] = 0.999*v[j] + 0.001*g[j]*g[j]
+			want[j] -= lr * (m[j] / c1) / (math.Sqrt(v[j]/c2) + 1e-8)
+		}
+		got := append(append([]float64(nil), tr.means...), tr.fact...)
+		for j := range want {
+			if !(math.Abs(got[j]-want[j]) <= 1e-12*(1+math.Abs(want[j]))) {
+				t.Fatalf("step %d: parameter %d = %.16g, want %.16g", step, j, got[j], want[j])
+			}
+		}
+	}
+}
