@@ -86,7 +86,7 @@ func TestProjectAgainstGonum(t *testing.T) {
 			if !(math.Abs(k-want) <= 1e-12) || k < 0 || k > 1+1e-12 {
 				t.Errorf("d=%d item %d: variance kept %v, want %v in [0,1]", d, i, k, want)
 			}
-			if d == 2 && math.Abs(k-1) > 1e-12 {
+			if d == 2 && !(math.Abs(k-1) <= 1e-12) {
 				t.Errorf("d=2: a rotation keeps all variance, got %v", k)
 			}
 		}

@@ -70,7 +70,7 @@ func TestPrecisionViewAxes(t *testing.T) {
 	sort.Float64s(sorted)
 	med := sorted[(len(sorted)-1)/2]
 	for k := range areaC {
-		if areaC[k] == med && math.Abs(areaP[k]-med) > 1e-9*med {
+		if areaC[k] == med && !(math.Abs(areaP[k]-med) <= 1e-9*med) {
 			t.Errorf("median item: area %v in precision view, %v in covariance view", areaP[k], med)
 		}
 	}
