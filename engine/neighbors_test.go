@@ -249,6 +249,17 @@ func TestNearestNeighborsPruningIsExact(t *testing.T) {
 	}
 	nan := randomEmbedding(rnd, 50, 3, 3, Gaussian())
 	nan.Scale(7)[4] = math.NaN()
+	// All distances ~1e-4: the pruning slack must be relative to the
+	// scores (1e-9 (1 + |kth|)), not an absolute margin of their size.
+	tiny := randomEmbedding(rnd, 400, 2, 2, Gaussian())
+	for i := 0; i < tiny.Len(); i++ {
+		for k, m := range tiny.Mean(i) {
+			tiny.Mean(i)[k] = 1e-4 * m
+		}
+		for k, c := range tiny.Scale(i) {
+			tiny.Scale(i)[k] = 1e-8 * c
+		}
+	}
 	// Small first batches, so that the small embeddings are pruned too.
 	defer func(b int) { neighborFirstBatch = b }(neighborFirstBatch)
 	neighborFirstBatch = 8
@@ -263,6 +274,7 @@ func TestNearestNeighborsPruningIsExact(t *testing.T) {
 		{"isotropic", iso, 9, []int{1, 10, 299}},
 		{"duplicates", dup, 42, []int{1, 2, 7, 199}},
 		{"NaN scale", nan, 3, []int{5, 49}},
+		{"tiny scale", tiny, 11, []int{1, 10, 399}},
 	} {
 		for _, by := range []Similarity{ByW2, ByDot, ByCosine, ByMixture} {
 			opt := NeighborOptions{By: by, Rho: 0.7}
