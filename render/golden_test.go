@@ -61,10 +61,14 @@ func goldenCompare(t *testing.T, name string, img image.Image) {
 		}
 	}
 	if frac := float64(bad) / float64(b.Dx()*b.Dy()); frac > goldenPixelFrac {
-		fail := filepath.Join(t.TempDir(), name+".png")
+		// Kept after the test (testdata/failed is git-ignored) so the
+		// difference can be looked at, or promoted with -update.
+		fail := filepath.Join("testdata", "failed", name+".png")
 		var buf bytes.Buffer
 		png.Encode(&buf, img)
-		os.WriteFile(fail, buf.Bytes(), 0o644)
+		if err := os.MkdirAll(filepath.Dir(fail), 0o755); err == nil {
+			os.WriteFile(fail, buf.Bytes(), 0o644)
+		}
 		t.Errorf("%s: %d pixels (%.3f%%) differ from the golden image; got %s", name, bad, 100*frac, fail)
 	}
 }
