@@ -90,6 +90,7 @@ type Backend struct {
 
 	means, scales, roots, out, part ssbo
 	geo                             geodesicBuffers
+	sim                             similarityBuffers
 	stage, res                      realSlice
 	closed                          bool
 }
@@ -642,7 +643,8 @@ func (b *Backend) Close() error {
 			b.chunks[k].dist.free()
 			b.chunks[k].wts.free()
 		}
-		for _, buf := range []*ssbo{&b.means, &b.scales, &b.roots, &b.out, &b.part, &b.geo.pairs, &b.geo.times, &b.geo.out} {
+		for _, buf := range []*ssbo{&b.means, &b.scales, &b.roots, &b.out, &b.part, &b.geo.pairs, &b.geo.times, &b.geo.out,
+			&b.sim.means, &b.sim.scales, &b.sim.out, &b.sim.query} {
 			buf.free()
 		}
 		for _, p := range b.progs {
