@@ -250,3 +250,40 @@ func TestSimilarityScoresErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSimilarityScores times the scores of one item against n =
+// 100,000 measures (d = 2 and d = 8; the d = 12 is above MaxDim)
+// on the GL backend (float32 buffers, transfers included) and with
+// engine.SimilarityScores on the same data.
+func BenchmarkSimilarityScores(b *testing.B) {
+	const n = 100000
+	for _, d := range []int{2, 8} {
+		e := simEmbedding(n, d, 1, false, 0.1, 9)
+		for _, which := range []string{"cpu", "gl"} {
+			for _, by := range []engine.Similarity{engine.ByW2, engine.ByCosine} {
+				b.Run(fmt.Sprintf("n=%d/d=%d/%s/%s", n, d, by, which), func(b *testing.B) {
+					ctx := context.Background()
+					var gl *Backend
+					if which == "gl" {
+						gl = newBackend(b, Options{})
+						if _, err := gl.SimilarityScores(ctx, e, 0, by, 1); err != nil { // compile the kernel
+							b.Fatal(err)
+						}
+					}
+					b.ResetTimer()
+					for b.Loop() {
+						var err error
+						if gl != nil {
+							_, err = gl.SimilarityScores(ctx, e, 0, by, 1)
+						} else {
+							_, err = engine.SimilarityScores(ctx, e, 0, engine.NeighborOptions{By: by, Rho: 1})
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
