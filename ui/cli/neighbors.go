@@ -3,14 +3,17 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/gpucompute"
 )
 
 func init() {
@@ -66,18 +69,28 @@ type neighborLine struct {
 }
 
 // runNeighbors implements `burescope neighbors EMB --item LABEL [--k 10]
-// [--by w2|dot|cosine|mixture] [--rho 1]`: the k nearest neighbours of one
-// item (engine.NearestNeighbors over all n items in one parallel batch),
-// best first and the item itself excluded, one JSON object
-// {"rank","label","score"} per line; rank starts at 1. Scores are W2 for
-// w2 (smallest first), the pseudo dot product, Bures cosine or mixture
-// cosine S_B otherwise (largest first).
+// [--by w2|dot|cosine|mixture] [--rho 1] [--backend cpu|gl|auto]`: the k
+// nearest neighbours of one item, best first and the item itself
+// excluded, one JSON object {"rank","label","score"} per line; rank starts
+// at 1. Scores are W2 for w2 (smallest first), the pseudo dot product,
+// Bures cosine or mixture cosine S_B otherwise (largest first).
+//
+// --backend cpu (the default) uses engine.NearestNeighbors. gl scores all
+// n items in one GL dispatch (gpucompute.Backend.SimilarityScores) and
+// ranks them with gpucompute.RankScores (engine.NearestNeighbors' order:
+// ties by index); auto does the same when gpucompute.Auto picks GL. Either
+// falls back to the CPU with one line on stderr when GL is not used (auto)
+// or the dimension is above gpucompute.MaxDim. The printed scores of the k
+// neighbours are recomputed in float64 by engine.SimilarityScores, so every
+// backend prints the CPU's numbers (the GL ranking itself comes from
+// float32 buffers).
 func runNeighbors(env Env) error {
-	fs := NewFlagSet(env, "neighbors", "EMB --item LABEL [--k 10] [--by w2|dot|cosine|mixture] [--rho 1] [--labels FILE] [--set c]")
+	fs := NewFlagSet(env, "neighbors", "EMB --item LABEL [--k 10] [--by w2|dot|cosine|mixture] [--rho 1] [--backend cpu|gl|auto] [--labels FILE] [--set c]")
 	item := fs.String("item", "", "label of the item whose neighbours are listed (required)")
 	k := fs.Int("k", 10, "number of neighbours")
 	by := fs.String("by", "w2", "ranking: w2 (smallest W2), dot (pseudo dot product), cosine (Bures cosine) or mixture (mixture cosine S_B)")
 	rho := fs.Float64("rho", 1, "weight of the covariance term of cosine and mixture")
+	backend := fs.String("backend", "cpu", "where the scores are computed: cpu, gl (OpenGL compute) or auto (gl on a GPU that passes the self-test, else cpu)")
 	ef := addEmbeddingFlags(fs)
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
@@ -97,6 +110,8 @@ func runNeighbors(env Env) error {
 		return usage("--k must be >= 1, got %d", *k)
 	case math.IsNaN(*rho) || math.IsInf(*rho, 0) || *rho < 0:
 		return usage("--rho must be a finite number >= 0, got %v", *rho)
+	case *backend != "cpu" && *backend != "gl" && *backend != "auto":
+		return usage("--backend must be cpu, gl or auto, got %q", *backend)
 	}
 	sim, err := engine.ParseSimilarity(*by)
 	if err != nil {
@@ -110,9 +125,9 @@ func runNeighbors(env Env) error {
 	if err != nil {
 		return err
 	}
-	nb, err := engine.NearestNeighbors(context.Background(), emb, idx, engine.NeighborOptions{By: sim, K: *k, Rho: *rho})
+	nb, err := neighborsOn(*backend, emb, idx, sim, *k, *rho, env)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	enc := json.NewEncoder(env.Stdout)
 	for r, x := range nb {
@@ -125,4 +140,74 @@ func runNeighbors(env Env) error {
 		}
 	}
 	return nil
+}
+
+// neighborsOn returns the k nearest neighbours of item on the backend
+// called name (cpu, gl or auto; see runNeighbors).
+func neighborsOn(name string, e *engine.Embedding, item int, by engine.Similarity, k int, rho float64, env Env) ([]engine.Neighbor, error) {
+	ctx := context.Background()
+	opt := engine.NeighborOptions{By: by, K: k, Rho: rho}
+	if name == "cpu" {
+		return engine.NearestNeighbors(ctx, e, item, opt)
+	}
+	if e.Dim > gpucompute.MaxDim {
+		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (dimension %d is above the GL kernels' limit %d)\n", e.Dim, gpucompute.MaxDim)
+		return engine.NearestNeighbors(ctx, e, item, opt)
+	}
+	var gb *gpucompute.Backend
+	if name == "gl" {
+		b, err := gpucompute.New(gpucompute.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("--backend gl: %w", err)
+		}
+		gb = b
+	} else {
+		b, why, err := gpucompute.Auto(gpucompute.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("--backend auto: %w", err)
+		}
+		g, ok := b.(*gpucompute.Backend)
+		if !ok {
+			b.Close()
+			fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (%s)\n", why)
+			return engine.NearestNeighbors(ctx, e, item, opt)
+		}
+		gb = g
+	}
+	defer gb.Close()
+	scores, err := gb.SimilarityScores(ctx, e, item, by, rho)
+	if errors.Is(err, gpucompute.ErrUnsupported) {
+		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (%v)\n", err)
+		return engine.NearestNeighbors(ctx, e, item, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	nb := gpucompute.RankScores(scores, item, k, by.Ascending())
+	// Rescore the winners in float64 on the CPU: the embedding of the item
+	// followed by the k neighbours, scored from its first measure.
+	d := e.Dim
+	sub := &engine.Embedding{Family: e.Family, Dim: d, Labels: make([]string, len(nb)+1)}
+	for r, j := range append([]int{item}, neighborIndices(nb)...) {
+		sub.Labels[r] = strconv.Itoa(r)
+		sub.Means = append(sub.Means, e.Mean(j)...)
+		sub.Scales = append(sub.Scales, e.Scale(j)...)
+	}
+	exact, err := engine.SimilarityScores(ctx, sub, 0, opt)
+	if err != nil {
+		return nil, err
+	}
+	for r := range nb {
+		nb[r].Score = exact[r+1]
+	}
+	return nb, nil
+}
+
+// neighborIndices returns the indices of nb in order.
+func neighborIndices(nb []engine.Neighbor) []int {
+	out := make([]int, len(nb))
+	for r, x := range nb {
+		out[r] = x.Index
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/gpucompute"
 )
 
 // trainedEmbedding returns a random n x d Gaussian embedding with full-rank
@@ -181,6 +183,7 @@ func TestNeighborsCommandErrors(t *testing.T) {
 		{[]string{"neighbors", path, "--item", "w1", "--by", "l1"}, 2, `unknown similarity "l1"`},
 		{[]string{"neighbors", path, "--item", "w1", "--k", "0"}, 2, "--k must be >= 1"},
 		{[]string{"neighbors", path, "--item", "w1", "--rho", "-1"}, 2, "--rho"},
+		{[]string{"neighbors", path, "--item", "w1", "--backend", "gl64"}, 2, "--backend must be cpu, gl or auto"},
 		{[]string{"neighbors", path, "--item", "nope"}, 1, `no item labelled "nope"`},
 		{[]string{"neighbors", path, "--item", "w1", "--set", "c"}, 1, "NumPy files (.npy, .npz) only"},
 		{[]string{"neighbors", path + ".missing", "--item", "w1"}, 1, "emb.json.missing"},
@@ -188,6 +191,68 @@ func TestNeighborsCommandErrors(t *testing.T) {
 		code, _, errs := runCLI(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+}
+
+// TestNeighborsCommandGLBackend checks that --backend gl (scores from
+// gpucompute.Backend.SimilarityScores, ranked by gpucompute.RankScores)
+// prints exactly the JSON lines of --backend cpu (engine.NearestNeighbors)
+// for every similarity, in d = 2 and d = 4. It skips only when no OpenGL
+// 4.3 compute context comes up at all.
+func TestNeighborsCommandGLBackend(t *testing.T) {
+	b, err := gpucompute.New(gpucompute.Options{})
+	if errors.Is(err, gpucompute.ErrNoContext) {
+		t.Skipf("no OpenGL 4.3 compute context: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	for _, d := range []int{2, 4} {
+		e := trainedEmbedding(uint64(10+d), 60, d)
+		path := filepath.Join(t.TempDir(), "emb.json")
+		if err := datasets.SaveEmbedding(path, e); err != nil {
+			t.Fatal(err)
+		}
+		for _, by := range []string{"w2", "dot", "cosine", "mixture"} {
+			args := []string{"neighbors", path, "--item", "w7", "--k", "12", "--by", by, "--rho", "0.5"}
+			code, want, errs := runCLI(append(args, "--backend", "cpu")...)
+			if code != 0 {
+				t.Fatalf("d=%d %s cpu: exit %d: %s", d, by, code, errs)
+			}
+			if n := len(parseNeighborLines(t, want)); n != 12 {
+				t.Fatalf("d=%d %s cpu: %d lines, want 12", d, by, n)
+			}
+			code, got, errs := runCLI(append(args, "--backend", "gl")...)
+			if code != 0 || errs != "" {
+				t.Fatalf("d=%d %s gl: exit %d, stderr %q", d, by, code, errs)
+			}
+			if got != want {
+				t.Errorf("d=%d %s: --backend gl printed\n%s\n--backend cpu printed\n%s", d, by, got, want)
+			}
+		}
+	}
+}
+
+// TestNeighborsCommandGLFallback: above gpucompute.MaxDim, --backend gl
+// and auto print the CPU's lines and one line on stderr saying why (no GL
+// context is needed to reach that decision).
+func TestNeighborsCommandGLFallback(t *testing.T) {
+	e := trainedEmbedding(3, 30, gpucompute.MaxDim+1)
+	path := filepath.Join(t.TempDir(), "emb.json")
+	if err := datasets.SaveEmbedding(path, e); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"neighbors", path, "--item", "w3", "--k", "5", "--by", "cosine"}
+	_, want, _ := runCLI(args...)
+	for _, be := range []string{"gl", "auto"} {
+		code, got, errs := runCLI(append(args, "--backend", be)...)
+		if code != 0 || got != want {
+			t.Errorf("--backend %s: exit %d, printed\n%s\nwant\n%s", be, code, got, want)
+		}
+		if strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "using the CPU") {
+			t.Errorf("--backend %s: stderr %q, want one line saying the CPU is used", be, errs)
 		}
 	}
 }
