@@ -3,7 +3,7 @@
 // "Pseudo dot product and similarities"). One invocation per measure j.
 // X_j = tr (S B_j S)^{1/2} with S = A^{1/2} computed on the host: for
 // D = 2 the closed form sqrt(tr M + 2 sqrt(det M)), for D >= 3 the sum of
-// the square roots of the positive eigenvalues of M from jacobiEig.
+// the square roots of the positive eigenvalues of M from jacobiValues.
 
 layout(local_size_x = TILE) in;
 
@@ -43,8 +43,7 @@ REAL crossTrace(REAL S[DD], REAL B[DD]) {
 	REAL det = max(M[0] * M[3] - M[1] * M[2], REAL(0));
 	return sqrt(max(M[0] + M[3] + REAL(2) * sqrt(det), REAL(0)));
 #else
-	REAL v[DD];
-	jacobiEig(M, v);
+	jacobiValues(M);
 	REAL x = REAL(0);
 	for (int k = 0; k < D; k++) {
 		REAL l = M[k * D + k];
