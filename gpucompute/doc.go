@@ -56,6 +56,12 @@
 //     pseudo-inverse by cyclic Jacobi, then per pair one Jacobi
 //     eigendecomposition of A^{1/2} B A^{1/2} (linalg.glsl).
 //   - geodesic.comp: one invocation per (pair, t).
+//   - similarity.comp: Backend.SimilarityScores, one invocation per
+//     measure: the k-NN score (engine.Similarity) of one query against it,
+//     X = tr (A^{1/2} B A^{1/2})^{1/2} by the d = 2 closed form or
+//     eigenvalue-only Jacobi sweeps, arithmetic in double whenever the
+//     driver has it (every d). d > MaxDim: an error wrapping
+//     ErrUnsupported, for callers to fall back to engine.SimilarityScores.
 //
 // Pairwise passes use a row-owner scheme: workgroup I (64 invocations) owns
 // rows 64I..64I+63 and walks all columns j != i in increasing order,

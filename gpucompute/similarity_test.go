@@ -118,6 +118,7 @@ func TestSimilarityScoresMatchEngine(t *testing.T) {
 								worst, worstJ = err, j
 							}
 						}
+						t.Logf("%s: worst relative error %.2g", name, worst)
 						if !(worst <= bc.tol) {
 							t.Errorf("%s: relative error %.3g at j=%d (GL %v, CPU %v), want <= %g", name, worst, worstJ, got[worstJ], want[worstJ], bc.tol)
 						}
