@@ -209,7 +209,7 @@ func NearestNeighbors(ctx context.Context, e *Embedding, item int, opt NeighborO
 		}
 	}
 	sort.Slice(order, func(x, y int) bool {
-		return rankBefore(bounds[order[x]], order[x], bounds[order[y]], order[y], asc)
+		return RankBefore(bounds[order[x]], order[x], bounds[order[y]], order[y], asc)
 	})
 	scores := make([]float64, len(order))
 	best := make([]Neighbor, 0, 2*k)
@@ -223,7 +223,7 @@ func NearestNeighbors(ctx context.Context, e *Embedding, item int, opt NeighborO
 			best = append(best, Neighbor{Index: order[p], Score: scores[p]})
 		}
 		sort.Slice(best, func(x, y int) bool {
-			return rankBefore(best[x].Score, best[x].Index, best[y].Score, best[y].Index, asc)
+			return RankBefore(best[x].Score, best[x].Index, best[y].Score, best[y].Index, asc)
 		})
 		if len(best) > k {
 			best = best[:k]
@@ -295,8 +295,11 @@ func (st *neighborSetup) bounds(item int) []float64 {
 	return out
 }
 
-// rankBefore reports whether (i, si) ranks strictly before (j, sj).
-func rankBefore(si float64, i int, sj float64, j int, ascending bool) bool {
+// RankBefore reports whether item i with score si ranks strictly before
+// item j with score sj in a neighbour list: better score first (smaller
+// when ascending), NaN last, ties by index. NearestNeighbors and
+// gpucompute.RankScores both rank with it.
+func RankBefore(si float64, i int, sj float64, j int, ascending bool) bool {
 	ni, nj := math.IsNaN(si), math.IsNaN(sj)
 	switch {
 	case ni && nj:

@@ -215,24 +215,7 @@ func RankScores(scores []float64, item, k int, ascending bool) []engine.Neighbor
 			idx = append(idx, j)
 		}
 	}
-	before := func(i, j int) bool {
-		si, sj := scores[i], scores[j]
-		ni, nj := math.IsNaN(si), math.IsNaN(sj)
-		switch {
-		case ni && nj:
-			return i < j
-		case ni:
-			return false
-		case nj:
-			return true
-		case si != sj:
-			if ascending {
-				return si < sj
-			}
-			return si > sj
-		}
-		return i < j
-	}
+	before := func(i, j int) bool { return engine.RankBefore(scores[i], i, scores[j], j, ascending) }
 	slices.SortFunc(idx, func(i, j int) int {
 		switch {
 		case before(i, j):
