@@ -204,7 +204,7 @@ func TestNearestNeighborsTiesAndK(t *testing.T) {
 }
 
 // fullRanking is the reference for NearestNeighbors' pruned search: every
-// score from SimilarityScores (no pruning), sorted by rankBefore.
+// score from SimilarityScores (no pruning), sorted by RankBefore.
 func fullRanking(t *testing.T, e *Embedding, item int, opt NeighborOptions) []Neighbor {
 	t.Helper()
 	s, err := SimilarityScores(context.Background(), e, item, opt)
@@ -222,7 +222,7 @@ func fullRanking(t *testing.T, e *Embedding, item int, opt NeighborOptions) []Ne
 		}
 	}
 	sort.SliceStable(all, func(x, y int) bool {
-		return rankBefore(all[x].Score, all[x].Index, all[y].Score, all[y].Index, by.Ascending())
+		return RankBefore(all[x].Score, all[x].Index, all[y].Score, all[y].Index, by.Ascending())
 	})
 	return all
 }
