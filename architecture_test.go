@@ -22,13 +22,28 @@ var layers = map[string][]string{
 	"datasets":                  {"engine", "assets"},
 	"gpucompute":                {"engine"},
 	"render":                    {"engine", "datasets"},
-	"ui/cli":                    {"engine", "engine/hypernymy", "datasets", "gpucompute", "render"},
-	"ui":                        {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen"},
+	"ui/cli":                    {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/fit"},
+	"ui":                        {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
 	".":                         {"ui", "ui/cli"},
 	"ui/internal/cleanlocale":   {},
 	"ui/internal/icongen":       {},
 	"ui/internal/shotcheck":     {},
 	"ui/internal/shotcheck/cmd": {"ui/internal/shotcheck"},
+
+	// The app's rooms: fit (session, run state, settings, defaults and
+	// backend choice, shared with ui/cli so the two cannot drift), view
+	// (frame loop, overlays, tooltips), widget (canvas and charts) and one
+	// package per side tab; ui above is the only package that knows
+	// every tab.
+	"ui/fit":           {"engine", "engine/hypernymy", "datasets", "gpucompute", "render"},
+	"ui/view":          {"engine", "datasets", "render", "ui/fit"},
+	"ui/widget":        {"engine/hypernymy", "ui/view"},
+	"ui/tab/data":      {"datasets", "ui/fit"},
+	"ui/tab/model":     {"ui/fit"},
+	"ui/tab/display":   {"ui/fit"},
+	"ui/tab/geodesic":  {"engine", "render", "ui/view", "ui/widget"},
+	"ui/tab/explore":   {"engine", "datasets", "render", "ui/fit", "ui/view", "ui/widget"},
+	"ui/tab/relations": {"engine", "engine/hypernymy", "datasets", "ui/fit", "ui/view", "ui/widget"},
 }
 
 // forbidden lists external module prefixes a layer must never import:
@@ -41,10 +56,13 @@ var forbidden = map[string][]string{
 	"render":           {"fyne.io/", "github.com/go-gl/"},
 	"gpucompute":       {"fyne.io/"},
 	"ui/cli":           {"fyne.io/"},
+	"ui/fit":           {"fyne.io/", "github.com/go-gl/"},
+	"ui/view":          {"fyne.io/", "github.com/go-gl/"},
 }
 
 // TestArchitecture parses every non-test Go file and checks its imports
-// against layers and forbidden, and that no package is missing from layers.
+// against layers and forbidden, that no side tab (ui/tab/...) imports
+// another, and that no package is missing from layers.
 func TestArchitecture(t *testing.T) {
 	const module = "burescope"
 	seen := map[string]bool{}
@@ -75,7 +93,11 @@ func TestArchitecture(t *testing.T) {
 		}
 		for _, im := range f.Imports {
 			ip, _ := strconv.Unquote(im.Path.Value)
-			if rest, ours := strings.CutPrefix(ip, module+"/"); ours {
+			rest, ours := strings.CutPrefix(ip, module+"/")
+			if ours && strings.HasPrefix(pkg, "ui/tab/") && strings.HasPrefix(rest, "ui/tab/") && rest != pkg {
+				t.Errorf("%s imports %s: a tab never imports another tab (the app wires them through their Host)", path, ip)
+			}
+			if ours {
 				ok := false
 				for _, a := range allowed {
 					ok = ok || a == rest

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +19,15 @@ import (
 
 	"burescope/datasets"
 	"burescope/render"
+	"burescope/ui/fit"
+	"burescope/ui/tab/data"
+	"burescope/ui/tab/display"
+	"burescope/ui/tab/explore"
+	"burescope/ui/tab/geodesic"
+	"burescope/ui/tab/model"
+	"burescope/ui/tab/relations"
+	"burescope/ui/view"
+	bw "burescope/ui/widget"
 )
 
 // AppID is the application ID (FyneApp.toml, preferences storage).
@@ -63,28 +71,40 @@ func Run(args []string, stderr io.Writer) int {
 }
 
 // App is the running desktop application: one window, one session, one
-// frame loop.
+// frame loop, the side tabs. It is the host of every tab (the Host
+// interfaces of the ui/tab packages) and the only code that knows them
+// all.
 type App struct {
 	fa    fyne.App
 	win   fyne.Window
 	flags Flags
-	log   io.Writer
+	logw  io.Writer
 	do    func(func()) // runs a function on the UI goroutine (fyne.Do)
 	shut  atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
-	set  Settings // what the panel shows (UI goroutine only)
-	sess *Session
-	loop *frameLoop
+	set  fit.Settings // the settings in use (UI goroutine only)
+	sess *fit.Session
+	loop *view.Loop
+	// shown is the canvas source: nil while the canvas shows the
+	// session's MDS fit, else the loaded or trained embedding on it. Set
+	// on the UI goroutine, read by the frame goroutine.
+	shown atomic.Pointer[view.EmbView]
 
-	canvas   *Canvas
-	curve    *StressCurve
+	canvas   *bw.Canvas
+	curve    *bw.StressCurve
 	status   *widget.Label
-	panel    *sidePanel
 	controls *runControls
-	geo      *geodesicTool
 	search   *widget.Entry
-	explore  *explorer    // Explore and Relations tabs (explore.go, relations.go)
-	baseline baselineView // the point-MDS overlay toggle, for the frame goroutine
+	bottom   *fyne.Container // below the canvas: one child shown (updateBottom)
+	baseline view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
+
+	tabs    *container.AppTabs
+	data    *data.Tab
+	model   *model.Tab
+	display *display.Tab
+	geo     *geodesic.Tab
+	explore *explore.Tab
+	rel     *relations.Tab
 
 	loads    sync.WaitGroup
 	loadGen  int // increases per load request (UI goroutine only)
@@ -103,7 +123,7 @@ type App struct {
 // run on the UI goroutine. do runs a function on the UI goroutine without
 // waiting (fyne.Do; tests pass their own UI-goroutine queue).
 func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(func())) *App {
-	a := &App{fa: fa, win: w, flags: flags, log: logw, sess: NewSession()}
+	a := &App{fa: fa, win: w, flags: flags, logw: logw, sess: fit.NewSession()}
 	// A worker that ends after shutdown (a geodesic or neighbour query,
 	// a late frame) may still post: its function is dropped rather than
 	// run on widgets of a closed window.
@@ -114,28 +134,38 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 			}
 		})
 	}
-	a.set = LoadSettings(fa.Preferences(), DefaultSettings())
-	a.baseline.set(a.set.ShowBaseline)
+	a.set = LoadSettings(fa.Preferences(), fit.DefaultSettings())
+	a.baseline.Set(a.set.ShowBaseline)
 	if flags.Backend != "" {
 		a.set.Backend = flags.Backend
 	}
-	a.set.Dataset = "builtin:" + datasets.DefaultBuiltin
 	if flags.Dataset != "" {
 		a.set.Dataset = flags.Dataset
 	}
-	a.loop = newFrameLoop(a.frameInput, a.showFrame, a.do)
+	a.loop = view.NewLoop(a.frameInput, a.showFrame, a.do)
 	a.loop.SetStyle(a.style())
-	a.canvas = NewCanvas(a.loop)
+	a.canvas = bw.NewCanvas(a.loop)
 	a.canvas.OnKey = a.runKey
 	a.canvas.OnSelect = a.selectItem
-	a.curve = NewStressCurve()
+	a.curve = bw.NewStressCurve()
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 	a.controls = newRunControls(a)
-	a.panel = newSidePanel(a)
-	a.geo = newGeodesicTool(a)
-	a.panel.tabs.Append(container.NewTabItem("Geodesic", container.NewVScroll(a.geo.content)))
-	a.explore = newExplorer(a) // appends the Explore and Relations tabs
+	a.data = data.New(a, RecentFiles(fa.Preferences()))
+	a.model = model.New(a)
+	a.display = display.New(a)
+	a.geo = geodesic.New(a)
+	a.explore = explore.New(a)
+	a.rel = relations.New(a)
+	a.tabs = container.NewAppTabs(
+		container.NewTabItem("Data", a.data.Content()),
+		container.NewTabItem("Model", a.model.Content()),
+		container.NewTabItem("View", a.display.Content()),
+		container.NewTabItem("Geodesic", container.NewVScroll(a.geo.Content())),
+		container.NewTabItem("Explore", a.explore.Content()),
+		container.NewTabItem("Relations", a.rel.Content()),
+	)
+	a.tabs.SetTabLocation(container.TabLocationLeading)
 	a.search = widget.NewEntry()
 	a.search.SetPlaceHolder("Search…")
 	a.search.OnSubmitted = a.find
@@ -146,10 +176,10 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	}
 
 	a.sess.OnSnapshot = a.loop.Wake
-	a.sess.OnState = func(st RunState) {
+	a.sess.OnState = func(st fit.RunState) {
 		a.do(func() {
 			a.refreshControls()
-			if st == StateDone {
+			if st == fit.StateDone {
 				a.logDone()
 			}
 		})
@@ -172,10 +202,12 @@ func (a *App) layout() fyne.CanvasObject {
 	top := container.NewBorder(nil, nil, a.controls.box, nil,
 		container.NewBorder(nil, nil, nil,
 			widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView), a.search))
-	plot := container.NewVSplit(a.canvas, container.NewPadded(a.explore.bottom(a.curve)))
+	a.bottom = container.NewStack(a.curve, a.explore.EmbeddingBox(), a.rel.Curve(), a.explore.LoadBox())
+	a.updateBottom()
+	plot := container.NewVSplit(a.canvas, container.NewPadded(a.bottom))
 	plot.Offset = 0.78
 	right := container.NewBorder(container.NewPadded(top), nil, nil, nil, plot)
-	split := container.NewHSplit(a.panel.tabs, right)
+	split := container.NewHSplit(a.tabs, right)
 	split.Offset = 0.3
 	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, nil, a.status)
 	return container.NewBorder(nil, statusBar, nil, nil, split)
@@ -191,7 +223,7 @@ func (a *App) start() {
 		defer close(a.loopDone)
 		a.loop.Run(ctx)
 	}()
-	a.canvas.SetMessage("Loading " + displayName(a.set.Dataset) + "…")
+	a.canvas.SetMessage("Loading " + fit.DisplayName(a.set.Dataset) + "…")
 	a.open(a.set.Dataset, nil, true)
 	if a.flags.Screenshot != "" {
 		go a.screenshotAfter(a.flags.Screenshot, a.flags.After)
@@ -208,7 +240,8 @@ func (a *App) shutdown() {
 		a.stopLoop()
 		<-a.loopDone
 	}
-	a.explore.shutdown()
+	a.explore.Shutdown()
+	a.rel.Shutdown()
 	a.loads.Wait()
 	a.sess.Close()
 }
@@ -239,47 +272,48 @@ func (a *App) applyView() {
 	SaveSettings(a.fa.Preferences(), a.set)
 }
 
-// frameInput is the frame loop's source: the newest snapshot as a scene
-// with the geodesic overlay. It runs on the frame goroutine.
-func (a *App) frameInput() frameInput {
-	if in, ok := a.explore.frameInput(); ok {
-		return in // a trained embedding, not the fit
-	}
-	ds := a.sess.Dataset()
-	snap := a.sess.Snapshot()
-	sc := Scene(ds, snap)
-	ver := a.sess.Version()
-	var bl *baselineOverlay
-	if sc != nil {
-		if ov, over := a.geo.overlay(sc); ov != nil {
-			sc = ov
-			ver += over << overlayShift
+// frameInput is the frame loop's source (frame goroutine): the canvas
+// source as a scene, with the overlays that apply to it and the key of
+// what it shows.
+func (a *App) frameInput() view.Input {
+	var sc *render.Scene
+	var key view.Key
+	var bl *view.BaselineOverlay
+	if v := a.shown.Load(); v != nil {
+		sc, key.View = v.Scene, v.ID // a loaded or trained embedding, not the fit
+	} else {
+		snap := a.sess.Snapshot()
+		sc = fit.Scene(a.sess.Dataset(), snap)
+		key.Snapshot = a.sess.Version()
+		if sc != nil {
+			ov, over := a.geo.Overlay(sc)
+			if ov != nil {
+				sc = ov
+			}
+			key.Overlay = over
+			sc, bl = view.WithBaseline(sc, snap, a.baseline.On(), a.loop.Style())
+			key.Baseline = a.baseline.Version()
 		}
-		sc, bl = withBaseline(sc, snap, a.baseline.on.Load(), a.loop.Style())
-		ver += a.baseline.ver.Load() << baselineShift
 	}
-	return a.explore.decorate(frameInput{Scene: sc, Version: ver, Baseline: bl})
+	sc, key.Highlight = a.explore.Decorate(sc)
+	return view.Input{Scene: sc, Key: key, Baseline: bl}
 }
 
-// overlayShift places the geodesic tool's version above the session's in
-// a frame input version.
-const overlayShift = 40
-
 // showFrame runs on the UI goroutine for every delivered frame.
-func (a *App) showFrame(f *frame) {
-	a.canvas.showFrame(f)
-	a.canvas.SetLegend(baselineLegend(f))
+func (a *App) showFrame(f *view.Frame) {
+	a.canvas.ShowFrame(f)
+	a.canvas.SetLegend(view.BaselineLegend(f))
 	a.refreshStatus()
 	if f.Scene != nil {
 		a.readyOnce.Do(func() {
 			a.canvas.SetMessage("")
 			snap := a.sess.Snapshot()
-			fmt.Fprintf(a.log, "burescope: ready dataset=%s n=%d dim=%d backend=%q",
+			fmt.Fprintf(a.logw, "burescope: ready dataset=%s n=%d dim=%d backend=%q",
 				a.sess.Dataset().Name, snap.N, snap.Dim, a.sess.BackendDesc())
 			if !a.started.IsZero() {
-				fmt.Fprintf(a.log, " first-frame=%.2fs", time.Since(a.started).Seconds())
+				fmt.Fprintf(a.logw, " first-frame=%.2fs", time.Since(a.started).Seconds())
 			}
-			fmt.Fprintln(a.log)
+			fmt.Fprintln(a.logw)
 		})
 	}
 }
@@ -290,17 +324,17 @@ func (a *App) logDone() {
 	if snap == nil {
 		return
 	}
-	fmt.Fprintf(a.log, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
+	fmt.Fprintf(a.logw, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
 	if !a.started.IsZero() {
-		fmt.Fprintf(a.log, " after=%.2fs", time.Since(a.started).Seconds())
+		fmt.Fprintf(a.logw, " after=%.2fs", time.Since(a.started).Seconds())
 	}
-	fmt.Fprintln(a.log)
+	fmt.Fprintln(a.logw)
 }
 
 // refreshStatus updates the status bar, stress curve and buttons from the
 // newest snapshot.
 func (a *App) refreshStatus() {
-	if a.explore.status() {
+	if a.embeddingStatus() {
 		return
 	}
 	snap := a.sess.Snapshot()
@@ -308,14 +342,14 @@ func (a *App) refreshStatus() {
 	if snap == nil || ds == nil {
 		return
 	}
-	cd := CurveData{History: snap.History, ClassicalRef: snap.ClassicalStress1}
+	cd := bw.CurveData{History: snap.History, ClassicalRef: snap.ClassicalStress1}
 	if a.set.ShowBaseline {
 		cd.PointRef = snap.PointStress1
 	}
 	a.curve.SetData(cd)
 	rate := a.sess.Rate()
 	parts := []string{
-		displayName(ds.Name),
+		fit.DisplayName(ds.Name),
 		fmt.Sprintf("n %d", snap.N),
 		fmt.Sprintf("d %d %s", snap.Dim, snap.Family.Name),
 		fmt.Sprintf("iteration %d", snap.Iter),
@@ -323,7 +357,7 @@ func (a *App) refreshStatus() {
 		a.sess.State().String(),
 		"backend " + a.sess.BackendDesc(),
 	}
-	if rate > 0 && a.sess.State() == StateRunning {
+	if rate > 0 && a.sess.State() == fit.StateRunning {
 		parts = append(parts, fmt.Sprintf("%.0f it/s", rate))
 	}
 	a.status.SetText(strings.Join(parts, "   ·   "))
@@ -331,8 +365,8 @@ func (a *App) refreshStatus() {
 }
 
 func (a *App) refreshControls() {
-	if a.explore.active() {
-		a.explore.disableRunControls() // no fit on the canvas
+	if a.shown.Load() != nil {
+		a.controls.disable() // no fit on the canvas
 		return
 	}
 	a.controls.refresh(a.sess.State(), a.iter())
@@ -347,8 +381,16 @@ func (a *App) iter() int {
 
 // runKey handles the single-key shortcuts (when no text field has focus).
 func (a *App) runKey(k fyne.KeyName) {
-	if a.explore.runKey(k) {
-		return
+	if v := a.shown.Load(); v != nil {
+		// Outside the MDS fit Space runs / pauses the relations training
+		// and the other run keys do nothing.
+		if v.Mode == view.ModeRelations && k == fyne.KeySpace {
+			a.rel.Toggle()
+			return
+		}
+		if k == fyne.KeySpace || k == fyne.KeyS || k == fyne.KeyR {
+			return
+		}
 	}
 	switch k {
 	case fyne.KeySpace:
@@ -368,11 +410,11 @@ const stepSize = 10
 // find selects and centres the first item whose label contains the
 // search text (case-insensitive), preferring an exact match.
 func (a *App) find(q string) {
-	labels := a.itemLabels() // the fit's, or the explored embedding's
+	labels := a.Labels() // the fit's, or the explored embedding's
 	if labels == nil {
 		return
 	}
-	i := findLabel(labels, q)
+	i := fit.FindLabel(labels, q)
 	if i < 0 {
 		a.searchErr = fmt.Errorf("no item matches %q", q)
 		a.search.SetValidationError(a.searchErr)
@@ -382,46 +424,26 @@ func (a *App) find(q string) {
 	a.searchErr = nil
 	a.search.SetValidationError(nil)
 	a.loop.Select([]int{i}, i)
-	a.explore.itemSelected(i)
-}
-
-// findLabel returns the index of the label equal to q, else the first
-// containing it (both case-insensitive), else -1.
-func findLabel(labels []string, q string) int {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == "" {
-		return -1
-	}
-	first := -1
-	for i, l := range labels {
-		l = strings.ToLower(l)
-		if l == q {
-			return i
-		}
-		if first < 0 && strings.Contains(l, q) {
-			first = i
-		}
-	}
-	return first
+	a.explore.ItemSelected(i)
 }
 
 // selectItem is the canvas tap: select the item (or clear on -1).
 func (a *App) selectItem(i int) {
-	a.explore.itemSelected(i) // neighbours of i (none for -1)
+	a.explore.ItemSelected(i) // neighbours of i (none for -1)
 	if i < 0 {
 		a.loop.Select(nil, -1)
 		return
 	}
 	a.loop.Select([]int{i}, -1)
-	if !a.explore.active() {
-		a.geo.offerItem(i)
+	if a.shown.Load() == nil {
+		a.geo.OfferItem(i)
 	}
 }
 
 // showError shows a dialog with the error text and logs it.
 func (a *App) showError(title string, err error) {
 	a.lastError = err.Error()
-	fmt.Fprintf(a.log, "burescope: error: %s: %v\n", title, err)
+	fmt.Fprintf(a.logw, "burescope: error: %s: %v\n", title, err)
 	d := dialog.NewError(fmt.Errorf("%s:\n%w", title, err), a.win)
 	d.Show()
 }
@@ -436,7 +458,7 @@ func (a *App) screenshotAfter(path string, after time.Duration) {
 		go func() {
 			err := datasets.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
 			if err != nil {
-				fmt.Fprintf(a.log, "burescope: error: screenshot: %v\n", err)
+				fmt.Fprintf(a.logw, "burescope: error: screenshot: %v\n", err)
 				a.exitCode = 1
 			} else {
 				iter, s1 := 0, 0.0
@@ -444,7 +466,7 @@ func (a *App) screenshotAfter(path string, after time.Duration) {
 					iter, s1 = snap.Iter, snap.Stress1
 				}
 				b := img.Bounds()
-				fmt.Fprintf(a.log, "burescope: screenshot %s %dx%d via=%s title=%q iteration=%d stress-1=%.4g\n",
+				fmt.Fprintf(a.logw, "burescope: screenshot %s %dx%d via=%s title=%q iteration=%d stress-1=%.4g\n",
 					path, b.Dx(), b.Dy(), how, a.win.Title(), iter, s1)
 			}
 			a.do(func() {
@@ -455,13 +477,4 @@ func (a *App) screenshotAfter(path string, after time.Duration) {
 			})
 		}()
 	})
-}
-
-// displayName is how a dataset name appears in the UI: the built-in name
-// or the file's base name.
-func displayName(name string) string {
-	if strings.HasPrefix(name, datasets.BuiltinPrefix) {
-		return strings.TrimPrefix(name, datasets.BuiltinPrefix)
-	}
-	return filepath.Base(name)
 }

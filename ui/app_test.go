@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +20,8 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/render"
+	"burescope/ui/fit"
+	"burescope/ui/view"
 )
 
 func TestAppLoadsBuiltin(t *testing.T) {
@@ -37,7 +40,7 @@ func TestAppLoadsBuiltin(t *testing.T) {
 	if title != "Burescope — iris" {
 		t.Errorf("title %q", title)
 	}
-	eventually(t, "running", func() bool { return a.sess.State() == StateRunning })
+	eventually(t, "running", func() bool { return a.sess.State() == fit.StateRunning })
 	eventually(t, "first frame", func() bool { f := a.frame(); return f != nil && f.Scene != nil })
 	f := a.frame()
 	if f.Scene.Len() != 150 || len(f.Scene.Classes) != 150 {
@@ -71,17 +74,17 @@ func TestAppStartPauseStep(t *testing.T) {
 	// The Step button: exactly stepSize more iterations, back to paused.
 	a.on(func() { a.controls.step.OnTapped() })
 	a.sess.Wait()
-	eventually(t, "step done", func() bool { return a.sess.State() == StatePaused })
+	eventually(t, "step done", func() bool { return a.sess.State() == fit.StatePaused })
 	if it := a.iter(); it != it0+stepSize {
 		t.Errorf("step went from %d to %d, want %d", it0, it, it0+stepSize)
 	}
 	// Keys: S steps again, Space resumes, Space pauses.
 	a.on(func() { a.runKey(fyne.KeyS) })
 	a.sess.Wait()
-	eventually(t, "second step done", func() bool { return a.iter() == it0+2*stepSize && a.sess.State() == StatePaused })
+	eventually(t, "second step done", func() bool { return a.iter() == it0+2*stepSize && a.sess.State() == fit.StatePaused })
 	a.on(func() { a.runKey(fyne.KeySpace) })
 	eventually(t, "running again", func() bool { return a.iter() > it0+2*stepSize+5 })
-	if a.sess.State() != StateRunning {
+	if a.sess.State() != fit.StateRunning {
 		t.Errorf("state %v after Space", a.sess.State())
 	}
 	eventually(t, "pause label", func() bool {
@@ -89,7 +92,7 @@ func TestAppStartPauseStep(t *testing.T) {
 	})
 	a.on(func() { a.runKey(fyne.KeySpace) })
 	a.sess.Wait()
-	if a.sess.State() != StatePaused {
+	if a.sess.State() != fit.StatePaused {
 		t.Errorf("state %v after second Space", a.sess.State())
 	}
 	// Reset goes back to iteration 0 with the classical-MDS start.
@@ -112,9 +115,9 @@ func TestAppBadDropKeepsState(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The message the loader itself gives for this file.
-	var set Settings
+	var set fit.Settings
 	a.on(func() { set = a.set })
-	_, loadErr := datasets.Load(bad, datasetOptions(set, ""))
+	_, loadErr := datasets.Load(bad, fit.DatasetOptions(set, ""))
 	if loadErr == nil {
 		t.Fatal("the loader accepted a malformed file")
 	}
@@ -189,12 +192,12 @@ func TestDropRequest(t *testing.T) {
 }
 
 // pausedFrame waits for a frame that shows the paused state.
-func pausedFrame(t *testing.T, a *testApp) *frame {
+func pausedFrame(t *testing.T, a *testApp) *view.Frame {
 	t.Helper()
 	a.loop.Wake()
 	eventually(t, "frame of the paused state", func() bool {
 		f := a.frame()
-		return f != nil && f.Scene != nil && f.In&(1<<overlayShift-1) == a.sess.Version()
+		return f != nil && f.Scene != nil && f.Key.Snapshot == a.sess.Version()
 	})
 	return a.frame()
 }
@@ -206,7 +209,7 @@ func TestAppViewToggleChangesImage(t *testing.T) {
 	pix0 := append([]uint8(nil), f0.Img.Pix...)
 	var view string
 	a.on(func() {
-		a.panel.view.SetSelected("precision")
+		a.display.SetEllipses("precision")
 		view = a.set.View
 	})
 	if view != "precision" {
@@ -327,8 +330,8 @@ func TestAppExport(t *testing.T) {
 // overlayAt moves the geodesic slider to t and returns the overlay of sc
 // (the frame loop's call, made here directly).
 func overlayAt(a *testApp, sc *render.Scene, t float64) *render.Scene {
-	a.on(func() { a.geo.slider.SetValue(t) })
-	ov, _ := a.geo.overlay(sc)
+	a.on(func() { a.geo.SetT(t) })
+	ov, _ := a.geo.Overlay(sc)
 	return ov
 }
 
@@ -337,7 +340,7 @@ func TestAppGeodesicOverlay(t *testing.T) {
 	pause(t, a)
 	a.on(func() { a.geo.SetPair(0, 1) })
 	snap := a.sess.Snapshot()
-	sc := Scene(a.sess.Dataset(), snap)
+	sc := fit.Scene(a.sess.Dataset(), snap)
 	n := sc.Len()
 	tests := []struct {
 		t         float64
@@ -356,7 +359,7 @@ func TestAppGeodesicOverlay(t *testing.T) {
 			t.Fatalf("t=%v: no overlay item", tc.t)
 		}
 		for k, v := range tc.wantMean {
-			if d := ov.Means[2*n+k] - v; abs(d) > 1e-9*(1+abs(v)) {
+			if d := ov.Means[2*n+k] - v; math.Abs(d) > 1e-9*(1+math.Abs(v)) {
 				t.Errorf("t=%v: mean[%d] = %v, want %v", tc.t, k, ov.Means[2*n+k], v)
 			}
 		}
@@ -375,25 +378,25 @@ func TestAppGeodesicOverlay(t *testing.T) {
 	// At t = 1 the scale is the end point's (to rounding).
 	ov := overlayAt(a, sc, 1)
 	for k := 0; k < 4; k++ {
-		if d := ov.Scales[4*n+k] - snap.Scales[4+k]; abs(d) > 1e-8*(1+abs(snap.Scales[4+k])) {
+		if d := ov.Scales[4*n+k] - snap.Scales[4+k]; math.Abs(d) > 1e-8*(1+math.Abs(snap.Scales[4+k])) {
 			t.Errorf("scale at t=1 entry %d: %v, want %v", k, ov.Scales[4*n+k], snap.Scales[4+k])
 		}
 	}
-	a.on(func() { a.geo.show.SetChecked(false) })
-	if ov, _ := a.geo.overlay(sc); ov != nil {
+	a.on(func() { a.geo.SetShown(false) })
+	if ov, _ := a.geo.Overlay(sc); ov != nil {
 		t.Error("overlay drawn with the tool switched off")
 	}
 }
 
 func TestAppDimension3AndRotate(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
-	a.on(func() { a.panel.dim.SetSelected("3") })
+	a.on(func() { a.model.SetDim(3) })
 	a.loads.Wait()
 	eventually(t, "3D optimiser", func() bool {
 		s := a.sess.Snapshot()
 		return s != nil && s.Dim == 3 && a.sess.Settings().Dim == 3
 	})
-	eventually(t, "3D settings", func() bool { return a.check(func() bool { return a.set.Dim == 3 && a.canvas.dim == 3 }) })
+	eventually(t, "3D settings", func() bool { return a.check(func() bool { return a.set.Dim == 3 && a.canvas.Dim() == 3 }) })
 	pause(t, a)
 	f0 := pausedFrame(t, a)
 	if f0.Scene.Dim != 3 {
@@ -448,7 +451,7 @@ func TestAppPointBaseline(t *testing.T) {
 func TestAppSearch(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
-	want := findLabel(a.sess.Dataset().Labels, "finland")
+	want := fit.FindLabel(a.sess.Dataset().Labels, "finland")
 	if want < 0 || a.sess.Dataset().Labels[want] != "Finland" {
 		t.Fatalf("Finland not found: %d", want)
 	}
@@ -462,10 +465,10 @@ func TestAppSearch(t *testing.T) {
 	})
 	// The found item is centred.
 	f := a.frame()
-	x, y := projectMean(f.Scene, f.Style, want)
+	x, y := view.ProjectMean(f.Scene, f.Style, want)
 	px, py := f.VP.ToPixel(x, y)
 	w, h := float64(f.Img.Rect.Dx()), float64(f.Img.Rect.Dy())
-	if abs(px-w/2) > 1 || abs(py-h/2) > 1 {
+	if math.Abs(px-w/2) > 1 || math.Abs(py-h/2) > 1 {
 		t.Errorf("found item at (%v,%v), want the centre (%v,%v)", px, py, w/2, h/2)
 	}
 	var serr error
@@ -482,24 +485,22 @@ func TestAppGeodesicSavedStates(t *testing.T) {
 	a.sess.Wait()
 	eventually(t, "reset", func() bool { return a.iter() == 0 })
 	a.on(func() {
-		a.panel.tabs.SelectIndex(3)
-		a.geo.mode.SetSelected(geoModeStates)
-		a.geo.saveState(false)
+		a.tabs.SelectIndex(3)
+		a.geo.SetStatesMode(true)
+		a.geo.SaveState(false)
 	})
 	a.sess.Step(20)
 	a.sess.Wait()
-	eventually(t, "20 steps", func() bool { return a.iter() == 20 && a.sess.State() == StatePaused })
+	eventually(t, "20 steps", func() bool { return a.iter() == 20 && a.sess.State() == fit.StatePaused })
 	var sa, sb *engine.Snapshot
 	a.on(func() {
-		a.geo.saveState(true)
-		a.geo.mu.Lock()
-		sa, sb = a.geo.sa, a.geo.sb
-		a.geo.mu.Unlock()
+		a.geo.SaveState(true)
+		sa, sb = a.geo.States()
 	})
 	if sa == nil || sb == nil || sa.Iter != 0 || sb.Iter != 20 {
 		t.Fatalf("saved states %+v %+v", sa, sb)
 	}
-	sc := Scene(a.sess.Dataset(), a.sess.Snapshot())
+	sc := fit.Scene(a.sess.Dataset(), a.sess.Snapshot())
 	for _, tc := range []struct {
 		t    float64
 		want []float64
@@ -509,7 +510,7 @@ func TestAppGeodesicSavedStates(t *testing.T) {
 			t.Fatalf("t=%v: no whole-embedding scene", tc.t)
 		}
 		for k, v := range tc.want {
-			if abs(ov.Means[k]-v) > 1e-9*(1+abs(v)) {
+			if math.Abs(ov.Means[k]-v) > 1e-9*(1+math.Abs(v)) {
 				t.Fatalf("t=%v: mean %d = %v, want %v", tc.t, k, ov.Means[k], v)
 			}
 		}
@@ -522,10 +523,10 @@ func TestAppGeodesicSavedStates(t *testing.T) {
 	}
 	// The mean of each item at t = -1.5 is on its line: a - 1.5 (b - a).
 	want := sa.Means[0] - 1.5*(sb.Means[0]-sa.Means[0])
-	if abs(ov.Means[0]-want) > 1e-9*(1+abs(want)) {
+	if math.Abs(ov.Means[0]-want) > 1e-9*(1+math.Abs(want)) {
 		t.Errorf("extrapolated mean %v, want %v", ov.Means[0], want)
 	}
-	a.on(func() { a.geo.show.SetChecked(false); badge = a.canvas.Badge() })
+	a.on(func() { a.geo.SetShown(false); badge = a.canvas.Badge() })
 	if badge != "" {
 		t.Errorf("badge %q with the tool off", badge)
 	}
@@ -595,8 +596,8 @@ func TestFindLabel(t *testing.T) {
 		{"x", -1},
 	}
 	for _, tc := range tests {
-		if got := findLabel(labels, tc.q); got != tc.want {
-			t.Errorf("findLabel(%q) = %d, want %d", tc.q, got, tc.want)
+		if got := fit.FindLabel(labels, tc.q); got != tc.want {
+			t.Errorf("fit.FindLabel(%q) = %d, want %d", tc.q, got, tc.want)
 		}
 	}
 }

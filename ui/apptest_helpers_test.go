@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"burescope/ui/fit"
+	"burescope/ui/view"
 	"bytes"
+	"image"
+	"image/color"
 	"sync"
 	"testing"
 	"time"
@@ -58,8 +62,8 @@ func (ta *testApp) check(cond func() bool) bool {
 }
 
 // frame returns the frame on screen.
-func (ta *testApp) frame() *frame {
-	var f *frame
+func (ta *testApp) frame() *view.Frame {
+	var f *view.Frame
 	ta.on(func() { f = ta.canvas.Frame() })
 	return f
 }
@@ -76,6 +80,10 @@ func newTestApp(t *testing.T, dataset string) *testApp {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
 		ta.App = newApp(fa, w, Flags{Dataset: dataset, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		// Never stop by converging: app tests count iterations across
+		// Step, Space and Reset, and a fit that converged in between would
+		// make them flaky. Iteration budgets still end runs.
+		ta.set.Tol = 0
 		ta.start()
 	})
 	t.Cleanup(func() {
@@ -108,7 +116,7 @@ func pause(t *testing.T, ta *testApp) {
 	t.Helper()
 	ta.sess.Pause()
 	ta.sess.Wait()
-	eventually(t, "paused", func() bool { return ta.sess.State() == StatePaused })
+	eventually(t, "paused", func() bool { return ta.sess.State() == fit.StatePaused })
 }
 
 // syncBuffer is a bytes.Buffer safe for the app's goroutines.
@@ -127,4 +135,18 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// countNonBackground counts the pixels of img that are not bg.
+func countNonBackground(img *image.RGBA, bg color.NRGBA) int {
+	n := 0
+	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+		for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if c.R != bg.R || c.G != bg.G || c.B != bg.B {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -13,14 +13,15 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"burescope/engine"
 	"burescope/render"
+	"burescope/ui/fit"
+	"burescope/ui/view"
 )
 
 // shownFrame returns the frame on screen and a copy of its pixels, taken
 // on the UI goroutine (the loop may reuse the buffer once it is replaced).
-func shownFrame(a *testApp) (*frame, []uint8) {
-	var f *frame
+func shownFrame(a *testApp) (*view.Frame, []uint8) {
+	var f *view.Frame
 	var pix []uint8
 	a.on(func() {
 		f = a.canvas.Frame()
@@ -51,14 +52,11 @@ func TestAppBaselineOverlay(t *testing.T) {
 	a.on(func() { a.controls.baseline.SetChecked(true) })
 	eventually(t, "frame with the baseline", func() bool {
 		f := a.frame()
-		return f != nil && f.Baseline != nil && f.In&(1<<overlayShift-1) == a.sess.Version()
+		return f != nil && f.Baseline != nil && f.Key.Snapshot == a.sess.Version()
 	})
 	f1, pix1 := shownFrame(a)
 	snap := a.sess.Snapshot()
-	a.sess.mu.Lock()
-	opt := a.sess.opt
-	a.sess.mu.Unlock()
-	pm := opt.PointBaselineMeans()
+	pm := a.sess.PointBaselineMeans()
 	if len(pm) != 2*n || len(snap.PointMeans) != 2*n {
 		t.Fatalf("baseline means: %d from the optimiser, %d in the snapshot; want %d", len(pm), len(snap.PointMeans), 2*n)
 	}
@@ -68,12 +66,12 @@ func TestAppBaselineOverlay(t *testing.T) {
 		t.Fatalf("scene has %d items (frame input %d), want %d", f1.Scene.Len(), in.Scene.Len(), 3*n)
 	}
 	ov := f1.Baseline
-	if ov.from != n || ov.n != n || !ov.lines || ov.markerAt(0) != 2*n {
+	if ov.From() != n || ov.N() != n || !ov.Lines() || ov.MarkerAt(0) != 2*n {
 		t.Fatalf("overlay %+v", *ov)
 	}
 	markers := 0
 	for i := n; i < 3*n; i++ {
-		if f1.Scene.Classes[i] != baselineClass || f1.Scene.Labels[i] != "" {
+		if f1.Scene.Classes[i] != view.BaselineClass || f1.Scene.Labels[i] != "" {
 			t.Fatalf("overlay item %d: class %q label %q", i, f1.Scene.Classes[i], f1.Scene.Labels[i])
 		}
 		zero := true
@@ -88,7 +86,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 		t.Errorf("%d overlay items with zero scale, want %d markers", markers, n)
 	}
 	for k := 0; k < n; k++ {
-		j := ov.markerAt(k)
+		j := ov.MarkerAt(k)
 		p := f1.Scene.Means[2*j : 2*j+2]
 		if p[0] != pm[2*k] || p[1] != pm[2*k+1] {
 			t.Fatalf("marker %d at %v, baseline %v", k, p, pm[2*k:2*k+2])
@@ -121,7 +119,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 	names, _ := render.ClassColors(f1.Scene.Classes)
 	rank := -1
 	for k, s := range names {
-		if s == baselineClass {
+		if s == view.BaselineClass {
 			rank = k
 		}
 	}
@@ -157,7 +155,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 	}
 	// The legend's dot has the markers' colour.
 	var dot color.Color
-	a.on(func() { dot = a.canvas.legDot.FillColor })
+	a.on(func() { dot = a.canvas.LegendColor() })
 	if r, g, b, _ := dot.RGBA(); r>>8 != uint32(want.R) || g>>8 != uint32(want.G) || b>>8 != uint32(want.B) {
 		t.Errorf("legend dot %v, markers %v", dot, want)
 	}
@@ -177,7 +175,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 
 	// A click there selects the ellipse under the marker if there is one
 	// (hit-tested here on the scene without the overlay), else item k.
-	plain := Scene(a.sess.Dataset(), snap)
+	plain := fit.Scene(a.sess.Dataset(), snap)
 	wantSel, ok := render.HitTest(plain, f1.Style, f1.VP, px, py)
 	if !ok {
 		wantSel = k
@@ -219,7 +217,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 
 // isolatedMarker returns a marker (item, pixel) at least 10 px from every
 // other marker and inside the picture, or -1.
-func isolatedMarker(f *frame, pm []float64, n int) (int, float64, float64) {
+func isolatedMarker(f *view.Frame, pm []float64, n int) (int, float64, float64) {
 	w, h := float64(f.Img.Rect.Dx()), float64(f.Img.Rect.Dy())
 	for k := 0; k < n; k++ {
 		x, y := f.VP.ToPixel(pm[2*k], pm[2*k+1])
@@ -259,6 +257,10 @@ func TestAppBaselineSavedOn(t *testing.T) {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
 		ta.App = newApp(fa, w, Flags{Dataset: "builtin:pisa2015", Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		// Never stop by converging: app tests count iterations across
+		// Step, Space and Reset, and a fit that converged in between would
+		// make them flaky. Iteration budgets still end runs.
+		ta.set.Tol = 0
 		ta.start()
 	})
 	t.Cleanup(func() {
@@ -271,102 +273,6 @@ func TestAppBaselineSavedOn(t *testing.T) {
 	}
 	eventually(t, "frame with the baseline", func() bool {
 		f := ta.frame()
-		return f != nil && f.Baseline != nil && f.Baseline.n == 35 && f.Scene.Len() == 3*35
+		return f != nil && f.Baseline != nil && f.Baseline.N() == 35 && f.Scene.Len() == 3*35
 	})
-}
-
-// TestBaselinePickAndProjection: on a hand-made scene (two circles of
-// radius 1 at x = 0 and x = 10, d = 3) with the overlay markers at
-// (0.5, 0, 0) and (5, 0, 0): a click on the first marker selects the
-// ellipse it lies in (item 0), a click on the second, outside both,
-// selects its own item 1, and a click elsewhere nothing. The markers are
-// laid out by render exactly where the 3-D projection puts their means.
-func TestBaselinePickAndProjection(t *testing.T) {
-	sc := &render.Scene{
-		Dim:    3,
-		Means:  []float64{0, 0, 0, 10, 0, 0},
-		Scales: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1},
-		Labels: []string{"a", "b"},
-	}
-	snap := &engine.Snapshot{N: 2, Dim: 3, Means: sc.Means, PointMeans: []float64{0.5, 0, 0, 5, 0, 0}, PointStress1: 0.1}
-	st := render.DefaultStyle()
-	st.Labels = false
-	if out, ov := withBaseline(sc, snap, false, st); out != sc || ov != nil {
-		t.Fatal("overlay while off")
-	}
-	pst := st
-	pst.View = render.Precision
-	if out, ov := withBaseline(sc, snap, true, pst); ov == nil || ov.lines || out.Len() != 4 || ov.markerAt(1) != 3 {
-		t.Fatalf("precision view: overlay %+v, %d items (want markers only)", ov, out.Len())
-	}
-	out, ov := withBaseline(sc, snap, true, st)
-	if ov == nil || out.Len() != 6 || ov.from != 2 || !ov.lines {
-		t.Fatalf("overlay %+v, %d items", ov, out.Len())
-	}
-	proj := render.DefaultProjection(out)
-	lay := render.NewLayout(out, st)
-	for k := 0; k < 2; k++ {
-		p := snap.PointMeans[3*k : 3*k+3]
-		x, y, _ := proj.Point(p)
-		s := lay.Shapes[ov.markerAt(k)]
-		if s.Kind != render.KindPoint || math.Abs(s.X-x) > 1e-12 || math.Abs(s.Y-y) > 1e-12 {
-			t.Errorf("marker %d laid out at (%v, %v) kind %v, projection (%v, %v)", k, s.X, s.Y, s.Kind, x, y)
-		}
-		// The line's ends, centre -/+ the top axis of M (level 1), are
-		// the projections of the marker and of the item's mean.
-		l := lay.Shapes[2+k]
-		l1, _, ux, uy := l.M.Eigen()
-		mx, my, _ := proj.Point(sc.Means[3*k : 3*k+3])
-		r := math.Sqrt(l1)
-		e1 := math.Hypot(l.X+r*ux-x, l.Y+r*uy-y) + math.Hypot(l.X-r*ux-mx, l.Y-r*uy-my)
-		e2 := math.Hypot(l.X-r*ux-x, l.Y-r*uy-y) + math.Hypot(l.X+r*ux-mx, l.Y+r*uy-my)
-		if l.Kind != render.KindSegment || math.Min(e1, e2) > 1e-9 {
-			t.Errorf("line %d: kind %v, ends off by %v", k, l.Kind, math.Min(e1, e2))
-		}
-	}
-	var vp render.Viewport
-	vp.FitTo(out, st, 400, 300)
-	for _, tc := range []struct {
-		pt   []float64
-		want int
-	}{
-		{snap.PointMeans[0:3], 0},
-		{snap.PointMeans[3:6], 1},
-		{[]float64{5, 3, 0}, -1},
-	} {
-		wx, wy, _ := proj.Point(tc.pt)
-		px, py := vp.ToPixel(wx, wy)
-		idx, ok := render.HitTest(out, st, vp, px, py)
-		if !ok {
-			idx = -1
-		}
-		if got := ov.pickItem(idx, out, st, vp, px, py); got != tc.want {
-			t.Errorf("click at %v: hit %d, picked %d, want %d", tc.pt, idx, got, tc.want)
-		}
-	}
-	// Hovering item 1's line: outside the circles it stands for item 1's
-	// marker (scene item 5); inside circle 1 the circle wins.
-	for _, tc := range []struct {
-		pt   []float64
-		want int
-	}{
-		{[]float64{7, 0, 0}, 5},
-		{[]float64{9.5, 0, 0}, 1},
-	} {
-		wx, wy, _ := proj.Point(tc.pt)
-		px, py := vp.ToPixel(wx, wy)
-		idx, ok := render.HitTest(out, st, vp, px, py)
-		if !ok || !ov.isLine(idx) && tc.want == 5 {
-			t.Errorf("hover at %v: hit %d (%v), want a line", tc.pt, idx, ok)
-		}
-		if got := ov.hoverItem(idx, out, st, vp, px, py); got != tc.want {
-			t.Errorf("hover at %v: hit %d, shows %d, want %d", tc.pt, idx, got, tc.want)
-		}
-	}
-	if tip := frameTooltip(ov, out, 3); tip != frameTooltip(ov, out, 5) {
-		t.Errorf("line and marker tooltips differ: %q, %q", tip, frameTooltip(ov, out, 3))
-	}
-	if tip := frameTooltip(ov, out, 5); !strings.HasPrefix(tip, "b (point MDS)\n") || !strings.HasSuffix(tip, "to the ellipse's mean 5") {
-		t.Errorf("tooltip %q", tip)
-	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"burescope/ui/view"
 	"math"
 	"strings"
 	"testing"
@@ -11,11 +12,11 @@ import (
 
 // itemPos returns the canvas position of item i's mean in frame f
 // (device-independent units; the canvas converts with its pixel ratio).
-func itemPos(a *testApp, f *frame, i int) fyne.Position {
-	x, y := projectMean(f.Scene, f.Style, i)
+func itemPos(a *testApp, f *view.Frame, i int) fyne.Position {
+	x, y := view.ProjectMean(f.Scene, f.Style, i)
 	px, py := f.VP.ToPixel(x, y)
 	var r float32
-	a.on(func() { r = a.canvas.pxPerUnit })
+	a.on(func() { r = a.canvas.PixelRatio() })
 	return fyne.NewPos(float32(px)/r, float32(py)/r)
 }
 
@@ -47,13 +48,13 @@ func TestCanvasInput(t *testing.T) {
 	f2 := a.frame()
 	var tip string
 	var shown bool
-	a.on(func() { tip, shown = a.canvas.tipText.Text, a.canvas.tipText.Visible() })
+	a.on(func() { tip, shown = a.canvas.Tooltip() })
 	label := a.sess.Dataset().Labels[f2.Hover]
 	if !shown || !strings.HasPrefix(tip, label) || !strings.Contains(tip, "cov eig") {
 		t.Errorf("tooltip %q (shown %v) for hovered %q", tip, shown, label)
 	}
 	a.on(func() { a.canvas.MouseOut() })
-	a.on(func() { shown = a.canvas.tipText.Visible() })
+	a.on(func() { _, shown = a.canvas.Tooltip() })
 	if shown {
 		t.Error("tooltip still shown after the pointer left")
 	}
@@ -67,7 +68,7 @@ func TestCanvasInput(t *testing.T) {
 		return len(f.Scene.Selected) == 1 && f.Scene.Selected[0] == j
 	})
 	var from int
-	a.on(func() { from = a.geo.from.SelectedIndex() })
+	a.on(func() { from = func() int { i, _ := a.geo.Pair(); return i }() })
 	if from != j {
 		t.Errorf("geodesic From = %d after tapping %d", from, j)
 	}
@@ -82,7 +83,7 @@ func TestCanvasInput(t *testing.T) {
 	eventually(t, "panned frame", func() bool { return a.frame().Seq > f4.Seq })
 	f5 := a.frame()
 	var r float64
-	a.on(func() { r = float64(a.canvas.pxPerUnit) })
+	a.on(func() { r = float64(a.canvas.PixelRatio()) })
 	if dx, dy := f5.VP.OX-f4.VP.OX, f5.VP.OY-f4.VP.OY; math.Abs(dx-30*r) > 1e-9 || math.Abs(dy+20*r) > 1e-9 {
 		t.Errorf("pan moved the origin by (%v,%v), want (%v,%v)", dx, dy, 30*r, -20*r)
 	}

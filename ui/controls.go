@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"burescope/ui/fit"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -32,7 +34,7 @@ func newRunControls(a *App) *runControls {
 	c.baseline.SetChecked(a.set.ShowBaseline)
 	c.baseline.OnChanged = func(on bool) {
 		a.set.ShowBaseline = on
-		a.baseline.set(on)
+		a.baseline.Set(on)
 		a.applyView() // saves the setting and wakes the frame loop
 		if on {
 			a.sess.PointBaseline()
@@ -40,22 +42,29 @@ func newRunControls(a *App) *runControls {
 		a.refreshStatus()
 	}
 	c.box = container.NewHBox(c.start, c.step, c.reset, c.jitter, widget.NewSeparator(), c.baseline)
-	c.refresh(StateEmpty, 0)
+	c.refresh(fit.StateEmpty, 0)
 	return c
 }
 
 // refresh sets labels and enabled states for run state s.
-func (c *runControls) refresh(s RunState, iter int) {
+func (c *runControls) refresh(s fit.RunState, iter int) {
 	c.start.SetText(s.StartLabel(iter))
-	if s == StateRunning {
+	if s == fit.StateRunning {
 		c.start.SetIcon(theme.MediaPauseIcon())
 	} else {
 		c.start.SetIcon(theme.MediaPlayIcon())
 	}
-	enable(c.start, s == StatePaused || s == StateRunning)
-	enable(c.step, s == StatePaused)
-	enable(c.reset, s != StateEmpty && s != StateStepping)
-	enable(c.jitter, s != StateEmpty && s != StateStepping && s != StateFailed)
+	enable(c.start, s == fit.StatePaused || s == fit.StateRunning)
+	enable(c.step, s == fit.StatePaused)
+	enable(c.reset, s != fit.StateEmpty && s != fit.StateStepping)
+	enable(c.jitter, s != fit.StateEmpty && s != fit.StateStepping && s != fit.StateFailed)
+}
+
+// disable greys out the run buttons (no fit on the canvas).
+func (c *runControls) disable() {
+	for _, b := range []*widget.Button{c.start, c.step, c.reset, c.jitter} {
+		b.Disable()
+	}
 }
 
 func enable(w fyne.Disableable, on bool) {

@@ -10,29 +10,6 @@ import (
 	"burescope/datasets"
 )
 
-func TestLabelsBeside(t *testing.T) {
-	dir := t.TempDir()
-	for _, f := range []string{"words_labels.txt", "labels.txt", "other.npz"} {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte("a\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tests := []struct {
-		req  loadRequest
-		want string
-	}{
-		{loadRequest{Name: filepath.Join(dir, "words.npz")}, filepath.Join(dir, "words_labels.txt")},
-		{loadRequest{Name: filepath.Join(dir, "other.npz")}, filepath.Join(dir, "labels.txt")},
-		{loadRequest{Name: filepath.Join(dir, "words.npz"), Metadata: "/m/meta.txt"}, "/m/meta.txt"},
-		{loadRequest{Name: filepath.Join(t.TempDir(), "x.npz")}, ""},
-	}
-	for _, tc := range tests {
-		if got := labelsBeside(tc.req); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.req, got, tc.want)
-		}
-	}
-}
-
 func TestExploreCancelKeepsState(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
@@ -41,7 +18,7 @@ func TestExploreCancelKeepsState(t *testing.T) {
 	// The real loader, held at its first progress report until the load
 	// is cancelled: a slow file.
 	a.on(func() {
-		a.explore.loadNPY = func(ctx context.Context, path string, opt datasets.NPYOptions, progress func(int, int)) (*datasets.Dataset, error) {
+		a.explore.SetLoader(func(ctx context.Context, path string, opt datasets.NPYOptions, progress func(int, int)) (*datasets.Dataset, error) {
 			first := true
 			return datasets.LoadNPYDataset(ctx, path, opt, func(done, total int) {
 				progress(done, total)
@@ -51,26 +28,26 @@ func TestExploreCancelKeepsState(t *testing.T) {
 					<-ctx.Done()
 				}
 			})
-		}
+		})
 	})
 	a.on(func() { a.open(authorsNPZ, nil, true) })
 	<-started
 	eventually(t, "progress shown", func() bool {
-		return a.check(func() bool { return a.explore.loading && a.explore.loadBox.Visible() && !a.explore.curveObj.Visible() })
+		return a.check(func() bool { return a.explore.Loading() && a.explore.LoadBox().Visible() && !a.curve.Visible() })
 	})
-	a.on(func() { a.explore.loadStop.OnTapped() })
+	a.on(func() { a.explore.CancelLoad() })
 	a.loads.Wait()
 	a.on(func() {})
 	var loading, curveShown bool
 	var lastError string
-	a.on(func() { loading, curveShown, lastError = a.explore.loading, a.explore.curveObj.Visible(), a.lastError })
+	a.on(func() { loading, curveShown, lastError = a.explore.Loading(), a.curve.Visible(), a.lastError })
 	if loading || !curveShown {
 		t.Errorf("after cancel: loading %v, stress curve shown %v", loading, curveShown)
 	}
 	if lastError != "" {
 		t.Errorf("a cancelled load showed an error: %q", lastError)
 	}
-	if a.explore.currentView() != nil || a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
+	if a.Shown() != nil || a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
 		t.Error("a cancelled load changed the state")
 	}
 	if !strings.Contains(a.log.String(), "cancelled") {
@@ -94,11 +71,11 @@ func TestExploreBadNumPyKeepsState(t *testing.T) {
 	openAndWait(t, a, bad)
 	var lastError string
 	var curveShown bool
-	a.on(func() { lastError, curveShown = a.lastError, a.explore.curveObj.Visible() })
+	a.on(func() { lastError, curveShown = a.lastError, a.curve.Visible() })
 	if !strings.Contains(lastError, loadErr.Error()) {
 		t.Errorf("dialog %q does not carry the loader's error %q", lastError, loadErr)
 	}
-	if !curveShown || a.explore.currentView() != nil || a.sess.Snapshot() != before {
+	if !curveShown || a.Shown() != nil || a.sess.Snapshot() != before {
 		t.Error("a failed load changed the state")
 	}
 }

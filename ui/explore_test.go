@@ -13,6 +13,9 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/ui/fit"
+	"burescope/ui/tab/explore"
+	"burescope/ui/view"
 )
 
 // authorsNPZ is the authors' layout test file of the datasets package
@@ -30,13 +33,13 @@ func openAndWait(t *testing.T, a *testApp, path string) {
 }
 
 // viewFrame waits for a frame that shows view v (its scene's means).
-func viewFrame(t *testing.T, a *testApp, dim int) *frame {
+func viewFrame(t *testing.T, a *testApp, dim int) *view.Frame {
 	t.Helper()
 	a.loop.Wake()
 	eventually(t, "frame of the explored view", func() bool {
 		f := a.frame()
-		v := a.explore.currentView()
-		return f != nil && f.Scene != nil && v != nil && f.Scene.Dim == dim && &f.Scene.Means[0] == &v.scene.Means[0]
+		v := a.Shown()
+		return f != nil && f.Scene != nil && v != nil && f.Scene.Dim == dim && &f.Scene.Means[0] == &v.Scene.Means[0]
 	})
 	return a.frame()
 }
@@ -65,21 +68,21 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := a.explore.currentView()
-	if v == nil || v.mode != modeEmbedding {
+	v := a.Shown()
+	if v == nil || v.Mode != view.ModeEmbedding {
 		t.Fatalf("no embedding view after loading %s: %s", authorsNPZ, a.log.String())
 	}
-	if v.emb.Len() != 3 || v.emb.Dim != 3 || strings.Join(v.emb.Labels, ",") != "bach,mozart,jazz" {
-		t.Fatalf("explored %d items in d = %d labelled %v", v.emb.Len(), v.emb.Dim, v.emb.Labels)
+	if v.Emb.Len() != 3 || v.Emb.Dim != 3 || strings.Join(v.Emb.Labels, ",") != "bach,mozart,jazz" {
+		t.Fatalf("explored %d items in d = %d labelled %v", v.Emb.Len(), v.Emb.Dim, v.Emb.Labels)
 	}
 	for i, m := range want.Means {
-		if v.emb.Means[i] != m {
-			t.Fatalf("mean value %d: %v, loader says %v", i, v.emb.Means[i], m)
+		if v.Emb.Means[i] != m {
+			t.Fatalf("mean value %d: %v, loader says %v", i, v.Emb.Means[i], m)
 		}
 	}
 	// No MDS: the session keeps its paused fit of PISA, the run controls
 	// are off, and a line says why.
-	if st := a.sess.State(); st == StateRunning {
+	if st := a.sess.State(); st == fit.StateRunning {
 		t.Errorf("session state %v after loading an embedding", st)
 	}
 	if a.sess.Snapshot() != fitBefore || a.sess.Dataset().Name != "builtin:pisa2015" {
@@ -91,30 +94,30 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 	a.on(func() {
 		a.refreshStatus()
 		startOff, stepOff = a.controls.start.Disabled(), a.controls.step.Disabled()
-		note, title, status = a.explore.embNote.Text, a.win.Title(), a.status.Text
-		planes = append(planes, a.explore.planes.Options...)
+		note, title, status = a.explore.Note(), a.win.Title(), a.status.Text
+		planes = a.explore.PlaneOptions()
 	})
 	if !startOff || !stepOff {
 		t.Error("run controls enabled for a trained embedding")
 	}
-	if !strings.Contains(note, "no distances to fit") || title != "Burescope — authors.npz" || !strings.Contains(status, "no MDS run") {
+	if !strings.Contains(note, "off until you fit it") || title != "Burescope — authors.npz" || !strings.Contains(status, "no MDS run") {
 		t.Errorf("note %q, title %q, status %q", note, title, status)
 	}
-	if strings.Join(planes, "|") != strings.Join([]string{plane3D, planePCA, planeItem, planeDiff}, "|") {
+	if strings.Join(planes, "|") != strings.Join([]string{view.Plane3D, view.PlanePCA, view.PlaneItem, view.PlaneDiff}, "|") {
 		t.Errorf("planes offered: %v", planes)
 	}
 
 	// d = 3 starts in 3-D; the PCA plane draws another picture.
 	f3 := viewFrame(t, a, 3)
 	img3 := append([]uint8(nil), f3.Img.Pix...)
-	a.on(func() { a.explore.planes.SetSelected(planePCA) })
+	a.on(func() { a.explore.SelectPlane(view.PlanePCA) })
 	a.loads.Wait()
 	fp := viewFrame(t, a, 2)
 	pca, err := engine.PCAPlane(want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkProjected(t, "PCA", a.explore.currentView(), want, pca)
+	checkProjected(t, "PCA", a.Shown(), want, pca)
 	if n := pixelsDiffer(&image.RGBA{Pix: img3, Stride: f3.Img.Stride, Rect: f3.Img.Rect}, fp.Img); n < 100 {
 		t.Errorf("the PCA plane changed only %d pixels of the 3-D picture", n)
 	}
@@ -124,14 +127,14 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 	// fraction kept is (l1 + l2) / (l1 + l2 + l3), from gonum's exact
 	// eigendecomposition of bach's covariance.
 	a.on(func() {
-		a.explore.planes.SetSelected(planeItem)
-		a.explore.setPlaneItem(false, "bach")
+		a.explore.SelectPlane(view.PlaneItem)
+		a.explore.SetPlaneItem(false, "bach")
 	})
 	a.loads.Wait()
 	viewFrame(t, a, 2)
-	v = a.explore.currentView()
-	if v.spec.kind != planeItem || v.spec.a != 0 {
-		t.Fatalf("plane %+v, want bach's axes", v.spec)
+	v = a.Shown()
+	if v.Spec.Kind != view.PlaneItem || v.Spec.A != 0 {
+		t.Fatalf("plane %+v, want bach's axes", v.Spec)
 	}
 	var eig mat.EigenSym
 	if !eig.Factorize(mat.NewSymDense(3, append([]float64(nil), want.Scale(0)...)), false) {
@@ -139,13 +142,13 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 	}
 	l := eig.Values(nil) // ascending
 	wantKept := (l[1] + l[2]) / (l[0] + l[1] + l[2])
-	if math.Abs(v.kept[0]-wantKept) > 1e-12 {
-		t.Errorf("bach keeps %v of its variance, want %v", v.kept[0], wantKept)
+	if math.Abs(v.Kept[0]-wantKept) > 1e-12 {
+		t.Errorf("bach keeps %v of its variance, want %v", v.Kept[0], wantKept)
 	}
 	ip, _ := engine.ItemAxesPlane(want, 0)
 	checkProjected(t, "bach's axes", v, want, ip)
 	var viewSet, keptText string
-	a.on(func() { viewSet, keptText = a.set.View, a.explore.kept.Text })
+	a.on(func() { viewSet, keptText = a.set.View, a.explore.KeptText() })
 	if viewSet != "precision" {
 		t.Errorf("item plane in the %s view, want precision", viewSet)
 	}
@@ -155,15 +158,15 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 
 	// Difference plane: its first axis is the unit mean difference.
 	a.on(func() {
-		a.explore.planes.SetSelected(planeDiff)
-		a.explore.setPlaneItem(false, "bach")
-		a.explore.setPlaneItem(true, "jazz")
+		a.explore.SelectPlane(view.PlaneDiff)
+		a.explore.SetPlaneItem(false, "bach")
+		a.explore.SetPlaneItem(true, "jazz")
 	})
 	a.loads.Wait()
 	viewFrame(t, a, 2)
-	v = a.explore.currentView()
-	if v.spec.kind != planeDiff || v.plane == nil {
-		t.Fatalf("plane %+v", v.spec)
+	v = a.Shown()
+	if v.Spec.Kind != view.PlaneDiff || v.Plane == nil {
+		t.Fatalf("plane %+v", v.Spec)
 	}
 	diff := make([]float64, 3)
 	var nd float64
@@ -171,38 +174,38 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 		diff[k] = want.Mean(2)[k] - want.Mean(0)[k]
 		nd += diff[k] * diff[k]
 	}
-	if c := engine.Dot(v.plane.Axis(0), diff) / math.Sqrt(nd); math.Abs(c-1) > 1e-12 {
+	if c := engine.Dot(v.Plane.Axis(0), diff) / math.Sqrt(nd); math.Abs(c-1) > 1e-12 {
 		t.Errorf("first axis of the difference plane has cosine %v with jazz - bach", c)
 	}
 
 	// The authors' context set (c_means, c_vars) through the Set choice.
-	a.on(func() { a.explore.setRadio.SetSelected("Context set (c_)") })
+	a.on(func() { a.explore.SelectContextSet(true) })
 	a.loads.Wait()
 	a.on(func() {})
 	wantC, err := datasets.LoadNPY(authorsNPZ, datasets.NPYOptions{Set: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v = a.explore.currentView()
+	v = a.Shown()
 	for i, m := range wantC.Means {
-		if v.emb.Means[i] != m {
-			t.Fatalf("context set mean value %d: %v, loader says %v", i, v.emb.Means[i], m)
+		if v.Emb.Means[i] != m {
+			t.Fatalf("context set mean value %d: %v, loader says %v", i, v.Emb.Means[i], m)
 		}
 	}
 
 	// A new MDS dataset leaves the explorer.
 	openAndWait(t, a, "builtin:iris")
-	if a.explore.currentView() != nil {
+	if a.Shown() != nil {
 		t.Error("still exploring after an MDS dataset was opened")
 	}
 }
 
 // checkProjected compares the drawn means with P m for the plane p.
-func checkProjected(t *testing.T, what string, v *embView, e *engine.Embedding, p engine.Plane) {
+func checkProjected(t *testing.T, what string, v *view.EmbView, e *engine.Embedding, p engine.Plane) {
 	t.Helper()
 	for i := 0; i < e.Len(); i++ {
 		for r := 0; r < 2; r++ {
-			got := v.scene.Means[2*i+r]
+			got := v.Scene.Means[2*i+r]
 			want := engine.Dot(p.Axis(r), e.Mean(i))
 			if math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
 				t.Errorf("%s: item %d coordinate %d drawn at %v, want P m = %v", what, i, r, got, want)
@@ -274,8 +277,9 @@ func waitNeighbours(t *testing.T, a *testApp, item int) []engine.Neighbor {
 	var got []engine.Neighbor
 	eventually(t, "neighbour list", func() bool {
 		return a.check(func() bool {
-			got = append([]engine.Neighbor(nil), a.explore.nbList...)
-			return a.explore.selected == item && a.explore.nbStop == nil && len(got) > 0
+			list, of, busy := a.explore.Neighbours()
+			got = list
+			return of == item && !busy && len(got) > 0
 		})
 	})
 	return got
@@ -302,17 +306,17 @@ func TestExploreNeighbours(t *testing.T) {
 		t.Fatal(err)
 	}
 	openAndWait(t, a, path)
-	v := a.explore.currentView()
-	if v == nil || v.emb.Dim != 5 || v.plane == nil || v.spec.kind != planePCA {
+	v := a.Shown()
+	if v == nil || v.Emb.Dim != 5 || v.Plane == nil || v.Spec.Kind != view.PlanePCA {
 		t.Fatalf("JSON embedding not explored on the PCA plane: %+v", v)
 	}
-	e := v.emb
+	e := v.Emb
 
 	// Search selects item 17: its 10 nearest by W2.
 	a.on(func() { a.find(e.Labels[17]) })
 	got := waitNeighbours(t, a, 17)
 	sameNeighbours(t, "W2", got, bruteNeighbours(e, 17, 10, engine.ByW2, 0))
-	if hl := a.explore.highlighted(); len(hl) != 10 || hl[0] != got[0].Index {
+	if hl := a.explore.Highlighted(); len(hl) != 10 || hl[0] != got[0].Index {
 		t.Errorf("highlighted %v, want the 10 neighbours", hl)
 	}
 	eventually(t, "highlighted frame", func() bool {
@@ -322,12 +326,10 @@ func TestExploreNeighbours(t *testing.T) {
 
 	// Bures cosine with rho = 0.5 and k = 5.
 	a.on(func() {
-		a.explore.rho.SetText("0.5")
-		a.explore.k.SetSelected("5")
-		a.explore.by.SetSelected(neighbourChoices[2].name)
+		a.explore.SetRanking(explore.Rankings()[2], "5", "0.5")
 	})
 	eventually(t, "cosine list", func() bool {
-		return a.check(func() bool { return a.explore.nbStop == nil && len(a.explore.nbList) == 5 })
+		return a.check(func() bool { list, _, busy := a.explore.Neighbours(); return !busy && len(list) == 5 })
 	})
 	got = waitNeighbours(t, a, 17)
 	sameNeighbours(t, "Bures cosine", got, bruteNeighbours(e, 17, 5, engine.ByCosine, 0.5))
@@ -336,7 +338,7 @@ func TestExploreNeighbours(t *testing.T) {
 	// Clicking row 2 selects and centres that item and lists its own
 	// neighbours.
 	j := got[1].Index
-	a.on(func() { a.explore.list.Select(1) })
+	a.on(func() { a.explore.SelectRow(1) })
 	if sel := a.loop.Selected(); len(sel) != 1 || sel[0] != j {
 		t.Errorf("selected %v after clicking row 2, want [%d]", sel, j)
 	}
@@ -348,8 +350,7 @@ func TestExploreNeighbours(t *testing.T) {
 	pause(t, a)
 	snap := a.sess.Snapshot()
 	a.on(func() {
-		a.explore.by.SetSelected(neighbourChoices[0].name)
-		a.explore.k.SetSelected("10")
+		a.explore.SetRanking(explore.Rankings()[0], "10", "0.5")
 		a.selectItem(3)
 	})
 	got = waitNeighbours(t, a, 3)

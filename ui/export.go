@@ -18,6 +18,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/render"
+	"burescope/ui/fit"
 )
 
 // exportKind is what an export writes.
@@ -51,7 +52,7 @@ type exportJob struct {
 // exportJob captures the current state for kind; call it on the UI
 // goroutine.
 func (a *App) exportJob(kind exportKind) (*exportJob, error) {
-	if j, err := a.explore.exportJob(kind); j != nil || err != nil {
+	if j, err := a.embeddingExportJob(kind); j != nil || err != nil {
 		return j, err // the explored or trained embedding
 	}
 	j := &exportJob{kind: kind, snap: a.sess.Snapshot(), ds: a.sess.Dataset()}
@@ -72,7 +73,7 @@ func (a *App) exportJob(kind exportKind) (*exportJob, error) {
 func (j *exportJob) write(path string, dpi int) error {
 	switch j.kind {
 	case exportFigure:
-		return render.ExportFile(path, j.scene, j.style, render.ExportOptions{DPI: dpi, Title: displayName(j.ds.Name)})
+		return render.ExportFile(path, j.scene, j.style, render.ExportOptions{DPI: dpi, Title: fit.DisplayName(j.ds.Name)})
 	case exportEmbeddingJSON:
 		return datasets.SaveEmbedding(path, j.snap.Embedding(j.ds.Labels))
 	case exportEmbeddingCSV:
@@ -92,7 +93,7 @@ func (a *App) exportScene() (*render.Scene, render.Style) {
 		sc.Highlight = nil
 		return &sc, f.Style
 	}
-	return Scene(a.sess.Dataset(), a.sess.Snapshot()), a.loop.Style()
+	return fit.Scene(a.sess.Dataset(), a.sess.Snapshot()), a.loop.Style()
 }
 
 // writeEmbeddingCSV writes one row per item: label, class, the mean
@@ -223,13 +224,13 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 					a.showError("Export failed", err)
 					return
 				}
-				fmt.Fprintf(a.log, "burescope: exported %s\n", path)
+				fmt.Fprintf(a.logw, "burescope: exported %s\n", path)
 			})
 		}()
 	}, a.win)
 	name := "burescope"
-	if ds := a.explore.exportDataset(); ds != nil {
-		name = strings.TrimSuffix(displayName(ds.Name), filepath.Ext(ds.Name))
+	if ds := a.exportDataset(); ds != nil {
+		name = strings.TrimSuffix(fit.DisplayName(ds.Name), filepath.Ext(ds.Name))
 	}
 	switch kind {
 	case exportEmbeddingCSV:

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"burescope/ui/fit"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,7 +29,7 @@ func ParseFlags(args []string, stderr io.Writer) (Flags, error) {
 	fs.StringVar(&f.Dataset, "dataset", "", "dataset to open: builtin:NAME or a file path")
 	fs.StringVar(&f.Screenshot, "screenshot", "", "write a PNG capture of the window to `FILE` and quit")
 	fs.DurationVar(&f.After, "after", f.After, "wait this long before --screenshot")
-	fs.StringVar(&f.Backend, "backend", "", "compute backend: auto, cpu or gl (default: last used)")
+	fs.StringVar(&f.Backend, "backend", "", "compute backend: "+fit.BackendNames+" (default: last used)")
 	w := fs.Float64("width", float64(f.Width), "initial window width")
 	h := fs.Float64("height", float64(f.Height), "initial window height")
 	fs.Usage = func() { FlagUsage(stderr) }
@@ -48,8 +49,8 @@ func ParseFlags(args []string, stderr io.Writer) (Flags, error) {
 	if *w < 200 || *h < 150 || *w > 10000 || *h > 10000 {
 		return f, fmt.Errorf("window size %vx%v: want 200x150 to 10000x10000", *w, *h)
 	}
-	if f.Backend != "" && !contains(BackendChoices, f.Backend) {
-		return f, fmt.Errorf("--backend %q: want auto, cpu or gl", f.Backend)
+	if f.Backend != "" && !fit.Contains(fit.BackendChoices, f.Backend) {
+		return f, fmt.Errorf("--backend %q: want %s", f.Backend, fit.BackendNames)
 	}
 	f.Width, f.Height = float32(*w), float32(*h)
 	return f, nil
@@ -60,7 +61,7 @@ func FlagUsage(w io.Writer) {
 	fmt.Fprint(w, `
 Desktop app: burescope [--dataset builtin:NAME|FILE] [FILE]
   --dataset NAME      open builtin:NAME or a file (default builtin:pisa2015)
-  --backend B         auto, cpu or gl
+  --backend B         auto, cpu, gl or gl64
   --width W --height H  initial window size
   --screenshot FILE   capture the window to FILE (PNG) and quit
   --after D           delay before the screenshot (default 5s)

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"burescope/datasets"
+	"burescope/ui/fit"
+
+	"fyne.io/fyne/v2"
 )
 
 // loadRequest is one dataset to open: a file (or builtin:NAME) and, for an
@@ -13,23 +16,6 @@ import (
 type loadRequest struct {
 	Name     string
 	Metadata string
-}
-
-// datasetOptions turns the data settings into loader options.
-func datasetOptions(st Settings, metadata string) datasets.Options {
-	opt := datasets.Options{Symmetrize: st.Symmetrise, Metadata: metadata}
-	if st.Kind != "auto" {
-		opt.Kind = datasets.Kind(st.Kind)
-	}
-	switch st.Standardise {
-	case "on":
-		on := true
-		opt.Standardize = &on
-	case "off":
-		off := false
-		opt.Standardize = &off
-	}
-	return opt
 }
 
 // open loads req.Name with the current settings in the background and, on
@@ -45,7 +31,7 @@ func (a *App) open(name string, metadata []string, autostart bool) {
 
 // openRequest is open with explicit settings (the dataset name in st is
 // replaced by req.Name once the load succeeds).
-func (a *App) openRequest(req loadRequest, st Settings, autostart bool) {
+func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 	a.loadGen++
 	gen := a.loadGen
 	a.loads.Add(1)
@@ -57,38 +43,46 @@ func (a *App) openRequest(req loadRequest, st Settings, autostart bool) {
 				if a.sess.Dataset() == nil {
 					a.canvas.SetMessage("No data: open a file or pick a built-in dataset")
 				}
-				a.showError("Could not open "+displayName(req.Name), err)
+				a.showError("Could not open "+fit.DisplayName(req.Name), err)
 			})
 		}
 	}()
 }
 
 // load does the work of openRequest on a worker goroutine.
-func (a *App) load(req loadRequest, st Settings, gen int, autostart bool) error {
+func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) error {
 	if err := st.Validate(); err != nil {
 		return err
 	}
-	if a.explore.handlesLoad(req) {
-		return a.explore.loadNumPy(req, st, gen) // progress bar, Cancel
+	if datasets.IsNumPyPath(req.Name) {
+		ds, err := a.explore.LoadNumPy(req.Name, req.Metadata) // progress bar, Cancel
+		if ds == nil || err != nil {
+			return err // nil: cancelled
+		}
+		return a.showEmbedding(ds, req.Name, st, gen)
 	}
-	ds, err := datasets.Load(req.Name, datasetOptions(st, req.Metadata))
+	ds, err := datasets.Load(req.Name, fit.DatasetOptions(st, req.Metadata))
 	if err != nil {
 		return err
 	}
 	if ds.Embedding != nil && ds.Dist == nil {
-		return a.explore.showEmbedding(ds, req.Name, st, gen) // shown as it is, no MDS
-	}
-	if ds.Dist == nil {
-		return fmt.Errorf("%s holds a trained %s, not distances to embed (open it with 'burescope render')", req.Name, ds.Kind)
-	}
-	if ds.Len() < 3 {
-		return fmt.Errorf("%s: %d items; elliptical MDS needs at least 3", req.Name, ds.Len())
-	}
-	b, desc, err := makeBackend(st.Backend, ds.Len(), a.log)
-	if err != nil {
-		return err
+		return a.showEmbedding(ds, req.Name, st, gen) // shown as it is; FitEmbedding fits it
 	}
 	st.Dataset = req.Name
+	return a.fitDataset(ds, st, gen, autostart)
+}
+
+// fitDataset opens ds in the session under st on the backend st names
+// (on a worker goroutine) and, unless a newer load was requested, shows
+// it (and starts the fit if autostart).
+func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool) error {
+	if _, _, err := fit.Problem(ds, st); err != nil {
+		return err
+	}
+	b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw})
+	if err != nil {
+		return fmt.Errorf("backend %s: %w", st.Backend, err)
+	}
 	if err := a.sess.Open(ds, st, b, desc); err != nil {
 		return err
 	}
@@ -107,34 +101,59 @@ func (a *App) load(req loadRequest, st Settings, gen int, autostart bool) error 
 
 // loaded updates the UI for a newly opened dataset.
 func (a *App) loaded(ds *datasets.Dataset) {
-	a.explore.datasetLoaded(ds)
+	a.rel.DatasetChanged(ds)
+	a.Leave()
+	a.explore.Reset()
+	a.explore.Refresh()
 	a.canvas.SetDim(a.set.Dim)
 	a.canvas.SetMessage("")
 	a.loop.Select(nil, -1)
 	a.loop.ResetView()
 	a.search.SetText("")
-	a.panel.showDataset(ds)
-	a.geo.setItems(ds.Labels)
+	a.data.ShowDataset(ds)
+	a.model.Sync(a.set)
+	a.display.Sync(a.set)
+	a.geo.SetItems(ds.Labels)
 	if !strings.HasPrefix(ds.Name, datasets.BuiltinPrefix) {
-		a.panel.setRecent(AddRecentFile(a.fa.Preferences(), ds.Name))
+		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), ds.Name))
 		SetLastDir(a.fa.Preferences(), filepath.Dir(ds.Name))
 	}
 	if a.set.ShowBaseline {
 		a.sess.PointBaseline()
 	}
-	a.win.SetTitle("Burescope — " + displayName(ds.Name))
+	a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
 	SaveSettings(a.fa.Preferences(), a.set)
 	a.refreshStatus()
 }
 
 // rebuild re-creates the optimiser (and re-reads the data if needed)
 // after a model or data setting changed.
-func (a *App) rebuild(st Settings) {
+func (a *App) rebuild(st fit.Settings) {
 	if err := st.Validate(); err != nil {
 		a.showError("Invalid setting", err)
-		a.panel.sync()
+		a.syncTabs()
 		return
 	}
-	running := a.sess.State() == StateRunning || a.sess.State() == StateEmpty
+	running := a.sess.State() == fit.StateRunning || a.sess.State() == fit.StateEmpty
+	if ds := a.sess.Dataset(); ds != nil && ds.Dist == nil && ds.Embedding != nil && !st.DataChanged(a.set) {
+		// A fit of a trained embedding's W2 distances (FitEmbedding):
+		// the file would load as an embedding again, so refit the one
+		// in the session.
+		a.loadGen++
+		gen := a.loadGen
+		a.Go(func() {
+			if err := a.fitDataset(ds, st, gen, running); err != nil {
+				a.do(func() { a.showError("Could not fit "+fit.DisplayName(ds.Name), err) })
+			}
+		})
+		return
+	}
 	a.openRequest(loadRequest{Name: st.Dataset}, st, running)
+}
+
+// syncTabs shows the settings in use in the Data, Model and View tabs.
+func (a *App) syncTabs() {
+	a.data.Sync(a.set)
+	a.model.Sync(a.set)
+	a.display.Sync(a.set)
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"burescope/ui/fit"
+
 	"fyne.io/fyne/v2"
 )
 
@@ -34,7 +36,7 @@ const (
 
 // LoadSettings returns def with every option that p holds (and that is
 // valid) replacing the default.
-func LoadSettings(p fyne.Preferences, def Settings) Settings {
+func LoadSettings(p fyne.Preferences, def fit.Settings) fit.Settings {
 	s := def
 	s.View = p.StringWithFallback(prefView, s.View)
 	s.ColorBy = p.StringWithFallback(prefColorBy, s.ColorBy)
@@ -61,7 +63,7 @@ func LoadSettings(p fyne.Preferences, def Settings) Settings {
 }
 
 // SaveSettings stores the persistent options of s in p.
-func SaveSettings(p fyne.Preferences, s Settings) {
+func SaveSettings(p fyne.Preferences, s fit.Settings) {
 	p.SetString(prefView, s.View)
 	p.SetString(prefColorBy, s.ColorBy)
 	p.SetBool(prefLabels, s.Labels)

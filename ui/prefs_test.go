@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"burescope/ui/fit"
 	"reflect"
 	"testing"
 
@@ -10,11 +11,11 @@ import (
 func TestSettingsRoundTrip(t *testing.T) {
 	a := test.NewTempApp(t)
 	p := a.Preferences()
-	s := DefaultSettings()
+	s := fit.DefaultSettings()
 	s.View, s.ColorBy, s.Labels, s.Level, s.ShowBaseline = "precision", "stress", false, 2, true
 	s.Dim, s.Family, s.Tau, s.Eps, s.Seed, s.Backend = 3, "custom", 0.4, 0.001, 42, "cpu"
 	SaveSettings(p, s)
-	got := LoadSettings(p, DefaultSettings())
+	got := LoadSettings(p, fit.DefaultSettings())
 	if !reflect.DeepEqual(got, s) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, s)
 	}
@@ -25,7 +26,7 @@ func TestLoadSettingsRejectsInvalid(t *testing.T) {
 	p := a.Preferences()
 	p.SetInt(prefDim, 7) // not a valid dimension
 	p.SetString(prefView, "precision")
-	if got := LoadSettings(p, DefaultSettings()); !reflect.DeepEqual(got, DefaultSettings()) {
+	if got := LoadSettings(p, fit.DefaultSettings()); !reflect.DeepEqual(got, fit.DefaultSettings()) {
 		t.Errorf("invalid preferences were used: %+v", got)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/engine/hypernymy"
+	"burescope/ui/fit"
+	"burescope/ui/view"
 )
 
 // tinyTree is a hand-made hierarchy as (child, ancestor) pairs, its
@@ -57,28 +59,25 @@ func openRelations(t *testing.T, a *testApp) *datasets.Dataset {
 
 // setForm fills the Relations form.
 func setForm(a *testApp, dim, epochs, negatives, batch, lr, seed, opt string) {
-	r := a.explore.rel
+	r := a.rel
 	a.on(func() {
-		r.dim.SetText(dim)
-		r.epochs.SetText(epochs)
-		r.negatives.SetText(negatives)
-		r.batch.SetText(batch)
-		r.lr.SetText(lr)
-		r.seed.SetText(seed)
-		r.optimizer.SetSelected(opt)
+		for _, f := range [][2]string{{"dim", dim}, {"epochs", epochs}, {"negatives", negatives}, {"batch", batch},
+			{"lr", lr}, {"seed", seed}, {"eval-every", "1"}, {"optimizer", opt}} {
+			r.Type(f[0], f[1])
+		}
 	})
 }
 
 // trainToEnd presses Start and waits for the run to finish.
 func trainToEnd(t *testing.T, a *testApp, epochs int) *hypernymy.Progress {
 	t.Helper()
-	r := a.explore.rel
-	a.on(func() { r.start.OnTapped() })
+	r := a.rel
+	a.on(func() { r.Start() })
 	var last *hypernymy.Progress
 	eventually(t, "training done", func() bool {
 		return a.check(func() bool {
-			last = r.last
-			return !r.running && last != nil && last.Done && last.Epoch == epochs
+			last = r.Last()
+			return !r.Running() && last != nil && last.Done && last.Epoch == epochs
 		})
 	})
 	return last
@@ -87,9 +86,9 @@ func trainToEnd(t *testing.T, a *testApp, epochs int) *hypernymy.Progress {
 func TestRelationsTrainAndExport(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	ds := openRelations(t, a)
-	r := a.explore.rel
+	r := a.rel
 	var info string
-	a.on(func() { info = r.info.Text })
+	a.on(func() { info = r.Info() })
 	if !strings.Contains(info, "16 (child, ancestor) relations") {
 		t.Errorf("relations tab says %q", info)
 	}
@@ -99,7 +98,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	// The MAP curve has one point per epoch (evaluate every 1).
 	var points int
 	var evals []hypernymy.Eval
-	a.on(func() { points, evals = r.curve.Points(), r.curve.evals })
+	a.on(func() { points, evals = r.Curve().Points(), r.Curve().Evals() })
 	if points != 6 {
 		t.Fatalf("MAP curve has %d points after 6 epochs, want 6", points)
 	}
@@ -131,16 +130,16 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	}
 
 	// The canvas shows the trained embedding.
-	v := a.explore.currentView()
-	if v == nil || v.mode != modeRelations || v.emb.Len() != 9 || v.epoch != 6 {
+	v := a.Shown()
+	if v == nil || v.Mode != view.ModeRelations || v.Emb.Len() != 9 || v.Epoch != 6 {
 		t.Fatalf("canvas view %+v", v)
 	}
 	eventually(t, "frame of the trained embedding", func() bool {
 		f := a.frame()
-		return f != nil && f.Scene != nil && f.Scene.Len() == 9 && &f.Scene.Means[0] == &a.explore.currentView().scene.Means[0]
+		return f != nil && f.Scene != nil && f.Scene.Len() == 9 && &f.Scene.Means[0] == &a.Shown().Scene.Means[0]
 	})
 	var curveShown bool
-	a.on(func() { curveShown = r.curveBox.Visible() && !a.explore.curveObj.Visible() })
+	a.on(func() { curveShown = r.Curve().Visible() && !a.curve.Visible() })
 	if !curveShown {
 		t.Error("the MAP curve does not replace the stress curve in relations mode")
 	}
@@ -179,9 +178,9 @@ func TestRelationsTrainAndExport(t *testing.T) {
 		t.Errorf("exported label %q, want %q", got.Labels[0], ds.Labels[0])
 	}
 	a.on(func() {
-		for _, it := range a.panel.tabs.Items {
+		for _, it := range a.tabs.Items {
 			if it.Text == "Relations" {
-				a.panel.tabs.Select(it)
+				a.tabs.Select(it)
 			}
 		}
 	})
@@ -189,7 +188,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 
 	// More epochs with the same settings train further: 8 epochs in all
 	// equal 8 epochs in one go.
-	a.on(func() { r.epochs.SetText("8") })
+	a.on(func() { r.Type("epochs", "8") })
 	last = trainToEnd(t, a, 8)
 	if err := ref.SetEpochs(8); err != nil {
 		t.Fatal(err)
@@ -202,7 +201,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 			t.Fatalf("trained further: mean value %d: app %v, headless %v", i, last.Means[i], want.Means[i])
 		}
 	}
-	a.on(func() { points = r.curve.Points() })
+	a.on(func() { points = r.Curve().Points() })
 	if points != 8 {
 		t.Errorf("MAP curve has %d points after 8 epochs", points)
 	}
@@ -211,23 +210,23 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	// PCA plane of the means.
 	setForm(a, "4", "3", "3", "8", "0", "1", hypernymy.SGD)
 	trainToEnd(t, a, 3)
-	v = a.explore.currentView()
-	if v.emb.Dim != 4 || v.plane == nil || v.scene.Dim != 2 {
-		t.Fatalf("d = 4 view: dim %d, plane %v, scene dim %d", v.emb.Dim, v.plane, v.scene.Dim)
+	v = a.Shown()
+	if v.Emb.Dim != 4 || v.Plane == nil || v.Scene.Dim != 2 {
+		t.Fatalf("d = 4 view: dim %d, plane %v, scene dim %d", v.Emb.Dim, v.Plane, v.Scene.Dim)
 	}
-	pca, err := engine.PCAPlane(v.emb)
+	pca, err := engine.PCAPlane(v.Emb)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for r := 0; r < 2; r++ {
-		if c := math.Abs(engine.Dot(pca.Axis(r), v.plane.Axis(r))); math.Abs(c-1) > 1e-9 {
+		if c := math.Abs(engine.Dot(pca.Axis(r), v.Plane.Axis(r))); math.Abs(c-1) > 1e-9 {
 			t.Errorf("axis %d of the drawn plane is not the PCA axis (|cos| %v)", r, c)
 		}
 	}
 
 	// Unticking "show" returns to the MDS fit.
-	a.on(func() { r.show.SetChecked(false) })
-	if a.explore.currentView() != nil {
+	a.on(func() { r.SetShown(false) })
+	if a.Shown() != nil {
 		t.Error("still showing the trained embedding")
 	}
 }
@@ -235,28 +234,28 @@ func TestRelationsTrainAndExport(t *testing.T) {
 func TestRelationsPauseResume(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	openRelations(t, a)
-	r := a.explore.rel
+	r := a.rel
 	setForm(a, "3", "100000", "3", "4", "0.01", "1", hypernymy.SGD)
-	a.on(func() { r.start.OnTapped() })
+	a.on(func() { r.Start() })
 	eventually(t, "some epochs", func() bool {
-		return a.check(func() bool { return r.last != nil && r.last.Epoch >= 3 })
+		return a.check(func() bool { return r.Last() != nil && r.Last().Epoch >= 3 })
 	})
 	// d = 3 is drawn in 3-D (drag rotates).
 	var canvasDim int
-	a.on(func() { canvasDim = a.canvas.dim })
-	if v := a.explore.currentView(); v == nil || v.scene.Dim != 3 || v.plane != nil || canvasDim != 3 {
+	a.on(func() { canvasDim = a.canvas.Dim() })
+	if v := a.Shown(); v == nil || v.Scene.Dim != 3 || v.Plane != nil || canvasDim != 3 {
 		t.Errorf("d = 3 training not drawn in 3-D (canvas dim %d)", canvasDim)
 	}
-	a.on(func() { r.pause.OnTapped() })
-	var done chan struct{}
-	a.on(func() { done = r.done })
+	a.on(func() { r.Pause() })
+	var done <-chan struct{}
+	a.on(func() { done = r.Done() })
 	<-done
 	var e0 int
 	var startText string
 	eventually(t, "paused snapshot applied", func() bool {
 		return a.check(func() bool {
-			e0, startText = r.last.Epoch, r.start.Text
-			return r.tr.Latest() == r.last
+			e0, startText = r.Last().Epoch, r.StartText()
+			return r.CaughtUp()
 		})
 	})
 	if startText != "Resume" {
@@ -265,13 +264,13 @@ func TestRelationsPauseResume(t *testing.T) {
 	// Space resumes in relations mode (and never starts the MDS fit).
 	a.on(func() { a.runKey(fyne.KeySpace) })
 	eventually(t, "resumed", func() bool {
-		return a.check(func() bool { return r.last.Epoch > e0+2 })
+		return a.check(func() bool { return r.Last().Epoch > e0+2 })
 	})
-	if a.sess.State() == StateRunning {
+	if a.sess.State() == fit.StateRunning {
 		t.Error("the MDS fit runs beside the training")
 	}
-	a.on(func() { r.stop.OnTapped() })
-	a.on(func() { done = r.done })
+	a.on(func() { r.Stop() })
+	a.on(func() { done = r.Done() })
 	<-done
 }
 
@@ -291,65 +290,5 @@ func maybeShot(t *testing.T, a *testApp, name string) {
 	defer f.Close()
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestRelationsFormNeedsRelations checks the Relations tab around
-// datasets without relations: the form and Start are off with the hint
-// shown, and on once a dataset with relations is loaded; the empty
-// progress text takes no room; the "show" check is no wider than the
-// form (it set the side panel's minimum width before).
-func TestRelationsFormNeedsRelations(t *testing.T) {
-	a := newTestApp(t, "builtin:pisa2015") // no relations
-	r := a.explore.rel
-	formState := func() (enabled, disabled int, needs bool) {
-		a.on(func() {
-			for _, f := range append([]fyne.Disableable{r.epochs, r.start}, r.fields...) {
-				if f.Disabled() {
-					disabled++
-				} else {
-					enabled++
-				}
-			}
-			needs = r.needs.Visible()
-		})
-		return enabled, disabled, needs
-	}
-	all := len(r.fields) + 2
-	if on, _, needs := formState(); on != 0 || !needs {
-		t.Errorf("no relations: %d of %d form widgets enabled, hint shown %v; want none enabled, hint shown", on, all, needs)
-	}
-	var textShown bool
-	var checkW, formW float32
-	a.on(func() {
-		textShown = r.text.Visible()
-		checkW, formW = r.show.MinSize().Width, r.form.MinSize().Width
-	})
-	if textShown {
-		t.Error("empty progress text is shown (an empty line under the bar)")
-	}
-	if checkW > formW {
-		t.Errorf("show check is %v wide, wider than the form (%v): it sets the panel's width", checkW, formW)
-	}
-
-	openRelations(t, a)
-	if on, _, needs := formState(); on != all || needs {
-		t.Errorf("with relations: %d of %d form widgets enabled, hint shown %v; want all enabled, no hint", on, all, needs)
-	}
-	setForm(a, "2", "1", "3", "8", "0", "1", hypernymy.Adam)
-	trainToEnd(t, a, 1)
-	var text string
-	a.on(func() { text, textShown = r.text.Text, r.text.Visible() })
-	if !textShown || !strings.HasPrefix(text, "epoch 1 / 1") {
-		t.Errorf("after training: progress text %q shown %v", text, textShown)
-	}
-
-	// Back to a dataset without relations: the run is forgotten, the form
-	// off again and the progress text gone.
-	a.on(func() { a.open("builtin:pisa2015", nil, false) })
-	a.loads.Wait()
-	a.on(func() { textShown = r.text.Visible() })
-	if on, _, needs := formState(); on != 0 || !needs || textShown {
-		t.Errorf("relations gone: %d form widgets enabled, hint %v, progress text shown %v", on, needs, textShown)
 	}
 }

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
 	"burescope/gpucompute"
+	"burescope/ui/fit"
 )
 
 func TestOpenBackend(t *testing.T) {
@@ -22,7 +24,7 @@ func TestOpenBackend(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			b, err := openBackend(tt.name, &stderr)
+			b, err := openBackend(tt.name, fit.AutoGLMin, &stderr)
 			if tt.wantErr {
 				if err == nil {
 					b.Close()
@@ -63,7 +65,7 @@ func TestOpenBackend(t *testing.T) {
 // with one stderr line naming the renderer, on a software rasteriser.
 func TestOpenBackendGL(t *testing.T) {
 	var stderr bytes.Buffer
-	b, err := openBackend("gl", &stderr)
+	b, err := openBackend("gl", fit.AutoGLMin, &stderr)
 	if err != nil {
 		if !strings.Contains(err.Error(), "--backend gl") {
 			t.Errorf("error %q does not name the flag", err)
@@ -74,7 +76,7 @@ func TestOpenBackendGL(t *testing.T) {
 	if b.Name() != "gl" {
 		t.Errorf("Name() = %q", b.Name())
 	}
-	a, err := openBackend("auto", &stderr)
+	a, err := openBackend("auto", fit.AutoGLMin, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,5 +91,20 @@ func TestOpenBackendGL(t *testing.T) {
 		}
 	case a.Name() != "gl":
 		t.Errorf("GPU GL (%s) works but auto chose %q (stderr %q)", info.Renderer, a.Name(), stderr.String())
+	}
+}
+
+// TestOpenBackendSmallAuto: below fit.AutoGLMin items "auto" is the CPU
+// without trying GL, and one stderr line says so with the count.
+func TestOpenBackendSmallAuto(t *testing.T) {
+	var stderr bytes.Buffer
+	b, err := openBackend("auto", fit.AutoGLMin-1, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	want := fmt.Sprintf("n = %d < %d", fit.AutoGLMin-1, fit.AutoGLMin)
+	if b.Name() != "cpu" || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("auto for %d items: %q, stderr %q; want cpu and one line saying %q", fit.AutoGLMin-1, b.Name(), stderr.String(), want)
 	}
 }

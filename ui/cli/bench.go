@@ -104,7 +104,7 @@ func runBench(env Env) error {
 	if *backendName == "cpu" {
 		be = engine.NewCPUBackend(*threads)
 	} else {
-		if be, err = openBackend(*backendName, env.Stderr); err != nil {
+		if be, err = openBackend(*backendName, *n, env.Stderr); err != nil {
 			return err
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/render"
+	"burescope/ui/fit"
 )
 
 func init() {
@@ -53,20 +54,21 @@ const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--
 // with the same settings so points_stress1 can be compared with stress1.
 func runFit(env Env) error {
 	fs := NewFlagSet(env, "fit", fitUsage)
+	def := fit.DefaultSettings() // the app's defaults
 	kind := fs.String("kind", "auto", "input kind: auto, distances, features, relations or embedding")
-	dim := fs.Int("dim", 2, "embedding dimension (1..16)")
-	family := fs.String("family", "gaussian", "elliptical family: gaussian, uniform or custom")
+	dim := fs.Int("dim", def.Dim, "embedding dimension (1..16)")
+	family := fs.String("family", def.Family, "elliptical family: gaussian, uniform or custom")
 	tau := fs.Float64("tau", 0, "covariance constant of the custom family (covariance = tau * scale)")
-	eps := fs.Float64("eps", -1, "scale regularisation relative to the squared RMS distance (<0: default 0.01)")
-	iters := fs.Int("iters", 1000, "maximum number of iterations (0: only evaluate the initial state)")
-	tol := fs.Float64("tol", 1e-7, "stop when the stress improves by less than this fraction over 20 iterations (0: never)")
-	optName := fs.String("optimizer", "adam", "optimiser: adam, gd or adagrad")
-	lr := fs.Float64("lr", 0, "learning rate (0: the optimiser's default)")
-	seed := fs.Int64("seed", 1, "random seed (initial scales, random init)")
+	eps := fs.Float64("eps", def.Eps, "scale regularisation relative to the squared RMS distance (<0: the default)")
+	iters := fs.Int("iters", def.Iterations, "maximum number of iterations (0: only evaluate the initial state)")
+	tol := fs.Float64("tol", def.Tol, "stop when the stress improves by less than this fraction over 20 iterations (0: never)")
+	optName := fs.String("optimizer", def.Optimizer, "optimiser: adam, gd or adagrad")
+	lr := fs.Float64("lr", def.LearningRate, "learning rate (0: the optimiser's default)")
+	seed := fs.Int64("seed", def.Seed, "random seed (initial scales, random init)")
 	initName := fs.String("init", "mds", "initial state: mds, random or an embedding FILE.json")
 	points := fs.Bool("points", false, "fit points (Diracs: metric MDS) instead of ellipses")
 	baseline := fs.Bool("baseline", true, "also fit the point-MDS baseline (points_stress1)")
-	backendName := fs.String("backend", "auto", "stress backend: "+backendNames)
+	backendName := fs.String("backend", def.Backend, "stress backend: "+backendNames)
 	out := fs.String("out", "", "write the fitted embedding (JSON) to this file")
 	figure := fs.String("figure", "", "also draw the fit to this figure (png, svg, pdf or eps; labels on, coloured by class when the data has one)")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
@@ -114,36 +116,18 @@ func runFit(env Env) error {
 		return err
 	}
 	n := ds.Len()
-	dist := ds.Dist
-	opt := engine.DefaultOptions()
-	if ds.Kind == datasets.KindEmbedding && ds.Embedding != nil {
-		// Fit the embedding's own W2 distances, starting from it when it
-		// matches the requested dimension and family.
-		full := engine.DistanceMatrix(ds.Embedding)
-		dist = make([]float64, 0, n*(n-1)/2)
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				dist = append(dist, full[i*n+j])
-			}
-		}
-		if ds.Embedding.Dim == *dim && *initName == "mds" {
-			opt.InitEmbedding = ds.Embedding
-		}
+	st := def
+	st.Dim, st.Family, st.Tau, st.Eps, st.Iterations, st.Tol = *dim, *family, *tau, *eps, *iters, *tol
+	st.Optimizer, st.LearningRate, st.Seed = *optName, *lr, *seed
+	// The app's rules: distances, or a trained embedding's own W2
+	// distances, starting from it when it has the requested dimension.
+	dist, opt, err := fit.Problem(ds, st)
+	if err != nil {
+		return err
 	}
-	if n < 3 {
-		return fmt.Errorf("%s: %d items; elliptical MDS needs at least 3", pos[0], n)
+	if *initName != "mds" {
+		opt.InitEmbedding = nil
 	}
-	if len(dist) != n*(n-1)/2 {
-		return fmt.Errorf("%s: no distances to fit (kind %s)", pos[0], ds.Kind)
-	}
-	opt.Dim = *dim
-	opt.Family = fam
-	opt.Eps = *eps
-	opt.MaxIter = *iters
-	opt.Tol = *tol
-	opt.Optimizer = *optName
-	opt.LR = *lr
-	opt.Seed = *seed
 	opt.Points = *points
 	switch *initName {
 	case "mds", "random":
@@ -158,7 +142,7 @@ func runFit(env Env) error {
 		}
 		opt.InitEmbedding = e
 	}
-	be, err := openBackend(*backendName, env.Stderr)
+	be, err := openBackend(*backendName, n, env.Stderr)
 	if err != nil {
 		return err
 	}

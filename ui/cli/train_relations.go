@@ -14,6 +14,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/ui/fit"
 )
 
 func init() {
@@ -57,15 +58,16 @@ const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [
 // the embedding (gaussian family) and print one JSON summary line.
 func runTrainRelations(env Env) error {
 	fs := NewFlagSet(env, "train-relations", trainRelationsUsage)
-	dim := fs.Int("dim", 2, "embedding dimension (2..16)")
-	epochs := fs.Int("epochs", 50, "number of epochs (passes over the relations)")
-	negatives := fs.Int("negatives", 50, "negative samples per relation")
-	batch := fs.Int("batch", 1000, "relations per batch")
-	lr := fs.Float64("lr", 0, "learning rate (0: sgd 0.02 for d <= 4, 0.01 above as in the paper; adam 0.01)")
-	optName := fs.String("optimizer", "sgd", "optimiser: sgd or adam")
-	seed := fs.Uint64("seed", 1, "random seed (initialisation, order, negatives)")
-	eps := fs.Float64("eps", 0.01, "regularisation added to the diagonal of every scale L L^T")
-	evalEvery := fs.Int("eval-every", 10, "evaluate mean rank and MAP every K epochs (and after the last; 0: only after the last)")
+	def := fit.RelationDefaults() // the app's defaults
+	dim := fs.Int("dim", def.Dim, "embedding dimension (2..16)")
+	epochs := fs.Int("epochs", def.Epochs, "number of epochs (passes over the relations)")
+	negatives := fs.Int("negatives", def.Negatives, "negative samples per relation")
+	batch := fs.Int("batch", def.BatchSize, "relations per batch")
+	lr := fs.Float64("lr", def.LR, "learning rate (0: sgd 0.02 for d <= 4, 0.01 above as in the paper; adam 0.01)")
+	optName := fs.String("optimizer", def.Optimizer, "optimiser: sgd or adam")
+	seed := fs.Uint64("seed", def.Seed, "random seed (initialisation, order, negatives)")
+	eps := fs.Float64("eps", def.Eps, "regularisation added to the diagonal of every scale L L^T")
+	evalEvery := fs.Int("eval-every", def.EvalEvery, "evaluate mean rank and MAP every K epochs (and after the last; 0: only after the last)")
 	noSelf := fs.Bool("no-self-pairs", false, "do not add the self pairs (u, u) to the training relations")
 	workers := fs.Int("workers", 0, "goroutines (0: all cores; results do not depend on it)")
 	out := fs.String("out", "", "write the trained embedding (JSON, gaussian family) to this file")

@@ -1,0 +1,91 @@
+package fit
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+
+	"burescope/engine"
+	"burescope/gpucompute"
+)
+
+// AutoGLMin is the smallest n for which "auto" tries the GL backend: below
+// it one CPU evaluation takes well under a millisecond and the GL round
+// trip costs more than it saves (docs/gpu.md: GL wins from n ~ 2000 on
+// llvmpipe, roughly break-even at a few hundred).
+const AutoGLMin = 500
+
+// BackendNames lists the backend choices for help texts.
+const BackendNames = "cpu, gl, gl64 or auto"
+
+// BackendOptions says how OpenBackend reaches the platform.
+type BackendOptions struct {
+	// OnMainThread runs a function on the thread that owns the window
+	// system and waits for it (the app passes fyne.DoAndWait; nil: the
+	// GL backend locks its own thread, as on the command line).
+	OnMainThread func(func())
+	// Log receives one line when "auto" falls back to the CPU, saying
+	// why (nil: no log).
+	Log io.Writer
+}
+
+// OpenBackend returns the stress backend called choice for a problem of
+// n items and a one-line description of it. The app and the command line
+// both open their backends here:
+//
+//	cpu   engine.NewCPUBackend on all cores
+//	gl    the OpenGL 4.3 compute backend in float32 (an error if no context comes up)
+//	gl64  the same in float64 (an error if the driver has no double shaders)
+//	auto  the CPU below AutoGLMin items; else gl when a context comes up,
+//	      passes its self-test against the CPU and runs on a GPU (not a
+//	      software rasteriser such as llvmpipe), else the CPU. Whenever
+//	      auto picks the CPU, one line on Log says why.
+//
+// The caller closes the backend.
+func OpenBackend(choice string, n int, o BackendOptions) (engine.Backend, string, error) {
+	logf := func(format string, a ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format, a...)
+		}
+	}
+	switch choice {
+	case "cpu":
+		b := engine.NewCPUBackend(runtime.NumCPU())
+		return b, Describe(b), nil
+	case "gl", "gl64":
+		b, err := gpucompute.New(gpucompute.Options{FP64: choice == "gl64", OnMainThread: o.OnMainThread})
+		if err != nil {
+			return nil, "", err
+		}
+		return b, Describe(b), nil
+	case "auto":
+		if n < AutoGLMin {
+			b := engine.NewCPUBackend(runtime.NumCPU())
+			why := fmt.Sprintf("auto: n = %d < %d", n, AutoGLMin)
+			logf("burescope: using the CPU backend (%s)\n", why)
+			return b, Describe(b) + " (" + why + ")", nil
+		}
+		b, why, err := gpucompute.Auto(gpucompute.Options{OnMainThread: o.OnMainThread})
+		if err != nil {
+			return nil, "", err
+		}
+		if b.Name() != "gl" {
+			logf("burescope: using the CPU backend (%s)\n", why)
+			return b, Describe(b) + " (auto: no usable GL)", nil
+		}
+		return b, Describe(b), nil
+	}
+	return nil, "", fmt.Errorf("unknown backend %q (want %s)", choice, BackendNames)
+}
+
+// Describe is a one-line description of a backend for the status bar
+// and reports: "cpu (N threads)" or "gl (renderer, version, precision)".
+func Describe(b engine.Backend) string {
+	switch v := b.(type) {
+	case *engine.CPUBackend:
+		return fmt.Sprintf("cpu (%d threads)", v.Threads())
+	case *gpucompute.Backend:
+		return "gl (" + v.Info().String() + ")"
+	}
+	return b.Name()
+}

@@ -1,0 +1,461 @@
+package fit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"burescope/datasets"
+	"burescope/engine"
+	"burescope/render"
+)
+
+// publishEvery is how often the optimiser goroutine publishes a snapshot
+// while running (the frame loop draws at most ~30 per second anyway).
+const publishEvery = 40 * time.Millisecond
+
+// Session owns one loaded dataset, its optimiser and the goroutine that
+// runs it. Every operation that touches the optimiser (run, step, reset,
+// jitter) is queued on a chain of goroutines, each waiting for the
+// previous one to finish, so the optimiser is used by one goroutine at a
+// time and no call ever blocks the UI goroutine.
+type Session struct {
+	// OnState is called (from any goroutine) after the run state changed.
+	OnState func(RunState)
+	// OnSnapshot is called (from any goroutine) after a snapshot was
+	// published; it must not block (the app wakes its frame loop).
+	OnSnapshot func()
+	// OnError is called (from any goroutine) when the optimiser fails.
+	OnError func(error)
+
+	mu       sync.Mutex
+	ds       *datasets.Dataset
+	settings Settings
+	opt      *engine.Optimizer
+	backend  engine.Backend
+	backendD string // backend description for the status bar
+	state    RunState
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the last queued operation ends
+	lastErr  error
+
+	snap    atomic.Pointer[engine.Snapshot]
+	version atomic.Uint64
+	rate    atomic.Uint64 // iterations per second, float64 bits
+
+	rateIter int
+	rateTime time.Time
+}
+
+// NewSession returns an empty session.
+func NewSession() *Session { return &Session{} }
+
+// Open replaces the session's dataset and optimiser with a new one built
+// from ds and st on backend b (described by backendDesc for the status
+// bar). The previous optimiser is stopped and its backend closed. It may
+// block while the optimiser initialises (classical MDS), so call it off
+// the UI goroutine. On error the previous state is kept and b is closed.
+func (s *Session) Open(ds *datasets.Dataset, st Settings, b engine.Backend, backendDesc string) error {
+	if ds == nil || (ds.Dist == nil && ds.Embedding == nil) {
+		b.Close()
+		return fmt.Errorf("%s: no distances to embed (a %s file)", nameOf(ds), kindOf(ds))
+	}
+	opt, err := NewOptimizer(ds, st, b)
+	if err != nil {
+		b.Close()
+		return err
+	}
+	s.mu.Lock()
+	s.stopLocked()
+	prevDone, oldBackend := s.done, s.backend
+	s.ds, s.settings, s.opt, s.backend, s.backendD = ds, st, opt, b, backendDesc
+	s.lastErr = nil
+	s.done = nil
+	s.rateIter, s.rateTime = 0, time.Time{}
+	s.rate.Store(0)
+	s.setStateLocked(EvLoaded)
+	s.mu.Unlock()
+	if oldBackend != nil {
+		go func() {
+			if prevDone != nil {
+				<-prevDone
+			}
+			oldBackend.Close()
+		}()
+	}
+	s.publish(opt, opt.Latest())
+	return nil
+}
+
+// Close stops the optimiser and releases the backend.
+func (s *Session) Close() {
+	s.mu.Lock()
+	s.stopLocked()
+	done, b := s.done, s.backend
+	s.backend, s.opt = nil, nil
+	s.state = StateEmpty // nothing can be started any more
+	s.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+	if b != nil {
+		b.Close()
+	}
+}
+
+// Dataset returns the loaded dataset (nil if none).
+func (s *Session) Dataset() *datasets.Dataset {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ds
+}
+
+// Settings returns the settings the optimiser was built with.
+func (s *Session) Settings() Settings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings
+}
+
+// BackendDesc describes the backend in use.
+func (s *Session) BackendDesc() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.backendD
+}
+
+// State returns the run state.
+func (s *Session) State() RunState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// Err returns the optimiser's last error (nil if none).
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastErr
+}
+
+// Snapshot returns the newest published snapshot (nil before Open).
+func (s *Session) Snapshot() *engine.Snapshot { return s.snap.Load() }
+
+// Version increases with every published snapshot.
+func (s *Session) Version() uint64 { return s.version.Load() }
+
+// Rate returns the measured iterations per second of the current run.
+func (s *Session) Rate() float64 { return math.Float64frombits(s.rate.Load()) }
+
+// Toggle starts the run if it is not running and pauses it if it is.
+func (s *Session) Toggle() {
+	if s.State() == StateRunning {
+		s.Pause()
+	} else {
+		s.Start()
+	}
+}
+
+// Start runs the optimiser until it converges, uses its iteration budget,
+// fails or is paused.
+func (s *Session) Start() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opt == nil || !s.setStateLocked(EvStart) {
+		return false
+	}
+	s.startLocked()
+	return true
+}
+
+func (s *Session) startLocked() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	opt := s.opt
+	s.queueLocked(func() {
+		err := opt.Run(ctx, publishEvery, func(sn *engine.Snapshot) { s.publish(opt, sn) })
+		s.publish(opt, opt.Latest())
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.opt != opt || ctx.Err() != nil {
+			return // paused, reset or replaced: the state was set then
+		}
+		s.cancel = nil
+		if err != nil && !errors.Is(err, context.Canceled) {
+			s.failLocked(err)
+			return
+		}
+		s.setStateLocked(EvFinished)
+	})
+}
+
+// Pause stops the run after the current iteration; it does not wait.
+func (s *Session) Pause() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != StateRunning {
+		return false
+	}
+	s.stopLocked()
+	s.setStateLocked(EvPause)
+	return true
+}
+
+// Step takes k iterations while paused.
+func (s *Session) Step(k int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opt == nil || !s.setStateLocked(EvStep) {
+		return false
+	}
+	opt := s.opt
+	s.queueLocked(func() {
+		snap, err := opt.Step(context.Background(), k)
+		if snap != nil {
+			s.publish(opt, snap)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.opt != opt {
+			return
+		}
+		switch {
+		case err != nil:
+			s.failLocked(err)
+		case snap != nil && snap.Converged:
+			s.setStateLocked(EvFinished)
+		default:
+			s.setStateLocked(EvStepDone)
+		}
+	})
+	return true
+}
+
+// Reset re-initialises the embedding (classical MDS means, seeded random
+// scales); a running optimiser keeps running from the new start.
+func (s *Session) Reset(seed int64) bool {
+	return s.restartWith(EvReset, func(opt *engine.Optimizer) {
+		if err := opt.Reset(seed); err != nil {
+			s.mu.Lock()
+			s.failLocked(err)
+			s.mu.Unlock()
+		}
+	})
+}
+
+// Jitter perturbs the embedding by a relative amount (to leave a local
+// minimum); a running optimiser keeps running.
+func (s *Session) Jitter(scale float64) bool {
+	return s.restartWith(-1, func(opt *engine.Optimizer) { opt.Jitter(scale) })
+}
+
+// restartWith stops a run, applies f to the optimiser and restarts the
+// run if there was one. ev is the state event to record (-1 for none).
+func (s *Session) restartWith(ev RunEvent, f func(*engine.Optimizer)) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opt == nil || s.state == StateStepping {
+		return false
+	}
+	running := s.state == StateRunning
+	if ev >= 0 {
+		if _, ok := s.state.Next(ev); !ok {
+			return false
+		}
+	}
+	s.stopLocked()
+	opt := s.opt
+	s.queueLocked(func() {
+		f(opt)
+		s.publish(opt, opt.Latest())
+	})
+	if ev >= 0 {
+		s.setStateLocked(ev)
+	}
+	if running {
+		if s.state != StateRunning {
+			s.setStateLocked(EvStart)
+		}
+		s.startLocked()
+	}
+	return true
+}
+
+// PointBaseline computes the point-MDS baseline's stress-1 in the
+// background if it is not known yet; later snapshots carry it as
+// PointStress1 (the optimiser pauses its own iterations meanwhile).
+func (s *Session) PointBaseline() {
+	s.mu.Lock()
+	opt := s.opt
+	s.mu.Unlock()
+	if opt == nil {
+		return
+	}
+	if snap := s.snap.Load(); snap != nil && snap.PointStress1 > 0 {
+		return
+	}
+	go func() {
+		if _, err := opt.PointBaseline(context.Background(), PointBaselineIters); err != nil {
+			if s.OnError != nil {
+				s.OnError(fmt.Errorf("point-MDS baseline: %w", err))
+			}
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.opt == opt && !s.state.Busy() {
+			// No run will publish soon: a zero-step snapshot carries the
+			// baseline.
+			s.queueLocked(func() {
+				if snap, err := opt.Step(context.Background(), 0); err == nil {
+					s.publish(opt, snap)
+				}
+			})
+		}
+	}()
+}
+
+// PointBaselineMeans returns the point-MDS baseline positions the
+// current optimiser computed (nil: none yet), aligned to its means.
+func (s *Session) PointBaselineMeans() []float64 {
+	s.mu.Lock()
+	opt := s.opt
+	s.mu.Unlock()
+	if opt == nil {
+		return nil
+	}
+	return opt.PointBaselineMeans()
+}
+
+// Wait blocks until every queued operation has finished (tests and
+// shutdown; never call it on the UI goroutine while running).
+func (s *Session) Wait() {
+	s.mu.Lock()
+	done := s.done
+	s.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// queueLocked runs f on a new goroutine after every earlier operation.
+func (s *Session) queueLocked(f func()) {
+	prev := s.done
+	done := make(chan struct{})
+	s.done = done
+	go func() {
+		defer close(done)
+		if prev != nil {
+			<-prev
+		}
+		f()
+	}()
+}
+
+func (s *Session) stopLocked() {
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+}
+
+func (s *Session) failLocked(err error) {
+	s.lastErr = err
+	s.setStateLocked(EvFailed)
+	if s.OnError != nil {
+		go s.OnError(err)
+	}
+}
+
+// setStateLocked applies e; it reports whether e was allowed.
+func (s *Session) setStateLocked(e RunEvent) bool {
+	next, ok := s.state.Next(e)
+	if !ok {
+		return false
+	}
+	s.state = next
+	if s.OnState != nil {
+		cb := s.OnState
+		go cb(next)
+	}
+	return true
+}
+
+// publish stores a snapshot of opt (newest wins), measures the iteration
+// rate and notifies OnSnapshot. Snapshots of an optimiser that has been
+// replaced (a worker finishing after Open) are dropped.
+func (s *Session) publish(opt *engine.Optimizer, snap *engine.Snapshot) {
+	if snap == nil {
+		return
+	}
+	now := time.Now()
+	s.mu.Lock()
+	if s.opt != opt || s.snap.Load() == snap {
+		s.mu.Unlock()
+		return
+	}
+	s.snap.Store(snap)
+	s.version.Add(1)
+	if s.rateTime.IsZero() || snap.Iter < s.rateIter {
+		s.rateIter, s.rateTime = snap.Iter, now
+	} else if dt := now.Sub(s.rateTime); dt > 250*time.Millisecond {
+		s.rate.Store(math.Float64bits(float64(snap.Iter-s.rateIter) / dt.Seconds()))
+		s.rateIter, s.rateTime = snap.Iter, now
+	}
+	s.mu.Unlock()
+	if s.OnSnapshot != nil {
+		s.OnSnapshot()
+	}
+}
+
+// Scene returns the render scene of snapshot snap for dataset ds: means,
+// scales and per-point stress from the snapshot, labels and classes from
+// the dataset.
+func Scene(ds *datasets.Dataset, snap *engine.Snapshot) *render.Scene {
+	if snap == nil {
+		return nil
+	}
+	sc := &render.Scene{
+		Dim:        snap.Dim,
+		Means:      snap.Means,
+		Scales:     snap.Scales,
+		Tau:        snap.Family.Tau,
+		Family:     snap.Family.Name,
+		PerPoint:   snap.PerPoint,
+		Iterations: snap.Iter,
+		Stress1:    snap.Stress1,
+	}
+	if ds != nil && len(ds.Labels) == snap.N {
+		sc.Labels = ds.Labels
+		if len(ds.Classes) == snap.N {
+			sc.Classes = ds.Classes
+		} else {
+			// No class column: every item its own colour (the palette
+			// repeats), as in the paper's PISA figure.
+			sc.Classes = ds.Labels
+		}
+		sc.Dataset = DisplayName(ds.Name)
+	}
+	if len(sc.PerPoint) != snap.N {
+		sc.PerPoint = nil
+	}
+	return sc
+}
+
+func nameOf(ds *datasets.Dataset) string {
+	if ds == nil {
+		return "dataset"
+	}
+	return ds.Name
+}
+
+func kindOf(ds *datasets.Dataset) string {
+	if ds == nil {
+		return "empty"
+	}
+	return string(ds.Kind)
+}

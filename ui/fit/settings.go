@@ -1,0 +1,146 @@
+package fit
+
+import (
+	"fmt"
+	"strings"
+
+	"burescope/datasets"
+	"burescope/engine"
+)
+
+// Settings is everything the side panel edits, as a plain value: the data
+// options, the model options and the view options. Widgets are bound to a
+// Settings and the session reads it; nothing here depends on Fyne.
+type Settings struct {
+	// Data
+	Dataset     string // "builtin:NAME" or a file path
+	Kind        string // "auto", "distances", "features", "relations" or "embedding"
+	Standardise string // "auto", "on" or "off": standardise feature columns
+	Symmetrise  bool   // symmetrise a non-symmetric distance matrix
+
+	// Model
+	Dim          int     // embedding dimension, 2 or 3
+	Family       string  // "uniform", "gaussian" or "custom"
+	Tau          float64 // family constant for "custom"
+	Eps          float64 // scale regularisation eps
+	Optimizer    string  // "adam", "gd" or "adagrad"
+	LearningRate float64 // optimiser step size; 0 = the optimiser's default
+	Iterations   int     // iteration budget of a run
+	Seed         int64   // random seed of the initialisation
+	Backend      string  // one of BackendChoices
+	// Tol is the optimiser's relative-improvement stopping tolerance
+	// (engine.Options.Tol; 0: never stop early). Not shown in the panel.
+	Tol float64
+
+	// View
+	View         string  // "covariance" or "precision"
+	ColorBy      string  // "class", "stress" or "none"
+	Labels       bool    // draw item labels
+	Level        float64 // gaussian level-set radius (in standard deviations)
+	ShowBaseline bool    // overlay the point-MDS baseline
+}
+
+// Choices offered by the side panel's selects.
+var (
+	KindChoices        = []string{"auto", "distances", "features", "relations", "embedding"}
+	StandardiseChoices = []string{"auto", "on", "off"}
+	DimChoices         = []string{"2", "3"}
+	FamilyChoices      = []string{"uniform", "gaussian", "custom"}
+	OptimizerChoices   = []string{"adam", "gd", "adagrad"}
+	BackendChoices     = []string{"auto", "cpu", "gl", "gl64"}
+	ViewChoices        = []string{"covariance", "precision"}
+	ColorByChoices     = []string{"class", "stress", "none"}
+)
+
+// DefaultFamily is the elliptical family a fit uses unless told otherwise,
+// in the app and in `burescope fit`.
+const DefaultFamily = "uniform"
+
+// DefaultSettings returns the settings Burescope starts with, in the app
+// and (for the model options) in `burescope fit`: the default built-in
+// dataset, d = 2, the uniform family, eps = 0.01 (the paper's value), Adam
+// with its default rate, 1000 iterations, seed 1, the automatic backend.
+func DefaultSettings() Settings {
+	eo := engine.DefaultOptions()
+	return Settings{
+		Dataset:      datasets.BuiltinPrefix + datasets.DefaultBuiltin,
+		Kind:         "auto",
+		Standardise:  "auto",
+		Symmetrise:   true,
+		Dim:          2,
+		Family:       DefaultFamily,
+		Tau:          1,
+		Eps:          engine.DefaultEps,
+		Optimizer:    eo.Optimizer,
+		LearningRate: 0,
+		Iterations:   eo.MaxIter,
+		Seed:         eo.Seed,
+		Backend:      "auto",
+		Tol:          eo.Tol,
+		View:         "covariance",
+		ColorBy:      "class",
+		Labels:       true,
+		Level:        1,
+	}
+}
+
+// Validate reports the first setting that is out of range, naming it.
+func (s Settings) Validate() error {
+	switch {
+	case strings.TrimSpace(s.Dataset) == "":
+		return fmt.Errorf("dataset: empty name")
+	case !Contains(KindChoices, s.Kind):
+		return fmt.Errorf("kind: %q (want %s)", s.Kind, strings.Join(KindChoices, ", "))
+	case !Contains(StandardiseChoices, s.Standardise):
+		return fmt.Errorf("standardise: %q (want auto, on or off)", s.Standardise)
+	case s.Dim != 2 && s.Dim != 3:
+		return fmt.Errorf("dimension: %d (want 2 or 3)", s.Dim)
+	case !Contains(FamilyChoices, s.Family):
+		return fmt.Errorf("family: %q (want %s)", s.Family, strings.Join(FamilyChoices, ", "))
+	case s.Family == "custom" && !(s.Tau > 0 && s.Tau < 1e6):
+		return fmt.Errorf("tau: %v (want 0 < tau < 1e6)", s.Tau)
+	case !(s.Eps >= 0 && s.Eps < 1e3):
+		return fmt.Errorf("eps: %v (want 0 <= eps < 1000)", s.Eps)
+	case !Contains(OptimizerChoices, s.Optimizer):
+		return fmt.Errorf("optimiser: %q (want %s)", s.Optimizer, strings.Join(OptimizerChoices, ", "))
+	case !(s.LearningRate >= 0 && s.LearningRate <= 10):
+		return fmt.Errorf("learning rate: %v (want 0 <= rate <= 10; 0 = default)", s.LearningRate)
+	case s.Iterations < 1 || s.Iterations > 10_000_000:
+		return fmt.Errorf("iterations: %d (want 1 to 10000000)", s.Iterations)
+	case !Contains(BackendChoices, s.Backend):
+		return fmt.Errorf("backend: %q (want %s)", s.Backend, strings.Join(BackendChoices, ", "))
+	case !Contains(ViewChoices, s.View):
+		return fmt.Errorf("view: %q (want %s)", s.View, strings.Join(ViewChoices, ", "))
+	case !Contains(ColorByChoices, s.ColorBy):
+		return fmt.Errorf("colour by: %q (want %s)", s.ColorBy, strings.Join(ColorByChoices, ", "))
+	case !(s.Tol >= 0 && s.Tol < 1):
+		return fmt.Errorf("tolerance: %v (want 0 <= tol < 1)", s.Tol)
+	case !(s.Level > 0 && s.Level <= 10):
+		return fmt.Errorf("gaussian level: %v (want 0 < level <= 10)", s.Level)
+	}
+	return nil
+}
+
+// ModelChanged reports whether going from s to t needs a new optimiser
+// (data or model options differ), as opposed to a redraw only.
+func (s Settings) ModelChanged(t Settings) bool {
+	return s.DataChanged(t) ||
+		s.Dim != t.Dim || s.Family != t.Family || (t.Family == "custom" && s.Tau != t.Tau) ||
+		s.Eps != t.Eps || s.Optimizer != t.Optimizer || s.LearningRate != t.LearningRate ||
+		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol
+}
+
+// DataChanged reports whether going from s to t needs the file read again.
+func (s Settings) DataChanged(t Settings) bool {
+	return s.Dataset != t.Dataset || s.Kind != t.Kind || s.Standardise != t.Standardise || s.Symmetrise != t.Symmetrise
+}
+
+// Contains reports whether s is one of list (a choice check).
+func Contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,97 @@
+// Package display is the View tab of the side panel: covariance or
+// precision ellipses, colour, level, labels and the fit-view button. A
+// change only redraws.
+package display
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/ui/fit"
+)
+
+// Host is what the View tab needs from the app.
+type Host interface {
+	// Settings returns the settings in use.
+	Settings() fit.Settings
+	// ApplyView redraws with the view settings of st (and keeps them).
+	ApplyView(st fit.Settings)
+	// FitView fits the picture to the window again.
+	FitView()
+}
+
+// Tab is the View tab. Its methods run on the UI goroutine.
+type Tab struct {
+	h       Host
+	syncing bool
+	content fyne.CanvasObject
+
+	view    *widget.RadioGroup
+	colorBy *widget.Select
+	labels  *widget.Check
+	level   *widget.Slider
+	levelL  *widget.Label
+}
+
+// New builds the View tab.
+func New(h Host) *Tab {
+	p := &Tab{h: h}
+	p.view = widget.NewRadioGroup(fit.ViewChoices, func(v string) { p.changed(func(s *fit.Settings) { s.View = v }) })
+	p.colorBy = widget.NewSelect(fit.ColorByChoices, func(v string) { p.changed(func(s *fit.Settings) { s.ColorBy = v }) })
+	p.labels = widget.NewCheck("Show labels", func(on bool) { p.changed(func(s *fit.Settings) { s.Labels = on }) })
+	p.levelL = widget.NewLabel("")
+	p.level = widget.NewSlider(0.5, 3)
+	p.level.Step = 0.1
+	p.level.OnChanged = func(v float64) {
+		p.levelL.SetText(fmt.Sprintf("%.1f", v))
+		p.changed(func(s *fit.Settings) { s.Level = v })
+	}
+	fitView := widget.NewButtonWithIcon("Fit view (F)", theme.ZoomFitIcon(), h.FitView)
+	form := widget.NewForm(
+		widget.NewFormItem("Ellipses", p.view),
+		widget.NewFormItem("Colour by", p.colorBy),
+		widget.NewFormItem("Level k", container.NewBorder(nil, nil, nil, p.levelL, p.level)),
+	)
+	levelHelp := widget.NewLabel("Level k: k-sigma ellipses for gaussians; k = 1 is the support of a uniform.")
+	levelHelp.Wrapping = fyne.TextWrapWord
+	levelHelp.Importance = widget.LowImportance
+	help := widget.NewLabel("Wheel: zoom · drag: pan (3D: rotate; Shift-drag pans) · click: select · double-click: fit · Space: run/pause · S: step · R: reset")
+	help.Wrapping = fyne.TextWrapWord
+	help.Importance = widget.LowImportance
+	p.content = container.NewVScroll(container.NewVBox(form, levelHelp, p.labels, fitView, help))
+	p.Sync(h.Settings())
+	return p
+}
+
+// Content is the tab's content.
+func (p *Tab) Content() fyne.CanvasObject { return p.content }
+
+// Sync sets every widget from s without triggering callbacks.
+func (p *Tab) Sync(s fit.Settings) {
+	p.syncing = true
+	defer func() { p.syncing = false }()
+	p.view.SetSelected(s.View)
+	p.colorBy.SetSelected(s.ColorBy)
+	p.labels.SetChecked(s.Labels)
+	p.level.SetValue(s.Level)
+	p.levelL.SetText(fmt.Sprintf("%.1f", s.Level))
+}
+
+// SetEllipses picks "covariance" or "precision" as a user would.
+func (p *Tab) SetEllipses(v string) { p.view.SetSelected(v) }
+
+// Ellipses returns the ellipses choice shown.
+func (p *Tab) Ellipses() string { return p.view.Selected }
+
+func (p *Tab) changed(edit func(*fit.Settings)) {
+	if p.syncing {
+		return
+	}
+	st := p.h.Settings()
+	edit(&st)
+	p.h.ApplyView(st)
+}

@@ -1,0 +1,162 @@
+// Package model is the Model tab of the side panel: dimension, family,
+// tau, eps, optimiser, learning rate, iterations, seed and backend, with
+// the backend in use shown below. A change rebuilds the fit.
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/ui/fit"
+)
+
+// Host is what the Model tab needs from the app.
+type Host interface {
+	// Settings returns the settings in use.
+	Settings() fit.Settings
+	// ApplyModel rebuilds the fit after a model setting changed in st.
+	ApplyModel(st fit.Settings)
+	// BackendDesc describes the backend in use.
+	BackendDesc() string
+	// ShowError shows an error dialog.
+	ShowError(title string, err error)
+}
+
+// Tab is the Model tab. Its methods run on the UI goroutine.
+type Tab struct {
+	h       Host
+	syncing bool
+	content fyne.CanvasObject
+
+	dim       *widget.RadioGroup
+	family    *widget.Select
+	tau       *widget.Entry
+	eps       *widget.Entry
+	optimizer *widget.Select
+	rate      *widget.Entry
+	iters     *widget.Entry
+	seed      *widget.Entry
+	backend   *widget.Select
+	renderer  *widget.Label
+}
+
+// New builds the Model tab.
+func New(h Host) *Tab {
+	p := &Tab{h: h}
+	p.dim = widget.NewRadioGroup(fit.DimChoices, func(v string) {
+		d, _ := strconv.Atoi(v)
+		p.changed(func(s *fit.Settings) { s.Dim = d })
+	})
+	p.dim.Horizontal = true
+	p.family = widget.NewSelect(fit.FamilyChoices, func(v string) {
+		p.tauEnable(v)
+		p.changed(func(s *fit.Settings) { s.Family = v })
+	})
+	p.tau = p.floatEntry(func(v float64) { p.changed(func(s *fit.Settings) { s.Tau = v }) })
+	p.eps = p.floatEntry(func(v float64) { p.changed(func(s *fit.Settings) { s.Eps = v }) })
+	p.optimizer = widget.NewSelect(fit.OptimizerChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Optimizer = v }) })
+	p.rate = p.floatEntry(func(v float64) { p.changed(func(s *fit.Settings) { s.LearningRate = v }) })
+	p.iters = p.intEntry(func(v int64) { p.changed(func(s *fit.Settings) { s.Iterations = int(v) }) })
+	p.seed = p.intEntry(func(v int64) { p.changed(func(s *fit.Settings) { s.Seed = v }) })
+	p.backend = widget.NewSelect(fit.BackendChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Backend = v }) })
+	p.renderer = widget.NewLabel("")
+	p.renderer.Wrapping = fyne.TextWrapWord
+	p.renderer.Importance = widget.LowImportance
+	form := widget.NewForm(
+		widget.NewFormItem("Dimension", p.dim),
+		widget.NewFormItem("Family", p.family),
+		widget.NewFormItem("tau", p.tau),
+		widget.NewFormItem("eps", p.eps),
+		widget.NewFormItem("Optimiser", p.optimizer),
+		widget.NewFormItem("Learning rate", p.rate),
+		widget.NewFormItem("Iterations", p.iters),
+		widget.NewFormItem("Seed", p.seed),
+		widget.NewFormItem("Backend", p.backend),
+	)
+	hint := widget.NewLabel("Text fields apply on Enter. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS.")
+	hint.Wrapping = fyne.TextWrapWord
+	hint.Importance = widget.LowImportance
+	p.content = container.NewVScroll(container.NewVBox(form, p.renderer, hint))
+	p.Sync(h.Settings())
+	return p
+}
+
+// Content is the tab's content.
+func (p *Tab) Content() fyne.CanvasObject { return p.content }
+
+// Sync sets every widget from s without triggering callbacks.
+func (p *Tab) Sync(s fit.Settings) {
+	p.syncing = true
+	defer func() { p.syncing = false }()
+	p.dim.SetSelected(strconv.Itoa(s.Dim))
+	p.family.SetSelected(s.Family)
+	p.tauEnable(s.Family)
+	p.tau.SetText(formatFloat(s.Tau))
+	p.eps.SetText(formatFloat(s.Eps))
+	p.optimizer.SetSelected(s.Optimizer)
+	p.rate.SetText(formatFloat(s.LearningRate))
+	p.iters.SetText(strconv.Itoa(s.Iterations))
+	p.seed.SetText(strconv.FormatInt(s.Seed, 10))
+	p.backend.SetSelected(s.Backend)
+	p.renderer.SetText("In use: " + p.h.BackendDesc())
+}
+
+// SetDim selects dimension d as a user would (the fit is rebuilt).
+func (p *Tab) SetDim(d int) { p.dim.SetSelected(strconv.Itoa(d)) }
+
+func (p *Tab) tauEnable(family string) {
+	if family == "custom" {
+		p.tau.Enable()
+	} else {
+		p.tau.Disable()
+	}
+}
+
+func (p *Tab) changed(edit func(*fit.Settings)) {
+	if p.syncing {
+		return
+	}
+	st := p.h.Settings()
+	edit(&st)
+	if st.ModelChanged(p.h.Settings()) {
+		p.h.ApplyModel(st)
+	}
+}
+
+// floatEntry is an entry that parses a float on Enter and reports parse
+// errors in a dialog.
+func (p *Tab) floatEntry(set func(float64)) *widget.Entry {
+	e := widget.NewEntry()
+	e.OnSubmitted = func(s string) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			p.h.ShowError("Not a number", fmt.Errorf("%q: %v", s, err.(*strconv.NumError).Err))
+			p.Sync(p.h.Settings())
+			return
+		}
+		set(v)
+	}
+	return e
+}
+
+// intEntry is floatEntry for integers.
+func (p *Tab) intEntry(set func(int64)) *widget.Entry {
+	e := widget.NewEntry()
+	e.OnSubmitted = func(s string) {
+		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			p.h.ShowError("Not an integer", fmt.Errorf("%q: %v", s, err.(*strconv.NumError).Err))
+			p.Sync(p.h.Settings())
+			return
+		}
+		set(v)
+	}
+	return e
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

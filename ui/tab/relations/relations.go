@@ -1,0 +1,682 @@
+// Package relations is the Relations tab: it trains elliptical
+// embeddings from the (child, ancestor) relations of the loaded dataset,
+// shows the live MAP / mean rank curve below the canvas and the embedding
+// being trained on the canvas.
+package relations
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/datasets"
+	"burescope/engine"
+	"burescope/engine/hypernymy"
+	"burescope/ui/fit"
+	"burescope/ui/view"
+	bw "burescope/ui/widget"
+)
+
+// relPublishEvery is how often the trainer publishes between evaluations,
+// and the shortest interval between two UI updates (20 a second).
+const relPublishEvery = 50 * time.Millisecond
+
+// Tab is the Relations tab: it trains elliptical embeddings from the
+// (child, ancestor) relations of the loaded dataset with hypernymy.Trainer on a goroutine, shows the live MAP / mean
+// rank curve below the canvas and the embedding being trained on the
+// canvas (the explorer's relations mode).
+//
+// Threading: the fields marked (UI) belong to the UI goroutine. One
+// training goroutine runs hypernymy.Trainer.Run at a time (each waits for
+// the previous one to end); its snapshots go to a pump goroutine that
+// projects the newest (d > 3) and posts it to the UI at most every
+// relPublishEvery, never more than one pending.
+type Tab struct {
+	h Host
+
+	content  fyne.CanvasObject
+	curveBox fyne.CanvasObject
+	curve    *bw.RelCurve
+
+	info                                    *widget.Label
+	needs                                   *widget.Label // hint shown while the form is off
+	form                                    *widget.Form
+	dim, epochs, negatives, batch, lr, seed *widget.Entry
+	evalEvery                               *widget.Entry
+	optimizer                               *widget.Select
+	start, pause, stop, mammals             *widget.Button
+	show                                    *widget.Check
+	bar                                     *widget.ProgressBar
+	text                                    *widget.Label
+	fields                                  []fyne.Disableable
+
+	ds       *datasets.Dataset   // (UI) the session's dataset when it has relations
+	tr       *hypernymy.Trainer  // (UI) nil: none yet (Start makes one)
+	trDS     *datasets.Dataset   // (UI) the dataset tr trains on
+	running  bool                // (UI)
+	runID    int                 // (UI)
+	cancel   context.CancelFunc  // (UI)
+	done     chan struct{}       // (UI) closed when the newest run goroutine ends
+	last     *hypernymy.Progress // (UI) newest applied snapshot
+	lastView *view.EmbView       // (UI) newest trained view
+
+	specMu sync.Mutex
+	spec   view.PlaneSpec // plane of the trained view (specMu)
+
+	updates atomic.Int64 // UI updates applied (tests)
+}
+
+// Host is what the Relations tab needs from the app.
+type Host interface {
+	// Shown returns the embedding on the canvas (nil: the MDS fit).
+	Shown() *view.EmbView
+	// Install shows v on the canvas; fit refits the view.
+	Install(v *view.EmbView, fit bool)
+	// Leave returns the canvas to the MDS fit.
+	Leave()
+	// PauseFit pauses the MDS fit (the training needs the CPU).
+	PauseFit()
+	// OpenDataset opens name (builtin:NAME or a file) without starting a
+	// fit.
+	OpenDataset(name string)
+	// NewPlane sets the plane of a new training's pictures in the
+	// Explore tab (and forgets its items).
+	NewPlane(spec view.PlaneSpec)
+	// RefreshStatus rewrites the status bar.
+	RefreshStatus()
+	// ShowError shows an error dialog.
+	ShowError(title string, err error)
+	// Log receives diagnostics.
+	Log() io.Writer
+	// Do runs f on the UI goroutine later.
+	Do(f func())
+}
+
+// New builds the Relations tab.
+func New(h Host) *Tab {
+	def := fit.RelationDefaults()
+	r := &Tab{h: h, spec: view.PlaneSpec{Kind: view.PlanePCA, A: -1, B: -1}}
+	r.info = widget.NewLabel("")
+	r.info.Wrapping = fyne.TextWrapWord
+	entry := func(v string) *widget.Entry {
+		e := widget.NewEntry()
+		e.SetText(v)
+		return e
+	}
+	itoa := strconv.Itoa
+	r.dim = entry(itoa(def.Dim))
+	r.epochs = entry(itoa(def.Epochs))
+	r.negatives = entry(itoa(def.Negatives))
+	r.batch = entry(itoa(def.BatchSize))
+	r.lr = entry(strconv.FormatFloat(def.LR, 'g', -1, 64))
+	r.seed = entry(strconv.FormatUint(def.Seed, 10))
+	r.evalEvery = entry(itoa(def.EvalEvery))
+	r.optimizer = widget.NewSelect([]string{hypernymy.SGD, hypernymy.Adam}, nil)
+	r.optimizer.SetSelected(def.Optimizer)
+	r.fields = []fyne.Disableable{r.dim, r.negatives, r.batch, r.lr, r.seed, r.evalEvery, r.optimizer}
+	r.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), r.startTraining)
+	r.start.Importance = widget.HighImportance
+	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), r.pauseTraining)
+	r.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { r.StopTraining(true) })
+	r.show = widget.NewCheck("Show on canvas", r.showChanged) // the trained embedding; short, so the panel stays narrow
+	r.mammals = widget.NewButtonWithIcon("Open the WordNet mammals", theme.FolderOpenIcon(), func() {
+		r.h.OpenDataset(datasets.BuiltinPrefix + "mammals")
+	})
+	r.bar = widget.NewProgressBar()
+	r.text = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	r.text.Wrapping = fyne.TextWrapWord
+	r.text.Hide() // shown with a progress text (an empty label would leave a gap)
+	r.needs = widget.NewLabelWithStyle("Needs a dataset with relations.", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	form := widget.NewForm(
+		widget.NewFormItem("Dimension", r.dim),
+		widget.NewFormItem("Epochs", r.epochs),
+		widget.NewFormItem("Negatives", r.negatives),
+		widget.NewFormItem("Batch", r.batch),
+		widget.NewFormItem("Optimiser", r.optimizer),
+		widget.NewFormItem("Learning rate", r.lr),
+		widget.NewFormItem("Seed", r.seed),
+		widget.NewFormItem("Evaluate every", r.evalEvery),
+	)
+	r.form = form
+	hint := widget.NewLabel("Loss: softmax of the Wasserstein-Bures dot product [u:v] over true ancestors against sampled negatives (each noun also its own hypernym). " +
+		"Learning rate 0 = default (SGD: 0.02 for d ≤ 4, 0.01 above; Adam: 0.01). Dimension 1 to 16; above 3 the canvas shows the plane chosen in the Explore tab. " +
+		"Evaluation ranks every item against all others (mean rank, MAP), about one epoch's time.")
+	hint.Wrapping = fyne.TextWrapWord
+	hint.Importance = widget.LowImportance
+	r.content = container.NewVScroll(container.NewVBox(
+		widget.NewLabelWithStyle("Train from relations", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		r.info, r.mammals,
+		widget.NewSeparator(),
+		r.needs, form,
+		container.NewGridWithColumns(3, r.start, r.pause, r.stop),
+		r.bar, r.text, r.show, hint,
+	))
+	r.curve = bw.NewRelCurve()
+	r.curveBox = r.curve
+	r.DatasetChanged(nil)
+	return r
+}
+
+// DatasetChanged is called when the session opened a new dataset (nil:
+// none): a training run on another dataset stops.
+func (r *Tab) DatasetChanged(ds *datasets.Dataset) {
+	if r.tr != nil && r.trDS != ds {
+		r.StopTraining(false)
+		r.lastView = nil
+		r.last = nil
+		r.curve.SetData(nil, 0)
+		r.setProgressText("")
+		r.bar.SetValue(0)
+	}
+	if ds != nil && len(ds.Relations) > 0 {
+		r.ds = ds
+		r.info.SetText(fmt.Sprintf("%s: %d items, %d (child, ancestor) relations.", fit.DisplayName(ds.Name), ds.Len(), len(ds.Relations)))
+		r.mammals.Hide()
+	} else {
+		r.ds = nil
+		name := "The loaded dataset"
+		if ds != nil {
+			name = fit.DisplayName(ds.Name)
+		}
+		r.info.SetText(name + " has no relations. Open a (child, ancestor) TSV or the built-in WordNet mammal closure (1,182 nouns).")
+		r.mammals.Show()
+	}
+	r.refreshButtons()
+}
+
+// config reads the training settings from the form.
+func (r *Tab) config() (hypernymy.Config, error) {
+	geti := func(e *widget.Entry, what string, lo, hi int) (int, error) {
+		v, err := strconv.Atoi(strings.TrimSpace(e.Text))
+		if err != nil || v < lo || v > hi {
+			return 0, fmt.Errorf("%s %q: want a whole number in %d..%d", what, e.Text, lo, hi)
+		}
+		return v, nil
+	}
+	cfg := fit.RelationDefaults()
+	var err error
+	if cfg.Dim, err = geti(r.dim, "dimension", 1, 16); err != nil {
+		return cfg, err
+	}
+	if cfg.Epochs, err = geti(r.epochs, "epochs", 1, 1_000_000); err != nil {
+		return cfg, err
+	}
+	if cfg.Negatives, err = geti(r.negatives, "negatives", 1, 100_000); err != nil {
+		return cfg, err
+	}
+	if cfg.BatchSize, err = geti(r.batch, "batch", 1, 10_000_000); err != nil {
+		return cfg, err
+	}
+	if cfg.EvalEvery, err = geti(r.evalEvery, "evaluate every", 1, 1_000_000); err != nil {
+		return cfg, err
+	}
+	seed, err := strconv.ParseUint(strings.TrimSpace(r.seed.Text), 10, 64)
+	if err != nil {
+		return cfg, fmt.Errorf("seed %q: want a whole number >= 0", r.seed.Text)
+	}
+	cfg.Seed = seed
+	lr, err := strconv.ParseFloat(strings.TrimSpace(r.lr.Text), 64)
+	if err != nil || lr < 0 || math.IsInf(lr, 0) || math.IsNaN(lr) {
+		return cfg, fmt.Errorf("learning rate %q: want a number >= 0 (0 = default)", r.lr.Text)
+	}
+	cfg.LR = lr
+	cfg.Optimizer = r.optimizer.Selected
+	return cfg, nil
+}
+
+// startTraining starts (or resumes) training on a goroutine.
+func (r *Tab) startTraining() {
+	if r.running {
+		return
+	}
+	if r.ds == nil {
+		r.h.ShowError("Train from relations", errors.New("the loaded dataset has no relations: open a relations file or builtin:mammals"))
+		return
+	}
+	cfg, err := r.config()
+	if err != nil {
+		r.h.ShowError("Invalid training setting", err)
+		return
+	}
+	if r.tr != nil && r.finishedRun() && (cfg.Epochs <= r.last.Epoch || !sameTraining(cfg, r.tr.Config())) {
+		r.tr = nil // finished, and not asked to train further: a new run
+	}
+	setEpochs := 0
+	if r.tr == nil {
+		tr, err := hypernymy.NewTrainer(r.ds.Len(), r.ds.Relations, cfg)
+		if err != nil {
+			r.h.ShowError("Train from relations", err)
+			return
+		}
+		r.tr, r.trDS, r.last, r.lastView = tr, r.ds, nil, nil
+		r.curve.SetData(nil, cfg.Epochs)
+		r.SetSpec(view.DefaultSpec(cfg.Dim))
+		r.h.NewPlane(view.DefaultSpec(cfg.Dim))
+	} else if cfg.Epochs != r.tr.Config().Epochs {
+		setEpochs = cfg.Epochs // applied by the run goroutine (it may wait for the old run)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.runID++
+	id := r.runID
+	r.running = true
+	prev := r.done
+	done := make(chan struct{})
+	r.done = done
+	tr, ds := r.tr, r.trDS
+	if !r.show.Checked {
+		r.show.SetChecked(true)
+	}
+	r.h.PauseFit() // the MDS fit and the training would share the CPU
+	r.refreshButtons()
+	go func() {
+		defer close(done)
+		if prev != nil {
+			<-prev
+		}
+		var err error
+		if setEpochs > 0 {
+			err = tr.SetEpochs(setEpochs)
+		}
+		if err == nil {
+			p := newRelPump(r, id, ds)
+			go p.loop()
+			p.offer(tr.Latest())
+			err = tr.Run(ctx, relPublishEvery, p.offer)
+			p.finish()
+		}
+		r.h.Do(func() { r.finished(id, err) })
+	}()
+}
+
+// pauseTraining stops the run between batches; Start resumes it.
+func (r *Tab) pauseTraining() {
+	if !r.running {
+		return
+	}
+	r.cancel()
+	r.running = false
+	r.refreshButtons()
+}
+
+// Toggle starts or pauses training (Space in relations mode).
+func (r *Tab) Toggle() {
+	if r.running {
+		r.pauseTraining()
+	} else {
+		r.startTraining()
+	}
+}
+
+// StopTraining ends the run and forgets the trainer (the next Start
+// begins a new one from the form). The trained embedding stays on the
+// canvas; with keepShown false the "show" check is cleared without its
+// callback, for a caller that replaces the view itself.
+func (r *Tab) StopTraining(keepShown bool) {
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.running = false
+	r.tr = nil
+	if !keepShown && r.show.Checked {
+		r.show.Checked = false // no callback: the caller replaces the view
+		r.show.Refresh()
+	}
+	r.refreshButtons()
+}
+
+// finished runs on the UI goroutine when run id's goroutine ended.
+func (r *Tab) finished(id int, err error) {
+	if id != r.runID {
+		return
+	}
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.running = false
+	if err != nil && !errors.Is(err, context.Canceled) {
+		r.h.ShowError("Training stopped", err)
+	}
+	r.refreshButtons()
+	if r.last != nil && r.last.Done {
+		fmt.Fprintf(r.h.Log(), "burescope: relations training done epochs=%d mean_rank=%.4g map=%.4g\n", r.last.Epoch, r.last.MeanRank, r.last.MAP)
+	}
+}
+
+// Shutdown cancels training and waits for its goroutine.
+func (r *Tab) Shutdown() {
+	if r.cancel != nil {
+		r.cancel()
+	}
+	if r.done != nil {
+		<-r.done
+	}
+}
+
+func (r *Tab) refreshButtons() {
+	paused := r.tr != nil && !r.running && r.last != nil && r.last.Epoch < r.last.Epochs
+	switch {
+	case paused:
+		r.start.SetText("Resume")
+	default:
+		r.start.SetText("Start")
+	}
+	enable(r.start, !r.running && r.ds != nil)
+	enable(r.pause, r.running)
+	enable(r.stop, r.tr != nil)
+	for _, f := range r.fields {
+		enable(f, r.ds != nil && (r.tr == nil || r.finishedRun())) // fixed while a run can resume
+	}
+	enable(r.epochs, r.ds != nil)
+	enable(r.show, r.lastView != nil)
+	if r.ds == nil {
+		r.needs.Show()
+	} else {
+		r.needs.Hide()
+	}
+}
+
+// setProgressText shows s under the progress bar; an empty s hides the
+// label, which would otherwise leave an empty line there.
+func (r *Tab) setProgressText(s string) {
+	r.text.SetText(s)
+	if s == "" {
+		r.text.Hide()
+	} else {
+		r.text.Show()
+	}
+}
+
+// finishedRun reports whether the trainer reached its epochs (UI
+// goroutine): Start then trains further with more epochs and the same
+// settings, or begins a new run.
+func (r *Tab) finishedRun() bool {
+	return r.tr != nil && !r.running && r.last != nil && r.last.Epoch >= r.last.Epochs
+}
+
+// sameTraining reports whether cfg (from the form) asks for the training
+// that trainer configuration got (its defaults filled in) apart from the
+// number of epochs.
+func sameTraining(cfg, got hypernymy.Config) bool {
+	lr := cfg.LR
+	if lr == 0 {
+		lr = hypernymy.DefaultLR(cfg.Dim, cfg.Optimizer)
+	}
+	return cfg.Dim == got.Dim && cfg.Negatives == got.Negatives && cfg.BatchSize == got.BatchSize &&
+		cfg.Optimizer == got.Optimizer && lr == got.LR && cfg.Seed == got.Seed && cfg.EvalEvery == got.EvalEvery
+}
+
+// SetSpec sets the plane the trained embedding is shown on (d > 3).
+func (r *Tab) SetSpec(s view.PlaneSpec) {
+	r.specMu.Lock()
+	r.spec = s
+	r.specMu.Unlock()
+}
+
+func (r *Tab) getSpec() view.PlaneSpec {
+	r.specMu.Lock()
+	defer r.specMu.Unlock()
+	return r.spec
+}
+
+// showChanged switches the canvas between the trained embedding and the
+// MDS fit.
+func (r *Tab) showChanged(on bool) {
+	switch {
+	case on && r.lastView != nil:
+		r.h.PauseFit()
+		r.h.Install(r.lastView, !r.showing())
+	case !on && r.showing():
+		r.h.Leave()
+	}
+}
+
+// apply shows one pumped update (UI goroutine).
+func (r *Tab) apply(id int, p *hypernymy.Progress, v *view.EmbView) {
+	if id != r.runID || p == nil {
+		return
+	}
+	r.updates.Add(1)
+	r.last = p
+	r.curve.SetData(p.Evals, p.Epochs)
+	if p.Epochs > 0 {
+		r.bar.SetValue(float64(p.Epoch) / float64(p.Epochs))
+	}
+	r.setProgressText(progressText(p))
+	if v != nil {
+		r.lastView = v
+		if r.show.Checked {
+			first := !r.showing()
+			if first {
+				r.h.PauseFit()
+			}
+			r.h.Install(v, first)
+		}
+	}
+	r.refreshButtons()
+	if r.showing() {
+		r.h.RefreshStatus()
+	}
+}
+
+// progressText is the text under the progress bar.
+func progressText(p *hypernymy.Progress) string {
+	s := fmt.Sprintf("epoch %d / %d", p.Epoch, p.Epochs)
+	if !math.IsNaN(p.Loss) {
+		s += fmt.Sprintf("   loss %.4g", p.Loss)
+	}
+	if !math.IsNaN(p.MAP) {
+		s += fmt.Sprintf("\nMAP %.4f   mean rank %.3f", p.MAP, p.MeanRank)
+	}
+	if p.EpochSeconds > 0 {
+		s += fmt.Sprintf("\n%.2f s / epoch", p.EpochSeconds)
+	}
+	if p.Done {
+		s += "   (done)"
+	}
+	return s
+}
+
+// StatusText is the relations part of the status bar.
+func (r *Tab) StatusText() string {
+	p := r.last
+	if p == nil {
+		return "training from relations"
+	}
+	s := fmt.Sprintf("epoch %d/%d", p.Epoch, p.Epochs)
+	if !math.IsNaN(p.MAP) {
+		s += fmt.Sprintf("   ·   MAP %.4f   ·   mean rank %.3f", p.MAP, p.MeanRank)
+	}
+	switch {
+	case r.running:
+		s += "   ·   training"
+	case p.Done:
+		s += "   ·   done"
+	default:
+		s += "   ·   paused"
+	}
+	return s
+}
+
+// relPump turns trainer snapshots into views off the UI goroutine and
+// posts the newest to the UI at most every relPublishEvery.
+type relPump struct {
+	r       *Tab
+	id      int
+	ds      *datasets.Dataset
+	latest  atomic.Pointer[hypernymy.Progress]
+	wake    chan struct{}
+	quit    chan struct{}
+	stopped chan struct{}
+	out     atomic.Pointer[relUpdate]
+	pending atomic.Bool
+	built   *hypernymy.Progress // pump goroutine only
+	prev    *engine.Plane       // pump goroutine only
+}
+
+type relUpdate struct {
+	p *hypernymy.Progress
+	v *view.EmbView
+}
+
+func newRelPump(r *Tab, id int, ds *datasets.Dataset) *relPump {
+	return &relPump{r: r, id: id, ds: ds, wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// offer hands a snapshot to the pump (trainer goroutine; never blocks).
+func (p *relPump) offer(pr *hypernymy.Progress) {
+	p.latest.Store(pr)
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// finish posts the last snapshot and stops the pump.
+func (p *relPump) finish() {
+	close(p.quit)
+	<-p.stopped
+}
+
+func (p *relPump) loop() {
+	defer close(p.stopped)
+	var last time.Time
+	for {
+		select {
+		case <-p.quit:
+			p.flush()
+			return
+		case <-p.wake:
+		}
+		if wait := relPublishEvery - time.Since(last); wait > 0 {
+			select {
+			case <-p.quit:
+				p.flush()
+				return
+			case <-time.After(wait):
+			}
+		}
+		last = time.Now()
+		p.flush()
+	}
+}
+
+// flush builds the view of the newest snapshot and posts it.
+func (p *relPump) flush() {
+	pr := p.latest.Load()
+	if pr == nil || pr == p.built {
+		return
+	}
+	p.built = pr
+	var v *view.EmbView
+	if emb, err := pr.Embedding(p.ds.Labels); err == nil {
+		spec := p.r.getSpec()
+		v, err = view.BuildView(view.ModeRelations, p.ds.Name, p.ds, emb, spec, p.prev)
+		if err != nil && spec.Kind != view.PlanePCA {
+			spec.Kind = view.PlanePCA
+			v, err = view.BuildView(view.ModeRelations, p.ds.Name, p.ds, emb, spec, p.prev)
+		}
+		if err == nil {
+			v.Epoch = pr.Epoch
+			if v.Plane != nil {
+				p.prev = v.Plane
+			}
+		} else {
+			v = nil
+		}
+	}
+	p.out.Store(&relUpdate{p: pr, v: v})
+	if p.pending.CompareAndSwap(false, true) {
+		p.r.h.Do(p.deliver)
+	}
+}
+
+// deliver runs on the UI goroutine.
+func (p *relPump) deliver() {
+	p.pending.Store(false)
+	if u := p.out.Load(); u != nil {
+		p.r.apply(p.id, u.p, u.v)
+	}
+}
+
+// showing reports whether the canvas shows the trained embedding.
+func (r *Tab) showing() bool {
+	v := r.h.Shown()
+	return v != nil && v.Mode == view.ModeRelations
+}
+
+// Content is the tab's content.
+func (r *Tab) Content() fyne.CanvasObject { return r.content }
+
+// Curve is what the app shows below the canvas while the trained
+// embedding is on it: the MAP and mean-rank curve.
+func (r *Tab) Curve() *bw.RelCurve { return r.curve }
+
+// Updates returns the number of training updates applied (tests).
+func (r *Tab) Updates() int64 { return r.updates.Load() }
+
+// Start starts or resumes training as the Start button does.
+func (r *Tab) Start() { r.startTraining() }
+
+// Pause pauses training as the Pause button does.
+func (r *Tab) Pause() { r.pauseTraining() }
+
+// Running reports whether training runs.
+func (r *Tab) Running() bool { return r.running }
+
+// Last returns the newest progress applied (nil: none).
+func (r *Tab) Last() *hypernymy.Progress { return r.last }
+
+func enable(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
+	}
+}
+
+// Stop ends the run as the Stop button does.
+func (r *Tab) Stop() { r.StopTraining(true) }
+
+// Done returns a channel closed when the newest training goroutine has
+// ended (nil before the first).
+func (r *Tab) Done() <-chan struct{} { return r.done }
+
+// StartText is the Start button's caption ("Start" or "Resume").
+func (r *Tab) StartText() string { return r.start.Text }
+
+// Info is the line that describes the dataset's relations.
+func (r *Tab) Info() string { return r.info.Text }
+
+// SetShown ticks or clears "Show on canvas" as a user would.
+func (r *Tab) SetShown(on bool) { r.show.SetChecked(on) }
+
+// CaughtUp reports whether the newest trainer snapshot has been applied.
+func (r *Tab) CaughtUp() bool { return r.tr != nil && r.tr.Latest() == r.last }
+
+// Type enters value in the form field called field: "dim", "epochs",
+// "negatives", "batch", "lr", "seed", "eval-every" or "optimizer".
+func (r *Tab) Type(field, value string) {
+	switch field {
+	case "optimizer":
+		r.optimizer.SetSelected(value)
+		return
+	}
+	e := map[string]*widget.Entry{"dim": r.dim, "epochs": r.epochs, "negatives": r.negatives, "batch": r.batch,
+		"lr": r.lr, "seed": r.seed, "eval-every": r.evalEvery}[field]
+	if e != nil {
+		e.SetText(value)
+	}
+}

@@ -1,0 +1,158 @@
+package relations
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"burescope/datasets"
+	"burescope/engine/hypernymy"
+	"burescope/ui/view"
+)
+
+// fakeHost is the app as the Relations tab sees it. Do posts to a queue
+// that one goroutine runs in order (the UI goroutine); the test runs its
+// own widget work there too, through on.
+type fakeHost struct {
+	ch    chan func()
+	shown atomic.Pointer[view.EmbView]
+}
+
+func newFakeHost() *fakeHost {
+	h := &fakeHost{ch: make(chan func(), 1<<12)}
+	go func() {
+		for f := range h.ch {
+			f()
+		}
+	}()
+	return h
+}
+
+func (h *fakeHost) on(f func()) {
+	done := make(chan struct{})
+	h.ch <- func() { defer close(done); f() }
+	<-done
+}
+
+func (h *fakeHost) Shown() *view.EmbView              { return h.shown.Load() }
+func (h *fakeHost) Install(v *view.EmbView, fit bool) { h.shown.Store(v) }
+func (h *fakeHost) Leave()                            { h.shown.Store(nil) }
+func (h *fakeHost) PauseFit()                         {}
+func (h *fakeHost) OpenDataset(string)                {}
+func (h *fakeHost) NewPlane(view.PlaneSpec)           {}
+func (h *fakeHost) RefreshStatus()                    {}
+func (h *fakeHost) ShowError(title string, err error) {}
+func (h *fakeHost) Log() io.Writer                    { return io.Discard }
+func (h *fakeHost) Do(f func())                       { h.ch <- f }
+
+// tinyTree is a hand-made hierarchy as (child, ancestor) pairs, its
+// transitive closure written out: 9 nouns.
+const tinyTree = "dog\tanimal\ncat\tanimal\npuppy\tdog\npuppy\tanimal\nkitten\tcat\nkitten\tanimal\noak\tplant\nrose\tplant\n" +
+	"animal\tentity\nplant\tentity\ndog\tentity\ncat\tentity\npuppy\tentity\nkitten\tentity\noak\tentity\nrose\tentity\n"
+
+func loadTree(t *testing.T) *datasets.Dataset {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tree.tsv")
+	if err := os.WriteFile(path, []byte(tinyTree), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := datasets.Load(path, datasets.Options{})
+	if err != nil || len(ds.Relations) != 16 {
+		t.Fatalf("tree: %v", err)
+	}
+	return ds
+}
+
+// TestRelationsFormNeedsRelations checks the Relations tab around
+// datasets without relations: the form and Start are off with the hint
+// shown, and on once a dataset with relations is loaded; the empty
+// progress text takes no room; the "show" check is no wider than the
+// form (it set the side panel's minimum width before).
+func TestRelationsFormNeedsRelations(t *testing.T) {
+	test.NewTempApp(t)
+	h := newFakeHost()
+	var r *Tab
+	h.on(func() {
+		r = New(h)
+		w := test.NewWindow(r.Content())
+		w.Resize(fyne.NewSize(320, 800))
+		t.Cleanup(func() { h.on(func() { r.Shutdown(); w.Close() }) })
+	})
+	pisa, err := datasets.Load("builtin:pisa2015", datasets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.on(func() { r.DatasetChanged(pisa) }) // no relations
+	formState := func() (enabled, disabled int, needs bool) {
+		h.on(func() {
+			for _, f := range append([]fyne.Disableable{r.epochs, r.start}, r.fields...) {
+				if f.Disabled() {
+					disabled++
+				} else {
+					enabled++
+				}
+			}
+			needs = r.needs.Visible()
+		})
+		return enabled, disabled, needs
+	}
+	all := len(r.fields) + 2
+	if on, _, needs := formState(); on != 0 || !needs {
+		t.Errorf("no relations: %d of %d form widgets enabled, hint shown %v; want none enabled, hint shown", on, all, needs)
+	}
+	var textShown bool
+	var checkW, formW float32
+	h.on(func() {
+		textShown = r.text.Visible()
+		checkW, formW = r.show.MinSize().Width, r.form.MinSize().Width
+	})
+	if textShown {
+		t.Error("empty progress text is shown (an empty line under the bar)")
+	}
+	if checkW > formW {
+		t.Errorf("show check is %v wide, wider than the form (%v): it sets the panel's width", checkW, formW)
+	}
+
+	h.on(func() { r.DatasetChanged(loadTree(t)) })
+	if on, _, needs := formState(); on != all || needs {
+		t.Errorf("with relations: %d of %d form widgets enabled, hint shown %v; want all enabled, no hint", on, all, needs)
+	}
+	h.on(func() {
+		for _, f := range [][2]string{{"dim", "2"}, {"epochs", "1"}, {"negatives", "3"}, {"batch", "8"}, {"lr", "0"}, {"seed", "1"}, {"optimizer", hypernymy.Adam}} {
+			r.Type(f[0], f[1])
+		}
+		r.Start()
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var done bool
+		h.on(func() { done = !r.running && r.last != nil && r.last.Done })
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("training did not finish")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var text string
+	h.on(func() { text, textShown = r.text.Text, r.text.Visible() })
+	if !textShown || !strings.HasPrefix(text, "epoch 1 / 1") {
+		t.Errorf("after training: progress text %q shown %v", text, textShown)
+	}
+
+	// Back to a dataset without relations: the run is forgotten, the form
+	// off again and the progress text gone.
+	h.on(func() { r.DatasetChanged(pisa) })
+	h.on(func() { textShown = r.text.Visible() })
+	if on, _, needs := formState(); on != 0 || !needs || textShown {
+		t.Errorf("relations gone: %d form widgets enabled, hint %v, progress text shown %v", on, needs, textShown)
+	}
+}

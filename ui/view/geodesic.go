@@ -1,0 +1,72 @@
+package view
+
+import (
+	"burescope/engine"
+	"burescope/render"
+	"fmt"
+)
+
+// GeodesicLabel is the canvas label of the measure at time t.
+func GeodesicLabel(t float64) string {
+	if t < 0 || t > 1 {
+		return fmt.Sprintf("t = %.2f (extrapolated)", t)
+	}
+	return fmt.Sprintf("t = %.2f", t)
+}
+
+// GeodesicClass is the colour class of the measure at time t: the
+// extrapolation gets its own class, hence its own colour.
+func GeodesicClass(t float64) string {
+	if t < 0 || t > 1 {
+		return "geodesic, extrapolated"
+	}
+	return "geodesic"
+}
+
+// AppendMeasure returns a copy of sc with one more measure (selected,
+// with the given label and class) and the items in also selected.
+func AppendMeasure(sc *render.Scene, mean, scale []float64, label, class string, also []int) *render.Scene {
+	n := sc.Len()
+	out := *sc
+	out.Means = append(append(make([]float64, 0, len(sc.Means)+len(mean)), sc.Means...), mean...)
+	out.Scales = append(append(make([]float64, 0, len(sc.Scales)+len(scale)), sc.Scales...), scale...)
+	labels := make([]string, n+1)
+	if sc.Labels != nil {
+		copy(labels, sc.Labels)
+	}
+	labels[n] = label
+	out.Labels = labels
+	classes := make([]string, n+1)
+	if sc.Classes != nil {
+		copy(classes, sc.Classes)
+	}
+	classes[n] = class
+	out.Classes = classes
+	if sc.PerPoint != nil {
+		out.PerPoint = append(append(make([]float64, 0, n+1), sc.PerPoint...), 0)
+	}
+	out.Selected = append(append(append([]int(nil), sc.Selected...), also...), n)
+	return &out
+}
+
+// WholeScene returns sc with every measure replaced by the point at time
+// t of its geodesic from state a to state b.
+func WholeScene(sc *render.Scene, a, b *engine.Snapshot, t float64) (*render.Scene, error) {
+	d := a.Dim
+	out := *sc
+	out.Means = make([]float64, len(a.Means))
+	out.Scales = make([]float64, len(a.Scales))
+	out.PerPoint = nil
+	for i := 0; i < a.N; i++ {
+		m, c, err := engine.Geodesic(a.Means[i*d:(i+1)*d], a.Scales[i*d*d:(i+1)*d*d],
+			b.Means[i*d:(i+1)*d], b.Scales[i*d*d:(i+1)*d*d], d, t)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i+1, err)
+		}
+		copy(out.Means[i*d:], m)
+		copy(out.Scales[i*d*d:], c)
+	}
+	out.Iterations = 0
+	out.Stress1 = 0
+	return &out, nil
+}

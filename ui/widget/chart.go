@@ -1,0 +1,104 @@
+package widget
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// This file is the one chart helper of the package's plots (stress curve,
+// relations curve, metric derivative, variance-kept bars): pixel fills and
+// lines on an RGBA image, colour mixing, legend chips and theme-coloured
+// texts.
+
+// fillRect paints r (clipped to img) with c.
+func fillRect(img *image.RGBA, r image.Rectangle, c color.Color) {
+	r = r.Intersect(img.Bounds())
+	cr, cg, cb, ca := c.RGBA()
+	px := color.RGBA{R: uint8(cr >> 8), G: uint8(cg >> 8), B: uint8(cb >> 8), A: uint8(ca >> 8)}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			img.SetRGBA(x, y, px)
+		}
+	}
+}
+
+// drawSegment draws a 2-pixel line from (x0, y0) to (x1, y1).
+func drawSegment(img *image.RGBA, x0, y0, x1, y1 float64, c color.NRGBA) {
+	steps := int(math.Max(math.Abs(x1-x0), math.Abs(y1-y0))) + 1
+	for k := 0; k <= steps; k++ {
+		t := float64(k) / float64(steps)
+		x := int(math.Round(x0 + t*(x1-x0)))
+		y := int(math.Round(y0 + t*(y1-y0)))
+		fillRect(img, image.Rect(x, y-1, x+1, y+1), c)
+	}
+}
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+
+// MinSize keeps the curve readable.
+func (c *RelCurve) MinSize() fyne.Size { return fyne.NewSize(200, 110) }
+
+// CreateRenderer lays out the legend above the plot and the axis ends.
+func (c *RelCurve) CreateRenderer() fyne.WidgetRenderer {
+	mapChip, mapText := legendChip(mapColor, "MAP (0–1)")
+	rankChip, rankText := legendChip(rankColor, "mean rank (log)")
+	c.legend = []*canvas.Text{mapText, rankText}
+	legend := container.NewHBox(mapChip, rankChip)
+	head := container.NewBorder(nil, nil, legend, c.value)
+	one := canvas.NewText("1", mapColor)
+	one.TextSize = theme.CaptionTextSize()
+	zero := canvas.NewText("0", mapColor)
+	zero.TextSize = theme.CaptionTextSize()
+	rankOne := canvas.NewText("rank 1", rankColor)
+	rankOne.TextSize = theme.CaptionTextSize()
+	left := container.NewBorder(one, zero, nil, nil, layout.NewSpacer())
+	right := container.NewBorder(c.rankHi, rankOne, nil, nil, layout.NewSpacer())
+	body := container.NewBorder(head, nil, left, right, c.raster)
+	return widget.NewSimpleRenderer(container.NewPadded(body))
+}
+
+// over is the opaque colour of c (non-premultiplied alpha) painted over
+// the opaque background bg.
+func over(bg color.Color, c color.NRGBA) color.NRGBA {
+	br, bgn, bb, _ := bg.RGBA()
+	a := float64(c.A) / 255
+	mix := func(f uint8, b uint32) uint8 {
+		return uint8(math.Round(a*float64(f) + (1-a)*float64(b>>8)))
+	}
+	return color.NRGBA{R: mix(c.R, br), G: mix(c.G, bgn), B: mix(c.B, bb), A: 0xff}
+}
+
+// legendChip is a legend entry of a curve widget: a colour swatch and its
+// name in the caption size and the theme's foreground colour. The text is
+// returned too, for recolourTexts when the theme changes.
+func legendChip(col color.NRGBA, text string) (fyne.CanvasObject, *canvas.Text) {
+	r := canvas.NewRectangle(col)
+	r.SetMinSize(fyne.NewSize(14, 3))
+	t := canvas.NewText(text, theme.Color(theme.ColorNameForeground))
+	t.TextSize = theme.CaptionTextSize()
+	return container.NewHBox(container.NewCenter(r), t), t
+}
+
+// recolourTexts gives texts the current theme's colour name and redraws
+// them. A canvas.Text keeps the colour it was made with, so a widget
+// holding texts in theme colours calls this from its Refresh (Fyne
+// refreshes every widget when the theme or its light / dark variant
+// changes); otherwise white text stays on a light background.
+func recolourTexts(name fyne.ThemeColorName, texts ...*canvas.Text) {
+	c := theme.Color(name)
+	for _, t := range texts {
+		if t == nil {
+			continue
+		}
+		t.Color = c
+		t.Refresh()
+	}
+}
