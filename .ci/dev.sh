@@ -8,13 +8,18 @@
 #
 # Needs: apt-get (as root) for the C libraries of cgo/GLFW/Fyne and Xvfb;
 # when not root it prints the exact apt-get command and stops. Go is taken
-# from PATH when it is >= the go.mod version, else downloaded from the Go
-# module proxy (golang.org/toolchain) into ~/.cache/burescope/go.
+# from PATH when it is >= the go.mod version, else its toolchain module
+# (golang.org/toolchain) is downloaded into ~/.cache/burescope/go from the
+# Go module proxy: the first entry of $GOPROXY, else of `go env GOPROXY`
+# of any installed (older) go, else $BURESCOPE_GOPROXY (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO_WANT=1.26.8   # toolchain downloaded when no suitable go is installed
 GO_MIN=1.26      # go.mod's go directive
+# The module proxy used when neither $GOPROXY nor an installed go names
+# one: Go's own default. Set BURESCOPE_GOPROXY to use another.
+BURESCOPE_GOPROXY="${BURESCOPE_GOPROXY:-https://proxy.golang.org}"
 APT_PKGS="ca-certificates curl unzip gcc libc6-dev pkg-config libgl1-mesa-dev libegl-dev
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
   libxkbcommon-dev xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0"
@@ -44,18 +49,40 @@ version_ge() { # version_ge 1.26.8 1.24 -> true
   [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
 }
 
+# go_proxy prints the module proxy to fetch the toolchain from: the first
+# entry of GOPROXY (the environment's, else an installed go's), or
+# BURESCOPE_GOPROXY when that names none ("direct"); it fails on "off".
+go_proxy() {
+  local p="${GOPROXY:-}" g
+  if [ -z "$p" ]; then
+    for g in "$@"; do
+      [ -n "$g" ] && [ -x "$g" ] || continue
+      p=$("$g" env GOPROXY 2>/dev/null || true)
+      [ -n "$p" ] && break
+    done
+  fi
+  p="${p%%[,|]*}"
+  case "$p" in
+    off) log "GOPROXY is off: install Go >= $GO_MIN yourself"; return 1 ;;
+    ""|direct) p="$BURESCOPE_GOPROXY" ;;
+  esac
+  printf '%s\n' "${p%/}"
+}
+
 need_go() {
   local cache="${HOME:-/root}/.cache/burescope"
-  for g in "$(command -v go 2>/dev/null || true)" /usr/local/go/bin/go "$cache/go/bin/go"; do
+  local gos=("$(command -v go 2>/dev/null || true)" /usr/local/go/bin/go "$cache/go/bin/go")
+  for g in "${gos[@]}"; do
     [ -n "$g" ] && [ -x "$g" ] || continue
     local v; v=$("$g" env GOVERSION 2>/dev/null | sed 's/^go//')
     if [ -n "$v" ] && version_ge "$v" "$GO_MIN"; then
       export PATH="$(dirname "$g"):$PATH"; return 0
     fi
   done
-  log "downloading Go $GO_WANT from the Go module proxy"
+  local proxy; proxy=$(go_proxy "${gos[@]}")
+  log "downloading Go $GO_WANT from the Go module proxy $proxy"
   local arch; arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
-  local url="https://proxy.golang.org/golang.org/toolchain/@v/v0.0.1-go${GO_WANT}.linux-${arch}.zip"
+  local url="$proxy/golang.org/toolchain/@v/v0.0.1-go${GO_WANT}.linux-${arch}.zip"
   local tmp; tmp=$(mktemp -d)
   curl -fsSL "$url" -o "$tmp/go.zip"
   (cd "$tmp" && unzip -q go.zip)

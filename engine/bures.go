@@ -35,7 +35,7 @@ func crossTraceRoot(sa, b []float64, d int) float64 {
 
 // Bures2 returns the squared Bures distance
 // tr(A + B - 2 (A^{1/2} B A^{1/2})^{1/2}) between symmetric PSD d x d
-// matrices (MATH.md, Distance), computed exactly by symmetric
+// matrices (docs/math.md, Distance), computed exactly by symmetric
 // eigendecomposition. It is exact for rank-deficient and zero matrices;
 // round-off below zero is clamped to 0.
 func Bures2(a, b []float64, d int) float64 {
@@ -46,7 +46,7 @@ func Bures2(a, b []float64, d int) float64 {
 // Bures2x2 returns Bures^2 between symmetric PSD 2 x 2 matrices in closed
 // form without allocating: tr (A^{1/2} B A^{1/2})^{1/2} =
 // sqrt(tr(AB) + 2 sqrt(det A det B)), the d = 2 square-root formula of
-// MATH.md applied to M = A^{1/2} B A^{1/2} (tr M = tr AB, det M = det A det B).
+// docs/math.md applied to M = A^{1/2} B A^{1/2} (tr M = tr AB, det M = det A det B).
 func Bures2x2(a, b []float64) float64 {
 	a01 := 0.5 * (a[1] + a[2])
 	b01 := 0.5 * (b[1] + b[2])
@@ -106,7 +106,7 @@ func Bures2Fast(a, b []float64, d int) float64 {
 
 // W2Squared returns the squared 2-Wasserstein distance between the
 // elliptical measures mu(ma, sa) and mu(mb, sb) of family f in R^d:
-// |ma - mb|^2 + tau * Bures^2(sa, sb) (MATH.md, Distance). sa and sb are
+// |ma - mb|^2 + tau * Bures^2(sa, sb) (docs/math.md, Distance). sa and sb are
 // scales (not covariances); either may be rank-deficient or zero (Dirac).
 func W2Squared(f Family, ma, sa, mb, sb []float64, d int) float64 {
 	return SqDist(ma, mb) + f.Tau*Bures2(sa, sb, d)

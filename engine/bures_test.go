@@ -19,7 +19,7 @@ func randScale(rng *rand.Rand, d, rank int, s float64) []float64 {
 
 func TestBures2Commuting(t *testing.T) {
 	// Commuting A = Q diag(la) Q^T, B = Q diag(lb) Q^T: Bures^2 is the
-	// Hellinger-type sum sum_i (sqrt(la_i) - sqrt(lb_i))^2 (MATH.md, diagonal
+	// Hellinger-type sum sum_i (sqrt(la_i) - sqrt(lb_i))^2 (docs/math.md, diagonal
 	// case, in the common eigenbasis).
 	rng := rand.New(rand.NewPCG(11, 12))
 	for d := 1; d <= 8; d++ {
@@ -65,7 +65,7 @@ func TestBures2Commuting(t *testing.T) {
 }
 
 func TestBures2Hellinger(t *testing.T) {
-	// Diagonal scales: Bures^2 = |sqrt(diag A) - sqrt(diag B)|^2 (MATH.md).
+	// Diagonal scales: Bures^2 = |sqrt(diag A) - sqrt(diag B)|^2 (docs/math.md).
 	for _, tc := range []struct {
 		a, b []float64
 		want float64
@@ -118,7 +118,7 @@ func TestW2Identities(t *testing.T) {
 			if got, want := W2(f, a, zero, b, zero, d), math.Sqrt(SqDist(a, b)); !(math.Abs(got-want) <= 1e-14*want) {
 				t.Errorf("d=%d %s: W2(Diracs) = %v, want %v", d, f.Name, got, want)
 			}
-			// Dirac vs measure: |a - b|^2 + tau tr B (MATH.md).
+			// Dirac vs measure: |a - b|^2 + tau tr B (docs/math.md).
 			for _, r := range []int{d, 1} {
 				sb := randScale(rng, d, r, 1)
 				want := SqDist(a, b) + f.Tau*Trace(sb, d)

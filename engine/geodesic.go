@@ -7,7 +7,7 @@ import (
 )
 
 // Geodesic returns the point at time t of the W2 geodesic from
-// mu(ma, sa) to mu(mb, sb) (MATH.md, Transport map and geodesics):
+// mu(ma, sa) to mu(mb, sb) (docs/math.md, Transport map and geodesics):
 //
 //	c(t) = (1-t) a + t b,   C(t) = ((1-t) I + t T) A ((1-t) I + t T),
 //
@@ -36,7 +36,7 @@ func Geodesic(ma, sa, mb, sb []float64, d int, t float64) (mean, scale []float64
 
 // RiemannianStepMap returns ((1-eta) I + eta T) A ((1-eta) I + eta T), the
 // Riemannian (geodesic) update of the scale A towards B when T = T^{AB}
-// (MATH.md, Gradients; the paper's equation for the Riemannian update).
+// (docs/math.md, Gradients; the paper's equation for the Riemannian update).
 func RiemannianStepMap(a, t []float64, d int, eta float64) []float64 {
 	m := stepMatrix(t, d, eta)
 	return Symmetrize(mul3(m, a, m, d), d)
@@ -53,7 +53,7 @@ func RiemannianStep(a, b []float64, d int, eta float64) ([]float64, error) {
 
 // FactorStep returns ((1-eta) I + eta T) L for the d x k factor l: the
 // Euclidean gradient step on the factor, which equals the Riemannian step
-// on A = L L^T (MATH.md, Gradients).
+// on A = L L^T (docs/math.md, Gradients).
 func FactorStep(l, t []float64, d, k int, eta float64) []float64 {
 	return MatMul(stepMatrix(t, d, eta), l, d, d, k)
 }
@@ -70,7 +70,7 @@ func stepMatrix(t []float64, d int, eta float64) []float64 {
 }
 
 // Bures2Transport returns Bures^2(A, B) as |S - T^{AB} S|_F^2 with
-// S = A^{1/2} (any factor of A gives the same value; MATH.md, Gradients).
+// S = A^{1/2} (any factor of A gives the same value; docs/math.md, Gradients).
 // For nearby A and B it is much more accurate than the trace formula,
 // which cancels to about 1e-16 * tr A absolute. It fails where
 // TransportMap fails.

@@ -82,7 +82,7 @@ func TestGeodesicDegenerate(t *testing.T) {
 
 func TestFactorStepIsRiemannianStep(t *testing.T) {
 	// ((1-eta) I + eta T) L times its transpose equals the Riemannian step
-	// of A = L L^T (MATH.md, Gradients), for eta inside and outside [0, 1].
+	// of A = L L^T (docs/math.md, Gradients), for eta inside and outside [0, 1].
 	rng := rand.New(rand.NewPCG(33, 34))
 	for d := 1; d <= 6; d++ {
 		for _, k := range []int{d, d + 1} {
@@ -169,7 +169,7 @@ func TestMetricDerivative(t *testing.T) {
 // non-constant speed, where the difference quotient depends on h (on a
 // geodesic it does not, so the step control goes untested there). Curve:
 // c(t) = (e^t v, e^{2t} A). Its scales commute, so (Hellinger case of
-// MATH.md) Bures(e^{2s} A, e^{2u} A) = |e^s - e^u| sqrt(tr A) and
+// docs/math.md) Bures(e^{2s} A, e^{2u} A) = |e^s - e^u| sqrt(tr A) and
 // W2(c(s), c(u)) = |e^s - e^u| K with K = sqrt(|v|^2 + tau tr A): the
 // metric derivative is e^t K, and the central quotient with half-width h is
 // e^t K sinh(h)/h, relative error h^2/6 (1.7e-5 at the default first

@@ -7,7 +7,7 @@ import (
 
 // BuresGradScale returns the gradient of Bures^2(A, B) with respect to the
 // symmetric matrix A, I - T^{AB} (from d/dA tr(B^{1/2} A B^{1/2})^{1/2} =
-// T^{AB}/2, MATH.md, Gradients). It exists when A is positive definite; for
+// T^{AB}/2, docs/math.md, Gradients). It exists when A is positive definite; for
 // a singular A it returns the pseudo-inverse version, or an error when no
 // transport map exists.
 func BuresGradScale(a, b []float64, d int) ([]float64, error) {
@@ -26,7 +26,7 @@ func BuresGradScale(a, b []float64, d int) ([]float64, error) {
 
 // W2SquaredGrad returns W2^2 between mu_a = mu(ma, L L^T + eps I) (L = la,
 // d x k row-major) and mu_b = mu(mb, sb) of family f, with its gradients
-// with respect to the mean ma and the factor L (MATH.md, Gradients):
+// with respect to the mean ma and the factor L (docs/math.md, Gradients):
 //
 //	d/dma = 2 (ma - mb),   d/dL = 2 tau (I - T^{A_eps B}) L.
 //

@@ -16,7 +16,7 @@ import (
 // embedding against one query measure mu_a = mu(a, A).
 type Similarity string
 
-// The rankings of issue 7 (MATH.md, "Pseudo dot product and similarities"),
+// The neighbour rankings (docs/math.md, "Pseudo dot product and similarities"),
 // the same values as W2, DotProduct, BuresCosine and MixtureCosine.
 // X = tr (A^{1/2} B A^{1/2})^{1/2} is the Bures cross term and tau the
 // family constant (covariance = tau * scale).
@@ -61,7 +61,7 @@ type Neighbor struct {
 type NeighborOptions struct {
 	By      Similarity // ranking; "" means ByW2
 	K       int        // number of neighbours wanted; <= 0 means 10
-	Rho     float64    // weight of the covariance term for ByCosine and ByMixture (MATH.md); 0 is allowed
+	Rho     float64    // weight of the covariance term for ByCosine and ByMixture (docs/math.md); 0 is allowed
 	Workers int        // goroutines; <= 0 means runtime.GOMAXPROCS(0)
 }
 

@@ -29,7 +29,7 @@ func randomEmbedding(rnd *rand.Rand, n, d, k int, f Family) *Embedding {
 	return e
 }
 
-// bruteScore is the reference score of measures i and j of e: H1's
+// bruteScore is the reference score of measures i and j of e: the
 // exact engine functions (W2, DotProduct, BuresCosine, MixtureCosine in
 // bures.go and similarity.go, each with two full eigendecompositions), not
 // the eigenvalue-only fast path under test.
@@ -159,7 +159,7 @@ func TestSimilarityScoresIdentities(t *testing.T) {
 			t.Errorf("%s rho %v: self score %v, want %v", tc.by, tc.rho, s[5], tc.self)
 		}
 	}
-	// [mu : mu] = |a|^2 + tr A (MATH.md: polarisation against the Dirac at 0).
+	// [mu : mu] = |a|^2 + tr A (docs/math.md: polarisation against the Dirac at 0).
 	s, err := SimilarityScores(ctx, e, 3, NeighborOptions{By: ByDot})
 	if err != nil {
 		t.Fatal(err)
@@ -363,7 +363,7 @@ func TestNeighborsErrorsAndCancel(t *testing.T) {
 	}
 }
 
-// BenchmarkNearestNeighbors is issue 7's target: k-NN (k = 10) of one item
+// BenchmarkNearestNeighbors measures the k-NN target: k-NN (k = 10) of one item
 // over n = 100,000 measures in d = 12 on the CPU path (< 1 s per op), for
 // each ranking, and the unpruned batch of all n scores (SimilarityScores)
 // that bounds the worst case.

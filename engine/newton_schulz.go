@@ -63,7 +63,7 @@ func NewNSWorkspace(d int) *NSWorkspace {
 		y: make([]float64, d*d), z: make([]float64, d*d)}
 }
 
-// Roots runs Algorithm 1 of the paper (MATH.md, Newton-Schulz) on the
+// Roots runs Algorithm 1 of the paper (docs/math.md, Newton-Schulz) on the
 // symmetric PSD matrix a and writes A^{1/2} into y and A^{-1/2} into z
 // (both d*d, not aliasing a). It returns the iterations performed and the
 // final residual |I - Z Y|_F. A is scaled by its Frobenius norm, which
@@ -191,7 +191,7 @@ type NSPair struct {
 }
 
 // TransportPairNS computes T^{AB}, T^{BA} and Bures^2(A, B) with two
-// Newton-Schulz runs (MATH.md, Newton-Schulz: the two-run trick). A must
+// Newton-Schulz runs (docs/math.md, Newton-Schulz: the two-run trick). A must
 // be positive definite for the maps (e.g. L L^T + eps I with eps > 0);
 // Bures2 is accurate for any PSD A and B.
 func TransportPairNS(a, b []float64, d int, o NSOptions) NSPair {
@@ -218,7 +218,7 @@ func pairFromRoots(w *NSWorkspace, y1, z1, a, b []float64, d int, o NSOptions) N
 
 // TransportBatchNS computes the two-run trick for all n x m pairs
 // (A_i, B_j) of the stacked matrices as (n*d*d) and bs (m*d*d): n first
-// runs for (Y1, Z1) of each A_i, shared by the n*m second runs (MATH.md:
+// runs for (Y1, Z1) of each A_i, shared by the n*m second runs (docs/math.md:
 // "n runs for the (Y1, Z1), n*m for the cross terms"). Pair (i, j) is at
 // index i*m + j. Work is spread over GOMAXPROCS goroutines.
 func TransportBatchNS(as []float64, n int, bs []float64, m, d int, o NSOptions) []NSPair {

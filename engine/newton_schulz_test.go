@@ -60,7 +60,7 @@ func TestNSRankDeficient(t *testing.T) {
 }
 
 func TestNSTwoRunTrick(t *testing.T) {
-	// T^{AB} = Z1 Y2 Z1 and T^{BA} = Y1 Z2 Y1 (MATH.md) against the exact
+	// T^{AB} = Z1 Y2 Z1 and T^{BA} = Y1 Z2 Y1 (docs/math.md) against the exact
 	// maps, and Bures^2 from tr Y2 against the exact trace formula, for
 	// eps-regularised factors (eps = 1e-2, the paper's value) and
 	// rank-deficient L.
@@ -310,7 +310,7 @@ func writeNSTables(w io.Writer) {
 	}
 }
 
-// TestNSIteratesDiagonal checks the first iterates of Algorithm 1 (MATH.md,
+// TestNSIteratesDiagonal checks the first iterates of Algorithm 1 (docs/math.md,
 // Newton-Schulz) on a diagonal A, where every iterate is diagonal and the
 // recurrence can be written per eigenvalue: with c = (1 + 1e-9) |A|_F
 // (the scaling documented on Roots), y0 = l/c, z0 = 1, and

@@ -2,7 +2,7 @@ package engine
 
 import "math"
 
-// d2Kernel is the closed-form pair kernel for d = 2 (MATH.md, "Newton-Schulz"
+// d2Kernel is the closed-form pair kernel for d = 2 (docs/math.md, "Newton-Schulz"
 // section): with A, B the tau-scaled 2x2 scales, s = sqrt(det A det B) and
 // t = sqrt(tr(AB) + 2 s),
 //

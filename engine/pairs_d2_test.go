@@ -119,7 +119,7 @@ func TestD2ClosedFormAgainstEigen(t *testing.T) {
 	}
 }
 
-// TestD2Hellinger checks the diagonal identity of MATH.md:
+// TestD2Hellinger checks the diagonal identity of docs/math.md:
 // Bures^2 = |sqrt(diag A) - sqrt(diag B)|^2.
 func TestD2Hellinger(t *testing.T) {
 	a := []float64{4, 0, 0, 0.25}

@@ -2,7 +2,7 @@ package engine
 
 import "math"
 
-// d3Kernel is the closed-form pair kernel for d = 3 (MATH.md). With A, B
+// d3Kernel is the closed-form pair kernel for d = 3 (docs/math.md). With A, B
 // the tau-scaled scales and mu_1..3 the square roots of the eigenvalues of
 // AB, let p = mu_1+mu_2+mu_3, q = mu_1 mu_2 + mu_1 mu_3 + mu_2 mu_3 and
 // r = mu_1 mu_2 mu_3 = sqrt(det A det B). Then tr (A^{1/2}BA^{1/2})^{1/2} = p

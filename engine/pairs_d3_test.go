@@ -81,7 +81,7 @@ func TestD3ClosedFormAgainstEigen(t *testing.T) {
 	}
 }
 
-// TestD3ScaledCopy checks T^{A, cA} = sqrt(c) I (MATH.md: T A T = B).
+// TestD3ScaledCopy checks T^{A, cA} = sqrt(c) I (docs/math.md: T A T = B).
 func TestD3ScaledCopy(t *testing.T) {
 	a := []float64{2, 0.5, 0.1, 0.5, 1, 0.2, 0.1, 0.2, 3}
 	b := make([]float64, 9)

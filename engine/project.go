@@ -9,7 +9,7 @@ import (
 
 // Plane is a 2-D subspace of R^Dim on which a higher-dimensional
 // embedding is drawn: a 2 x Dim matrix P (row-major) with orthonormal
-// rows. A measure mu(c, C) projects to mu(P c, P C P^T) (MATH.md,
+// rows. A measure mu(c, C) projects to mu(P c, P C P^T) (docs/math.md,
 // Visualisation): the image of the measure under x -> P x.
 type Plane struct {
 	Dim  int

@@ -8,7 +8,7 @@ import (
 
 func TestDotProductPolarisation(t *testing.T) {
 	// [mu_a : mu_b] is the polarisation of W2^2 (tau = 1) against the Dirac
-	// at 0 (MATH.md): 2 [a:b] = W2^2(a, d0) + W2^2(b, d0) - W2^2(a, b).
+	// at 0 (docs/math.md): 2 [a:b] = W2^2(a, d0) + W2^2(b, d0) - W2^2(a, b).
 	rng := rand.New(rand.NewPCG(51, 52))
 	g := Gaussian()
 	for d := 1; d <= 6; d++ {

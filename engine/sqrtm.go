@@ -97,7 +97,7 @@ func EigenvaluesPSD(a []float64, d int) []float64 {
 }
 
 // Sqrt2x2 returns the square root of the symmetric PSD 2 x 2 matrix a
-// (row-major, length 4) in closed form (MATH.md, Newton-Schulz section):
+// (row-major, length 4) in closed form (docs/math.md, Newton-Schulz section):
 // sqrt(M) = (M + s I) / t with s = sqrt(det M), t = sqrt(tr M + 2 s).
 // It is exact for rank 2, rank 1 (s = 0) and the zero matrix. A slightly
 // negative determinant from round-off is clamped to 0.

@@ -17,7 +17,7 @@ var ErrImage = errors.New("image of B is not inside image of A")
 
 // TransportMap returns the optimal transport (Brenier) map between centred
 // measures with PSD scales a and b (d x d, row-major), by the first formula
-// of MATH.md:
+// of docs/math.md:
 //
 //	T^{AB} = A^{-1/2} (A^{1/2} B A^{1/2})^{1/2} A^{-1/2},  T A T = B.
 //
@@ -51,7 +51,7 @@ func checkImage(sa, isa, b []float64, d int) error {
 	return nil
 }
 
-// TransportMapAlt returns T^{AB} by the second formula of MATH.md,
+// TransportMapAlt returns T^{AB} by the second formula of docs/math.md,
 //
 //	T^{AB} = B^{1/2} (B^{1/2} A B^{1/2})^{-1/2} B^{1/2},
 //

@@ -20,7 +20,7 @@ func TestTransportIdentities(t *testing.T) {
 			if err != nil {
 				t.Fatalf("d=%d %s: %v", d, tc.name, err)
 			}
-			// T A T = B (MATH.md).
+			// T A T = B (docs/math.md).
 			tat := mul3(tab, a, tab, d)
 			if e := relErr(tat, b, 1); !(e <= 1e-9) {
 				t.Errorf("d=%d %s: |TAT - B|/|B| = %g", d, tc.name, e)
@@ -38,7 +38,7 @@ func TestTransportIdentities(t *testing.T) {
 				t.Errorf("d=%d %s: formulas differ by %g", d, tc.name, e)
 			}
 			// Bures^2 = |L - T L|_F^2 for a factor L of A with k != d columns
-			// (MATH.md), reference the exact trace formula.
+			// (docs/math.md), reference the exact trace formula.
 			k := d + 2
 			l := randGauss(rng, d*k)
 			a2 := FactorProduct(l, d, k, 0)

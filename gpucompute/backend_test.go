@@ -42,7 +42,7 @@ func TestParityWithCPU(t *testing.T) {
 		{name: "d8", n: 40, d: 8, tau: 1, seed: 10},
 		// Exact zero scales: a pair with a Dirac end has t = 0 and no
 		// transport map, but W > 0 still gives the mean gradient
-		// -w (D - W) / W (engine's scalar kernels, MATH.md Gradients).
+		// -w (D - W) / W (engine's scalar kernels, docs/math.md Gradients).
 		{name: "d2-zero-scales", n: 60, d: 2, tau: 1, zeroes: 3, seed: 11},
 		{name: "d3-zero-scales", n: 60, d: 3, tau: 1, zeroes: 3, seed: 12},
 		{name: "d5-zero-scales", n: 40, d: 5, tau: 1, zeroes: 3, seed: 13},

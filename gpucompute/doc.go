@@ -1,6 +1,7 @@
 // Package gpucompute implements engine.Backend with OpenGL 4.3 compute
 // shaders (github.com/go-gl/gl v4.3-core), and evaluates batches of
-// Wasserstein geodesics for the interpolation view.
+// Wasserstein geodesics (Backend.Geodesics, tested against the engine's
+// geodesic; the app's geodesic tab computes its few measures on the CPU).
 //
 // # Contracts
 //
@@ -51,7 +52,7 @@
 // compiled once per (kernel, dimension, precision):
 //
 //   - prep2.comp + stress2.comp (d = 2): per-point record, then the closed
-//     form of MATH.md with the accumulators of engine/pairs_d2.go.
+//     form of docs/math.md with the accumulators of engine/pairs_d2.go.
 //   - roots.comp + stress.comp (d = 1, 3..8): per-point A^{1/2} and its
 //     pseudo-inverse by cyclic Jacobi, then per pair one Jacobi
 //     eigendecomposition of A^{1/2} B A^{1/2} (linalg.glsl).

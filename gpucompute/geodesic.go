@@ -19,7 +19,7 @@ type geodesicBuffers struct {
 	pairs, times, out ssbo
 }
 
-// Geodesics evaluates every pair at every time in ts (MATH.md, "Transport
+// Geodesics evaluates every pair at every time in ts (docs/math.md, "Transport
 // map and geodesics"): c(t) = (1-t) a + t b and
 // C(t) = ((1-t) I + t T) A ((1-t) I + t T), T = T^{AB}, one invocation per
 // (pair, t). Times outside [0, 1] extrapolate. The results are pair-major:

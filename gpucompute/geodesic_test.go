@@ -8,7 +8,7 @@ import (
 )
 
 // TestGeodesicsMatchEngine compares batches with engine.Geodesic, and
-// checks the end points C(0) = A, C(1) = B (MATH.md: T A T = B).
+// checks the end points C(0) = A, C(1) = B (docs/math.md: T A T = B).
 func TestGeodesicsMatchEngine(t *testing.T) {
 	ts := []float64{-0.5, 0, 0.25, 0.5, 0.9, 1, 1.5}
 	backends := map[bool]*Backend{false: newBackend(t, Options{}), true: newBackend(t, Options{FP64: true})}

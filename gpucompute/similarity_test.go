@@ -25,7 +25,7 @@ func simEmbedding(n, d int, tau float64, degen bool, eps float64, seed uint64) *
 }
 
 // termScale is the size of the terms a score of item against j sums
-// (engine's definitions, MATH.md "Pseudo dot product and similarities"):
+// (engine's definitions, docs/math.md "Pseudo dot product and similarities"):
 // W2 itself; |a||b| + sqrt(tr A tr B) for the dot product (X <= sqrt(tr A
 // tr B) by Cauchy-Schwarz); the cosines' numerator terms over their
 // denominators. A score that cancels to near zero carries no relative

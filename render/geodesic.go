@@ -19,7 +19,7 @@ type Measure2 struct {
 }
 
 // TransportMap2 returns the Bures transport map T^{AB} =
-// A^{-1/2} (A^{1/2} B A^{1/2})^{1/2} A^{-1/2} (MATH.md), for positive
+// A^{-1/2} (A^{1/2} B A^{1/2})^{1/2} A^{-1/2} (docs/math.md), for positive
 // definite A, as a symmetric matrix.
 func TransportMap2(a, b Sym2) (Sym2, error) {
 	ra := a.Sqrt()
@@ -43,7 +43,7 @@ func congruence(s, m Sym2) Sym2 {
 
 // Geodesic2 returns mu_t on the W2 geodesic from a (t = 0) to b (t = 1):
 // mean (1-t) a + t b and scale ((1-t) I + t T) A ((1-t) I + t T) with
-// T = T^{AB}; the same formula extrapolates outside [0, 1] (MATH.md).
+// T = T^{AB}; the same formula extrapolates outside [0, 1] (docs/math.md).
 func Geodesic2(a, b Measure2, t float64) (Measure2, error) {
 	tm, err := TransportMap2(a.C, b.C)
 	if err != nil {

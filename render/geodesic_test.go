@@ -17,7 +17,7 @@ var geoPairs = []struct {
 }
 
 func TestTransportMapPushesAToB(t *testing.T) {
-	// MATH.md: T A T = B for T = T^{AB}.
+	// docs/math.md: T A T = B for T = T^{AB}.
 	for _, p := range geoPairs {
 		tm, err := TransportMap2(p.a.C, p.b.C)
 		if err != nil {

@@ -35,7 +35,7 @@ func TestLayoutKindsAndLevel(t *testing.T) {
 	}
 }
 
-// TestPrecisionViewAxes checks the precision view against MATH.md: same
+// TestPrecisionViewAxes checks the precision view against docs/math.md: same
 // axes as the covariance view, inverted lengths (eigenvalue products all
 // equal the one scale factor), and the median area preserved.
 func TestPrecisionViewAxes(t *testing.T) {

@@ -59,7 +59,7 @@ func (m Sym2) Inverse() (inv Sym2, ok bool) {
 
 // Sqrt returns the PSD square root of a PSD m by the closed form
 // sqrt(M) = (M + s I) / t, s = sqrt(det M), t = sqrt(tr M + 2 s)
-// (MATH.md, Newton-Schulz section); the zero matrix maps to itself.
+// (docs/math.md, Newton-Schulz section); the zero matrix maps to itself.
 func (m Sym2) Sqrt() Sym2 {
 	s := math.Sqrt(math.Max(m.Det(), 0))
 	t := math.Sqrt(math.Max(m.Trace()+2*s, 0))

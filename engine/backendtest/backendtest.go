@@ -191,7 +191,7 @@ func RefW2(s engine.State, d int, tau float64, i, j int) float64 {
 // p at s, pair by pair, with exact eigendecompositions: R = A^{1/2} by
 // gonum per point, then for each pair M = R B R = V diag(l) V^T,
 // tr M^{1/2} = sum sqrt(l), T^{AB} = R^{-1} M^{1/2} R^{-1} and
-// T^{BA} = (T^{AB})^{-1} = R M^{-1/2} R (MATH.md).
+// T^{BA} = (T^{AB})^{-1} = R M^{-1/2} R (docs/math.md).
 func Reference(p *engine.Problem, s engine.State) (float64, engine.Gradient) {
 	n, d := p.N, p.Dim
 	g := engine.Gradient{Means: make([]float64, n*d), PerPoint: make([]float64, n)}

@@ -113,7 +113,7 @@ void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
 
 // transportFromRoots returns tr (R B R)^{1/2} and, in T, the transport map
 // T^{AB} = P (R B R)^{1/2} P, where R = A^{1/2} and P its pseudo-inverse
-// (MATH.md, "Transport map and geodesics").
+// (docs/math.md, "Transport map and geodesics").
 REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 	REAL RB[DD];
 	for (int p = 0; p < D; p++) {

@@ -14,7 +14,7 @@ import (
 // diagEmbedding is a 2-d embedding with diagonal covariances, for which
 // W2^2 = |a - b|^2 + sum_k (sqrt(cov_a,kk) - sqrt(cov_b,kk))^2 in any family
 // (tau * Bures^2(cov_a/tau, cov_b/tau) = Bures^2(cov_a, cov_b); Hellinger
-// for diagonal matrices, MATH.md).
+// for diagonal matrices, docs/math.md).
 const diagEmbedding = `{
   "format": "burescope-embedding/1",
   "family": "uniform",

@@ -12,7 +12,7 @@ import (
 func TestGeodesicLines(t *testing.T) {
 	// Items a and b of diagEmbedding have commuting (diagonal) scales, so
 	// the curve is explicit: mean (1-t) a + t b and, per axis,
-	// sqrt(cov(t)) = (1-t) sqrt(cov_a) + t sqrt(cov_b) (MATH.md geodesic
+	// sqrt(cov(t)) = (1-t) sqrt(cov_a) + t sqrt(cov_b) (docs/math.md geodesic
 	// with T = diag(sqrt(cov_b/cov_a))). While these stay positive
 	// (t in (-1, 2) for a, b here) the Hellinger form gives
 	// W2(c(t), a) = |t| W and W2(c(t), b) = |1-t| W with W = W2(a, b).

@@ -123,7 +123,7 @@ func TestNeighborsCommandAgainstBruteForce(t *testing.T) {
 func TestNeighborsCommandNPZ(t *testing.T) {
 	// An .npz written by npyio's own writer: means (n x d) and diagonal
 	// variances (n x d), labels from a text file. With diagonal scales
-	// W2^2 = |a-b|^2 + |sqrt(va) - sqrt(vb)|^2 (MATH.md, Hellinger).
+	// W2^2 = |a-b|^2 + |sqrt(va) - sqrt(vb)|^2 (docs/math.md, Hellinger).
 	n, d := 6, 2
 	means := []float64{0, 0, 1, 0, 0, 3, -2, 0, 5, 5, 0.5, 0.5}
 	vars := []float64{1, 1, 4, 1, 1, 1, 1, 9, 1, 1, 1, 1}
