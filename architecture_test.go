@@ -22,7 +22,7 @@ var layers = map[string][]string{
 	"datasets":                  {"engine", "assets"},
 	"gpucompute":                {"engine"},
 	"render":                    {"engine", "datasets"},
-	"ui/cli":                    {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/fit"},
+	"ui/cli":                    {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/fit", "internal/cputime"},
 	"ui":                        {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
 	".":                         {"ui", "ui/cli"},
 	"ui/internal/cleanlocale":   {},
@@ -44,6 +44,10 @@ var layers = map[string][]string{
 	"ui/tab/geodesic":  {"engine", "render", "ui/view", "ui/widget"},
 	"ui/tab/explore":   {"engine", "datasets", "render", "ui/fit", "ui/view", "ui/widget"},
 	"ui/tab/relations": {"engine", "engine/hypernymy", "datasets", "ui/fit", "ui/view", "ui/widget"},
+
+	// Helpers shared by several packages (testkit: by their tests only).
+	"internal/cputime": {},
+	"internal/testkit": {},
 }
 
 // forbidden lists external module prefixes a layer must never import:

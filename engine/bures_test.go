@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"burescope/internal/testkit"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,11 +11,7 @@ import (
 // randScale returns a random PSD d x d scale of the given rank (factor
 // with Gaussian entries), scaled by s.
 func randScale(rng *rand.Rand, d, rank int, s float64) []float64 {
-	l := randGauss(rng, d*rank)
-	for i := range l {
-		l[i] *= s
-	}
-	return FactorProduct(l, d, rank, 0)
+	return testkit.RandomPSD(rng, d, rank, s, 0)
 }
 
 func TestBures2Commuting(t *testing.T) {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
-	"sync/atomic"
 )
 
 // CPUBackend is the reference Backend: plain Go, parallel over cores.
@@ -215,27 +213,9 @@ func (b *CPUBackend) Evaluate(ctx context.Context, s State, g *Gradient) (float6
 		bl.stress = 0
 		bl.err = nil
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	workers := b.threads
-	if workers > len(b.blocks) {
-		workers = len(b.blocks)
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := &cpuWorkspace{}
-			for {
-				bi := int(next.Add(1)) - 1
-				if bi >= len(b.blocks) {
-					return
-				}
-				b.runBlock(ctx, &b.blocks[bi], k, ws)
-			}
-		}()
-	}
-	wg.Wait()
+	Parallel(len(b.blocks), b.threads, func() *cpuWorkspace { return &cpuWorkspace{} }, func(ws *cpuWorkspace, bi int) {
+		b.runBlock(ctx, &b.blocks[bi], k, ws)
+	})
 	var stress float64
 	for bi := range b.blocks {
 		if err := b.blocks[bi].err; err != nil {
@@ -285,16 +265,7 @@ func (b *CPUBackend) parallelPoints(n int, f func(lo, hi int)) {
 		f(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < t; w++ {
-		lo, hi := n*w/t, n*(w+1)/t
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
+	Parallel(t, t, nil, func(_ struct{}, w int) { f(n*w/t, n*(w+1)/t) })
 }
 
 // runBlock evaluates all pairs of one block, tile by tile.

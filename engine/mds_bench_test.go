@@ -8,6 +8,7 @@ import (
 
 	"burescope/engine"
 	"burescope/engine/backendtest"
+	"burescope/internal/cputime"
 )
 
 // benchProblem is a random problem of n measures in dimension d (target
@@ -39,7 +40,7 @@ func BenchmarkCPUStressGradient(b *testing.B) {
 			g := engine.Gradient{Means: make([]float64, c.n*c.d), Scales: make([]float64, c.n*c.d*c.d), PerPoint: make([]float64, c.n)}
 			ctx := context.Background()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if _, err := be.Evaluate(ctx, s, &g); err != nil {
 					b.Fatal(err)
@@ -47,7 +48,7 @@ func BenchmarkCPUStressGradient(b *testing.B) {
 			}
 			pairs := float64(c.n*(c.n-1)/2) * float64(b.N)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/pairs, "ns/pair")
-			b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/pairs, "cpu-ns/pair")
+			b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/pairs, "cpu-ns/pair")
 		})
 	}
 }
@@ -68,13 +69,13 @@ func BenchmarkOptimizerStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			if _, err := o.Step(context.Background(), b.N); err != nil {
 				b.Fatal(err)
 			}
 			pairs := float64(n*(n-1)/2) * float64(b.N)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/pairs, "ns/pair")
-			b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/pairs, "cpu-ns/pair")
+			b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/pairs, "cpu-ns/pair")
 		})
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -118,33 +117,20 @@ func newNeighborSetup(e *Embedding, item int, opt NeighborOptions) (*neighborSet
 // ctx.Err() when cancelled.
 func (st *neighborSetup) scoreRange(ctx context.Context, idx []int, lo, hi int, out []float64) error {
 	nChunks := (hi - lo + neighborChunk - 1) / neighborChunk
-	workers := min(st.workers, nChunks)
-	next := make(chan int, nChunks)
-	for c := 0; c < nChunks; c++ {
-		next <- lo + c*neighborChunk
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := newCrossWorkspace(st.e.Dim)
-			for a := range next {
-				if ctx.Err() != nil {
-					return
-				}
-				for p := a; p < min(a+neighborChunk, hi); p++ {
-					j := p
-					if idx != nil {
-						j = idx[p]
-					}
-					out[p] = st.q.score(ws, st.by, st.tau, st.rho, st.e.Mean(j), st.e.Scale(j))
-				}
+	newWS := func() *crossWorkspace { return newCrossWorkspace(st.e.Dim) }
+	Parallel(nChunks, st.workers, newWS, func(ws *crossWorkspace, c int) {
+		if ctx.Err() != nil {
+			return
+		}
+		a := lo + c*neighborChunk
+		for p := a; p < min(a+neighborChunk, hi); p++ {
+			j := p
+			if idx != nil {
+				j = idx[p]
 			}
-		}()
-	}
-	wg.Wait()
+			out[p] = st.q.score(ws, st.by, st.tau, st.rho, st.e.Mean(j), st.e.Scale(j))
+		}
+	})
 	return ctx.Err()
 }
 

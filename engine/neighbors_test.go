@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"burescope/internal/testkit"
 	"context"
 	"errors"
 	"math"
@@ -15,16 +16,12 @@ import (
 // k < d gives rank-deficient scales.
 func randomEmbedding(rnd *rand.Rand, n, d, k int, f Family) *Embedding {
 	e := &Embedding{Family: f, Dim: d, Labels: make([]string, n), Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
-	l := make([]float64, d*k)
 	for i := 0; i < n; i++ {
 		e.Labels[i] = string(rune('a'+i%26)) + string(rune('0'+i/26%10)) + string(rune('0'+i/260))
 		for j := range e.Mean(i) {
 			e.Mean(i)[j] = rnd.NormFloat64()
 		}
-		for j := range l {
-			l[j] = rnd.NormFloat64() / math.Sqrt(float64(k))
-		}
-		copy(e.Scale(i), FactorProduct(l, d, k, 0))
+		copy(e.Scale(i), testkit.RandomPSD(rnd, d, k, 1/math.Sqrt(float64(k)), 0))
 	}
 	return e
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"burescope/internal/testkit"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -13,21 +14,9 @@ func record3(c []float64) []float64 {
 	return k.pt[:d3Rec]
 }
 
+// randSPD3 is a random 3 x 3 scale L L^T + I / cond.
 func randSPD3(rng *rand.Rand, cond float64) []float64 {
-	l := make([]float64, 9)
-	for k := range l {
-		l[k] = rng.NormFloat64()
-	}
-	c := make([]float64, 9)
-	for r := 0; r < 3; r++ {
-		for q := 0; q < 3; q++ {
-			for k := 0; k < 3; k++ {
-				c[r*3+q] += l[r*3+k] * l[q*3+k]
-			}
-		}
-		c[r*3+r] += 1 / cond
-	}
-	return c
+	return testkit.RandomPSD(rng, 3, 3, 1, 1/cond)
 }
 
 func unpack6(s [6]float64) []float64 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"burescope/engine"
+	"burescope/internal/cputime"
 )
 
 // benchProblem is a d = 2 problem with random distances and a random
@@ -48,13 +49,13 @@ func BenchmarkEvaluate(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
-				c0 := processCPUTime()
+				c0 := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					if _, err := be.Evaluate(ctx, s, &g); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(processCPUTime()-c0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

@@ -1,12 +1,10 @@
 package render
 
 import (
+	"burescope/engine"
 	"encoding/binary"
 	"image"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 )
 
 // pixEllipse is one ellipse ready for the scanline filler, in pixel units:
@@ -339,30 +337,14 @@ func rasterize(dst *image.RGBA, bg rgba8, els []pixEllipse, bn *binner) {
 	}
 	nb := (h + bandHeight - 1) / bandHeight
 	bn.bin(els, dst.Rect.Min.Y, nb)
-	workers := min(runtime.GOMAXPROCS(0), nb)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	work := func() {
-		defer wg.Done()
-		for {
-			k := int(next.Add(1)) - 1
-			if k >= nb {
-				return
-			}
-			ya := dst.Rect.Min.Y + k*bandHeight
-			yb := min(ya+bandHeight, dst.Rect.Max.Y)
-			clearRows(dst, bg, ya, yb)
-			for _, i := range bn.idx[bn.start[k]:bn.start[k+1]] {
-				els[i].drawRows(dst, ya, yb)
-			}
+	engine.Parallel(nb, 0, nil, func(_ struct{}, k int) {
+		ya := dst.Rect.Min.Y + k*bandHeight
+		yb := min(ya+bandHeight, dst.Rect.Max.Y)
+		clearRows(dst, bg, ya, yb)
+		for _, i := range bn.idx[bn.start[k]:bn.start[k+1]] {
+			els[i].drawRows(dst, ya, yb)
 		}
-	}
-	wg.Add(workers)
-	for w := 1; w < workers; w++ {
-		go work()
-	}
-	work()
-	wg.Wait()
+	})
 }
 
 func clearRows(dst *image.RGBA, bg rgba8, ya, yb int) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"burescope/engine"
+	"burescope/internal/cputime"
 )
 
 func init() {
@@ -119,14 +120,14 @@ func runBench(env Env) error {
 		return err
 	}
 	start := time.Now()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for k := 0; k < *iters; k++ {
 		if _, err := be.Evaluate(ctx, s, &g); err != nil {
 			return err
 		}
 	}
 	per := time.Since(start).Seconds() / float64(*iters)
-	cpu := processCPU() - cpu0
+	cpu := cputime.Process() - cpu0
 	res := benchResult{
 		N: *n, Dim: *dim, Backend: be.Name(), SecondsPerIter: per,
 		NsPerPair:    per * 1e9 / float64(len(p.Dist)),

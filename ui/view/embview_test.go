@@ -10,6 +10,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/internal/testkit"
 )
 
 func TestBuildView(t *testing.T) {
@@ -113,29 +114,14 @@ func BenchmarkBuildView(b *testing.B) {
 }
 
 // scales A A^T + 0.1 I.
+// randomEmbedding returns n gaussian measures in R^d with random means and
+// scales A A^T + 0.1 I (A with entries of standard deviation 0.6).
 func randomEmbedding(n, d int, seed uint64) *engine.Embedding {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d}
+	e.Means, e.Scales = testkit.RandomMeasures(rng, n, d, 0.6, 0.1)
 	for i := 0; i < n; i++ {
 		e.Labels = append(e.Labels, "w"+strings.Repeat("x", i/26)+string(rune('a'+i%26)))
-		for k := 0; k < d; k++ {
-			e.Means[i*d+k] = rng.NormFloat64()
-		}
-		a := make([]float64, d*d)
-		for k := range a {
-			a[k] = 0.6 * rng.NormFloat64()
-		}
-		s := e.Scales[i*d*d : (i+1)*d*d]
-		for r := 0; r < d; r++ {
-			for c := 0; c < d; c++ {
-				var v float64
-				for k := 0; k < d; k++ {
-					v += a[r*d+k] * a[c*d+k]
-				}
-				s[r*d+c] = v
-			}
-			s[r*d+r] += 0.1
-		}
 	}
 	return e
 }
