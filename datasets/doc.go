@@ -12,14 +12,14 @@
 //
 // # Names
 //
-// Load, Detect and LoadEmbedding take a file path or builtin:NAME, where
+// Load and LoadEmbedding take a file path or builtin:NAME, where
 // NAME is one of Builtins(): pisa2015 (the default, DefaultBuiltin), iris,
 // wine and mammals. The built-ins are embedded in the binary; their sources
 // and licences are in assets/ATTRIBUTION.md and in BuiltinInfo.Source.
 //
 // # Kinds and detection
 //
-// Options.Kind forces a kind; otherwise Detect decides, in this order:
+// Options.Kind forces a kind; otherwise the loader detects it, in this order:
 //   - a name ending in .json, or contents starting with '{': an embedding;
 //   - a table of exactly two columns, never holding a number: relations;
 //   - a table whose numbers, after an optional header row and label

@@ -117,25 +117,6 @@ func Load(name string, opt Options) (*Dataset, error) {
 	return ds, nil
 }
 
-// LoadReader is Load for data already open: it reads r (at most
-// MaxFileSize bytes) and uses name in messages and to recognise a .json
-// file. opt.Metadata, if set, is still a path.
-func LoadReader(r io.Reader, name string, opt Options) (*Dataset, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
-	}
-	ds, err := LoadBytes(data, name, opt)
-	if err != nil {
-		return nil, err
-	}
-	ds.Source = name
-	return ds, nil
-}
-
 // LoadBytes parses the contents of a file called name (see Load).
 func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
 	kind, err := ParseKind(string(opt.Kind))
@@ -190,27 +171,7 @@ func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
 	return ds, nil
 }
 
-// Detect says what kind of input a file (or builtin:NAME) holds, without
-// fully validating it; Load reports any problem in detail.
-func Detect(name string) (Kind, error) {
-	if strings.HasPrefix(name, BuiltinPrefix) {
-		b, ok := builtinByName(strings.TrimPrefix(name, BuiltinPrefix))
-		if !ok {
-			return "", fmt.Errorf("%s: unknown built-in dataset (have %s)", name, builtinNames())
-		}
-		return b.info.Kind, nil
-	}
-	if IsNumPyPath(name) {
-		return KindEmbedding, nil
-	}
-	data, err := readInput(name)
-	if err != nil {
-		return "", err
-	}
-	return detectBytes(name, data)
-}
-
-// detectBytes implements Detect on a file's contents:
+// detectBytes says what kind of input a file holds from its contents:
 //   - a .json name or a first non-blank character '{' is an embedding;
 //   - a table whose first two columns hold no numbers, and no other column
 //     holds mostly numbers, is a relation list;

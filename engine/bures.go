@@ -58,9 +58,10 @@ func Bures2x2(a, b []float64) float64 {
 }
 
 // Bures2x3 returns Bures^2 between symmetric PSD 3 x 3 matrices in closed
-// form without allocating: A^{1/2} by Sqrt3x3's formula, then the
-// eigenvalues of A^{1/2} B A^{1/2} by Eig3Sym. Accuracy degrades for nearly
-// rank-1 A (see Sqrt3x3); Bures2 is the exact reference.
+// form without allocating: A^{1/2} by sqrt3x3Into, then the eigenvalues
+// of A^{1/2} B A^{1/2} by eig3 (the trigonometric solution of the
+// characteristic cubic). Accuracy degrades for nearly rank-1 A; Bures2 is
+// the exact reference.
 func Bures2x3(a, b []float64) float64 {
 	var ma, s [9]float64
 	copy(ma[:], a[:9])
@@ -115,13 +116,6 @@ func W2Squared(f Family, ma, sa, mb, sb []float64, d int) float64 {
 // W2 returns the 2-Wasserstein distance sqrt(W2Squared(...)).
 func W2(f Family, ma, sa, mb, sb []float64, d int) float64 {
 	return math.Sqrt(W2Squared(f, ma, sa, mb, sb, d))
-}
-
-// W2Measures returns W2 between two Measures of family f (scales
-// L L^T + Eps I).
-func W2Measures(f Family, x, y Measure) float64 {
-	d := x.Dim()
-	return W2(f, x.Mean, x.Scale(), y.Mean, y.Scale(), d)
 }
 
 // W2 returns the 2-Wasserstein distance between measures i and j of e.

@@ -243,18 +243,22 @@ func TestDistanceMatrix(t *testing.T) {
 	}
 }
 
-func TestW2Measures(t *testing.T) {
-	// Two Measures in factor form vs the same measures as scales.
+// TestMeasureScale: a measure in factor form has the scale L L^T + eps I
+// (written out by hand), and W2 from a Dirac to it is
+// sqrt(|a - b|^2 + tr(L L^T + eps I)) (docs/math.md, Distance).
+func TestMeasureScale(t *testing.T) {
 	x := Measure{Mean: []float64{0, 1}, Factor: []float64{1, 0.5, 0, 2}, K: 2, Eps: 0.01}
-	y := Measure{Mean: []float64{2, -1}, Factor: []float64{0.3, 1}, K: 1}
-	f := Gaussian()
-	want := W2(f, x.Mean, x.Scale(), y.Mean, y.Scale(), 2)
-	if got := W2Measures(f, x, y); got != want {
-		t.Errorf("W2Measures = %v, want %v", got, want)
+	// L = [1 0.5; 0 2]: L L^T = [1.25 1; 1 4].
+	want := []float64{1.26, 1, 1, 4.01}
+	for k, v := range x.Scale() {
+		if !(math.Abs(v-want[k]) <= 1e-15) {
+			t.Errorf("scale entry %d = %v, want %v", k, v, want[k])
+		}
 	}
 	dirac := Measure{Mean: []float64{2, -1}}
 	// Dirac vs x: |a-b|^2 + tr(L L^T + eps I) = 8 + (1 + .25 + 4 + .02).
-	if got, want := W2Measures(f, dirac, x), math.Sqrt(8+5.27); !(math.Abs(got-want) <= 1e-13) {
+	got := W2(Gaussian(), dirac.Mean, dirac.Scale(), x.Mean, x.Scale(), 2)
+	if want := math.Sqrt(8 + 5.27); !(math.Abs(got-want) <= 1e-13) {
 		t.Errorf("W2(Dirac, x) = %v, want %v", got, want)
 	}
 }

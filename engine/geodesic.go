@@ -42,22 +42,6 @@ func RiemannianStepMap(a, t []float64, d int, eta float64) []float64 {
 	return Symmetrize(mul3(m, a, m, d), d)
 }
 
-// RiemannianStep is RiemannianStepMap with T = TransportMap(a, b, d).
-func RiemannianStep(a, b []float64, d int, eta float64) ([]float64, error) {
-	t, err := TransportMap(a, b, d)
-	if err != nil {
-		return nil, err
-	}
-	return RiemannianStepMap(a, t, d, eta), nil
-}
-
-// FactorStep returns ((1-eta) I + eta T) L for the d x k factor l: the
-// Euclidean gradient step on the factor, which equals the Riemannian step
-// on A = L L^T (docs/math.md, Gradients).
-func FactorStep(l, t []float64, d, k int, eta float64) []float64 {
-	return MatMul(stepMatrix(t, d, eta), l, d, d, k)
-}
-
 func stepMatrix(t []float64, d int, eta float64) []float64 {
 	m := make([]float64, d*d)
 	for i := range m {

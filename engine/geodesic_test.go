@@ -237,3 +237,19 @@ func TestBures2Transport(t *testing.T) {
 		}
 	}
 }
+
+// RiemannianStep is RiemannianStepMap with T = TransportMap(a, b, d).
+func RiemannianStep(a, b []float64, d int, eta float64) ([]float64, error) {
+	t, err := TransportMap(a, b, d)
+	if err != nil {
+		return nil, err
+	}
+	return RiemannianStepMap(a, t, d, eta), nil
+}
+
+// FactorStep returns ((1-eta) I + eta T) L for the d x k factor l: the
+// Euclidean gradient step on the factor, which equals the Riemannian step
+// on A = L L^T (docs/math.md, Gradients).
+func FactorStep(l, t []float64, d, k int, eta float64) []float64 {
+	return MatMul(stepMatrix(t, d, eta), l, d, d, k)
+}

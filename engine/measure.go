@@ -48,9 +48,6 @@ type Measure struct {
 	Eps    float64   // regularisation added to the diagonal of L L^T
 }
 
-// Dim returns the dimension d of the measure.
-func (m Measure) Dim() int { return len(m.Mean) }
-
 // Scale returns the d x d scale matrix C = L L^T + Eps I (row-major).
 func (m Measure) Scale() []float64 {
 	d := len(m.Mean)

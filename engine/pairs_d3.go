@@ -74,7 +74,7 @@ func (k *d3Kernel) prepare(p *Problem, s State) {
 	}
 }
 
-// d3Inv holds the invariants of one pair (x: A, y: B) for bures3: the
+// d3Inv holds the invariants of one pair (x: A, y: B): the
 // product C = AB, e1 = tr AB, e2 = sum of its principal 2x2 minors and
 // r = sqrt(det A det B).
 type d3Inv struct {
@@ -223,19 +223,6 @@ func (v *d3Inv) maps(p float64, tab, tba *[6]float64) {
 	u21 := k02*z01 + k12*z11 + k22*z12
 	u22 := k02*z02 + k12*z12 + k22*z22
 	*tba = [6]float64{u00 * id, 0.5 * (u01 + u10) * id, 0.5 * (u02 + u20) * id, u11 * id, 0.5 * (u12 + u21) * id, u22 * id}
-}
-
-// bures3 returns tr(A^{1/2} B A^{1/2})^{1/2} = p and, when maps is true,
-// the symmetric transport maps T^{AB} and T^{BA} (6 unique entries each)
-// for the 20-value records x (A) and y (B).
-func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
-	var v d3Inv
-	v.invariants(x, y)
-	p := v.root()
-	if maps {
-		v.maps(p, tab, tba)
-	}
-	return p
 }
 
 func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {

@@ -87,3 +87,16 @@ func TestD3ScaledCopy(t *testing.T) {
 		}
 	}
 }
+
+// bures3 returns tr(A^{1/2} B A^{1/2})^{1/2} = p and, when maps is true,
+// the symmetric transport maps T^{AB} and T^{BA} (6 unique entries each)
+// for the 20-value records x (A) and y (B).
+func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
+	var v d3Inv
+	v.invariants(x, y)
+	p := v.root()
+	if maps {
+		v.maps(p, tab, tba)
+	}
+	return p
+}

@@ -226,3 +226,85 @@ func TestRcondBoundary(t *testing.T) {
 		t.Errorf("SqrtPSD(-1e-17) = %v, want 0 (round-off below 0 is clamped)", got)
 	}
 }
+
+// InvSqrtPSD returns the pseudo-inverse square root (A^+)^{1/2} of the
+// symmetric PSD d x d matrix a: eigenvalues above rcond * lambda_max are
+// mapped to 1/sqrt(lambda), the others to 0. rcond <= 0 means DefaultRcond.
+// For a full-rank matrix this is the ordinary inverse square root.
+func InvSqrtPSD(a []float64, d int, rcond float64) []float64 {
+	if rcond <= 0 {
+		rcond = DefaultRcond
+	}
+	vals, vecs, ok := symEig(a, d)
+	if !ok {
+		return nanMatrix(d)
+	}
+	cut := rcond * math.Max(vals[d-1], 0)
+	return spectralFunc(vals, vecs, d, func(l float64) float64 {
+		if l <= cut || l <= 0 {
+			return 0
+		}
+		return 1 / math.Sqrt(l)
+	})
+}
+
+// Sqrt2x2 returns the square root of the symmetric PSD 2 x 2 matrix a
+// (row-major, length 4) in closed form (docs/math.md, Newton-Schulz section):
+// sqrt(M) = (M + s I) / t with s = sqrt(det M), t = sqrt(tr M + 2 s).
+// It is exact for rank 2, rank 1 (s = 0) and the zero matrix. A slightly
+// negative determinant from round-off is clamped to 0.
+func Sqrt2x2(a []float64) []float64 {
+	var out [4]float64
+	sqrt2x2Into(&out, a[0], 0.5*(a[1]+a[2]), a[3])
+	return out[:]
+}
+
+// sqrt2x2Into writes sqrt of [[p, q], [q, r]] into out (allocation-free).
+func sqrt2x2Into(out *[4]float64, p, q, r float64) {
+	det := p*r - q*q
+	s := math.Sqrt(math.Max(det, 0))
+	t2 := p + r + 2*s
+	if !(t2 > 0) {
+		*out = [4]float64{}
+		return
+	}
+	t := math.Sqrt(t2)
+	*out = [4]float64{(p + s) / t, q / t, q / t, (r + s) / t}
+}
+
+// Eig3Sym returns the eigenvalues, in ascending order, of the symmetric
+// 3 x 3 matrix a (row-major, length 9; the symmetric part is used) by the
+// closed-form trigonometric solution of the characteristic cubic
+// (O. K. Smith, "Eigenvalues of a symmetric 3 x 3 matrix", CACM 4(4), 1961).
+// The trigonometric formula loses accuracy (to about 1e-8 |a|) for
+// clustered eigenvalues, e.g. the double zero of a rank-1 matrix; when two
+// eigenvalues are within 1e-3 |a| of each other they are recomputed by
+// cyclic Jacobi rotations (Golub & Van Loan, Matrix Computations, 8.5), so
+// the absolute error stays about 1e-15 |a| in all cases.
+func Eig3Sym(a []float64) [3]float64 {
+	return eig3(a[0], 0.5*(a[1]+a[3]), 0.5*(a[2]+a[6]), a[4], 0.5*(a[5]+a[7]), a[8])
+}
+
+// Sqrt3x3 returns the square root of the symmetric PSD 3 x 3 matrix a in
+// closed form. With mu_i the square roots of the eigenvalues (Eig3Sym) and
+// I1 = sum mu_i, I2 = sum_{i<j} mu_i mu_j, I3 = mu_1 mu_2 mu_3, the
+// Cayley-Hamilton theorem for U = sqrt(M) (U^3 - I1 U^2 + I2 U - I3 = 0,
+// U^2 = M) gives
+//
+//	sqrt(M) = (-M^2 + (I1^2 - I2) M + I1 I3 I) / (I1 I2 - I3)
+//
+// (Franca, "An algorithm to compute the square root of a 3x3 positive
+// definite matrix", Comput. Math. Appl. 18(5), 1989). I1 I2 - I3 =
+// (mu1+mu2)(mu2+mu3)(mu1+mu3) vanishes only for rank <= 1, where
+// sqrt(M) = M / sqrt(tr M) is used instead. Eigenvalues below
+// 1e-14 lambda_max count as zero. SqrtPSD is the exact reference.
+func Sqrt3x3(a []float64) []float64 {
+	var out [9]float64
+	m := [9]float64{
+		a[0], 0.5 * (a[1] + a[3]), 0.5 * (a[2] + a[6]),
+		0.5 * (a[1] + a[3]), a[4], 0.5 * (a[5] + a[7]),
+		0.5 * (a[2] + a[6]), 0.5 * (a[5] + a[7]), a[8],
+	}
+	sqrt3x3Into(&out, &m)
+	return out[:]
+}

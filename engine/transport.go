@@ -50,33 +50,3 @@ func checkImage(sa, isa, b []float64, d int) error {
 	}
 	return nil
 }
-
-// TransportMapAlt returns T^{AB} by the second formula of docs/math.md,
-//
-//	T^{AB} = B^{1/2} (B^{1/2} A B^{1/2})^{-1/2} B^{1/2},
-//
-// with a pseudo-inverse root (so B may be singular). It needs A of full
-// rank (the map is then unique) and returns an error otherwise; it agrees
-// with TransportMap there and serves as its independent check.
-func TransportMapAlt(a, b []float64, d int) ([]float64, error) {
-	if _, _, rank := RootsPSD(a, d, 0); rank < d {
-		return nil, fmt.Errorf("transport map (second formula): A has rank %d < %d", rank, d)
-	}
-	sb := SqrtPSD(b, d)
-	n := Symmetrize(mul3(sb, a, sb, d), d)
-	return Symmetrize(mul3(sb, InvSqrtPSD(n, d, 0), sb, d), d), nil
-}
-
-// ApplyMap returns the image T(x - a) + b of the point x under the affine
-// optimal map between measures with means a and b and transport matrix t.
-func ApplyMap(t, a, b, x []float64, d int) []float64 {
-	y := make([]float64, d)
-	for i := 0; i < d; i++ {
-		s := b[i]
-		for j := 0; j < d; j++ {
-			s += t[i*d+j] * (x[j] - a[j])
-		}
-		y[i] = s
-	}
-	return y
-}

@@ -15,7 +15,6 @@ import (
 	"burescope/engine"
 	"burescope/internal/testkit"
 	"burescope/ui/fit"
-	"burescope/ui/tab/explore"
 	"burescope/ui/view"
 )
 
@@ -310,7 +309,7 @@ func TestExploreNeighbours(t *testing.T) {
 
 	// Bures cosine with rho = 0.5 and k = 5.
 	a.on(func() {
-		a.explore.SetRanking(explore.Rankings()[2], "5", "0.5")
+		a.explore.SetRanking("Bures cosine (ρ)", "5", "0.5")
 	})
 	eventually(t, "cosine list", func() bool {
 		return a.check(func() bool { list, _, busy := a.explore.Neighbours(); return !busy && len(list) == 5 })
@@ -334,7 +333,7 @@ func TestExploreNeighbours(t *testing.T) {
 	pause(t, a)
 	snap := a.sess.Snapshot()
 	a.on(func() {
-		a.explore.SetRanking(explore.Rankings()[0], "10", "0.5")
+		a.explore.SetRanking("W2 distance", "10", "0.5")
 		a.selectItem(3)
 	})
 	got = waitNeighbours(t, a, 3)

@@ -31,17 +31,8 @@ func (x *Tab) KeptText() string { return x.kept.Text }
 // Note is the line below the canvas while a loaded embedding is shown.
 func (x *Tab) Note() string { return x.embNote.Text }
 
-// Rankings lists the neighbour rankings offered, in order.
-func Rankings() []string {
-	var out []string
-	for _, c := range neighbourChoices {
-		out = append(out, c.name)
-	}
-	return out
-}
-
-// SetRanking enters rho, picks k and then the ranking by (one of
-// Rankings), in that order, as a user would.
+// SetRanking enters rho, picks k and then the ranking by (its name as
+// the Rank by list shows it), in that order, as a user would.
 func (x *Tab) SetRanking(by, k, rho string) {
 	x.rho.SetText(rho)
 	x.k.SetSelected(k)
