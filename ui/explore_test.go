@@ -339,3 +339,38 @@ func TestExploreNeighbours(t *testing.T) {
 	got = waitNeighbours(t, a, 3)
 	sameNeighbours(t, "MDS fit", got, bruteNeighbours(snap.Embedding(a.sess.Dataset().Labels), 3, 10, engine.ByW2, 0))
 }
+
+// TestFitLoadedEmbedding: "Fit MDS to its W2 distances" fits a loaded
+// trained embedding as `burescope fit` does (fit.Problem): the session
+// gets the embedding's dataset, the canvas returns to the fit with the run
+// controls on, and a 2-D embedding started from itself fits its own W2
+// distances far better than classical MDS does.
+func TestFitLoadedEmbedding(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	emb := randomEmbedding(12, 2, 5)
+	path := filepath.Join(t.TempDir(), "flat.json")
+	if err := datasets.SaveEmbedding(path, emb); err != nil {
+		t.Fatal(err)
+	}
+	openAndWait(t, a, path)
+	if v := a.Shown(); v == nil || v.Mode != view.ModeEmbedding {
+		t.Fatalf("%s not shown as an embedding", path)
+	}
+	a.on(func() { a.FitEmbedding() })
+	a.loads.Wait()
+	a.on(func() {})
+	pause(t, a)
+	ds, snap := a.sess.Dataset(), a.sess.Snapshot()
+	if a.Shown() != nil || ds == nil || ds.Embedding == nil || ds.Name != path || snap.N != 12 || snap.Dim != 2 {
+		t.Fatalf("after the fit: shown %v, dataset %+v, snapshot n=%d d=%d", a.Shown() != nil, ds, snap.N, snap.Dim)
+	}
+	if !(snap.Stress1 < 0.2*snap.ClassicalStress1) {
+		t.Errorf("stress-1 %v, classical %v: not started from the embedding", snap.Stress1, snap.ClassicalStress1)
+	}
+	var startOn bool
+	a.on(func() { a.refreshControls(); startOn = !a.controls.start.Disabled() })
+	if !startOn {
+		t.Error("run controls off for the fit of an embedding")
+	}
+}

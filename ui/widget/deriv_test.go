@@ -1,6 +1,7 @@
 package widget
 
 import (
+	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
 	"image"
 	"image/color"
 	"math"

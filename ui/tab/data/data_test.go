@@ -1,6 +1,7 @@
 package data
 
 import (
+	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
 	"strings"
 	"testing"
 

@@ -1,6 +1,7 @@
 package relations
 
 import (
+	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
 	"io"
 	"os"
 	"path/filepath"

@@ -1,0 +1,67 @@
+package model
+
+import (
+	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"burescope/ui/fit"
+)
+
+// fakeHost is the app as the Model tab sees it.
+type fakeHost struct {
+	set     fit.Settings
+	applied []fit.Settings
+	errs    []string
+}
+
+func (h *fakeHost) Settings() fit.Settings     { return h.set }
+func (h *fakeHost) ApplyModel(st fit.Settings) { h.applied = append(h.applied, st); h.set = st }
+func (h *fakeHost) BackendDesc() string        { return "cpu (2 threads)" }
+func (h *fakeHost) ShowError(title string, err error) {
+	h.errs = append(h.errs, title+": "+err.Error())
+}
+
+// TestModelTab: a change reaches the host as new settings (one per
+// change, none while syncing), tau is editable for the custom family
+// only, a bad number gives an error and the field shows the setting again,
+// and every backend choice is offered, gl64 included.
+func TestModelTab(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{set: fit.DefaultSettings()}
+	p := New(h)
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	if len(h.applied) != 0 {
+		t.Fatalf("building the tab applied %d settings", len(h.applied))
+	}
+	if !p.tau.Disabled() {
+		t.Error("tau editable for the uniform family")
+	}
+	p.family.SetSelected("custom")
+	if len(h.applied) != 1 || h.applied[0].Family != "custom" || p.tau.Disabled() {
+		t.Fatalf("custom family: applied %+v, tau disabled %v", h.applied, p.tau.Disabled())
+	}
+	test.Type(p.tau, "x")
+	p.tau.OnSubmitted(p.tau.Text)
+	if len(h.errs) != 1 || p.tau.Text != "1" || len(h.applied) != 1 {
+		t.Errorf("bad tau: errors %q, field %q, %d settings applied", h.errs, p.tau.Text, len(h.applied))
+	}
+	p.iters.SetText("250")
+	p.iters.OnSubmitted(p.iters.Text)
+	if n := len(h.applied); n != 2 || h.applied[1].Iterations != 250 {
+		t.Errorf("iterations: applied %+v", h.applied)
+	}
+	p.SetDim(3)
+	if n := len(h.applied); n != 3 || h.applied[2].Dim != 3 {
+		t.Errorf("dimension: applied %+v", h.applied)
+	}
+	if got := p.backend.Options; len(got) != len(fit.BackendChoices) || got[len(got)-1] != "gl64" {
+		t.Errorf("backends offered %v", got)
+	}
+	p.Sync(fit.DefaultSettings())
+	if len(h.applied) != 3 {
+		t.Errorf("Sync applied settings: %d", len(h.applied))
+	}
+}
