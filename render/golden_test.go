@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"burescope/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
@@ -196,4 +198,54 @@ func TestPlotImageMatchesPNG(t *testing.T) {
 	if float64(bad) > goldenPixelFrac*400*300 {
 		t.Errorf("%d pixels differ between PlotImage and the PNG export", bad)
 	}
+}
+
+// classBarycenters returns the Wasserstein barycenter of every class of sc
+// (engine.Barycenter), for the barycenter hook.
+func classBarycenters(t *testing.T, sc *Scene) []SceneBarycenter {
+	t.Helper()
+	names, idx := ClassColors(sc.Classes)
+	d := sc.Dim
+	var out []SceneBarycenter
+	for k, name := range names {
+		var ms, cs [][]float64
+		for i, c := range idx {
+			if c == k {
+				ms = append(ms, sc.Means[i*d:(i+1)*d])
+				cs = append(cs, sc.Scales[i*d*d:(i+1)*d*d])
+			}
+		}
+		b, err := engine.Barycenter(ms, cs, nil, d, engine.BarycenterOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, SceneBarycenter{Mean: b.Mean, Scale: b.Scale, Class: name, Label: name})
+	}
+	return out
+}
+
+// TestGoldenReadable covers the readability modes: automatic glyphs with
+// a hovered item at full size and class barycenters, outline only, and
+// the glyph export with its caption.
+func TestGoldenReadable(t *testing.T) {
+	heavy := heavyScene()
+	heavy.Highlight = []int{7}
+	heavy.Barycenters = classBarycenters(t, heavy)
+	st := DefaultStyle()
+	st.ColorBy = ColorClass
+	st.Labels = false
+	goldenCompare(t, "live_glyph", liveImage(heavy, st, 480, 360))
+
+	st = DefaultStyle()
+	st.ColorBy, st.NoFill = ColorClass, true
+	goldenCompare(t, "live_outline", liveImage(fixtureScene(), st, 480, 360))
+
+	exp := heavyScene()
+	exp.Dataset = "heavy overlap"
+	st = DefaultStyle()
+	st.ColorBy, st.Labels = ColorClass, false
+	img := exportPNG(t, func(p string) error {
+		return ExportFile(p, exp, st, ExportOptions{Width: 5 * 72, Height: 4 * 72, DPI: 96})
+	})
+	goldenCompare(t, "export_glyph", img)
 }
