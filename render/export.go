@@ -420,7 +420,7 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 				c.FillPolygon(ep.fillColor(col, alpha), c.ClipPolygonXY(pts))
 			}
 			if outlineOn {
-				c.StrokeLines(draw.LineStyle{Color: shade(col, 0.35, ep.st.Dark), Width: lw}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
+				c.StrokeLines(draw.LineStyle{Color: ep.fillColor(shade(col, 0.35, ep.st.Dark), ep.lay.OutlineAlpha), Width: lw}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
 			}
 		case KindSegment:
 			r1, _, ux, uy := s.M.Axes()

@@ -46,6 +46,10 @@ type Layout struct {
 	// FillAlpha is the fill opacity used (Style.FillAlpha, adapted to
 	// DrawnOverlap under Style.AdaptiveAlpha; 0 under Style.NoFill).
 	FillAlpha float64
+	// OutlineAlpha is the outline opacity: 0.9, or under
+	// Style.AdaptiveAlpha 4 x FillAlpha when that is less (at least 0.2),
+	// so that thousands of outlines do not become one mass of ink.
+	OutlineAlpha float64
 	// Bary are the scene's barycenters on the plane (full size).
 	Bary []Shape
 }

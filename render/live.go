@@ -163,7 +163,7 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			e.stroke, e.halfW = rgba8{}, 0
 			if outline {
 				dc := shade(col, 0.35, st.Dark)
-				e.stroke, e.halfW = premul(dc.R, dc.G, dc.B, 0.9), halfW
+				e.stroke, e.halfW = premul(dc.R, dc.G, dc.B, lay.OutlineAlpha), halfW
 			}
 		case KindSegment:
 			e.setShape(cx, cy, pixelMatrix(s.M, vp), segmentHalfW)

@@ -186,6 +186,10 @@ func (lay *Layout) applyReadability(sc *Scene, st Style) {
 	if st.AdaptiveAlpha {
 		lay.FillAlpha = AdaptiveFillAlpha(lay.DrawnOverlap, lay.FillAlpha)
 	}
+	lay.OutlineAlpha = 0.9
+	if st.AdaptiveAlpha {
+		lay.OutlineAlpha = math.Min(0.9, math.Max(0.2, 4*lay.FillAlpha))
+	}
 	if st.NoFill {
 		lay.FillAlpha = 0
 	}
