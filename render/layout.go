@@ -38,7 +38,9 @@ type Layout struct {
 	// (1 in the covariance view).
 	PrecisionScale float64
 	// Overlap is the mean overlap depth of the full-size ellipses
-	// (OverlapDepth), DrawnOverlap that of the ellipses as drawn.
+	// (OverlapDepth), DrawnOverlap that of the ellipses as drawn; both 0
+	// when the style needs neither (no GlyphAuto, no AdaptiveAlpha, no
+	// automatic glyph factor).
 	Overlap, DrawnOverlap float64
 	// Glyph is the factor every ellipse is shrunk by about its mean (1:
 	// full size; Style.Glyph).
@@ -52,6 +54,8 @@ type Layout struct {
 	OutlineAlpha float64
 	// Bary are the scene's barycenters on the plane (full size).
 	Bary []Shape
+
+	area []float64 // sort keys of the draw order (reused)
 }
 
 // rankTol: an eigenvalue below rankTol times the largest one of the scene

@@ -73,7 +73,7 @@ const (
 var GlyphFactors = []float64{0.5, 0.35, 0.25, 0.15, 0.1, 0.05}
 
 // overlapGrid is the resolution of the grid on which Overlap is measured.
-const overlapGrid = 96
+const overlapGrid = 64
 
 // AdaptiveFillAlpha returns the fill opacity a for a mean overlap depth k
 // (Layout.Overlap): the a with 1 - (1 - a)^k = 0.6, so that the typical
@@ -89,7 +89,7 @@ func AdaptiveFillAlpha(k, max float64) float64 {
 // OverlapDepth returns the mean number of ellipses that cover a covered
 // point of the plane when every ellipse of shapes is shrunk by factor f
 // about its mean: the sum of the drawn areas over the area of their
-// union, measured on a 96 x 96 grid over the box (x0, y0)-(x1, y1). It is
+// union, measured on a 64 x 64 grid over the box (x0, y0)-(x1, y1). It is
 // 1 for disjoint ellipses and n for n equal ones; 0 when no grid cell is
 // covered.
 func OverlapDepth(shapes []Shape, f, x0, y0, x1, y1 float64) float64 {
@@ -152,15 +152,25 @@ func (lay *Layout) applyReadability(sc *Scene, st Style) {
 		lay.Shapes[i].Full = lay.Shapes[i].M
 	}
 	x0, x1, y0, y1 := lay.bounds()
-	lay.Overlap = OverlapDepth(lay.Shapes, 1, x0, y0, x1, y1)
+	lay.Overlap = 0 // not measured unless a choice depends on it
+	needDepth := st.AdaptiveAlpha || st.Glyph == GlyphAuto || st.Glyph == GlyphOn && !(st.GlyphFactor > 0 && st.GlyphFactor <= 1)
+	if needDepth {
+		lay.Overlap = OverlapDepth(lay.Shapes, 1, x0, y0, x1, y1)
+	}
 	lay.Glyph = 1
 	chooseFactor := func() float64 {
-		for _, f := range GlyphFactors {
-			if OverlapDepth(lay.Shapes, f, x0, y0, x1, y1) <= GlyphTargetOverlap {
-				return f
+		// The depth grows with the factor: binary search for the first
+		// (largest) candidate at or below the target, the smallest if none.
+		lo, hi := 0, len(GlyphFactors)-1
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if OverlapDepth(lay.Shapes, GlyphFactors[mid], x0, y0, x1, y1) <= GlyphTargetOverlap {
+				hi = mid
+			} else {
+				lo = mid + 1
 			}
 		}
-		return GlyphFactors[len(GlyphFactors)-1]
+		return GlyphFactors[lo]
 	}
 	switch st.Glyph {
 	case GlyphOn:
@@ -180,7 +190,9 @@ func (lay *Layout) applyReadability(sc *Scene, st Style) {
 		for i := range lay.Shapes {
 			lay.Shapes[i].M = lay.Shapes[i].M.Scale(f2)
 		}
-		lay.DrawnOverlap = OverlapDepth(lay.Shapes, 1, x0, y0, x1, y1)
+		if needDepth {
+			lay.DrawnOverlap = OverlapDepth(lay.Shapes, 1, x0, y0, x1, y1)
+		}
 	}
 	lay.FillAlpha = st.fillAlpha()
 	if st.AdaptiveAlpha {
@@ -198,12 +210,15 @@ func (lay *Layout) applyReadability(sc *Scene, st Style) {
 
 // order sets lay.Order from st.Order (lay.Order holds 0..n-1 on entry).
 func (lay *Layout) order(sc *Scene, st Style) {
-	area := func(i int) float64 {
-		s := &lay.Shapes[i]
-		if s.Kind != KindEllipse {
-			return 0
+	area := func(i int) float64 { return lay.area[i] }
+	if st.Order == OrderLargestFirst || st.Order == OrderAuto && sc.Dim != 3 {
+		lay.area = growFloats(lay.area, len(lay.Shapes))
+		for i := range lay.Shapes {
+			lay.area[i] = 0
+			if s := &lay.Shapes[i]; s.Kind == KindEllipse {
+				lay.area[i] = s.M.Det()
+			}
 		}
-		return s.M.Det()
 	}
 	byDepth := func() {
 		sort.SliceStable(lay.Order, func(a, b int) bool {
@@ -231,6 +246,13 @@ func (lay *Layout) order(sc *Scene, st Style) {
 	case sc.Dim == 3:
 		byDepth()
 	}
+}
+
+func growFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }
 
 // bounds returns the box of every shape at its current size.
