@@ -9,7 +9,7 @@ import (
 // above it, MeanShare sums a fixed pseudo-random sample of this many pairs.
 // For d > 3 (no closed form) the limit is meanShareExactPairsEig.
 const (
-	meanShareExactPairs    = 50_000
+	meanShareExactPairs    = 20_000
 	meanShareExactPairsEig = 2_000
 )
 
@@ -21,7 +21,7 @@ const (
 // with W2_ij^2 = |m_i - m_j|^2 + tau Bures^2(C_i, C_j) (docs/mds.md, Model
 // choices); 1 - MeanShare is the share of the scales. means is n*d,
 // scales n*d*d (nil: points, share 1), w the packed pair weights (nil: all
-// 1). Up to 50,000 pairs (2,000 for d > 3) are summed exactly; beyond, a
+// 1). Up to 20,000 pairs (2,000 for d > 3) are summed exactly; beyond, a
 // fixed sample of that many pairs (the same for every call with the same
 // n) estimates it.
 // It returns NaN when every distance is zero.
