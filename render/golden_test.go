@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"burescope/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
@@ -200,37 +198,16 @@ func TestPlotImageMatchesPNG(t *testing.T) {
 	}
 }
 
-// classBarycenters returns the Wasserstein barycenter of every class of sc
-// (engine.Barycenter), for the barycenter hook.
-func classBarycenters(t *testing.T, sc *Scene) []SceneBarycenter {
-	t.Helper()
-	names, idx := ClassColors(sc.Classes)
-	d := sc.Dim
-	var out []SceneBarycenter
-	for k, name := range names {
-		var ms, cs [][]float64
-		for i, c := range idx {
-			if c == k {
-				ms = append(ms, sc.Means[i*d:(i+1)*d])
-				cs = append(cs, sc.Scales[i*d*d:(i+1)*d*d])
-			}
-		}
-		b, err := engine.Barycenter(ms, cs, nil, d, engine.BarycenterOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, SceneBarycenter{Mean: b.Mean, Scale: b.Scale, Class: name, Label: name})
-	}
-	return out
-}
-
 // TestGoldenReadable covers the readability modes: automatic glyphs with
 // a hovered item at full size and class barycenters, outline only, and
 // the glyph export with its caption.
 func TestGoldenReadable(t *testing.T) {
 	heavy := heavyScene()
 	heavy.Highlight = []int{7}
-	heavy.Barycenters = classBarycenters(t, heavy)
+	var err error
+	if heavy.Barycenters, err = ClassBarycenters(heavy); err != nil {
+		t.Fatal(err)
+	}
 	st := DefaultStyle()
 	st.ColorBy = ColorClass
 	st.Labels = false

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"burescope/engine"
 )
 
 // DrawOrder chooses the order in which measures are drawn (the last drawn
@@ -360,4 +362,53 @@ func baryColor(sc *Scene, st Style, b SceneBarycenter) (r, g, bl uint8) {
 	}
 	fg := st.Foreground()
 	return fg.R, fg.G, fg.B
+}
+
+// ClassBarycenters returns the 2-Wasserstein barycenter (engine.Barycenter,
+// equal weights) of every class of sc, in class-name order, ready for
+// Scene.Barycenters; an error when sc has no classes.
+func ClassBarycenters(sc *Scene) ([]SceneBarycenter, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if len(sc.Classes) != sc.Len() || sc.Len() == 0 {
+		return nil, fmt.Errorf("render: the scene has no classes")
+	}
+	names, idx := ClassColors(sc.Classes)
+	out := make([]SceneBarycenter, 0, len(names))
+	for k, name := range names {
+		var items []int
+		for i, c := range idx {
+			if c == k {
+				items = append(items, i)
+			}
+		}
+		b, err := SelectionBarycenter(sc, items, nil)
+		if err != nil {
+			return nil, fmt.Errorf("class %q: %w", name, err)
+		}
+		b.Class, b.Label = name, name
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// SelectionBarycenter returns the 2-Wasserstein barycenter of the items
+// idx of sc under weights w (nil: equal), for Scene.Barycenters (for
+// example of the app's selection).
+func SelectionBarycenter(sc *Scene, idx []int, w []float64) (SceneBarycenter, error) {
+	d := sc.Dim
+	ms := make([][]float64, len(idx))
+	cs := make([][]float64, len(idx))
+	for k, i := range idx {
+		if i < 0 || i >= sc.Len() {
+			return SceneBarycenter{}, fmt.Errorf("render: item %d out of range [0, %d)", i, sc.Len())
+		}
+		ms[k], cs[k] = sc.Means[i*d:(i+1)*d], sc.Scales[i*d*d:(i+1)*d*d]
+	}
+	b, err := engine.Barycenter(ms, cs, w, d, engine.BarycenterOptions{})
+	if err != nil {
+		return SceneBarycenter{}, err
+	}
+	return SceneBarycenter{Mean: b.Mean, Scale: b.Scale}, nil
 }

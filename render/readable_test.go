@@ -393,3 +393,40 @@ func TestBarycenterHook(t *testing.T) {
 		t.Error("a 3-value 2D barycenter scale was accepted")
 	}
 }
+
+// ClassBarycenters gives one barycenter per class, equal to
+// engine.Barycenter of that class's items; SelectionBarycenter rejects
+// bad indices.
+func TestClassBarycenters(t *testing.T) {
+	sc := fixtureScene()
+	bs, err := ClassBarycenters(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 3 || bs[0].Class != "alpha" || bs[2].Class != "gamma" {
+		t.Fatalf("barycenters %+v", bs)
+	}
+	// alpha: items 0, 3, 6, 9 (i % 3 == 0).
+	var ms, cs [][]float64
+	for _, i := range []int{0, 3, 6, 9} {
+		ms = append(ms, sc.Means[2*i:2*i+2])
+		cs = append(cs, sc.Scales[4*i:4*i+4])
+	}
+	want, err := engine.Barycenter(ms, cs, nil, 2, engine.BarycenterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range want.Scale {
+		if !(math.Abs(bs[0].Scale[k]-want.Scale[k]) <= 1e-15) {
+			t.Errorf("scale %v, want %v", bs[0].Scale, want.Scale)
+			break
+		}
+	}
+	if _, err := SelectionBarycenter(sc, []int{0, 99}, nil); err == nil {
+		t.Error("index 99 accepted")
+	}
+	sc.Classes = nil
+	if _, err := ClassBarycenters(sc); err == nil {
+		t.Error("a scene without classes gave barycenters")
+	}
+}
