@@ -28,12 +28,12 @@ func TestStructureBudgetGradientFiniteDifferences(t *testing.T) {
 		structure string
 		budget    float64
 	}{
-		{"full budget d=2", 2, StructureFull, 0.3},
+		{"full budget d=2", 2, StructureFull, 0.06},
 		{"diagonal d=2", 2, StructureDiagonal, 0},
-		{"diagonal budget d=3", 3, StructureDiagonal, 0.5},
+		{"diagonal budget d=3", 3, StructureDiagonal, 0.1},
 		{"spherical d=2", 2, StructureSpherical, 0},
-		{"spherical budget d=3", 3, StructureSpherical, 1},
-		{"full budget d=4", 4, StructureFull, 0.2},
+		{"spherical budget d=3", 3, StructureSpherical, 0.2},
+		{"full budget d=4", 4, StructureFull, 0.04},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.d), 7))
@@ -80,7 +80,8 @@ func TestStructureBudgetGradientFiniteDifferences(t *testing.T) {
 						f += e * e
 					}
 				}
-				return o.fs * (f + tc.budget*tr) / (s * s)
+				// Penalty lambda (n-1) sum tr C (unweighted).
+				return o.fs * (f + tc.budget*float64(n-1)*tr) / (s * s)
 			}
 			const h = 1e-6
 			for k := range o.x {
@@ -156,7 +157,7 @@ func TestScaleBudgetShiftsToMeans(t *testing.T) {
 	n := 40
 	dist := randomDistances(rng, n, 6)
 	var prevShare, prevTrace float64 = -1, math.Inf(1)
-	for _, lam := range []float64{0, 0.3, 3} {
+	for _, lam := range []float64{0, 0.01, 0.1} {
 		opt := DefaultOptions()
 		opt.ScaleBudget, opt.MaxIter = lam, 400
 		o, err := NewOptimizer(n, dist, opt, NewCPUBackend(1))

@@ -39,10 +39,15 @@ type Options struct {
 	// StructureSpherical (circles, C = c I) or StructurePoints (the same
 	// as Points). The eps regularisation is added in every case.
 	Structure string
-	// ScaleBudget is lambda >= 0 in the penalty lambda * sum_i tr(C_i)
-	// added to the stress (C in input units squared, so lambda is
-	// unit-free): larger values shrink the scales and let the means carry
-	// more of the distances. 0 (default) is plain elliptical MDS.
+	// ScaleBudget is lambda >= 0 in the penalty
+	// lambda * (2 W / n) * sum_i tr(C_i) added to the stress, where W is
+	// the sum of the pair weights (W = n(n-1)/2 without weights, so the
+	// penalty is lambda (n-1) sum_i tr(C_i) = lambda sum_{i<j} (tr C_i +
+	// tr C_j), the trace part of sum_{i<j} W2_ij^2). C is in input units
+	// squared, so lambda is unit-free, and the factor makes it comparable
+	// across n: useful values are about 0.001 to 0.1. Larger values shrink
+	// the scales and let the means carry more of the distances. 0
+	// (default) is plain elliptical MDS.
 	ScaleBudget float64
 }
 
@@ -400,9 +405,12 @@ func (o *Optimizer) evaluate(ctx context.Context) (float64, error) {
 	}
 	v, err := o.b.Evaluate(ctx, o.st, &o.grad)
 	o.stress = v / s2
-	if lam := o.opt.ScaleBudget; lam > 0 && !o.opt.Points {
-		// Penalty lambda * sum_i tr(C_i) in input units; its gradient with
-		// respect to every C_i is lambda I.
+	if o.opt.ScaleBudget > 0 && !o.opt.Points {
+		// Penalty (lambda / fs) sum_i tr(C_i) in input units, i.e.
+		// lambda sum_{i<j} w_ij (tr C_i + tr C_j) unweighted-equivalent:
+		// (n-1) lambda sum_i tr C_i without weights. Its gradient with
+		// respect to every C_i is (lambda / fs) I.
+		lam := o.opt.ScaleBudget / o.fs
 		v += lam * trace
 		for i := 0; i < n; i++ {
 			for r := 0; r < d; r++ {

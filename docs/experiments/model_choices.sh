@@ -13,9 +13,9 @@ go build -o "$tmp/burescope" .
 python3 docs/experiments/gen_3class.py 5000 > "$tmp/table3.csv"
 settings=(
   "full|--structure full"
+  "full, budget 0.01|--structure full --scale-budget 0.01"
+  "full, budget 0.03|--structure full --scale-budget 0.03"
   "full, budget 0.1|--structure full --scale-budget 0.1"
-  "full, budget 1|--structure full --scale-budget 1"
-  "full, budget 10|--structure full --scale-budget 10"
   "diagonal|--structure diagonal"
   "spherical|--structure spherical"
   "points|--structure points"

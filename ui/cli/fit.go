@@ -73,7 +73,7 @@ func runFit(env Env) error {
 	initName := fs.String("init", "mds", "initial state: mds, random or an embedding FILE.json")
 	points := fs.Bool("points", false, "fit points (Diracs: metric MDS) instead of ellipses")
 	structure := fs.String("structure", "full", "covariance structure: full, diagonal, spherical or points")
-	budget := fs.Float64("scale-budget", 0, "penalty lambda * sum_i tr(C_i) on the scales (>= 0; larger: the means carry more of the distances)")
+	budget := fs.Float64("scale-budget", 0, "penalty lambda (n-1) sum_i tr(C_i) on the scales (>= 0, about 0.001 to 0.1; larger: the means carry more of the distances)")
 	baseline := fs.Bool("baseline", true, "also fit the point-MDS baseline (points_stress1)")
 	backendName := fs.String("backend", "auto", "stress backend: "+backendNames)
 	out := fs.String("out", "", "write the fitted embedding (JSON) to this file")

@@ -20,7 +20,7 @@ func TestFitStructureAndBudget(t *testing.T) {
 		name, structure, budget string
 	}{
 		{"diagonal", "diagonal", "0"},
-		{"diagonal budget", "diagonal", "2"},
+		{"diagonal budget", "diagonal", "0.03"},
 		{"spherical", "spherical", "0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
