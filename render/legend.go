@@ -29,7 +29,8 @@ type LegendItem struct {
 const maxLegendClasses = 12
 
 // LegendItems returns what the legend of sc under st shows, given its
-// layout: class -> colour (ColorClass), the stress colour bar
+// layout: class -> colour (ColorClass; omitted when every one of more
+// than 12 items is its own class), the stress colour bar
 // (ColorStress), what the outline means (LevelText, "precision of ..." in
 // that view), the glyph factor when ellipses are shrunk, and a line for
 // barycenters when the scene has any.
@@ -39,6 +40,11 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 	switch {
 	case st.ColorBy == ColorClass && len(sc.Classes) == n && n > 0:
 		names, _ := ClassColors(sc.Classes)
+		if len(names) == n && n > maxLegendClasses {
+			// One "class" per item (e.g. labels used as colours): a list
+			// of item names would say nothing about the colours.
+			break
+		}
 		for k, name := range names {
 			if k == maxLegendClasses && len(names) > maxLegendClasses+1 {
 				items = append(items, LegendItem{Kind: LegendText, Text: fmt.Sprintf("+ %d more classes", len(names)-k)})

@@ -348,6 +348,14 @@ func TestLegendItems(t *testing.T) {
 	if items[0].Kind != LegendBar || !(math.Abs(items[0].Lo-lo) <= 1e-15) || !(math.Abs(items[0].Hi-hi) <= 1e-15) {
 		t.Errorf("stress bar %+v, want %g..%g", items[0], lo, hi)
 	}
+	// Every item its own class (more than 12): no class list.
+	own := heavyScene()
+	own.Classes = own.Labels
+	st.ColorBy = ColorClass
+	if it := LegendItems(own, st, NewLayout(own, st)); it[0].Kind != LegendText {
+		t.Errorf("per-item classes listed: %+v", it[0])
+	}
+	st.ColorBy = ColorStress
 	sc.Family, sc.Tau = "uniform", 0.25
 	items = LegendItems(sc, st, NewLayout(sc, st))
 	if last := items[len(items)-1].Text; last != "outline: support ellipses" {
