@@ -410,7 +410,9 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 		c.Fill(path)
 	}
 	outlineOn := ep.st.Outline || ep.st.NoFill
-	for _, i := range ep.lay.Order {
+	// Ellipses, then the mean dots over every fill, then segments and
+	// points (Diracs are their own means), each pass in draw order.
+	shape := func(i int) {
 		s := &ep.lay.Shapes[i]
 		col := ep.colors[i]
 		switch s.Kind {
@@ -431,12 +433,22 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 			dot(s, vg.Points(1.8), shade(col, 0.2, ep.st.Dark))
 		}
 	}
+	for _, i := range ep.lay.Order {
+		if ep.lay.Shapes[i].Kind == KindEllipse {
+			shape(i)
+		}
+	}
 	// Mean dots in the class colour, on top of every fill.
 	if ep.st.MeanDots {
 		for _, i := range ep.lay.Order {
 			if s := &ep.lay.Shapes[i]; s.Kind != KindPoint {
 				dot(s, vg.Points(0.9), shade(ep.colors[i], 0.25, ep.st.Dark))
 			}
+		}
+	}
+	for _, i := range ep.lay.Order {
+		if ep.lay.Shapes[i].Kind != KindEllipse {
+			shape(i)
 		}
 	}
 	for k := range ep.lay.Bary {

@@ -25,7 +25,8 @@ type LegendItem struct {
 	Lo, Hi float64 // LegendBar: the values at its ends
 }
 
-// maxLegendClasses bounds the classes listed; the rest are counted.
+// maxLegendClasses bounds the class swatches of the live legend (the
+// rest are counted in a last line); exports list every class.
 const maxLegendClasses = 12
 
 // LegendItems returns what the legend of sc under st shows, given its
@@ -46,10 +47,6 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 			break
 		}
 		for k, name := range names {
-			if k == maxLegendClasses && len(names) > maxLegendClasses+1 {
-				items = append(items, LegendItem{Kind: LegendText, Text: fmt.Sprintf("+ %d more classes", len(names)-k)})
-				break
-			}
 			items = append(items, LegendItem{Kind: LegendSwatch, Color: OkabeIto[k%len(OkabeIto)], Text: name})
 		}
 	case st.ColorBy == ColorStress && len(sc.PerPoint) == n && n > 0:
@@ -88,6 +85,7 @@ func (lb *labeler) legend(dst *image.RGBA, items []LegendItem) {
 	fm := face.Metrics()
 	asc, h := fm.Ascent.Round(), fm.Height.Round()
 	lineH := h + 3
+	items = capSwatches(items, maxLegendClasses)
 	// Box size.
 	w := 0
 	var lo, hi *labelMask
@@ -146,4 +144,33 @@ func (lb *labeler) legend(dst *image.RGBA, items []LegendItem) {
 		}
 		y += lineH
 	}
+}
+
+// capSwatches keeps the first max class swatches of items and replaces the
+// others by one "+ N more classes" line, for the live legend's height.
+func capSwatches(items []LegendItem, max int) []LegendItem {
+	n := 0
+	for _, it := range items {
+		if it.Kind == LegendSwatch {
+			n++
+		}
+	}
+	if n <= max+1 {
+		return items
+	}
+	out := make([]LegendItem, 0, len(items))
+	k := 0
+	for _, it := range items {
+		if it.Kind == LegendSwatch {
+			k++
+			if k > max {
+				if k == max+1 {
+					out = append(out, LegendItem{Kind: LegendText, Text: fmt.Sprintf("+ %d more classes", n-max)})
+				}
+				continue
+			}
+		}
+		out = append(out, it)
+	}
+	return out
 }

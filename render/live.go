@@ -152,7 +152,9 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 		return e.cx+hx >= minX && e.cx-hx <= maxX && e.cy+ex >= minY && e.cy-ex <= maxY
 	}
 	var e pixEllipse
-	for _, i := range lay.Order {
+	// Ellipses, then the mean dots over every fill, then segments and
+	// points (Diracs are their own means), each pass in draw order.
+	shape := func(i int) {
 		s := &lay.Shapes[i]
 		cx, cy := vp.ToPixel(s.X, s.Y)
 		col := colors[i]
@@ -181,6 +183,11 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			els = append(els, e)
 		}
 	}
+	for _, i := range lay.Order {
+		if lay.Shapes[i].Kind == KindEllipse {
+			shape(i)
+		}
+	}
 	// Mean dots in the class colour, on top of every fill.
 	if st.MeanDots {
 		for _, i := range lay.Order {
@@ -197,6 +204,11 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			if visible(&d) {
 				els = append(els, d)
 			}
+		}
+	}
+	for _, i := range lay.Order {
+		if lay.Shapes[i].Kind != KindEllipse {
+			shape(i)
 		}
 	}
 	// Barycenters: bold rings and a dot at the mean.
