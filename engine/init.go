@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat/mds"
 )
 
 // classicalExactMax is the largest n for which ClassicalMDS runs gonum's
@@ -40,34 +39,60 @@ func ClassicalMDS(n, d int, dist []float64) ([]float64, error) {
 	return x, err
 }
 
-// torgerson runs gonum's Torgerson scaling on the objects idx and returns
-// their n*d coordinates and the eigenvalues (descending) kept.
+// torgerson runs Torgerson scaling on the objects idx and returns their
+// n*d coordinates and the eigenvalues (descending) kept. It is gonum's
+// stat/mds.TorgersonScaling (same steps: B = -1/2 J D^2 J, symmetric
+// eigendecomposition, eigenvalues descending, vectors scaled by the roots
+// of the positive ones) with the double centring done in O(m^2) by row
+// and grand means instead of the two dense m x m products gonum forms
+// (through SymDense.At), which took 2/3 of the first-frame time at m = 600.
 func torgerson(n, d int, dist []float64, idx []int) ([]float64, []float64, error) {
 	m := len(idx)
-	sym := mat.NewSymDense(m, nil)
+	sq := make([]float64, m*m)
 	for a := 0; a < m; a++ {
 		for b := a + 1; b < m; b++ {
-			sym.SetSym(a, b, pairDist(n, dist, idx[a], idx[b]))
+			v := pairDist(n, dist, idx[a], idx[b])
+			sq[a*m+b], sq[b*m+a] = v*v, v*v
 		}
 	}
-	var dst mat.Dense
-	eig := make([]float64, m)
-	k, eig := mds.TorgersonScaling(&dst, eig, sym)
-	if k == 0 || dst.IsEmpty() {
-		// All distances zero (or no positive eigenvalue): everything at 0.
+	row := make([]float64, m)
+	var grand float64
+	for a := 0; a < m; a++ {
+		var s float64
+		for _, v := range sq[a*m : (a+1)*m] {
+			s += v
+		}
+		row[a] = s / float64(m)
+		grand += s
+	}
+	grand /= float64(m * m)
+	bm := mat.NewSymDense(m, nil)
+	for a := 0; a < m; a++ {
+		for b := a; b < m; b++ {
+			bm.SetSym(a, b, -0.5*(sq[a*m+b]-row[a]-row[b]+grand))
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(bm, true) {
 		return make([]float64, m*d), make([]float64, d), nil
 	}
+	vals := es.Values(nil) // ascending
+	var vec mat.Dense
+	es.VectorsTo(&vec)
 	x := make([]float64, m*d)
-	for a := 0; a < m; a++ {
-		for c := 0; c < d && c < k; c++ {
-			x[a*d+c] = dst.At(a, c)
+	kept := make([]float64, d)
+	for c := 0; c < d && c < m; c++ {
+		l := vals[m-1-c]
+		if !(l > 0) {
+			break // no positive eigenvalue left: the rest stays 0
+		}
+		kept[c] = l
+		r := math.Sqrt(l)
+		for a := 0; a < m; a++ {
+			x[a*d+c] = vec.At(a, m-1-c) * r
 		}
 	}
-	vals := make([]float64, d)
-	for c := 0; c < d && c < k; c++ {
-		vals[c] = eig[c]
-	}
-	return x, vals, nil
+	return x, kept, nil
 }
 
 // pairDist returns D_ij from a packed upper triangle (0 on the diagonal).

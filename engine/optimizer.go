@@ -34,7 +34,33 @@ type Options struct {
 	InitEmbedding *Embedding // initial state in input units; overrides Init
 	Points        bool       // fit Diracs (point MDS) instead of ellipses
 	Weights       []float64  // packed pair weights, nil = all 1
+	// Structure restricts the scales: StructureFull ("" or "full": any
+	// PSD matrix), StructureDiagonal (axis-aligned ellipses),
+	// StructureSpherical (circles, C = c I) or StructurePoints (the same
+	// as Points). The eps regularisation is added in every case.
+	Structure string
+	// ScaleBudget is lambda >= 0 in the penalty
+	// lambda * (2 W / n) * sum_i tr(C_i) added to the stress, where W is
+	// the sum of the pair weights (W = n(n-1)/2 without weights, so the
+	// penalty is lambda (n-1) sum_i tr(C_i) = lambda sum_{i<j} (tr C_i +
+	// tr C_j), the trace part of sum_{i<j} W2_ij^2). C is in input units
+	// squared, so lambda is unit-free, and the factor makes it comparable
+	// across n: useful values are about 0.001 to 0.1. Larger values shrink
+	// the scales and let the means carry more of the distances. 0
+	// (default) is plain elliptical MDS.
+	ScaleBudget float64
 }
+
+// Covariance structures of Options.Structure.
+const (
+	StructureFull      = "full"
+	StructureDiagonal  = "diagonal"
+	StructureSpherical = "spherical"
+	StructurePoints    = "points"
+)
+
+// Structures lists the accepted Options.Structure values.
+var Structures = []string{StructureFull, StructureDiagonal, StructureSpherical, StructurePoints}
 
 // DefaultEps is the default regularisation relative to the squared RMS
 // distance of the data.
@@ -81,7 +107,9 @@ type Optimizer struct {
 	lr        float64
 
 	iter      int
-	fGood     float64
+	fGood     float64 // objective (stress + budget penalty), internal units
+	stress    float64 // stress of the last evaluation, internal units
+	sGood     float64 // stress at xGood, internal units
 	perPoint  []float64
 	history   []float64
 	converged bool
@@ -121,6 +149,24 @@ func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []flo
 	}
 	if opt.Optimizer == "" {
 		opt.Optimizer = OptAdam
+	}
+	switch opt.Structure {
+	case "":
+		opt.Structure = StructureFull
+		if opt.Points {
+			opt.Structure = StructurePoints
+		}
+	case StructureFull, StructureDiagonal, StructureSpherical:
+		if opt.Points {
+			return nil, fmt.Errorf("engine: structure %q contradicts Points", opt.Structure)
+		}
+	case StructurePoints:
+		opt.Points = true
+	default:
+		return nil, fmt.Errorf("engine: unknown covariance structure %q (want full, diagonal, spherical or points)", opt.Structure)
+	}
+	if !(opt.ScaleBudget >= 0) || math.IsInf(opt.ScaleBudget, 0) {
+		return nil, fmt.Errorf("engine: scale budget %v (want finite and >= 0)", opt.ScaleBudget)
 	}
 	if opt.Eps < 0 {
 		opt.Eps = DefaultEps
@@ -275,6 +321,11 @@ func (o *Optimizer) reset(seed int64) error {
 			}
 		}
 	}
+	if !o.opt.Points {
+		for i := 0; i < n; i++ {
+			projectFactor(o.x[n*d+i*d*d:n*d+(i+1)*d*d], d, o.opt.Structure)
+		}
+	}
 	for _, v := range o.x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return errors.New("engine: initial state is not finite")
@@ -343,36 +394,96 @@ func (o *Optimizer) evaluate(ctx context.Context) (float64, error) {
 	for k := range o.inMeans {
 		o.inMeans[k] = o.x[k] * sc
 	}
+	var trace float64
 	if !o.opt.Points {
 		dd := d * d
 		for i := 0; i < n; i++ {
-			l := o.x[n*d+i*dd : n*d+(i+1)*dd]
 			c := o.st.Scales[i*dd : (i+1)*dd]
-			for r := 0; r < d; r++ {
-				for q := r; q < d; q++ {
-					var s float64
-					for k := 0; k < d; k++ {
-						s += l[r*d+k] * l[q*d+k]
-					}
-					c[r*d+q] = s * s2
-					c[q*d+r] = s * s2
-				}
-				c[r*d+r] += o.eps * s2
-			}
+			scaleFromFactor(c, o.x[n*d+i*dd:n*d+(i+1)*dd], d, o.opt.Structure, o.eps, s2)
+			trace += Trace(c, d)
 		}
 	}
 	v, err := o.b.Evaluate(ctx, o.st, &o.grad)
+	o.stress = v / s2
+	if o.opt.ScaleBudget > 0 && !o.opt.Points {
+		// Penalty (lambda / fs) sum_i tr(C_i) in input units, i.e.
+		// lambda sum_{i<j} w_ij (tr C_i + tr C_j) unweighted-equivalent:
+		// (n-1) lambda sum_i tr C_i without weights. Its gradient with
+		// respect to every C_i is (lambda / fs) I.
+		lam := o.opt.ScaleBudget / o.fs
+		v += lam * trace
+		for i := 0; i < n; i++ {
+			for r := 0; r < d; r++ {
+				o.grad.Scales[i*d*d+r*d+r] += lam
+			}
+		}
+	}
 	return v / s2, err
+}
+
+// scaleFromFactor writes s2 * (C(L) + eps I) into c, where C(L) is L L^T
+// for the full structure, diag(L_rr^2) for the diagonal one and L_00^2 I
+// for the spherical one.
+func scaleFromFactor(c, l []float64, d int, structure string, eps, s2 float64) {
+	switch structure {
+	case StructureDiagonal, StructureSpherical:
+		clear(c[:d*d])
+		for r := 0; r < d; r++ {
+			v := l[r*d+r]
+			if structure == StructureSpherical {
+				v = l[0]
+			}
+			c[r*d+r] = (v*v + eps) * s2
+		}
+		return
+	}
+	for r := 0; r < d; r++ {
+		for q := r; q < d; q++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += l[r*d+k] * l[q*d+k]
+			}
+			c[r*d+q] = s * s2
+			c[q*d+r] = s * s2
+		}
+		c[r*d+r] += eps * s2
+	}
+}
+
+// projectFactor makes the factor l fit a structure, keeping its scale:
+// diagonal keeps the root of each diagonal entry of L L^T, spherical puts
+// the root of the mean diagonal entry in L_00; other entries become 0.
+func projectFactor(l []float64, d int, structure string) {
+	if structure != StructureDiagonal && structure != StructureSpherical {
+		return
+	}
+	diag := make([]float64, d)
+	var mean float64
+	for r := 0; r < d; r++ {
+		for k := 0; k < d; k++ {
+			diag[r] += l[r*d+k] * l[r*d+k]
+		}
+		mean += diag[r] / float64(d)
+	}
+	clear(l[:d*d])
+	if structure == StructureSpherical {
+		l[0] = math.Sqrt(mean)
+		return
+	}
+	for r := 0; r < d; r++ {
+		l[r*d+r] = math.Sqrt(diag[r])
+	}
 }
 
 // accept records the evaluated state x as the last good one.
 func (o *Optimizer) accept(f float64) {
 	o.fGood = f
+	o.sGood = o.stress
 	copy(o.xGood, o.x)
 	o.updGood.copyFrom(o.upd)
 	copy(o.perPoint, o.grad.PerPoint)
 	o.paramGradient()
-	o.history = append(o.history, NewStressReport(o.prob, f).Stress1)
+	o.history = append(o.history, NewStressReport(o.prob, o.stress).Stress1)
 }
 
 // finite reports whether every entry of x is finite.
@@ -445,6 +556,20 @@ func (o *Optimizer) paramGradient() {
 			l := o.x[nd+i*dd : nd+(i+1)*dd]
 			gc := o.grad.Scales[i*dd : (i+1)*dd]
 			gl := o.pg[nd+i*dd : nd+(i+1)*dd]
+			switch o.opt.Structure {
+			case StructureDiagonal:
+				// C_rr = L_rr^2 + eps: dF/dL_rr = 2 G_rr L_rr.
+				clear(gl)
+				for r := 0; r < d; r++ {
+					gl[r*d+r] = 2 * o.fs * gc[r*d+r] * l[r*d+r]
+				}
+				continue
+			case StructureSpherical:
+				// C = (L_00^2 + eps) I: dF/dL_00 = 2 tr(G) L_00.
+				clear(gl)
+				gl[0] = 2 * o.fs * Trace(gc, d) * l[0]
+				continue
+			}
 			for r := 0; r < d; r++ {
 				for q := 0; q < d; q++ {
 					var s float64
@@ -477,7 +602,7 @@ func (o *Optimizer) checkConverged() bool {
 func (o *Optimizer) snapshot() *Snapshot {
 	n, d := o.n, o.d
 	s := o.prob.Scale
-	rep := NewStressReport(o.prob, o.fGood)
+	rep := NewStressReport(o.prob, o.sGood)
 	sn := &Snapshot{
 		Iter: o.iter, N: n, Dim: d, Family: o.opt.Family,
 		Means:            make([]float64, n*d),
@@ -504,22 +629,10 @@ func (o *Optimizer) snapshot() *Snapshot {
 		dd := d * d
 		sn.Scales = make([]float64, n*dd)
 		for i := 0; i < n; i++ {
-			l := o.xGood[n*d+i*dd : n*d+(i+1)*dd]
-			c := sn.Scales[i*dd : (i+1)*dd]
-			for r := 0; r < d; r++ {
-				for q := 0; q < d; q++ {
-					var v float64
-					for k := 0; k < d; k++ {
-						v += l[r*d+k] * l[q*d+k]
-					}
-					if r == q {
-						v += o.eps
-					}
-					c[r*d+q] = v * s * s
-				}
-			}
+			scaleFromFactor(sn.Scales[i*dd:(i+1)*dd], o.xGood[n*d+i*dd:n*d+(i+1)*dd], d, o.opt.Structure, o.eps, s*s)
 		}
 	}
+	sn.MeanShare = MeanShare(sn.Means, sn.Scales, n, d, o.opt.Family.Tau, o.opt.Weights)
 	return sn
 }
 
@@ -588,6 +701,7 @@ func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, erro
 	}
 	po := o.opt
 	po.Points = true
+	po.Structure = StructurePoints
 	po.MaxIter = iters
 	po.InitEmbedding = nil
 	po.Init = "mds"

@@ -37,6 +37,10 @@ type Snapshot struct {
 	// Nil until Optimizer.PointBaseline has run, and for a Points fit.
 	// Immutable like the rest of the snapshot.
 	PointMeans []float64
+	// MeanShare is the share of the fitted squared distances that the
+	// means carry, sum w |m_i - m_j|^2 / sum w W2_ij^2 (MeanShare); the
+	// scales carry the rest, 1 - MeanShare. 1 for point MDS.
+	MeanShare float64
 }
 
 // Embedding returns the snapshot as an Embedding with the given labels

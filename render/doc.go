@@ -34,6 +34,21 @@
 // Colours: Okabe-Ito (colour-blind safe) for classes, viridis for
 // per-point stress (ClassColors, Viridis).
 //
+// # Readability
+//
+// Layout measures how deeply the ellipses overlap (OverlapDepth: summed
+// area over union area on a 64 x 64 grid) and applies the Style's
+// readability choices: glyph mode (every ellipse shrunk about its mean by
+// Layout.Glyph, automatic under GlyphAuto when the overlap depth exceeds
+// GlyphAutoOverlap), draw order (OrderAuto: larger ellipses first, so no
+// class buries another; depth in 3D), fill and outline opacity adapted to
+// the overlap (AdaptiveFillAlpha), outline only (NoFill). Mean dots are
+// drawn after every fill. Highlighted and selected items are ringed at
+// full size. Scene.Barycenters are drawn as bold rings. LegendItems lists
+// what the legend shows (classes, stress bar, outline meaning, glyph
+// factor); the live view draws it top right (Style.Legend), exports on
+// the right, and the export caption names the mode (ModeText).
+//
 // # Live path
 //
 // Live.Draw(dst, scene, style, viewport) clears dst and draws every shape

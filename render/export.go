@@ -57,7 +57,9 @@ func (o ExportOptions) dpi() int {
 	return 300
 }
 
-// Caption returns the default caption line of sc under st.
+// Caption returns the default caption line of sc under st: dataset,
+// family and tau, iterations, stress-1, view and level, and the drawing
+// mode (ModeText: glyph factor, outline only, adaptive fill opacity).
 func Caption(sc *Scene, st Style) string {
 	var parts []string
 	if sc.Dataset != "" {
@@ -75,6 +77,7 @@ func Caption(sc *Scene, st Style) string {
 		parts = append(parts, fmt.Sprintf("stress-1 = %.4g", sc.Stress1))
 	}
 	parts = append(parts, st.View.String()+" view, "+LevelText(sc, st))
+	parts = append(parts, ModeText(NewLayout(sc, st), st))
 	return strings.Join(parts, "  |  ")
 }
 
@@ -234,7 +237,7 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 	lay := NewLayout(sc, st)
 	colors := itemColors(sc, st, len(lay.Shapes))
 
-	legend := figureLegend(sc, st, colors, fg)
+	legend := figureLegend(sc, st, lay, fg)
 	lr := legend.Rectangle(dc)
 	if lw := lr.Max.X - lr.Min.X; lw > 0 {
 		legend.Top = true
@@ -377,7 +380,7 @@ func (ep *ellipsePlot) fillColor(c color.NRGBA, alpha float64) color.Color {
 // Plot implements plot.Plotter.
 func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	alpha := ep.st.fillAlpha()
+	alpha := ep.lay.FillAlpha
 	lw := vg.Points(0.5 * ep.st.outlineWidth())
 	poly := make([]vg.Point, maxSides)
 	// Points per world unit (equal on both axes).
@@ -406,15 +409,20 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 		c.SetColor(col)
 		c.Fill(path)
 	}
-	for _, i := range ep.lay.Order {
+	outlineOn := ep.st.Outline || ep.st.NoFill
+	// Ellipses, then the mean dots over every fill, then segments and
+	// points (Diracs are their own means), each pass in draw order.
+	shape := func(i int) {
 		s := &ep.lay.Shapes[i]
 		col := ep.colors[i]
 		switch s.Kind {
 		case KindEllipse:
 			pts := outline(s)
-			c.FillPolygon(ep.fillColor(col, alpha), c.ClipPolygonXY(pts))
-			if ep.st.Outline {
-				c.StrokeLines(draw.LineStyle{Color: shade(col, 0.35, ep.st.Dark), Width: lw}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
+			if alpha > 0 {
+				c.FillPolygon(ep.fillColor(col, alpha), c.ClipPolygonXY(pts))
+			}
+			if outlineOn {
+				c.StrokeLines(draw.LineStyle{Color: ep.fillColor(shade(col, 0.35, ep.st.Dark), ep.lay.OutlineAlpha), Width: lw}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
 			}
 		case KindSegment:
 			r1, _, ux, uy := s.M.Axes()
@@ -424,17 +432,43 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 		case KindPoint:
 			dot(s, vg.Points(1.8), shade(col, 0.2, ep.st.Dark))
 		}
-		if ep.st.MeanDots && s.Kind != KindPoint {
-			dot(s, vg.Points(0.9), shade(col, 0.45, ep.st.Dark))
+	}
+	for _, i := range ep.lay.Order {
+		if ep.lay.Shapes[i].Kind == KindEllipse {
+			shape(i)
 		}
+	}
+	// Mean dots in the class colour, on top of every fill.
+	if ep.st.MeanDots {
+		for _, i := range ep.lay.Order {
+			if s := &ep.lay.Shapes[i]; s.Kind != KindPoint {
+				dot(s, vg.Points(0.9), shade(ep.colors[i], 0.25, ep.st.Dark))
+			}
+		}
+	}
+	for _, i := range ep.lay.Order {
+		if ep.lay.Shapes[i].Kind != KindEllipse {
+			shape(i)
+		}
+	}
+	for k := range ep.lay.Bary {
+		b := &ep.lay.Bary[k]
+		r, g, bl := baryColor(ep.sc, ep.st, ep.sc.Barycenters[k])
+		col := color.NRGBA{r, g, bl, 0xff}
+		if b.Kind == KindEllipse {
+			pts := outline(b)
+			c.StrokeLines(draw.LineStyle{Color: col, Width: vg.Points(2)}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
+		}
+		dot(b, vg.Points(2.2), col)
 	}
 	ring := func(idx []int, w vg.Length, col color.Color) {
 		for _, i := range idx {
-			s := &ep.lay.Shapes[i]
+			s := ep.lay.Shapes[i]
 			if s.Kind != KindEllipse {
 				continue
 			}
-			pts := outline(s)
+			s.M = s.Full
+			pts := outline(&s)
 			c.StrokeLines(draw.LineStyle{Color: col, Width: w}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
 		}
 	}
@@ -507,32 +541,27 @@ func (sw swatch) Thumbnail(c *draw.Canvas) {
 	}
 }
 
-// figureLegend lists the classes or the stress scale, and the level.
-func figureLegend(sc *Scene, st Style, colors []color.NRGBA, fg color.Color) plot.Legend {
+// figureLegend lists the classes or the stress scale, the outline's
+// meaning and the glyph factor (LegendItems).
+func figureLegend(sc *Scene, st Style, lay *Layout, fg color.Color) plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle = textStyle(axisFontSize-1, fg)
 	l.Left = true
 	l.ThumbnailWidth = vg.Points(16)
-	alpha := uint8(math.Round(255 * st.fillAlpha()))
+	alpha := uint8(math.Round(255 * math.Max(lay.FillAlpha, 0.35)))
 	tint := func(c color.NRGBA) color.Color { return color.NRGBA{c.R, c.G, c.B, alpha} }
-	switch {
-	case st.ColorBy == ColorClass && len(sc.Classes) == len(colors):
-		names, _ := ClassColors(sc.Classes)
-		for k, n := range names {
-			col := OkabeIto[k%len(OkabeIto)]
-			l.Add(n, swatch{tint(col), shade(col, 0.35, st.Dark)})
-		}
-	case st.ColorBy == ColorStress && len(sc.PerPoint) == len(colors):
-		lo, hi := stressRange(sc.PerPoint)
-		for _, t := range []float64{1, 0.5, 0} {
-			col := Viridis(t)
-			l.Add(fmt.Sprintf("stress %.3g", lo+t*(hi-lo)), swatch{tint(col), shade(col, 0.35, st.Dark)})
+	for _, it := range LegendItems(sc, st, lay) {
+		switch it.Kind {
+		case LegendSwatch:
+			l.Add(it.Text, swatch{tint(it.Color), shade(it.Color, 0.35, st.Dark)})
+		case LegendBar:
+			for _, t := range []float64{1, 0.5, 0} {
+				col := Viridis(t)
+				l.Add(fmt.Sprintf("stress %.3g", it.Lo+t*(it.Hi-it.Lo)), swatch{tint(col), shade(col, 0.35, st.Dark)})
+			}
+		default:
+			l.Add(it.Text, swatch{nil, fg})
 		}
 	}
-	lt := LevelText(sc, st)
-	if st.View == Precision {
-		lt = "precision of " + lt
-	}
-	l.Add(lt, swatch{nil, fg})
 	return l
 }

@@ -130,7 +130,7 @@ func GeodesicStrip(a, b Measure2, tau float64, times []float64, dark bool) (*Fig
 	if err != nil {
 		return nil, err
 	}
-	st := Style{Dark: dark, Level: 1, FillAlpha: 0.3, Outline: true, Labels: true}
+	st := Style{Dark: dark, Level: 1, FillAlpha: 0.3, Outline: true, Labels: true, Order: OrderData}
 	fg, bg := st.Foreground(), st.Background()
 	lay := NewLayout(sc, st)
 	colors := make([]color.NRGBA, len(times))

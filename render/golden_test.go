@@ -197,3 +197,32 @@ func TestPlotImageMatchesPNG(t *testing.T) {
 		t.Errorf("%d pixels differ between PlotImage and the PNG export", bad)
 	}
 }
+
+// TestGoldenReadable covers the readability modes: automatic glyphs with
+// a hovered item at full size and class barycenters, outline only, and
+// the glyph export with its caption.
+func TestGoldenReadable(t *testing.T) {
+	heavy := heavyScene()
+	heavy.Highlight = []int{7}
+	var err error
+	if heavy.Barycenters, err = ClassBarycenters(heavy); err != nil {
+		t.Fatal(err)
+	}
+	st := DefaultStyle()
+	st.ColorBy = ColorClass
+	st.Labels = false
+	goldenCompare(t, "live_glyph", liveImage(heavy, st, 480, 360))
+
+	st = DefaultStyle()
+	st.ColorBy, st.NoFill = ColorClass, true
+	goldenCompare(t, "live_outline", liveImage(fixtureScene(), st, 480, 360))
+
+	exp := heavyScene()
+	exp.Dataset = "heavy overlap"
+	st = DefaultStyle()
+	st.ColorBy, st.Labels = ColorClass, false
+	img := exportPNG(t, func(p string) error {
+		return ExportFile(p, exp, st, ExportOptions{Width: 5 * 72, Height: 4 * 72, DPI: 96})
+	})
+	goldenCompare(t, "export_glyph", img)
+}

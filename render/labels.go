@@ -121,6 +121,9 @@ type labeler struct {
 	obst  []Box
 	idx   []int
 	cache map[string]*labelMask
+	// Colours of the legend box (set by Live.Draw before legend).
+	fg, bg color.NRGBA
+	dark   bool
 }
 
 // labelMask is one rendered label: ink and halo masks and the offset of

@@ -22,6 +22,9 @@ type Shape struct {
 	M     Sym2
 	Kind  Kind
 	Depth float64 // for d = 3: larger is nearer the viewer
+	// Full is M before the glyph factor (equal to M when ellipses are
+	// drawn full size): highlighted items are ringed at this size.
+	Full Sym2
 }
 
 // Layout is a scene laid out on the drawing plane under one style: every
@@ -34,6 +37,25 @@ type Layout struct {
 	// PrecisionScale is the factor s in the precision view's s*M^{-1}
 	// (1 in the covariance view).
 	PrecisionScale float64
+	// Overlap is the mean overlap depth of the full-size ellipses
+	// (OverlapDepth), DrawnOverlap that of the ellipses as drawn; both 0
+	// when the style needs neither (no GlyphAuto, no AdaptiveAlpha, no
+	// automatic glyph factor).
+	Overlap, DrawnOverlap float64
+	// Glyph is the factor every ellipse is shrunk by about its mean (1:
+	// full size; Style.Glyph).
+	Glyph float64
+	// FillAlpha is the fill opacity used (Style.FillAlpha, adapted to
+	// DrawnOverlap under Style.AdaptiveAlpha; 0 under Style.NoFill).
+	FillAlpha float64
+	// OutlineAlpha is the outline opacity: 0.9, or under
+	// Style.AdaptiveAlpha 4 x FillAlpha when that is less (at least 0.2),
+	// so that thousands of outlines do not become one mass of ink.
+	OutlineAlpha float64
+	// Bary are the scene's barycenters on the plane (full size).
+	Bary []Shape
+
+	area []float64 // sort keys of the draw order (reused)
 }
 
 // rankTol: an eigenvalue below rankTol times the largest one of the scene
@@ -111,19 +133,22 @@ func (lay *Layout) Fill(sc *Scene, st Style) {
 			}
 		}
 	}
-	if d == 3 {
-		sort.SliceStable(lay.Order, func(a, b int) bool {
-			return lay.Shapes[lay.Order[a]].Depth < lay.Shapes[lay.Order[b]].Depth
-		})
-	}
+	lay.applyReadability(sc, st)
+	lay.Bary = baryShapes(sc, st, proj, lay.PrecisionScale)
 	lay.MinX, lay.MinY = math.Inf(1), math.Inf(1)
 	lay.MaxX, lay.MaxY = math.Inf(-1), math.Inf(-1)
-	for _, s := range lay.Shapes {
+	grow := func(s *Shape) {
 		ex, ey := math.Sqrt(math.Max(s.M.A, 0)), math.Sqrt(math.Max(s.M.C, 0))
 		lay.MinX, lay.MaxX = math.Min(lay.MinX, s.X-ex), math.Max(lay.MaxX, s.X+ex)
 		lay.MinY, lay.MaxY = math.Min(lay.MinY, s.Y-ey), math.Max(lay.MaxY, s.Y+ey)
 	}
-	if n == 0 {
+	for i := range lay.Shapes {
+		grow(&lay.Shapes[i])
+	}
+	for i := range lay.Bary {
+		grow(&lay.Bary[i])
+	}
+	if n == 0 && len(lay.Bary) == 0 {
 		lay.MinX, lay.MaxX, lay.MinY, lay.MaxY = -1, 1, -1, 1
 	}
 }

@@ -51,7 +51,15 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	if st.ScaleBar {
 		l.labels.scaleBar(dst, st, vp)
 	}
+	if st.Legend {
+		l.labels.fg, l.labels.bg, l.labels.dark = st.Foreground(), st.Background(), st.Dark
+		l.labels.legend(dst, LegendItems(sc, st, &l.lay))
+	}
 }
+
+// Layout returns the layout of the last frame drawn by l (glyph factor,
+// overlap, fill opacity, draw order); it is overwritten by the next Draw.
+func (l *Live) Layout() *Layout { return &l.lay }
 
 // HitTest returns the index of the measure drawn on top at pixel (x, y) in
 // the last frame drawn by l.
@@ -120,8 +128,9 @@ func darken(c color.NRGBA, f float64) color.NRGBA {
 // buildEllipses turns the layout into pixel ellipses in draw order,
 // culling those outside clip.
 func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewport, colors []color.NRGBA, clip image.Rectangle) []pixEllipse {
-	alpha := st.fillAlpha()
+	alpha := lay.FillAlpha
 	halfW := 0.5 * st.outlineWidth()
+	outline := st.Outline || st.NoFill
 	fg := st.Foreground()
 	minX, maxX := float64(clip.Min.X), float64(clip.Max.X)
 	minY, maxY := float64(clip.Min.Y), float64(clip.Max.Y)
@@ -134,7 +143,9 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 		return e.cx+hx >= minX && e.cx-hx <= maxX && e.cy+ex >= minY && e.cy-ex <= maxY
 	}
 	var e pixEllipse
-	for _, i := range lay.Order {
+	// Ellipses, then the mean dots over every fill, then segments and
+	// points (Diracs are their own means), each pass in draw order.
+	shape := func(i int) {
 		s := &lay.Shapes[i]
 		cx, cy := vp.ToPixel(s.X, s.Y)
 		col := colors[i]
@@ -143,9 +154,9 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			fade := e.setShape(cx, cy, pixelMatrix(s.M, vp), minAxisPx)
 			e.fill = premul(col.R, col.G, col.B, alpha*fade)
 			e.stroke, e.halfW = rgba8{}, 0
-			if st.Outline {
+			if outline {
 				dc := shade(col, 0.35, st.Dark)
-				e.stroke, e.halfW = premul(dc.R, dc.G, dc.B, 0.9), halfW
+				e.stroke, e.halfW = premul(dc.R, dc.G, dc.B, lay.OutlineAlpha), halfW
 			}
 		case KindSegment:
 			e.setShape(cx, cy, pixelMatrix(s.M, vp), segmentHalfW)
@@ -162,10 +173,23 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 		if visible(&e) {
 			els = append(els, e)
 		}
-		if st.MeanDots && s.Kind != KindPoint {
+	}
+	for _, i := range lay.Order {
+		if lay.Shapes[i].Kind == KindEllipse {
+			shape(i)
+		}
+	}
+	// Mean dots in the class colour, on top of every fill.
+	if st.MeanDots {
+		for _, i := range lay.Order {
+			s := &lay.Shapes[i]
+			if s.Kind == KindPoint {
+				continue
+			}
+			cx, cy := vp.ToPixel(s.X, s.Y)
 			var d pixEllipse
 			d.setShape(cx, cy, Sym2{meanDotR * meanDotR, 0, meanDotR * meanDotR}, 0)
-			dc := shade(col, 0.45, st.Dark)
+			dc := shade(colors[i], 0.25, st.Dark)
 			d.fill = premul(dc.R, dc.G, dc.B, 1)
 			d.finish()
 			if visible(&d) {
@@ -173,12 +197,38 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			}
 		}
 	}
-	// Emphasis rings on top of everything.
+	for _, i := range lay.Order {
+		if lay.Shapes[i].Kind != KindEllipse {
+			shape(i)
+		}
+	}
+	// Barycenters: bold rings and a dot at the mean.
+	for k, b := range lay.Bary {
+		r, g, bl := baryColor(sc, st, sc.Barycenters[k])
+		cx, cy := vp.ToPixel(b.X, b.Y)
+		if b.Kind != KindPoint {
+			e.setShape(cx, cy, pixelMatrix(b.M, vp), 2)
+			e.fill = rgba8{}
+			e.stroke, e.halfW = premul(r, g, bl, 1), 1.5
+			e.finish()
+			if visible(&e) {
+				els = append(els, e)
+			}
+		}
+		e.setShape(cx, cy, Sym2{9, 0, 9}, 0)
+		e.fill = premul(r, g, bl, 1)
+		e.stroke, e.halfW = premul(fg.R, fg.G, fg.B, 1), 0.5
+		e.finish()
+		if visible(&e) {
+			els = append(els, e)
+		}
+	}
+	// Emphasis rings on top of everything, at full size.
 	ring := func(idx []int, w float64, c color.NRGBA) {
 		for _, i := range idx {
 			s := &lay.Shapes[i]
 			cx, cy := vp.ToPixel(s.X, s.Y)
-			m := pixelMatrix(s.M, vp)
+			m := pixelMatrix(s.Full, vp)
 			if s.Kind == KindPoint {
 				r := pointRadius + 1.5
 				m = Sym2{r * r, 0, r * r}

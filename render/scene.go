@@ -22,8 +22,14 @@ type Scene struct {
 	Classes  []string  // n class names for ColorClass, or nil
 	PerPoint []float64 // n per-point stress values for ColorStress, or nil
 
-	Selected  []int // indices drawn emphasised, always labelled
-	Highlight []int // indices drawn with a strong outline (e.g. hover)
+	Selected []int // indices drawn emphasised, always labelled
+	// Highlight are indices drawn with a strong outline (e.g. hover); in
+	// glyph mode the outline is the item's full-size ellipse.
+	Highlight []int
+
+	// Barycenters are summaries drawn as bold ellipses over everything
+	// (e.g. per-class Wasserstein barycenters); may be nil.
+	Barycenters []SceneBarycenter
 
 	// Caption fields for exports (any may be empty or zero).
 	Dataset    string
@@ -88,6 +94,11 @@ func (sc *Scene) Validate() error {
 	if sc.Tau < 0 || math.IsNaN(sc.Tau) || math.IsInf(sc.Tau, 0) {
 		return fmt.Errorf("render: tau %v must be finite and > 0", sc.Tau)
 	}
+	for k, b := range sc.Barycenters {
+		if len(b.Mean) != d || len(b.Scale) != d*d || !finiteAll(b.Mean) || !finiteAll(b.Scale) {
+			return fmt.Errorf("render: barycenter %d: want %d finite mean and %d finite scale values, got %d and %d", k, d, d*d, len(b.Mean), len(b.Scale))
+		}
+	}
 	for _, list := range [][]int{sc.Selected, sc.Highlight} {
 		for _, i := range list {
 			if i < 0 || i >= n {
@@ -131,4 +142,13 @@ func NewSceneFromSnapshot(s *engine.Snapshot, labels, classes []string) *Scene {
 		Iterations: s.Iter,
 		Stress1:    s.Stress1,
 	}
+}
+
+func finiteAll(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -48,6 +48,22 @@ type Style struct {
 	MeanDots     bool    // mark each mean with a dot
 	ScaleBar     bool    // live view: a scale bar with its length, bottom left
 
+	// Order chooses the draw order (OrderAuto: larger ellipses first, so
+	// no class buries another's small ellipses; back to front for d = 3).
+	Order DrawOrder
+	// Glyph shrinks every ellipse about its mean (glyph mode): GlyphOff,
+	// GlyphOn (by GlyphFactor, or an automatic factor when that is 0) or
+	// GlyphAuto (on, with an automatic factor, when ellipses overlap
+	// heavily: Layout.Overlap above GlyphAutoOverlap).
+	Glyph       GlyphMode
+	GlyphFactor float64 // shrink factor in (0, 1] for GlyphOn; 0 means automatic
+	// AdaptiveAlpha lowers the fill opacity where ellipses pile up: the
+	// fill alpha becomes AdaptiveFillAlpha(Layout.Overlap), never above
+	// FillAlpha.
+	AdaptiveAlpha bool
+	NoFill        bool // outline only: rings without fills
+	Legend        bool // live view: class colours or stress colour bar, outline meaning, glyph factor (top right)
+
 	// Proj maps R^d to the drawing plane; nil means DefaultProjection.
 	Proj *Projection
 }
@@ -57,7 +73,8 @@ const DefaultFillAlpha = 0.35
 
 // DefaultStyle returns the style of the app's first frame.
 func DefaultStyle() Style {
-	return Style{Level: 1, FillAlpha: DefaultFillAlpha, Outline: true, OutlineWidth: 1, MeanDots: true, Labels: true, ScaleBar: true}
+	return Style{Level: 1, FillAlpha: DefaultFillAlpha, Outline: true, OutlineWidth: 1, MeanDots: true, Labels: true, ScaleBar: true,
+		Glyph: GlyphAuto, AdaptiveAlpha: true, Legend: true}
 }
 
 func (st Style) level() float64 {

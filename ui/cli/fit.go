@@ -40,11 +40,18 @@ type fitResult struct {
 	Stress1       float64  `json:"stress1"`
 	MDSStress1    float64  `json:"mds_stress1"`
 	PointsStress1 *float64 `json:"points_stress1,omitempty"`
+	Structure     string   `json:"structure"`
+	ScaleBudget   float64  `json:"scale_budget"`
+	MeanShare     float64  `json:"mean_share"`
+	// Silhouette is the mean silhouette of the fitted means by the data's
+	// classes (absent without classes).
+	Silhouette *float64 `json:"silhouette,omitempty"`
 }
 
 const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--dim 2] " +
 	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
 	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
+	"[--structure full|diagonal|spherical|points] [--scale-budget LAMBDA] " +
 	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--progress] [--standardize] [--symmetrize]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
@@ -67,6 +74,8 @@ func runFit(env Env) error {
 	seed := fs.Int64("seed", def.Seed, "random seed (initial scales, random init)")
 	initName := fs.String("init", "mds", "initial state: mds, random or an embedding FILE.json")
 	points := fs.Bool("points", false, "fit points (Diracs: metric MDS) instead of ellipses")
+	structure := fs.String("structure", "full", "covariance structure: full, diagonal, spherical or points")
+	budget := fs.Float64("scale-budget", 0, "penalty lambda (n-1) sum_i tr(C_i) on the scales (>= 0, about 0.001 to 0.1; larger: the means carry more of the distances)")
 	baseline := fs.Bool("baseline", true, "also fit the point-MDS baseline (points_stress1)")
 	backendName := fs.String("backend", def.Backend, "stress backend: "+backendNames)
 	out := fs.String("out", "", "write the fitted embedding (JSON) to this file")
@@ -129,6 +138,13 @@ func runFit(env Env) error {
 		opt.InitEmbedding = nil
 	}
 	opt.Points = *points
+	if *structure != engine.StructureFull || !*points {
+		opt.Structure = *structure
+	}
+	if *structure == engine.StructurePoints {
+		*points = true
+	}
+	opt.ScaleBudget = *budget
 	switch *initName {
 	case "mds", "random":
 		opt.Init = *initName
@@ -182,6 +198,11 @@ func runFit(env Env) error {
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
 		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1,
+		Structure: o.Options().Structure, ScaleBudget: *budget, MeanShare: s.MeanShare,
+	}
+	if ds.Classes != nil {
+		v := engine.Silhouette(s.Means, n, s.Dim, ds.Classes)
+		res.Silhouette = &v
 	}
 	if *points {
 		v := s.Stress1

@@ -20,7 +20,7 @@ func init() {
 }
 
 // renderUsage is the argument synopsis of `burescope render`.
-const renderUsage = "EMB.json --out FIG.(png|svg|pdf|eps) [--view covariance|precision] [--color-by none|stress|COLUMN --data FILE] [--labels] [--width W] [--height H] [--dpi N]"
+const renderUsage = "EMB.json --out FIG.(png|svg|pdf|eps) [--view covariance|precision] [--color-by none|stress|COLUMN --data FILE] [--labels] [--width W] [--height H] [--dpi N] [--glyph auto|on|off] [--glyph-factor F] [--order auto|largest-first|interleaved|data] [--outline-only] [--fixed-alpha]"
 
 // runRender implements `burescope render EMB.json --out fig.png ...`: it
 // loads an embedding file, optionally the dataset it was fitted to (for
@@ -41,6 +41,11 @@ func runRender(env Env) error {
 	plane := fs.String("plane", "pca", "for d > 3 (or to flatten d = 3): pca, or axes:LABEL (principal axes of that item's scale)")
 	dark := fs.Bool("dark", false, "dark background")
 	noOutline := fs.Bool("no-outline", false, "fill only, no outline")
+	outlineOnly := fs.Bool("outline-only", false, "outlines only, no fills")
+	glyph := fs.String("glyph", "auto", "ellipses shrunk about their means: auto (when they overlap heavily), on or off")
+	glyphFactor := fs.Float64("glyph-factor", 0, "shrink factor in (0, 1] for --glyph on (0: automatic)")
+	order := fs.String("order", "auto", "draw order: auto (largest first; depth in 3D), largest-first, interleaved or data")
+	fixedAlpha := fs.Bool("fixed-alpha", false, "keep the fill opacity fixed instead of adapting it to the overlap")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -61,6 +66,17 @@ func runRender(env Env) error {
 	}
 	st := render.DefaultStyle()
 	st.Labels, st.Dark, st.Outline = *labels, *dark, !*noOutline
+	st.NoFill, st.AdaptiveAlpha = *outlineOnly, !*fixedAlpha
+	if st.Glyph, err = parseGlyph(*glyph); err != nil {
+		return usage("--glyph: %v", err)
+	}
+	if !(*glyphFactor >= 0 && *glyphFactor <= 1) {
+		return usage("--glyph-factor %v: want a number in (0, 1], or 0 for automatic", *glyphFactor)
+	}
+	st.GlyphFactor = *glyphFactor
+	if st.Order, err = parseOrder(*order); err != nil {
+		return usage("--order: %v", err)
+	}
 	switch *view {
 	case "covariance":
 		st.View = render.Covariance
@@ -197,4 +213,27 @@ func PerPointStress(emb *engine.Embedding, dist []float64, m int, at []int) []fl
 		}
 	}
 	return pp
+}
+
+// parseGlyph reads --glyph.
+func parseGlyph(s string) (render.GlyphMode, error) {
+	switch s {
+	case "auto":
+		return render.GlyphAuto, nil
+	case "on":
+		return render.GlyphOn, nil
+	case "off":
+		return render.GlyphOff, nil
+	}
+	return 0, fmt.Errorf("%q: want auto, on or off", s)
+}
+
+// parseOrder reads --order.
+func parseOrder(s string) (render.DrawOrder, error) {
+	for _, o := range []render.DrawOrder{render.OrderAuto, render.OrderLargestFirst, render.OrderInterleaved, render.OrderData} {
+		if o.String() == s {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("%q: want auto, largest-first, interleaved or data", s)
 }
