@@ -1,0 +1,44 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"burescope/engine"
+)
+
+// BenchmarkFitSampledEpoch times sampled-fit epochs (sampling, on-the-fly
+// distances, stress and gradient, one Adam step) on a clustered 50-feature
+// table; ns/pair counts the pairs evaluated, CPU time included because the
+// shared machine inflates wall time.
+func BenchmarkFitSampledEpoch(b *testing.B) {
+	for _, n := range []int{benchSampledN} {
+		x, _ := clusterTableNoDist(n, 50, 10, 1)
+		src, err := engine.NewFeatureSource(n, 50, x)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("n"+itoa(n), func(b *testing.B) {
+			opt := engine.DefaultSampledOptions()
+			opt.Epochs = 5
+			opt.EvalEvery = 1000
+			opt.EvalPairs = 1000
+			var pairs float64
+			var cpu time.Duration
+			for it := 0; it < b.N; it++ {
+				c0 := processCPU()
+				res, err := engine.FitSampled(context.Background(), src, opt, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu += processCPU() - c0
+				pairs += res.PairsPerEpoch * float64(opt.Epochs)
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/pairs, "cpu-ns/pair")
+		})
+	}
+}
+
+// benchSampledN is the table size of BenchmarkFitSampledEpoch.
+var benchSampledN = 100000
