@@ -255,10 +255,12 @@ type SampledOptions struct {
 	// FinalLR is the learning rate of the last epoch as a fraction of LR;
 	// the rate decays geometrically in between (0: the default 0.02).
 	FinalLR float64
-	Epochs  int   // number of epochs, each one step on a fresh sample (default 600)
-	Seed    int64 // seeds the samples, the neighbour search and the initial scales
-	Init    string
-	Points  bool // fit Diracs instead of ellipses
+	// Epochs is the number of epochs, each one step on a fresh sample;
+	// 0 means 600 up to 20,000 objects and 300 above (docs/scale.md).
+	Epochs int
+	Seed   int64 // seeds the samples, the neighbour search and the initial scales
+	Init   string
+	Points bool // fit Diracs instead of ellipses
 	// K is the number of nearest neighbours per object whose pairs are in
 	// every epoch's sample (default 10; 0 with a source that cannot list
 	// neighbours).
@@ -277,8 +279,18 @@ type SampledOptions struct {
 
 // DefaultSampledOptions returns the defaults of the sampled fit.
 func DefaultSampledOptions() SampledOptions {
-	return SampledOptions{Dim: 2, Family: Gaussian(), Eps: -1, Optimizer: OptAdam, Epochs: 600, Seed: 1,
+	return SampledOptions{Dim: 2, Family: Gaussian(), Eps: -1, Optimizer: OptAdam, Seed: 1,
 		Init: "mds", K: 10, Random: 20, EvalPairs: 200000, EvalEvery: 25}
+}
+
+// DefaultSampledEpochs is the number of epochs of a sampled fit of n
+// objects when SampledOptions.Epochs is 0: 600, or 300 above 20,000
+// objects (each epoch costs O(n); docs/scale.md has the measurements).
+func DefaultSampledEpochs(n int) int {
+	if n > 20000 {
+		return 300
+	}
+	return 600
 }
 
 // SampledResult is the outcome of a sampled fit.
@@ -313,19 +325,19 @@ type SampledResult struct {
 // so the epoch's weighted stress and gradient are unbiased estimates of
 // the full stress and gradient (a stratified sample).
 type sampler struct {
-	src     PairSource
-	n, r    int
-	knn     []int32 // n*k
-	k       int
+	src  PairSource
+	n, r int
+	knn  []int32 // n*k
+	k    int
 	// adj lists, for each object i, every j with (i, j) in the neighbour
 	// stratum (i's neighbours and the objects listing i), sorted: the
 	// rejection test of a random draw reads only i's own short list.
 	adj, adjStart []int32
 	tmp           []PairSet // per-block sort scratch
 	cnt           [][]int32
-	nbr     PairSet // neighbour stratum (fixed)
-	nbStart []int   // nbr pairs of block b: [nbStart[b], nbStart[b+1])
-	seed    uint64
+	nbr           PairSet // neighbour stratum (fixed)
+	nbStart       []int   // nbr pairs of block b: [nbStart[b], nbStart[b+1])
+	seed          uint64
 }
 
 // sampleBlocks splits the objects into this many ranges for parallel,
@@ -575,6 +587,9 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	}
 	if opt.Epochs < 0 {
 		return nil, fmt.Errorf("engine: %d epochs (want >= 0)", opt.Epochs)
+	}
+	if opt.Epochs == 0 {
+		opt.Epochs = DefaultSampledEpochs(n)
 	}
 	if opt.K < 0 || opt.K >= n {
 		return nil, fmt.Errorf("engine: %d neighbours for %d objects (want 0..%d)", opt.K, n, n-1)

@@ -1,0 +1,75 @@
+package render
+
+import (
+	"image"
+	"testing"
+)
+
+// benchLOD100k draws a 100,000-item scene fitted to 1000x800 (density
+// level) or zoomed 16x into its centre (ellipses: fewer than LiveShapeMax
+// means in view), as the live view does per frame.
+func benchLOD100k(b *testing.B, zoom float64) {
+	sc := randomScene(100000, 7)
+	st := Style{Level: 1, FillAlpha: 0.35}
+	dst := image.NewRGBA(image.Rect(0, 0, 1000, 800))
+	var vp Viewport
+	vp.FitTo(sc, st, 1000, 800)
+	vp.Zoom(zoom, 500, 400)
+	var l Live
+	l.Draw(dst, sc, st, vp)
+	b.ReportMetric(float64(l.LOD()), "lod")
+	b.ResetTimer()
+	for b.Loop() {
+		l.Draw(dst, sc, st, vp)
+	}
+}
+
+func BenchmarkLiveFrame100kDensity(b *testing.B) { benchLOD100k(b, 1) }
+func BenchmarkLiveFrame100kZoomed(b *testing.B)  { benchLOD100k(b, 16) }
+
+// BenchmarkHover100k is one hover after a new frame: the index build (on
+// the first query after Draw) plus the query, as when the fit publishes a
+// new snapshot between mouse moves.
+func BenchmarkHover100k(b *testing.B) {
+	sc := randomScene(100000, 7)
+	st := Style{Level: 1}
+	lay := NewLayout(sc, st)
+	var vp Viewport
+	vp.FitLayout(lay, 1000, 800)
+	var h HitIndex
+	b.ResetTimer()
+	for b.Loop() {
+		h.Build(lay)
+		h.HitTest(vp, 500, 400)
+	}
+}
+
+// BenchmarkHitTestIndexed100k is a query on a built index (mouse moves
+// over a still picture), in the middle of the data.
+func BenchmarkHitTestIndexed100k(b *testing.B) {
+	sc := randomScene(100000, 7)
+	st := Style{Level: 1}
+	lay := NewLayout(sc, st)
+	var vp Viewport
+	vp.FitLayout(lay, 1000, 800)
+	h := NewHitIndex(lay)
+	b.ResetTimer()
+	for b.Loop() {
+		h.HitTest(vp, 500, 400)
+	}
+}
+
+// BenchmarkHitTestBrute100k is the linear scan the index replaces, at a
+// pixel where nothing is hit (the whole list is scanned, as for most
+// mouse positions over empty space).
+func BenchmarkHitTestBrute100k(b *testing.B) {
+	sc := randomScene(100000, 7)
+	st := Style{Level: 1}
+	lay := NewLayout(sc, st)
+	var vp Viewport
+	vp.FitLayout(lay, 1000, 800)
+	b.ResetTimer()
+	for b.Loop() {
+		hitLayout(lay, vp, 2, 2) // a corner with nothing under it: the full scan
+	}
+}
