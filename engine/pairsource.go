@@ -333,3 +333,43 @@ func parallelRanges(n int, f func(lo, hi int)) {
 	}
 	wg.Wait()
 }
+
+// EmbeddingSource is an elliptical embedding (e.g. trained word
+// embeddings) whose pair distances are the W2 distances between its
+// measures, computed when asked: the sampled fit then draws a
+// lower-dimensional picture of it without the n x n matrix.
+type EmbeddingSource struct {
+	e *Embedding
+}
+
+// NewEmbeddingSource checks e (at least 2 measures, consistent lengths)
+// and returns its pair source. e is used in place.
+func NewEmbeddingSource(e *Embedding) (*EmbeddingSource, error) {
+	if e == nil || e.Len() < 2 || e.Dim < 1 || len(e.Means) != e.Len()*e.Dim || len(e.Scales) != e.Len()*e.Dim*e.Dim {
+		return nil, fmt.Errorf("engine: embedding source needs at least 2 measures with consistent means and scales")
+	}
+	return &EmbeddingSource{e: e}, nil
+}
+
+// Len returns the number of measures.
+func (s *EmbeddingSource) Len() int { return s.e.Len() }
+
+// Dist returns W2 between measures i and j, as DistanceMatrix does.
+func (s *EmbeddingSource) Dist(i, j int) float64 {
+	e := s.e
+	b2 := Bures2Fast(e.Scale(i), e.Scale(j), e.Dim)
+	return math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
+}
+
+// InitMeans returns the measures' means when d is their dimension, else
+// their first d principal components.
+func (s *EmbeddingSource) InitMeans(d int) ([]float64, error) {
+	if d == s.e.Dim {
+		return append([]float64(nil), s.e.Means...), nil
+	}
+	fs, err := NewFeatureSource(s.e.Len(), s.e.Dim, s.e.Means)
+	if err != nil {
+		return nil, err
+	}
+	return fs.InitMeans(d)
+}

@@ -428,3 +428,43 @@ func TestFitSampledBadInput(t *testing.T) {
 		t.Error("NaN feature accepted")
 	}
 }
+
+// An embedding's pair source gives the same W2 distances as
+// DistanceMatrix, and fits with random pairs only (it lists no
+// neighbours, so K > 0 is refused).
+func TestEmbeddingSource(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, d := range []int{2, 5} {
+		t.Run(fmt.Sprint("d", d), func(t *testing.T) {
+			const n = 60
+			e := &engine.Embedding{Family: engine.Uniform(d), Dim: d, Labels: make([]string, n)}
+			st := randomState(rng, n, d, false)
+			e.Means, e.Scales = st.Means, st.Scales
+			src, err := engine.NewEmbeddingSource(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full := engine.DistanceMatrix(e)
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					if e := math.Abs(src.Dist(i, j) - full[i*n+j]); !(e <= 1e-9*full[i*n+j]) {
+						t.Fatalf("(%d, %d): %v, DistanceMatrix %v", i, j, src.Dist(i, j), full[i*n+j])
+					}
+				}
+			}
+			opt := engine.DefaultSampledOptions()
+			opt.Epochs = 5
+			if _, err := engine.FitSampled(context.Background(), src, opt, nil); err == nil {
+				t.Error("K > 0 accepted without a neighbour search")
+			}
+			opt.K, opt.Init, opt.Epochs = 0, "random", 30
+			res, err := engine.FitSampled(context.Background(), src, opt, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h := res.Snapshot.History; !(h[len(h)-1] < h[0]) {
+				t.Errorf("stress-1 %v -> %v: no progress", h[0], h[len(h)-1])
+			}
+		})
+	}
+}

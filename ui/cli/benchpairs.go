@@ -208,6 +208,7 @@ func runBenchPairs(env Env) error {
 	opt := engine.DefaultSampledOptions()
 	opt.Dim = *dim
 	opt.Seed = int64(*seed)
+	opt.Epochs = engine.DefaultSampledEpochs(*n)
 	if *epochs > 0 {
 		opt.Epochs = *epochs
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // SampledAutoMin is the size above which `fit --pairs auto` (the default)
-// fits a feature table with sampled pairs instead of all n(n-1)/2
+// fits a feature table or an embedding file with sampled pairs instead of all n(n-1)/2
 // distances: at n = 5000 the packed distances take 100 MB and an exact
 // iteration ~20 ms; past it the exact path's memory and time grow as n^2
 // (docs/scale.md).
@@ -30,12 +30,12 @@ func usePairs(mode string, k datasets.Kind, n int) (sampled bool, err error) {
 	case "exact":
 		return false, nil
 	case "sampled":
-		if k != datasets.KindFeatures {
-			return false, fmt.Errorf("--pairs sampled needs a feature table (this input is %s)", k)
+		if k != datasets.KindFeatures && k != datasets.KindEmbedding {
+			return false, fmt.Errorf("--pairs sampled needs a feature table or an embedding file (this input is %s)", k)
 		}
 		return true, nil
 	case "auto", "":
-		return k == datasets.KindFeatures && n > SampledAutoMin, nil
+		return (k == datasets.KindFeatures || k == datasets.KindEmbedding) && n > SampledAutoMin, nil
 	}
 	return false, fmt.Errorf("--pairs %q: want %s", mode, pairsModes)
 }
@@ -105,11 +105,23 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 	if f.init != "mds" && f.init != "random" {
 		return fmt.Errorf("--init %s: a sampled fit starts from mds (principal components) or random", f.init)
 	}
-	src, err := FeatureSource(ds)
-	if err != nil {
-		return err
-	}
 	opt := engine.DefaultSampledOptions()
+	var src engine.PairSource
+	if ds.Kind == datasets.KindEmbedding {
+		// W2 between the input measures; no neighbour search for
+		// measures, so more random partners instead.
+		es, err := engine.NewEmbeddingSource(ds.Embedding)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		src, opt.K, opt.Random = es, 0, 30
+	} else {
+		fs, err := FeatureSource(ds)
+		if err != nil {
+			return err
+		}
+		src = fs
+	}
 	opt.Dim, opt.Family, opt.Eps, opt.Optimizer, opt.LR = f.dim, f.fam, f.eps, f.optimizer, f.lr
 	opt.Seed, opt.Init, opt.Points = f.seed, f.init, f.points
 	opt.Epochs = engine.DefaultSampledEpochs(ds.Len())
