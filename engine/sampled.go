@@ -275,6 +275,10 @@ type SampledOptions struct {
 	// (default 25; the last epoch is always evaluated).
 	EvalEvery int
 	Threads   int // goroutines (<= 0: all cores)
+	// Publish, if not nil, receives a new immutable snapshot after every
+	// evaluation of the stress-1 estimate (for a live view); it runs on
+	// the fitting goroutine.
+	Publish func(*Snapshot)
 }
 
 // DefaultSampledOptions returns the defaults of the sampled fit.
@@ -667,6 +671,7 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	res := &SampledResult{EvalPairs: ev.Len(), NeighborPairs: smp.nbr.Len(), Scale: scale}
 	a := make([]float64, ev.Len())
 	b := make([]float64, ev.Len())
+	var hist []float64
 	evalNow := func(epoch int) (float64, float64, error) {
 		f.state()
 		if err := f.residuals(ctx, ev, a); err != nil {
@@ -681,9 +686,19 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 		if progress != nil {
 			progress(epoch, s1, se)
 		}
+		if opt.Publish != nil {
+			h := append(hist[:len(hist):len(hist)], s1)
+			c1 := s1
+			if len(hist) > 0 {
+				c1 = hist[0]
+			}
+			if opt.Init == "random" {
+				c1 = math.NaN()
+			}
+			opt.Publish(f.snapshot(opt, epoch, h, c1))
+		}
 		return s1, se, nil
 	}
-	var hist []float64
 	s1, _, err := evalNow(0)
 	if err != nil {
 		return nil, err

@@ -468,3 +468,37 @@ func TestEmbeddingSource(t *testing.T) {
 		})
 	}
 }
+
+// Publish hands out a snapshot at every evaluation; the last one is the
+// result, and earlier ones are not changed by later epochs.
+func TestFitSampledPublish(t *testing.T) {
+	x, _ := clusterTable(200, 5, 3, 4)
+	src, err := engine.NewFeatureSource(200, 5, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := engine.DefaultSampledOptions()
+	opt.Epochs, opt.EvalEvery = 40, 10
+	var got []*engine.Snapshot
+	var firstMean float64
+	opt.Publish = func(s *engine.Snapshot) {
+		if len(got) == 0 {
+			firstMean = s.Means[0]
+		}
+		got = append(got, s)
+	}
+	res, err := engine.FitSampled(context.Background(), src, opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5 { // epochs 0, 10, 20, 30, 40
+		t.Fatalf("%d snapshots, want 5", len(got))
+	}
+	last := got[len(got)-1]
+	if last.Iter != 40 || last.Stress1 != res.Snapshot.Stress1 || last.Means[7] != res.Snapshot.Means[7] {
+		t.Errorf("last published (iter %d, stress-1 %v) differs from the result (%v)", last.Iter, last.Stress1, res.Snapshot.Stress1)
+	}
+	if got[0].Means[0] != firstMean || got[0].Iter != 0 || len(got[2].History) != 3 {
+		t.Errorf("first snapshot changed or histories wrong: iter %d, history %d", got[0].Iter, len(got[2].History))
+	}
+}
