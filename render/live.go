@@ -56,10 +56,14 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	l.colors = itemColorsInto(l.colors, sc, st)
 	l.stale = true
 	l.lod = ChooseLOD(&l.lay, vp, dst.Rect)
-	if l.lod == LODDensity {
+	switch l.lod {
+	case LODDensity:
 		rasterize(dst, bg8, nil, &l.bins)
 		drawDensity(dst, &l.lay, vp, l.colors, &l.grid)
-	} else {
+	case LODGlyphs:
+		l.els = buildGlyphs(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
+		rasterize(dst, bg8, l.els, &l.bins)
+	default:
 		l.els = buildEllipses(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
 		rasterize(dst, bg8, l.els, &l.bins)
 	}

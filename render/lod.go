@@ -21,12 +21,20 @@ const (
 	// LODDensity shades square bins by how many means fall in them, in
 	// the mean colour of their items (so classes stay visible as hues).
 	LODDensity
+	// LODGlyphs draws each measure in view as a dot at its mean (with
+	// the emphasis rings of highlighted and selected items): few items
+	// are in view but their ellipses would cover the image many times
+	// over (large scales relative to the spacing of the means).
+	LODGlyphs
 )
 
 // String names the level for captions and status lines.
 func (l LOD) String() string {
-	if l == LODDensity {
+	switch l {
+	case LODDensity:
 		return "density"
+	case LODGlyphs:
+		return "glyphs"
 	}
 	return "shapes"
 }
@@ -39,6 +47,9 @@ func (l LOD) String() string {
 const (
 	LiveShapeMax   = 20000
 	ExportShapeMax = 20000
+	// LiveOverdrawMax: glyphs instead of ellipses when the ellipses in
+	// view would cover more than this many times the image area.
+	LiveOverdrawMax = 40
 	// densityBinPx is the live view's bin size in pixels.
 	densityBinPx = 3
 	// exportDensityBins is the number of bins across an export's plot.
@@ -46,24 +57,58 @@ const (
 )
 
 // ChooseLOD returns the live view's level of detail for lay through vp on
-// an image of rect: density when more than LiveShapeMax means are inside.
+// an image of rect: density when more than LiveShapeMax means are inside,
+// else glyphs when the ellipses in view would together cover more than
+// LiveOverdrawMax times the image (each counted at most once: it is
+// clipped), else shapes.
 func ChooseLOD(lay *Layout, vp Viewport, rect image.Rectangle) LOD {
-	if len(lay.Shapes) <= LiveShapeMax {
-		return LODShapes
-	}
 	x0, y0 := vp.ToWorld(float64(rect.Min.X), float64(rect.Max.Y))
 	x1, y1 := vp.ToWorld(float64(rect.Max.X), float64(rect.Min.Y))
 	in := 0
+	img := float64(rect.Dx() * rect.Dy())
+	// Pixels the filler would touch: each ellipse's area, at most the
+	// image (it is clipped).
+	var cover float64
 	for i := range lay.Shapes {
 		s := &lay.Shapes[i]
 		if s.X >= x0 && s.X <= x1 && s.Y >= y0 && s.Y <= y1 {
 			in++
+			if s.Kind == KindEllipse {
+				a := math.Pi * math.Sqrt(math.Max(s.M.Det(), 0)) * vp.S * vp.S
+				cover += math.Min(a, img)
+			}
 		}
 	}
-	if in > LiveShapeMax {
+	switch {
+	case in > LiveShapeMax:
 		return LODDensity
+	case cover > LiveOverdrawMax*img:
+		return LODGlyphs
 	}
 	return LODShapes
+}
+
+// buildGlyphs is buildEllipses at LODGlyphs: a dot per measure in view
+// and the emphasis rings.
+func buildGlyphs(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewport, colors []color.NRGBA, clip image.Rectangle) []pixEllipse {
+	var e pixEllipse
+	const r = pointRadius
+	for _, i := range lay.Order {
+		s := &lay.Shapes[i]
+		cx, cy := vp.ToPixel(s.X, s.Y)
+		if cx+r < float64(clip.Min.X) || cx-r > float64(clip.Max.X) || cy+r < float64(clip.Min.Y) || cy-r > float64(clip.Max.Y) {
+			continue
+		}
+		e.setShape(cx, cy, Sym2{r * r, 0, r * r}, 0)
+		dc := shade(colors[i], 0.1, st.Dark)
+		e.fill = premul(dc.R, dc.G, dc.B, 0.8)
+		e.stroke, e.halfW = rgba8{}, 0
+		e.finish()
+		els = append(els, e)
+	}
+	// The rings of buildEllipses: emphasised items keep their outline.
+	emph := &Layout{Shapes: lay.Shapes, MinX: lay.MinX, MaxX: lay.MaxX, MinY: lay.MinY, MaxY: lay.MaxY}
+	return buildEllipses(els, emph, sc, st, vp, colors, clip)
 }
 
 // densityGrid accumulates item colours per bin.

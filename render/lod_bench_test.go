@@ -19,11 +19,14 @@ func loopCPU(b *testing.B, f func()) {
 	b.ReportMetric(float64((processCPU()-c0)/time.Microsecond)/1000/float64(max(k, 1)), "cpu-ms/op")
 }
 
-// benchLOD100k draws a 100,000-item scene fitted to 1000x800 (density
-// level) or zoomed 6x into its centre (ellipses: fewer than LiveShapeMax
-// means in view), as the live view does per frame.
-func benchLOD100k(b *testing.B, zoom float64) {
+// benchLOD100k draws a 100,000-item scene (scales multiplied by
+// scaleFactor) fitted to 1000x800 and zoomed by zoom into its centre, as
+// the live view does per frame; the "lod" metric is the level drawn.
+func benchLOD100k(b *testing.B, zoom, scaleFactor float64) {
 	sc := randomScene(100000, 7)
+	for k := range sc.Scales {
+		sc.Scales[k] *= scaleFactor
+	}
 	st := Style{Level: 1, FillAlpha: 0.35}
 	dst := image.NewRGBA(image.Rect(0, 0, 1000, 800))
 	var vp Viewport
@@ -35,8 +38,15 @@ func benchLOD100k(b *testing.B, zoom float64) {
 	loopCPU(b, func() { l.Draw(dst, sc, st, vp) })
 }
 
-func BenchmarkLiveFrame100kDensity(b *testing.B) { benchLOD100k(b, 1) }
-func BenchmarkLiveFrame100kZoomed(b *testing.B)  { benchLOD100k(b, 6) }
+func BenchmarkLiveFrame100kDensity(b *testing.B) { benchLOD100k(b, 1, 1) }
+
+// BenchmarkLiveFrame100kZoomedGlyphs: ~2800 means in view whose ellipses
+// would cover the image ~50 times (glyphs).
+func BenchmarkLiveFrame100kZoomedGlyphs(b *testing.B) { benchLOD100k(b, 6, 1) }
+
+// BenchmarkLiveFrame100kZoomedShapes: the same view with scales 1/100
+// (axes 1/10): ellipses drawn.
+func BenchmarkLiveFrame100kZoomedShapes(b *testing.B) { benchLOD100k(b, 6, 0.01) }
 
 // BenchmarkHover100k is one hover after a new frame: the index build (on
 // the first query after Draw) plus the query, as when the fit publishes a

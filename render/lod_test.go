@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -107,6 +108,42 @@ func TestChooseLOD(t *testing.T) {
 	small := NewLayout(randomScene(100, 1), st)
 	if got := ChooseLOD(small, vp, rect); got != LODShapes {
 		t.Errorf("100 items: %v, want shapes", got)
+	}
+	// The same zoomed view with every scale 100x larger (axes 10x): the
+	// ellipses in view would cover the image ~LiveOverdrawMax times over.
+	big := randomScene(LiveShapeMax+5000, 9)
+	for k := range big.Scales {
+		big.Scales[k] *= 100
+	}
+	blay := NewLayout(big, st)
+	var bvp Viewport
+	bvp.FitLayout(blay, 1000, 800)
+	bvp.Zoom(4*10, 500, 400) // same means in view as above (the bounds grew ~10x)
+	var area float64
+	x0, y0 := bvp.ToWorld(0, 800)
+	x1, y1 := bvp.ToWorld(1000, 0)
+	in := 0
+	for _, s := range blay.Shapes {
+		if s.X >= x0 && s.X <= x1 && s.Y >= y0 && s.Y <= y1 {
+			in++
+			area += math.Min(math.Pi*math.Sqrt(s.M.Det()), 1000*800/(bvp.S*bvp.S))
+		}
+	}
+	want := LODShapes
+	if area*bvp.S*bvp.S > LiveOverdrawMax*1000*800 {
+		want = LODGlyphs
+	}
+	if in > LiveShapeMax || want != LODGlyphs {
+		t.Fatalf("test scene: %d in view, coverage %.3g images: not a glyph case", in, area*bvp.S*bvp.S/8e5)
+	}
+	if got := ChooseLOD(blay, bvp, rect); got != want {
+		t.Errorf("large ellipses zoomed in: %v, want %v", got, want)
+	}
+	var l Live
+	dst := image.NewRGBA(rect)
+	l.Draw(dst, big, st, bvp)
+	if l.LOD() != LODGlyphs {
+		t.Errorf("Live drew %v, want glyphs", l.LOD())
 	}
 }
 
