@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // PairSet is a list of weighted pairs with their target distances: the
@@ -315,6 +316,8 @@ type SampledResult struct {
 	NeighborPairs int
 	// Scale is the estimated RMS distance (input units).
 	Scale float64
+	// NeighborTime is the wall time of the neighbour search.
+	NeighborTime time.Duration
 	// EvalEpochs are the epochs at which History was recorded.
 	EvalEpochs []int
 	// HistorySE are the standard errors of History.
@@ -626,10 +629,12 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	if !(scale > 0) {
 		scale = 1
 	}
+	t0 := time.Now()
 	smp, err := newSampler(ctx, src, opt.K, opt.Random, seed)
 	if err != nil {
 		return nil, err
 	}
+	knnTime := time.Since(t0)
 	pe, err := NewPairEvaluator(n, opt.Dim, opt.Family.Tau, opt.Threads)
 	if err != nil {
 		return nil, err
@@ -668,7 +673,7 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	if err != nil {
 		return nil, err
 	}
-	res := &SampledResult{EvalPairs: ev.Len(), NeighborPairs: smp.nbr.Len(), Scale: scale}
+	res := &SampledResult{EvalPairs: ev.Len(), NeighborPairs: smp.nbr.Len(), Scale: scale, NeighborTime: knnTime}
 	a := make([]float64, ev.Len())
 	b := make([]float64, ev.Len())
 	var hist []float64

@@ -42,3 +42,25 @@ func BenchmarkFitSampledEpoch(b *testing.B) {
 
 // benchSampledN is the table size of BenchmarkFitSampledEpoch.
 var benchSampledN = 100000
+
+// BenchmarkFeatureNeighbors100k is the approximate 10-NN graph of a
+// 100,000 x 50 clustered table (random-projection forest + one round of
+// neighbour-of-neighbour refinement), with its CPU time.
+func BenchmarkFeatureNeighbors100k(b *testing.B) {
+	x, _ := clusterTableNoDist(100000, 50, 10, 1)
+	src, err := engine.NewFeatureSource(100000, 50, x)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cpu time.Duration
+	k := 0
+	for b.Loop() {
+		c0 := processCPU()
+		if _, _, err := src.Neighbors(context.Background(), 10, 1); err != nil {
+			b.Fatal(err)
+		}
+		cpu += processCPU() - c0
+		k++
+	}
+	b.ReportMetric(cpu.Seconds()/float64(k), "cpu-s/op")
+}

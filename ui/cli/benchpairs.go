@@ -218,7 +218,7 @@ func runBenchPairs(env Env) error {
 		return err
 	}
 	f := &benchPairsFit{Seconds: time.Since(start).Seconds(), CPUSeconds: (processCPU() - cpu0).Seconds(),
-		Iters: sr.Snapshot.Iter, PairsPerEpoch: sr.PairsPerEpoch}
+		Iters: sr.Snapshot.Iter, PairsPerEpoch: sr.PairsPerEpoch, NeighborSeconds: sr.NeighborTime.Seconds()}
 	est, se := sr.Snapshot.Stress1, sr.Stress1SE
 	f.Stress1Estimate, f.Stress1SE = &est, &se
 	if f.Stress1, err = allStress1(sr.Snapshot); err != nil {

@@ -159,8 +159,8 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		}
 		fmt.Fprintf(env.Stderr, "wrote the figure %s\n", f.figure)
 	}
-	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs: stress-1 %.4g +- %.2g (estimate on %d random pairs; initial principal components %.4g)\n",
-		name, s.N, s.Iter, res.PairsPerEpoch, took.Seconds(), s.Stress1, se, res.EvalPairs, s.ClassicalStress1)
+	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs (neighbour search %.2fs): stress-1 %.4g +- %.2g (estimate on %d random pairs; initial principal components %.4g)\n",
+		name, s.N, s.Iter, res.PairsPerEpoch, took.Seconds(), res.NeighborTime.Seconds(), s.Stress1, se, res.EvalPairs, s.ClassicalStress1)
 	line, jerr := json.Marshal(out)
 	if jerr != nil {
 		return jerr
