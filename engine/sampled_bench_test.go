@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"context"
+	"math"
+	"sort"
 	"testing"
 	"time"
 
@@ -54,13 +56,31 @@ func BenchmarkFeatureNeighbors100k(b *testing.B) {
 	}
 	var cpu time.Duration
 	k := 0
+	var idx []int32
 	for b.Loop() {
 		c0 := processCPU()
-		if _, _, err := src.Neighbors(context.Background(), 10, 1); err != nil {
+		if idx, _, err = src.Neighbors(context.Background(), 10, 1); err != nil {
 			b.Fatal(err)
 		}
 		cpu += processCPU() - c0
 		k++
 	}
 	b.ReportMetric(cpu.Seconds()/float64(k), "cpu-s/op")
+	// Recall against brute force on 200 rows (every 500th).
+	hits := 0
+	d := make([]float64, 100000)
+	for q := 0; q < 100000; q += 500 {
+		for j := range d {
+			d[j] = src.Dist(q, j)
+		}
+		d[q] = math.Inf(1)
+		s := append([]float64(nil), d...)
+		sort.Float64s(s)
+		for _, j := range idx[q*10 : q*10+10] {
+			if d[j] <= s[9] {
+				hits++
+			}
+		}
+	}
+	b.ReportMetric(float64(hits)/2000, "recall")
 }
