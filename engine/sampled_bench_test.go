@@ -68,6 +68,7 @@ func BenchmarkFeatureNeighbors100k(b *testing.B) {
 	b.ReportMetric(cpu.Seconds()/float64(k), "cpu-s/op")
 	// Recall against brute force on 200 rows (every 500th).
 	hits := 0
+	var ratio float64
 	d := make([]float64, 100000)
 	for q := 0; q < 100000; q += 500 {
 		for j := range d {
@@ -76,11 +77,17 @@ func BenchmarkFeatureNeighbors100k(b *testing.B) {
 		d[q] = math.Inf(1)
 		s := append([]float64(nil), d...)
 		sort.Float64s(s)
-		for _, j := range idx[q*10 : q*10+10] {
+		var found, exact float64
+		for c, j := range idx[q*10 : q*10+10] {
 			if d[j] <= s[9] {
 				hits++
 			}
+			found += d[j]
+			exact += s[c]
 		}
+		ratio += found / exact
 	}
 	b.ReportMetric(float64(hits)/2000, "recall")
+	// Mean distance to the listed neighbours over that to the true ones.
+	b.ReportMetric(ratio/200, "dist-ratio")
 }
