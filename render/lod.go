@@ -213,8 +213,8 @@ func lodCaption(l LOD, n int) string {
 	if l != LODDensity {
 		return ""
 	}
-	return fmt.Sprintf("level of detail: density of the %d means in %d x %d bins, coloured by their items (above %d items no ellipses are drawn)",
-		n, exportDensityBins, exportDensityBins, ExportShapeMax)
+	return fmt.Sprintf("level of detail: density of %d means, %d bins across (no ellipses above %d items)",
+		n, exportDensityBins, ExportShapeMax)
 }
 
 // densityPlot is the export's plotter at LODDensity.
