@@ -205,3 +205,32 @@ func TestExportLODCaption(t *testing.T) {
 		})
 	}
 }
+
+// offscreen is conservative: whenever it culls a shape, the shape's exact
+// pixel box (semi-axes from the eigenvalues, widened to the largest mark
+// and ring sizes) lies outside the image.
+func TestOffscreenConservative(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	clip := image.Rect(0, 0, 400, 300)
+	culled := 0
+	for k := 0; k < 20000; k++ {
+		a, b := math.Exp(2*rng.NormFloat64()), math.Exp(2*rng.NormFloat64())
+		th := math.Pi * rng.Float64()
+		s := Shape{X: 80 * rng.NormFloat64(), Y: 60 * rng.NormFloat64(), M: FromEigen(a*a, b*b, math.Cos(th), math.Sin(th)), Kind: KindEllipse}
+		vp := Viewport{OX: 200, OY: 150, S: math.Exp(rng.NormFloat64())}
+		if !offscreen(&s, vp, clip, 1) {
+			continue
+		}
+		culled++
+		cx, cy := vp.ToPixel(s.X, s.Y)
+		// Exact half-extents of the drawn boundary, plus the widest mark.
+		hx := vp.S*math.Sqrt(s.M.A) + math.Max(pointRadius, minAxisPx) + 1 + 1
+		hy := vp.S*math.Sqrt(s.M.C) + math.Max(pointRadius, minAxisPx) + 1 + 1
+		if cx+hx >= 0 && cx-hx <= 400 && cy+hy >= 0 && cy-hy <= 300 {
+			t.Fatalf("culled a shape whose box meets the image: centre (%.1f, %.1f), half-extents %.1f x %.1f", cx, cy, hx, hy)
+		}
+	}
+	if culled == 0 {
+		t.Fatal("nothing culled: the test checks nothing")
+	}
+}
