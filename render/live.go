@@ -60,6 +60,8 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	case LODDensity:
 		rasterize(dst, bg8, nil, &l.bins)
 		drawDensity(dst, &l.lay, vp, l.colors, &l.grid)
+		l.els = buildRings(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
+		drawOver(dst, l.els)
 	case LODGlyphs:
 		l.els = buildGlyphs(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
 		rasterize(dst, bg8, l.els, &l.bins)

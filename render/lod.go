@@ -106,9 +106,22 @@ func buildGlyphs(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewport
 		e.finish()
 		els = append(els, e)
 	}
-	// The rings of buildEllipses: emphasised items keep their outline.
+	return buildRings(els, lay, sc, st, vp, colors, clip)
+}
+
+// buildRings appends only the emphasis rings of highlighted and selected
+// items (buildEllipses on a layout with an empty draw order).
+func buildRings(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewport, colors []color.NRGBA, clip image.Rectangle) []pixEllipse {
 	emph := &Layout{Shapes: lay.Shapes, MinX: lay.MinX, MaxX: lay.MaxX, MinY: lay.MinY, MaxY: lay.MaxY}
 	return buildEllipses(els, emph, sc, st, vp, colors, clip)
+}
+
+// drawOver draws els over dst's current pixels (no clearing), serially:
+// the emphasis rings on top of the density level.
+func drawOver(dst *image.RGBA, els []pixEllipse) {
+	for i := range els {
+		els[i].drawRows(dst, dst.Rect.Min.Y, dst.Rect.Max.Y)
+	}
 }
 
 // densityGrid accumulates item colours per bin.

@@ -234,3 +234,38 @@ func TestOffscreenConservative(t *testing.T) {
 		t.Fatal("nothing culled: the test checks nothing")
 	}
 }
+
+// At the density level a highlighted item still gets its ring: the
+// frame with a highlight differs from the one without on the ring only.
+func TestDensityKeepsHighlightRing(t *testing.T) {
+	sc := randomScene(LiveShapeMax+100, 4)
+	st := Style{Level: 1}
+	var vp Viewport
+	vp.FitTo(sc, st, 500, 400)
+	rect := image.Rect(0, 0, 500, 400)
+	plain, ringed := image.NewRGBA(rect), image.NewRGBA(rect)
+	var l Live
+	l.Draw(plain, sc, st, vp)
+	if l.LOD() != LODDensity {
+		t.Fatalf("level %v, want density", l.LOD())
+	}
+	sc.Highlight = []int{17}
+	l.Draw(ringed, sc, st, vp)
+	s := NewLayout(sc, st).Shapes[17]
+	cx, cy := vp.ToPixel(s.X, s.Y)
+	r := vp.S * math.Sqrt(s.M.A) // horizontal half-extent of the ring
+	diff, far := 0, 0
+	for y := 0; y < 400; y++ {
+		for x := 0; x < 500; x++ {
+			if plain.RGBAAt(x, y) != ringed.RGBAAt(x, y) {
+				diff++
+				if math.Abs(float64(x)-cx) > r+8 || math.Abs(float64(y)-cy) > vp.S*math.Sqrt(s.M.C)+8 {
+					far++
+				}
+			}
+		}
+	}
+	if diff == 0 || far > 0 {
+		t.Errorf("highlight changed %d pixels, %d of them away from item 17's ring", diff, far)
+	}
+}
