@@ -40,33 +40,6 @@ func usePairs(mode string, k datasets.Kind, n int) (sampled bool, err error) {
 	return false, fmt.Errorf("--pairs %q: want %s", mode, pairsModes)
 }
 
-// FeatureSource returns the pair source of a feature table loaded by
-// datasets (with or without Dist): its rows, standardised when the loader
-// standardised them, so its distances are the ones Dist holds.
-func FeatureSource(ds *datasets.Dataset) (*engine.FeatureSource, error) {
-	n, p := ds.Len(), len(ds.FeatureNames)
-	if ds.Kind != datasets.KindFeatures || len(ds.Features) != n*p || p == 0 {
-		return nil, fmt.Errorf("%s: not a feature table", ds.Name)
-	}
-	x := ds.Features
-	if ds.Standardized {
-		z := make([]float64, n*p)
-		for i := 0; i < n; i++ {
-			for k := 0; k < p; k++ {
-				if sd := ds.FeatureSDs[k]; sd > 0 {
-					z[i*p+k] = (x[i*p+k] - ds.FeatureMeans[k]) / sd
-				}
-			}
-		}
-		x = z
-	}
-	src, err := engine.NewFeatureSource(n, p, x)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ds.Name, err)
-	}
-	return src, nil
-}
-
 // sampledFit runs engine.FitSampled with a progress line on w (if not
 // nil) every evaluation.
 func sampledFit(ctx context.Context, src engine.PairSource, opt engine.SampledOptions, w io.Writer) (*engine.SampledResult, time.Duration, error) {
@@ -106,21 +79,13 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		return fmt.Errorf("--init %s: a sampled fit starts from mds (principal components) or random", f.init)
 	}
 	opt := engine.DefaultSampledOptions()
-	var src engine.PairSource
+	src, err := ds.PairSource()
+	if err != nil {
+		return err
+	}
 	if ds.Kind == datasets.KindEmbedding {
-		// W2 between the input measures; no neighbour search for
-		// measures, so more random partners instead.
-		es, err := engine.NewEmbeddingSource(ds.Embedding)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		src, opt.K, opt.Random = es, 0, 30
-	} else {
-		fs, err := FeatureSource(ds)
-		if err != nil {
-			return err
-		}
-		src = fs
+		// No neighbour search for measures: more random partners instead.
+		opt.K, opt.Random = 0, 30
 	}
 	opt.Dim, opt.Family, opt.Eps, opt.Optimizer, opt.LR = f.dim, f.fam, f.eps, f.optimizer, f.lr
 	opt.Seed, opt.Init, opt.Points = f.seed, f.init, f.points

@@ -117,29 +117,6 @@ func TestFitPairsModes(t *testing.T) {
 	}
 }
 
-// FeatureSource reproduces the loader's distances, standardised or not.
-func TestFeatureSourceMatchesLoader(t *testing.T) {
-	in := writeTable(t, 30, 4)
-	for _, std := range []bool{false, true} {
-		ds, err := datasets.Load(in, datasets.Options{Standardize: &std})
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := FeatureSource(ds)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < 30; i++ {
-			for j := i + 1; j < 30; j++ {
-				want := ds.Dist[engine.PairIndex(30, i, j)]
-				if e := math.Abs(src.Dist(i, j) - want); !(e <= 1e-12*want) {
-					t.Fatalf("standardize %v: (%d, %d) %v, loader %v", std, i, j, src.Dist(i, j), want)
-				}
-			}
-		}
-	}
-}
-
 // bench-pairs prints both paths, both evaluated on all pairs, and their
 // ratio; --write-table writes a loadable table.
 func TestBenchPairsJSON(t *testing.T) {
