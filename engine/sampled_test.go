@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -500,5 +501,32 @@ func TestFitSampledPublish(t *testing.T) {
 	}
 	if got[0].Means[0] != firstMean || got[0].Iter != 0 || len(got[2].History) != 3 {
 		t.Errorf("first snapshot changed or histories wrong: iter %d, history %d", got[0].Iter, len(got[2].History))
+	}
+}
+
+// Cancelling returns the context's error with the state reached so far.
+func TestFitSampledCancel(t *testing.T) {
+	x, _ := clusterTable(300, 5, 3, 5)
+	src, err := engine.NewFeatureSource(300, 5, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := engine.DefaultSampledOptions()
+	opt.Epochs, opt.EvalEvery = 1000, 5
+	res, err := engine.FitSampled(ctx, src, opt, func(epoch int, _, _ float64) {
+		if epoch >= 10 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if res == nil || res.Snapshot == nil || res.Snapshot.Iter < 10 || res.Snapshot.Iter >= 1000 {
+		t.Fatalf("result after cancel: %+v", res)
+	}
+	if len(res.Snapshot.Means) != 600 || len(res.HistorySE) != len(res.Snapshot.History) {
+		t.Errorf("snapshot: %d means, %d SEs for %d history entries", len(res.Snapshot.Means), len(res.HistorySE), len(res.Snapshot.History))
 	}
 }
