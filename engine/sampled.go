@@ -288,6 +288,12 @@ func DefaultSampledOptions() SampledOptions {
 		Init: "mds", K: 10, Random: 20, EvalPairs: 200000, EvalEvery: 25}
 }
 
+// SampledAutoMin is the number of objects above which callers should fit
+// a feature table or an embedding with FitSampled rather than the exact
+// path: at n = 5000 the packed distances take 100 MB and an exact
+// iteration evaluates 12.5 M pairs, and both grow as n^2 (docs/scale.md).
+const SampledAutoMin = 5000
+
 // DefaultSampledEpochs is the number of epochs of a sampled fit of n
 // objects when SampledOptions.Epochs is 0: 600, or 300 above 20,000
 // objects (each epoch costs O(n); docs/scale.md has the measurements).

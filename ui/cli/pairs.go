@@ -14,11 +14,9 @@ import (
 )
 
 // SampledAutoMin is the size above which `fit --pairs auto` (the default)
-// fits a feature table or an embedding file with sampled pairs instead of all n(n-1)/2
-// distances: at n = 5000 the packed distances take 100 MB and an exact
-// iteration ~20 ms; past it the exact path's memory and time grow as n^2
-// (docs/scale.md).
-const SampledAutoMin = 5000
+// fits a feature table or an embedding file with sampled pairs: the
+// engine's threshold, shared with the app.
+const SampledAutoMin = engine.SampledAutoMin
 
 // pairsModes are the values of --pairs.
 const pairsModes = "exact, sampled or auto"
