@@ -1,9 +1,8 @@
 package datasets
 
 import (
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -27,84 +26,67 @@ import (
 // accumulators adagrad_means, adagrad_factors, adagrad_c_means,
 // adagrad_c_factors, and train_state [epochs, dim, rank, diagonal].
 
-// SaveWordModel writes m to path (.npz) atomically: a temporary file in
-// the same folder, renamed over path once complete.
-func SaveWordModel(path string, m *words.Model) (err error) {
+// SaveWordModel writes m to path (.npz) atomically (WriteFileAtomic).
+func SaveWordModel(path string, m *words.Model) error {
 	if err := m.Check(); err != nil {
 		return errf(path, "%v", err)
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	w := npz.NewWriter(f)
-	n, d, k := len(m.Words), m.Dim, m.Rank
-	put := func(name string, v any) {
-		if err == nil {
-			if e := w.Write(name, v); e != nil {
-				err = errf(path, "writing %s: %v", name, e)
+	return WriteFileAtomic(path, func(f io.Writer) (err error) {
+		w := npz.NewWriter(f)
+		n, d, k := len(m.Words), m.Dim, m.Rank
+		put := func(name string, v any) {
+			if err == nil {
+				if e := w.Write(name, v); e != nil {
+					err = errf(path, "writing %s: %v", name, e)
+				}
 			}
 		}
-	}
-	put("means", shaped(m.Means, n, d))
-	put("c_means", shaped(m.CMeans, n, d))
-	for _, s := range []struct {
-		name string
-		set  words.Set
-	}{{"vars", words.Input}, {"c_vars", words.Context}} {
-		if m.Diagonal {
-			v := make([]float64, 0, n*d)
+		put("means", shaped(m.Means, n, d))
+		put("c_means", shaped(m.CMeans, n, d))
+		for _, s := range []struct {
+			name string
+			set  words.Set
+		}{{"vars", words.Input}, {"c_vars", words.Context}} {
+			if m.Diagonal {
+				v := make([]float64, 0, n*d)
+				for i := 0; i < n; i++ {
+					v = append(v, m.Variances(s.set, i)...)
+				}
+				put(s.name, shaped(v, n, d))
+				continue
+			}
+			v := make([]float64, 0, n*d*d)
 			for i := 0; i < n; i++ {
-				v = append(v, m.Variances(s.set, i)...)
+				v = append(v, m.Covariance(s.set, i)...)
 			}
-			put(s.name, shaped(v, n, d))
-			continue
+			put(s.name, shaped(v, n, d, d))
 		}
-		v := make([]float64, 0, n*d*d)
-		for i := 0; i < n; i++ {
-			v = append(v, m.Covariance(s.set, i)...)
+		put("labels", m.Words)
+		put("counts", m.Counts)
+		put("vocab_utf8", []byte(strings.Join(m.Words, "\n")))
+		fshape := []int{n, d, k}
+		if m.Diagonal {
+			fshape = []int{n, d}
 		}
-		put(s.name, shaped(v, n, d, d))
-	}
-	put("labels", m.Words)
-	put("counts", m.Counts)
-	put("vocab_utf8", []byte(strings.Join(m.Words, "\n")))
-	fshape := []int{n, d, k}
-	if m.Diagonal {
-		fshape = []int{n, d}
-	}
-	put("l_factors", shaped(m.Factors, fshape...))
-	put("c_l_factors", shaped(m.CFactors, fshape...))
-	put("adagrad_means", shaped(m.AccMeans, n, d))
-	put("adagrad_c_means", shaped(m.AccCMeans, n, d))
-	put("adagrad_factors", shaped(m.AccFactors, fshape...))
-	put("adagrad_c_factors", shaped(m.AccCFactors, fshape...))
-	diag := 0.0
-	if m.Diagonal {
-		diag = 1
-	}
-	put("train_state", []float64{float64(m.Epochs), float64(d), float64(k), diag})
-	if err != nil {
-		return err
-	}
-	if err = w.Close(); err != nil {
-		return errf(path, "%v", err)
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+		put("l_factors", shaped(m.Factors, fshape...))
+		put("c_l_factors", shaped(m.CFactors, fshape...))
+		put("adagrad_means", shaped(m.AccMeans, n, d))
+		put("adagrad_c_means", shaped(m.AccCMeans, n, d))
+		put("adagrad_factors", shaped(m.AccFactors, fshape...))
+		put("adagrad_c_factors", shaped(m.AccCFactors, fshape...))
+		diag := 0.0
+		if m.Diagonal {
+			diag = 1
+		}
+		put("train_state", []float64{float64(m.Epochs), float64(d), float64(k), diag})
+		if err != nil {
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return errf(path, "%v", err)
+		}
+		return nil
+	})
 }
 
 // shaped returns the flat row-major values v as a slice of nested
