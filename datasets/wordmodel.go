@@ -1,11 +1,13 @@
 package datasets
 
 import (
+	"archive/zip"
 	"io"
 	"math"
 	"reflect"
 	"strings"
 
+	"github.com/sbinet/npyio/npy"
 	"github.com/sbinet/npyio/npz"
 
 	"burescope/engine/words"
@@ -32,11 +34,18 @@ func SaveWordModel(path string, m *words.Model) error {
 		return errf(path, "%v", err)
 	}
 	return WriteFileAtomic(path, func(f io.Writer) (err error) {
-		w := npz.NewWriter(f)
+		// Stored, not deflated: float arrays barely compress and deflate
+		// would dominate the save time. Entries are named as npyio's npz
+		// writer names them (no .npy suffix; NumPy reads both).
+		zw := zip.NewWriter(f)
 		n, d, k := len(m.Words), m.Dim, m.Rank
 		put := func(name string, v any) {
 			if err == nil {
-				if e := w.Write(name, v); e != nil {
+				ww, e := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+				if e == nil {
+					e = npy.Write(ww, v)
+				}
+				if e != nil {
 					err = errf(path, "writing %s: %v", name, e)
 				}
 			}
@@ -82,7 +91,7 @@ func SaveWordModel(path string, m *words.Model) error {
 		if err != nil {
 			return err
 		}
-		if err := w.Close(); err != nil {
+		if err := zw.Close(); err != nil {
 			return errf(path, "%v", err)
 		}
 		return nil
