@@ -45,16 +45,20 @@ for C in brown austen; do
 done
 
 # The paper's word figure: the principal-axes plane of "music" (context set),
-# precision view, with its 14 nearest neighbours (mixture cosine).
-$BS neighbors brown_full.npz --set c --item music --k 14 --by mixture > music_neighbors.jsonl
+# precision view, with its 12 nearest neighbours (mixture cosine) among the
+# 3000 most frequent words (labels are stored most frequent first).
+$BS neighbors brown_full.npz --set c --item music --k 400 --by mixture > music_neighbors.jsonl
 $BS project brown_full.npz --set c --plane item:music --out music_plane.json
 /usr/bin/python3 - <<'PY'
 import json
-keep = {"music"} | {json.loads(l)["label"] for l in open("music_neighbors.jsonl")}
 e = json.load(open("music_plane.json"))
+rank = {l: i for i, l in enumerate(e["labels"])}
+near = [json.loads(l)["label"] for l in open("music_neighbors.jsonl")]
+keep = {"music"} | set([w for w in near if rank[w] < 3000][:12])
 idx = [i for i, l in enumerate(e["labels"]) if l in keep]
 for k in ("labels", "means", "covariances"):
     e[k] = [e[k][i] for i in idx]
 json.dump(e, open("music_words.json", "w"))
+print(" ".join(e["labels"]))
 PY
 $BS render music_words.json --view precision --labels --title 'Brown, context set: plane of "music" (precision view)' --out music_precision.png --dpi 150
