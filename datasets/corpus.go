@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,6 +33,29 @@ type Corpus struct {
 
 // maxWordBytes bounds one token (longer ones are an error: not text).
 const maxWordBytes = 1 << 10
+
+// maxLineBytes bounds one line of a corpus or pair file.
+const maxLineBytes = 64 << 20
+
+// errLongLine is returned by readLineLimited for a line over its limit.
+var errLongLine = errors.New("line too long")
+
+// readLineLimited reads up to and including the next newline, failing
+// with errLongLine once more than limit bytes have been read.
+func readLineLimited(br *bufio.Reader, limit int) (string, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > limit {
+			return "", errLongLine
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return string(buf), err
+	}
+}
 
 // maxCorpusTokens bounds the tokens kept in memory (4 bytes each).
 const maxCorpusTokens = 1 << 31
@@ -185,7 +209,10 @@ func readLines(ctx context.Context, path string, fn func(line int, s string) err
 				return err
 			}
 		}
-		s, err := br.ReadString('\n')
+		s, err := readLineLimited(br, maxLineBytes)
+		if errors.Is(err, errLongLine) {
+			return lineErrf(path, line+1, "a line longer than %d bytes: not text", maxLineBytes)
+		}
 		if len(s) > 0 {
 			line++
 			if err := fn(line, strings.TrimRight(s, "\r\n")); err != nil {
