@@ -62,3 +62,5 @@ json.dump(e, open("music_words.json", "w"))
 print(" ".join(e["labels"]))
 PY
 $BS render music_words.json --view precision --labels --title 'Brown, context set: plane of "music" (precision view)' --out music_precision.png --dpi 150
+
+/usr/bin/python3 "$REPO/docs/experiments/words_table.py" "$W"

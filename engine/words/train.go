@@ -2,7 +2,6 @@ package words
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -328,14 +327,8 @@ func (t *trainer) runChunk(ch *chunk, ws *pairWS, kept []int32, a, b int, rng *r
 	win := t.cfg.Window
 	negs := make([]int32, nneg)
 	negX := make([]float64, nneg)
-	var negGL, negGM []float64 // nneg blocks of fl
-	if !m.Diagonal {
-		negGL = make([]float64, nneg*fl)
-		negGM = make([]float64, nneg*fl)
-	} else {
-		negGL = make([]float64, nneg*fl)
-		negGM = make([]float64, nneg*fl)
-	}
+	negGL := make([]float64, nneg*fl) // gradients of the negatives' cross terms, fl each
+	negGM := make([]float64, nneg*fl)
 	posGL := make([]float64, fl)
 	posGM := make([]float64, fl)
 	for c := a; c < b; c++ {
@@ -444,29 +437,4 @@ func dot(a, b []float64) float64 {
 		s += v * b[i]
 	}
 	return s
-}
-
-// errNoTokens is returned by Loss for an empty corpus.
-var errNoTokens = errors.New("no tokens")
-
-// Loss returns the mean hinge loss per positive pair of m on tokens with
-// the negatives Train would draw for epoch (no subsampling, no update):
-// a deterministic objective for tests and reports.
-func Loss(m *Model, tokens []int32, cfg Config, epoch int) (float64, error) {
-	if len(tokens) == 0 {
-		return 0, errNoTokens
-	}
-	cfg.Subsample = 0
-	tr := newTrainer(m, cfg, 1)
-	ch := &chunk{}
-	var loss float64
-	var pairs int
-	for a := 0; a < len(tokens); a += chunkCenters {
-		b := min(a+chunkCenters, len(tokens))
-		rng := rand.New(rand.NewPCG(cfg.Seed^0x5851f42d4c957f2d, uint64(epoch)<<40|uint64(a)))
-		tr.runChunk(ch, tr.ws[0], tokens, a, b, rng)
-		loss += ch.loss
-		pairs += ch.pairs
-	}
-	return loss / float64(max(pairs, 1)), nil
 }
