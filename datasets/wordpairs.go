@@ -1,0 +1,159 @@
+package datasets
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// This file reads word-pair benchmark files: similarity files (word1
+// word2 score, the layouts of WordSim-353, SimLex-999, MEN and RW) and
+// entailment files (word1 word2 label).
+
+// WordPair is one line of a word-pair benchmark file.
+type WordPair struct {
+	W1, W2 string
+	Score  float64 // human score, or 1/0 for an entailment label
+	Line   int     // line in the file, for messages
+}
+
+// maxPairLines bounds a pair file (benchmarks have a few thousand lines).
+const maxPairLines = 10_000_000
+
+// splitPairLine splits a line on tabs if it has any, else on commas if it
+// has any, else on runs of white space.
+func splitPairLine(s string) []string {
+	var f []string
+	switch {
+	case strings.Contains(s, "\t"):
+		f = strings.Split(s, "\t")
+	case strings.Contains(s, ","):
+		f = strings.Split(s, ",")
+	default:
+		return strings.Fields(s)
+	}
+	for i := range f {
+		f[i] = strings.TrimSpace(f[i])
+	}
+	return f
+}
+
+// ReadSimilarityPairs reads a similarity benchmark: per line two words
+// and a score, separated by tabs, commas or spaces. The score is the first
+// numeric field after the two words (SimLex-999's fourth column after the
+// part of speech, RW's mean before the ten individual ratings). A first
+// line whose fields after the words are not numeric is a header and
+// skipped; if it names a column "SimLex999", that column is the score.
+// Words are lower-cased. Errors name the file and line.
+func ReadSimilarityPairs(path string) ([]WordPair, error) {
+	scoreCol := -1
+	header := false
+	var out []WordPair
+	err := readLines(context.Background(), path, func(line int, s string) error {
+		if strings.TrimSpace(s) == "" || strings.HasPrefix(strings.TrimSpace(s), "#") {
+			return nil
+		}
+		if line > maxPairLines {
+			return lineErrf(path, line, "more than %d lines", maxPairLines)
+		}
+		f := splitPairLine(s)
+		if len(f) < 3 {
+			return lineErrf(path, line, "%d fields, want word1 word2 score", len(f))
+		}
+		col := scoreCol
+		if col < 0 {
+			for c := 2; c < len(f); c++ {
+				if _, err := strconv.ParseFloat(f[c], 64); err == nil {
+					col = c
+					break
+				}
+			}
+		}
+		if len(out) == 0 && col < 0 && !header {
+			// A header line.
+			header = true
+			for c, name := range f {
+				if strings.EqualFold(name, "SimLex999") {
+					scoreCol = c
+				}
+			}
+			return nil
+		}
+		if col < 0 || col >= len(f) {
+			return lineErrf(path, line, "no numeric score after the words %q and %q", f[0], f[1])
+		}
+		v, err := strconv.ParseFloat(f[col], 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return lineErrf(path, line, "score %q is not a finite number", f[col])
+		}
+		out = append(out, WordPair{W1: strings.ToLower(f[0]), W2: strings.ToLower(f[1]), Score: v, Line: line})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errf(path, "no word pairs")
+	}
+	return out, nil
+}
+
+// ReadEntailmentPairs reads an entailment benchmark: per line two words
+// and a label, 1/0, true/false, yes/no or t/f (any case), separated by
+// tabs, commas or spaces (a non-label first line is a header). Score is
+// 1 for entailment, 0 otherwise.
+func ReadEntailmentPairs(path string) ([]WordPair, error) {
+	var out []WordPair
+	first := true
+	err := readLines(context.Background(), path, func(line int, s string) error {
+		if strings.TrimSpace(s) == "" || strings.HasPrefix(strings.TrimSpace(s), "#") {
+			return nil
+		}
+		if line > maxPairLines {
+			return lineErrf(path, line, "more than %d lines", maxPairLines)
+		}
+		f := splitPairLine(s)
+		wasFirst := first
+		first = false
+		if len(f) < 3 {
+			return lineErrf(path, line, "%d fields, want word1 word2 label", len(f))
+		}
+		v, ok := parseLabel(f[2])
+		if !ok {
+			if wasFirst {
+				return nil // header
+			}
+			return lineErrf(path, line, "label %q, want 1/0, true/false, yes/no", f[2])
+		}
+		out = append(out, WordPair{W1: strings.ToLower(f[0]), W2: strings.ToLower(f[1]), Score: v, Line: line})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errf(path, "no word pairs")
+	}
+	return out, nil
+}
+
+func parseLabel(s string) (float64, bool) {
+	switch strings.ToLower(s) {
+	case "1", "true", "t", "yes", "y", "1.0":
+		return 1, true
+	case "0", "false", "f", "no", "n", "0.0", "-1":
+		return 0, true
+	}
+	return 0, false
+}
+
+// StripPOS returns w without a trailing part-of-speech tag of the form
+// "-n", "-v", "-j", "-a" or "-r" (MEN's lemma layout, BLESS-style
+// entailment files), and whether it had one.
+func StripPOS(w string) (string, bool) {
+	if n := len(w); n > 2 && w[n-2] == '-' && strings.ContainsRune("nvjar", rune(w[n-1])) {
+		return w[:n-2], true
+	}
+	return w, false
+}

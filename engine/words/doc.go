@@ -1,0 +1,14 @@
+// Package words trains elliptical word embeddings skipgram-style, as in
+// section 5 of the paper (docs/words.md): every vocabulary word has an
+// input measure mu_w and a context measure nu_w, each a mean and a scale
+// L L^T + eps I in factor form, trained with the hinge loss
+//
+//	[M - [mu_w : nu_c] + (1/n) sum_{c'} [mu_w : nu_c']]_+
+//
+// on the pseudo dot product [mu : nu] = <a, b> + tr (A^{1/2} B A^{1/2})^{1/2}
+// with Adagrad. It also holds the evaluation measures of the word
+// benchmarks (Spearman correlation, average precision, best-threshold F1).
+//
+// The package knows nothing of files: corpora arrive as token ids and the
+// vocabulary as words with counts (package datasets reads and writes them).
+package words

@@ -1,0 +1,281 @@
+package words
+
+import (
+	"math"
+
+	"burescope/engine"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// This file holds the per-pair kernel of the trainer: the pseudo dot
+// product [mu_a : mu_b] of two measures given by factors and its
+// gradients with respect to both factors, exactly and without allocating.
+//
+// With A = L L^T + eps I = R R^T (Cholesky) and B = M M^T + eps I, the
+// matrix S = R^T B R is similar to A B and to A^{1/2} B A^{1/2}, so
+//
+//	tr (A^{1/2} B A^{1/2})^{1/2} = sum_i sqrt(lambda_i(S)),
+//
+// and the transport maps are T^{AB} = R^{-T} S^{1/2} R^{-1} (the unique SPD
+// solution of T A T = B) and T^{BA} = (T^{AB})^{-1} = R S^{-1/2} R^T. One
+// symmetric d x d eigendecomposition per pair therefore gives the value
+// and both gradients d/dL = T^{AB} L and d/dM = T^{BA} M (docs/words.md).
+// The references these are tested against are engine.CrossTrace and
+// engine.TransportMap.
+
+// eigJacobiMaxDim is the largest d whose eigendecompositions use
+// engine.JacobiEigen; larger d use LAPACK's Dsyev (gonum), which is faster
+// there.
+const eigJacobiMaxDim = 4
+
+// center holds what the kernel needs of the input measure of one pair,
+// computed once per center word: A's Cholesky factor R (lower), R^T R
+// and P = R^{-1} L.
+type center struct {
+	d, k int
+	r    []float64 // d x d lower triangular, A = R R^T
+	rtr  []float64 // d x d, R^T R
+	p    []float64 // d x k, R^{-1} L
+}
+
+// pairWS is the scratch space of one goroutine's kernel calls.
+type pairWS struct {
+	d, k            int
+	q, s, w, lam, f []float64
+	sh, shi, t1, t2 []float64
+	work            []float64
+	gl, gm          []float64
+	c               center
+}
+
+func newPairWS(d, k int) *pairWS {
+	return &pairWS{
+		d: d, k: k,
+		q: make([]float64, d*k), s: make([]float64, d*d), w: make([]float64, d*d),
+		lam: make([]float64, d), f: make([]float64, d),
+		sh: make([]float64, d*d), shi: make([]float64, d*d),
+		t1: make([]float64, d*k), t2: make([]float64, d*k),
+		work: make([]float64, max(64*d, 1)),
+		gl:   make([]float64, d*k), gm: make([]float64, d*k),
+		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), p: make([]float64, d*k)},
+	}
+}
+
+// setCenter prepares the input measure with factor l (d x k) and
+// regulariser eps. It returns false when L L^T + eps I is not positive
+// definite (eps = 0 with a rank-deficient l, or non-finite entries).
+func (ws *pairWS) setCenter(l []float64, eps float64) bool {
+	d, k := ws.d, ws.k
+	c := &ws.c
+	r := c.r
+	// A = L L^T + eps I into r (lower part), then Cholesky in place.
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			var s float64
+			li, lj := l[i*k:(i+1)*k], l[j*k:(j+1)*k]
+			for t := range li {
+				s += li[t] * lj[t]
+			}
+			if i == j {
+				s += eps
+			}
+			r[i*d+j] = s
+		}
+		for j := i + 1; j < d; j++ {
+			r[i*d+j] = 0
+		}
+	}
+	for j := 0; j < d; j++ {
+		s := r[j*d+j]
+		for t := 0; t < j; t++ {
+			s -= r[j*d+t] * r[j*d+t]
+		}
+		if !(s > 0) {
+			return false
+		}
+		rjj := math.Sqrt(s)
+		r[j*d+j] = rjj
+		for i := j + 1; i < d; i++ {
+			s := r[i*d+j]
+			for t := 0; t < j; t++ {
+				s -= r[i*d+t] * r[j*d+t]
+			}
+			r[i*d+j] = s / rjj
+		}
+	}
+	// R^T R.
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			var s float64
+			for t := i; t < d; t++ { // R[t][i] nonzero for t >= i
+				s += r[t*d+i] * r[t*d+j]
+			}
+			c.rtr[i*d+j] = s
+			c.rtr[j*d+i] = s
+		}
+	}
+	// P = R^{-1} L by forward substitution.
+	for col := 0; col < k; col++ {
+		for i := 0; i < d; i++ {
+			s := l[i*k+col]
+			for t := 0; t < i; t++ {
+				s -= r[i*d+t] * c.p[t*k+col]
+			}
+			c.p[i*k+col] = s / r[i*d+i]
+		}
+	}
+	return true
+}
+
+// eig writes the eigenvalues of the symmetric d x d matrix m (destroyed)
+// into lam and orthonormal eigenvectors into the columns of v.
+func (ws *pairWS) eig(m, v, lam []float64) {
+	d := ws.d
+	if d <= eigJacobiMaxDim {
+		engine.JacobiEigen(m, d, v, lam)
+		return
+	}
+	copy(v, m[:d*d])
+	var impl gonum.Implementation
+	if !impl.Dsyev(lapack.EVCompute, blas.Upper, d, v, d, lam, ws.work, len(ws.work)) {
+		engine.JacobiEigen(m, d, v, lam)
+	}
+}
+
+// cross returns tr (A^{1/2} B A^{1/2})^{1/2} between the current center
+// and the measure with factor m (d x k), B = M M^T + eps I. With grad it
+// also fills ws.gl = T^{AB} L and ws.gm = T^{BA} M.
+func (ws *pairWS) cross(m []float64, eps float64, grad bool) float64 {
+	d, k := ws.d, ws.k
+	c := &ws.c
+	r := c.r
+	// Q = R^T M.
+	q := ws.q
+	for i := 0; i < d; i++ {
+		qi := q[i*k : (i+1)*k]
+		for t := range qi {
+			qi[t] = 0
+		}
+		for t := i; t < d; t++ {
+			rti := r[t*d+i]
+			mt := m[t*k : (t+1)*k]
+			for u, v := range mt {
+				qi[u] += rti * v
+			}
+		}
+	}
+	// S = Q Q^T + eps R^T R.
+	s := ws.s
+	for i := 0; i < d; i++ {
+		qi := q[i*k : (i+1)*k]
+		for j := 0; j <= i; j++ {
+			qj := q[j*k : (j+1)*k]
+			var v float64
+			for u := range qi {
+				v += qi[u] * qj[u]
+			}
+			v += eps * c.rtr[i*d+j]
+			s[i*d+j] = v
+			s[j*d+i] = v
+		}
+	}
+	ws.eig(s, ws.w, ws.lam)
+	var x float64
+	for i, l := range ws.lam {
+		l = math.Max(l, 1e-300)
+		ws.lam[i] = l
+		x += math.Sqrt(l)
+	}
+	if !grad {
+		return x
+	}
+	// S^{1/2} and S^{-1/2}.
+	w := ws.w
+	for i, l := range ws.lam {
+		ws.f[i] = math.Sqrt(l)
+	}
+	spectral(ws.sh, w, ws.f, d)
+	for i, l := range ws.lam {
+		ws.f[i] = 1 / math.Sqrt(l)
+	}
+	spectral(ws.shi, w, ws.f, d)
+	// gl = R^{-T} S^{1/2} P: t1 = S^{1/2} P, then back substitution.
+	matMul(ws.t1, ws.sh, c.p, d, d, k)
+	for col := 0; col < k; col++ {
+		for i := d - 1; i >= 0; i-- {
+			v := ws.t1[i*k+col]
+			for t := i + 1; t < d; t++ {
+				v -= r[t*d+i] * ws.gl[t*k+col]
+			}
+			ws.gl[i*k+col] = v / r[i*d+i]
+		}
+	}
+	// gm = R S^{-1/2} Q.
+	matMul(ws.t2, ws.shi, q, d, d, k)
+	for i := 0; i < d; i++ {
+		gi := ws.gm[i*k : (i+1)*k]
+		for u := range gi {
+			gi[u] = 0
+		}
+		for t := 0; t <= i; t++ {
+			rit := r[i*d+t]
+			tt := ws.t2[t*k : (t+1)*k]
+			for u, v := range tt {
+				gi[u] += rit * v
+			}
+		}
+	}
+	return x
+}
+
+// spectral writes v diag(f) v^T into out (d x d); the columns of v are
+// orthonormal eigenvectors.
+func spectral(out, v, f []float64, d int) {
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			var s float64
+			for t := 0; t < d; t++ {
+				s += v[i*d+t] * f[t] * v[j*d+t]
+			}
+			out[i*d+j] = s
+			out[j*d+i] = s
+		}
+	}
+}
+
+// matMul writes a (n x p) times b (p x m) into c (n x m).
+func matMul(c, a, b []float64, n, p, m int) {
+	for i := 0; i < n; i++ {
+		ci := c[i*m : (i+1)*m]
+		for j := range ci {
+			ci[j] = 0
+		}
+		for t := 0; t < p; t++ {
+			ait := a[i*p+t]
+			bt := b[t*m : (t+1)*m]
+			for j, v := range bt {
+				ci[j] += ait * v
+			}
+		}
+	}
+}
+
+// crossDiag is cross for diagonal factors: A = diag(l^2) + eps I and
+// B = diag(m^2) + eps I, so the cross term is sum_i sqrt(A_ii B_ii) and
+// the gradients are l_i sqrt(B_ii/A_ii) and m_i sqrt(A_ii/B_ii). With
+// grad it fills gl and gm (length d).
+func crossDiag(l, m []float64, eps float64, gl, gm []float64) float64 {
+	var x float64
+	for i := range l {
+		a := l[i]*l[i] + eps
+		b := m[i]*m[i] + eps
+		x += math.Sqrt(a * b)
+		if gl != nil {
+			gl[i] = l[i] * math.Sqrt(b/a)
+			gm[i] = m[i] * math.Sqrt(a/b)
+		}
+	}
+	return x
+}

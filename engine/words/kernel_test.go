@@ -1,0 +1,114 @@
+package words
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"burescope/engine"
+)
+
+func randFactor(rng *rand.Rand, d, k int) []float64 {
+	l := make([]float64, d*k)
+	for i := range l {
+		l[i] = rng.NormFloat64()
+	}
+	return l
+}
+
+func maxAbsDiff(a, b []float64) float64 {
+	var m float64
+	for i := range a {
+		m = math.Max(m, math.Abs(a[i]-b[i]))
+	}
+	return m
+}
+
+// TestKernelMatchesEngine checks the Cholesky/eigen kernel against the
+// engine's exact references: CrossTrace for the value and TransportMap
+// for both gradients T^{AB} L and T^{BA} M.
+func TestKernelMatchesEngine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct{ d, k int }{{1, 1}, {2, 2}, {3, 3}, {4, 2}, {5, 5}, {12, 12}, {12, 4}} {
+		t.Run(fmt.Sprintf("d%d_k%d", c.d, c.k), func(t *testing.T) {
+			for trial := 0; trial < 5; trial++ {
+				l := randFactor(rng, c.d, c.k)
+				m := randFactor(rng, c.d, c.k)
+				a := engine.FactorProduct(l, c.d, c.k, Eps)
+				b := engine.FactorProduct(m, c.d, c.k, Eps)
+				ws := newPairWS(c.d, c.k)
+				if !ws.setCenter(l, Eps) {
+					t.Fatal("setCenter failed on a positive definite A")
+				}
+				x := ws.cross(m, Eps, true)
+				want := engine.CrossTrace(a, b, c.d)
+				if !(math.Abs(x-want) <= 1e-9*math.Max(1, want)) {
+					t.Errorf("cross = %v, CrossTrace = %v", x, want)
+				}
+				tab, err := engine.TransportMap(a, b, c.d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tba, err := engine.TransportMap(b, a, c.d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wl := engine.MatMul(tab, l, c.d, c.d, c.k)
+				wm := engine.MatMul(tba, m, c.d, c.d, c.k)
+				if e := maxAbsDiff(ws.gl, wl); !(e <= 1e-7*math.Max(1, engine.FrobNorm(wl))) {
+					t.Errorf("T^AB L differs by %g", e)
+				}
+				if e := maxAbsDiff(ws.gm, wm); !(e <= 1e-7*math.Max(1, engine.FrobNorm(wm))) {
+					t.Errorf("T^BA M differs by %g", e)
+				}
+			}
+		})
+	}
+}
+
+// TestCrossDiagMatchesEngine checks the diagonal closed form against
+// CrossTrace and TransportMap on the diagonal matrices.
+func TestCrossDiagMatchesEngine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	d := 6
+	l, m := randFactor(rng, d, 1), randFactor(rng, d, 1)
+	gl, gm := make([]float64, d), make([]float64, d)
+	x := crossDiag(l, m, Eps, gl, gm)
+	a, b := make([]float64, d*d), make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		a[i*d+i] = l[i]*l[i] + Eps
+		b[i*d+i] = m[i]*m[i] + Eps
+	}
+	if want := engine.CrossTrace(a, b, d); !(math.Abs(x-want) <= 1e-12*want) {
+		t.Errorf("crossDiag = %v, CrossTrace = %v", x, want)
+	}
+	tab, _ := engine.TransportMap(a, b, d)
+	for i := 0; i < d; i++ {
+		if want := tab[i*d+i] * l[i]; !(math.Abs(gl[i]-want) <= 1e-12*math.Max(1, math.Abs(want))) {
+			t.Errorf("gl[%d] = %v, T L = %v", i, gl[i], want)
+		}
+	}
+	tba, _ := engine.TransportMap(b, a, d)
+	for i := 0; i < d; i++ {
+		if want := tba[i*d+i] * m[i]; !(math.Abs(gm[i]-want) <= 1e-12*math.Max(1, math.Abs(want))) {
+			t.Errorf("gm[%d] = %v, T M = %v", i, gm[i], want)
+		}
+	}
+}
+
+// BenchmarkPairKernel times one pair's value and both gradients.
+func BenchmarkPairKernel(b *testing.B) {
+	for _, d := range []int{4, 12} {
+		b.Run(fmt.Sprintf("d%d", d), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			l, m := randFactor(rng, d, d), randFactor(rng, d, d)
+			ws := newPairWS(d, d)
+			ws.setCenter(l, Eps)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ws.cross(m, Eps, true)
+			}
+		})
+	}
+}

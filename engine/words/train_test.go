@@ -1,0 +1,283 @@
+package words
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"burescope/engine"
+)
+
+// testModel returns a small model over n words with counts n..1.
+func testModel(t *testing.T, n, d, k int, diagonal bool, seed uint64) *Model {
+	t.Helper()
+	ws := make([]string, n)
+	cs := make([]int64, n)
+	for i := range ws {
+		ws[i] = fmt.Sprintf("w%d", i)
+		cs[i] = int64(n - i)
+	}
+	m, err := NewModel(ws, cs, d, k, diagonal, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// chunkLossGrad runs the trainer's chunk kernel over all tokens as one
+// chunk and returns the summed hinge loss and the dense gradient of every
+// parameter (means, factors, context means, context factors in that
+// order, as laid out in the model).
+func chunkLossGrad(m *Model, tokens []int32, cfg Config) (float64, [4][]float64) {
+	tr := newTrainer(m, cfg, 1)
+	ch := &chunk{}
+	rng := rand.New(rand.NewPCG(7, 8))
+	tr.runChunk(ch, tr.ws[0], tokens, 0, len(tokens), rng)
+	d, fl := m.Dim, tr.fl
+	var g [4][]float64
+	g[0], g[1] = make([]float64, len(m.Means)), make([]float64, len(m.Factors))
+	g[2], g[3] = make([]float64, len(m.CMeans)), make([]float64, len(m.CFactors))
+	for _, r := range ch.in {
+		addTo(g[0][int(r.word)*d:], ch.vals[r.off:r.off+d])
+		addTo(g[1][int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+	}
+	for _, r := range ch.ctx {
+		addTo(g[2][int(r.word)*d:], ch.vals[r.off:r.off+d])
+		addTo(g[3][int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+	}
+	return ch.loss, g
+}
+
+// TestGradientFiniteDifferences compares the trainer's gradient of the
+// summed hinge loss with central finite differences of the loss, for the
+// full and the diagonal model, on every parameter of a tiny model.
+func TestGradientFiniteDifferences(t *testing.T) {
+	tokens := []int32{0, 1, 2, 3, 1, 4, 0, 2, 3, 4, 1, 0}
+	for _, c := range []struct {
+		name     string
+		d, k     int
+		diagonal bool
+		negs     int
+	}{{"full_d3", 3, 3, false, 1}, {"rank2_d4", 4, 2, false, 2}, {"full_d6", 6, 6, false, 1}, {"diagonal_d4", 4, 4, true, 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			m := testModel(t, 5, c.d, c.k, c.diagonal, 11)
+			cfg := DefaultConfig()
+			cfg.Window, cfg.Negatives, cfg.Margin = 2, c.negs, 50 // every hinge active: no kinks
+			loss0, g := chunkLossGrad(m, tokens, cfg)
+			if !(loss0 > 0) {
+				t.Fatalf("loss %v, want > 0", loss0)
+			}
+			params := [4][]float64{m.Means, m.Factors, m.CMeans, m.CFactors}
+			const h = 1e-6
+			for p, x := range params {
+				for i := range x {
+					old := x[i]
+					x[i] = old + h
+					lp, _ := chunkLossGrad(m, tokens, cfg)
+					x[i] = old - h
+					lm, _ := chunkLossGrad(m, tokens, cfg)
+					x[i] = old
+					fd := (lp - lm) / (2 * h)
+					if !(math.Abs(fd-g[p][i]) <= 1e-5*math.Max(1, math.Abs(fd))) {
+						t.Errorf("parameter block %d, entry %d: gradient %v, finite difference %v", p, i, g[p][i], fd)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPairScoreIsPseudoDotProduct checks the model's pair score against
+// engine.DotProduct on the covariances the model reports.
+func TestPairScoreIsPseudoDotProduct(t *testing.T) {
+	for _, diagonal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("diagonal=%v", diagonal), func(t *testing.T) {
+			m := testModel(t, 4, 5, 5, diagonal, 2)
+			for i := 0; i < 4; i++ {
+				for j := 0; j < 4; j++ {
+					want := engine.DotProduct(m.Mean(Input, i), m.Covariance(Input, i), m.Mean(Context, j), m.Covariance(Context, j), 5)
+					if got := m.PairScore(i, j); !(math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))) {
+						t.Errorf("(%d,%d): %v, DotProduct %v", i, j, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// plantedCorpus generates sentences of topics: word w belongs to topic
+// w % topics and every sentence of length 8 draws its words from one
+// topic.
+func plantedCorpus(topics, perTopic, sentences int, seed uint64) (tokens []int32, words []string, counts []int64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	n := topics * perTopic
+	counts = make([]int64, n)
+	for s := 0; s < sentences; s++ {
+		tp := rng.IntN(topics)
+		for i := 0; i < 8; i++ {
+			w := int32(tp + topics*rng.IntN(perTopic))
+			tokens = append(tokens, w)
+			counts[w]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		words = append(words, fmt.Sprintf("t%dw%d", i%topics, i/topics))
+	}
+	return tokens, words, counts
+}
+
+// TestPlantedTopicsRecovered trains on a corpus with planted topics and
+// checks that the nearest neighbours of words (mixture cosine on the
+// context set, as the paper evaluates) are mostly words of the same topic.
+func TestPlantedTopicsRecovered(t *testing.T) {
+	const topics, perTopic = 4, 6
+	tokens, ws, counts := plantedCorpus(topics, perTopic, 1500, 9)
+	for _, diagonal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("diagonal=%v", diagonal), func(t *testing.T) {
+			m, err := NewModel(ws, counts, 4, 4, diagonal, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := DefaultConfig()
+			cfg.Window, cfg.Subsample, cfg.LR, cfg.Epochs, cfg.Threads, cfg.Batch = 3, 0, 0.05, 3, 2, 64
+			if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
+				t.Fatal(err)
+			}
+			e := m.Embedding(Context)
+			n := e.Len()
+			const k = perTopic - 1
+			same := 0
+			for i := 0; i < n; i++ {
+				type nb struct {
+					j int
+					s float64
+				}
+				var best []nb
+				for j := 0; j < n; j++ {
+					if j != i {
+						best = append(best, nb{j, engine.MixtureCosine(e.Mean(i), e.Scale(i), e.Mean(j), e.Scale(j), e.Dim, 1)})
+					}
+				}
+				for a := 0; a < k; a++ { // partial selection sort
+					for b := a + 1; b < len(best); b++ {
+						if best[b].s > best[a].s {
+							best[a], best[b] = best[b], best[a]
+						}
+					}
+					if best[a].j%topics == i%topics {
+						same++
+					}
+				}
+			}
+			frac := float64(same) / float64(n*k)
+			t.Logf("same-topic fraction of the %d nearest neighbours: %.3f (chance %.3f)", k, frac, float64(perTopic-1)/float64(n-1))
+			if !(frac >= 0.9) {
+				t.Errorf("same-topic neighbour fraction %.3f, want >= 0.9", frac)
+			}
+		})
+	}
+}
+
+// TestTrainReproducibleAcrossThreads checks that a seed gives bit-identical
+// models for 1 and 3 worker goroutines, and that another seed differs.
+func TestTrainReproducibleAcrossThreads(t *testing.T) {
+	tokens, ws, counts := plantedCorpus(3, 5, 150, 4)
+	run := func(threads int, seed uint64) *Model {
+		m, err := NewModel(ws, counts, 3, 3, false, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := DefaultConfig()
+		cfg.Threads, cfg.Seed, cfg.Epochs, cfg.Batch, cfg.Subsample = threads, seed, 2, 100, 0.01
+		if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b, c := run(1, 5), run(3, 5), run(1, 6)
+	for p, pair := range [][2][]float64{{a.Means, b.Means}, {a.Factors, b.Factors}, {a.CMeans, b.CMeans}, {a.CFactors, b.CFactors}, {a.AccFactors, b.AccFactors}} {
+		for i := range pair[0] {
+			if pair[0][i] != pair[1][i] {
+				t.Fatalf("block %d entry %d: %v with 1 thread, %v with 3", p, i, pair[0][i], pair[1][i])
+			}
+		}
+	}
+	if maxAbsDiff(a.Means, c.Means) == 0 {
+		t.Error("seeds 5 and 6 gave the same means")
+	}
+}
+
+// TestTrainResumeMatchesStraightRun checks that 1 + 1 epochs (training
+// state carried over, as a saved file does) equal 2 epochs in one call.
+func TestTrainResumeMatchesStraightRun(t *testing.T) {
+	tokens, ws, counts := plantedCorpus(3, 5, 100, 5)
+	cfg := DefaultConfig()
+	cfg.Subsample, cfg.Batch, cfg.Epochs = 0.02, 50, 2
+	straight, _ := NewModel(ws, counts, 3, 2, false, 1)
+	if err := Train(context.Background(), straight, tokens, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	resumed, _ := NewModel(ws, counts, 3, 2, false, 1)
+	cfg.Epochs = 1
+	for i := 0; i < 2; i++ {
+		if err := Train(context.Background(), resumed, tokens, cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if resumed.Epochs != 2 {
+		t.Errorf("Epochs = %d, want 2", resumed.Epochs)
+	}
+	if e := maxAbsDiff(straight.CFactors, resumed.CFactors) + maxAbsDiff(straight.Means, resumed.Means); e != 0 {
+		t.Errorf("resumed run differs from the straight run by %g", e)
+	}
+}
+
+// TestTrainCancel checks that a cancelled context stops training with its
+// error and leaves Epochs unchanged.
+func TestTrainCancel(t *testing.T) {
+	tokens, ws, counts := plantedCorpus(3, 5, 100, 5)
+	m, _ := NewModel(ws, counts, 3, 3, false, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := DefaultConfig()
+	cfg.Batch, cfg.Subsample = 10, 0
+	steps := 0
+	err := Train(ctx, m, tokens, cfg, func(p Progress) {
+		steps++
+		if steps == 3 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if steps != 3 || m.Epochs != 0 {
+		t.Errorf("%d steps, Epochs %d; want 3 steps and 0 epochs", steps, m.Epochs)
+	}
+}
+
+// TestTrainRejectsBadInput checks the configuration and token checks.
+func TestTrainRejectsBadInput(t *testing.T) {
+	m := testModel(t, 3, 2, 2, false, 1)
+	for _, c := range []struct {
+		name   string
+		mod    func(*Config)
+		tokens []int32
+	}{
+		{"window", func(c *Config) { c.Window = 0 }, []int32{0, 1}},
+		{"negatives", func(c *Config) { c.Negatives = 0 }, []int32{0, 1}},
+		{"lr NaN", func(c *Config) { c.LR = math.NaN() }, []int32{0, 1}},
+		{"margin", func(c *Config) { c.Margin = -1 }, []int32{0, 1}},
+		{"token out of vocabulary", func(c *Config) {}, []int32{0, 3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			c.mod(&cfg)
+			if err := Train(context.Background(), m, c.tokens, cfg, nil); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+}
