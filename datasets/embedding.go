@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"burescope/engine"
+	"burescope/outfile"
 )
 
 // EmbeddingFormat is the value of the "format" field of an embedding file.
@@ -539,11 +540,22 @@ func WriteEmbeddingJSON(w io.Writer, e *engine.Embedding) error {
 	return bw.Flush()
 }
 
-// SaveEmbedding writes e to path atomically (a temporary file in the same
-// directory, renamed over path only once it is complete).
+// SaveEmbedding writes e to path by outfile.Write's rules (atomically for
+// a regular file: a temporary file renamed over path once complete).
 func SaveEmbedding(path string, e *engine.Embedding) error {
-	if err := checkEmbedding(e); err != nil {
-		return fmt.Errorf("%s: cannot write embedding: %w", path, err)
+	p, err := PrepareEmbedding(path, e)
+	if err != nil {
+		return err
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error { return WriteEmbeddingJSON(w, e) })
+	return p.Commit()
+}
+
+// PrepareEmbedding checks e and writes it to a temporary file for path,
+// to be put in place with Commit (or thrown away with Abort) together
+// with a command's other outputs.
+func PrepareEmbedding(path string, e *engine.Embedding) (*outfile.Pending, error) {
+	if err := checkEmbedding(e); err != nil {
+		return nil, fmt.Errorf("%s: cannot write embedding: %w", path, err)
+	}
+	return outfile.Prepare(path, func(w io.Writer) error { return WriteEmbeddingJSON(w, e) })
 }

@@ -195,6 +195,17 @@ func ExportFile(path string, sc *Scene, st Style, opt ExportOptions) error {
 	return WriteFileAtomic(path, wt)
 }
 
+// PrepareExport draws like ExportFile into a temporary file for path, to
+// be put in place with Commit (or thrown away with Abort) together with a
+// command's other outputs.
+func PrepareExport(path string, sc *Scene, st Style, opt ExportOptions) (*outfile.Pending, error) {
+	wt, err := Export(FormatOf(path), sc, st, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return outfile.Prepare(path, writerTo(wt))
+}
+
 // Export draws sc under st into a new canvas of the given format and
 // returns it, ready to be written.
 func Export(format string, sc *Scene, st Style, opt ExportOptions) (vg.CanvasWriterTo, error) {

@@ -15,6 +15,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/outfile"
 	"burescope/render"
 )
 
@@ -94,6 +95,21 @@ func runFit(env Env) error {
 	if *iters < 0 {
 		return usage("--iters %d: want >= 0", *iters)
 	}
+	if err := checkFlags(env, "fit",
+		intRange("iters", *iters, 0, maxFitIters),
+		finite("eps", *eps),
+		floatRange("eps", math.Max(*eps, 0), 0, 1e6),
+		floatRange("tol", *tol, 0, 1),
+		positiveOrZero("lr", *lr, 1e6),
+		oneOf("optimizer", *optName, engine.OptAdam, engine.OptGD, engine.OptAdagrad),
+		oneOf("backend", *backendName, backendList()...),
+		finite("tau", *tau),
+	); err != nil {
+		return err
+	}
+	if err := checkOutputs(*out, *figure); err != nil {
+		return err
+	}
 	fam, err := engine.ParseFamily(*family, *dim, *tau)
 	if err != nil {
 		return usage("--family: %v", err)
@@ -119,12 +135,9 @@ func runFit(env Env) error {
 	if ds.Kind == datasets.KindEmbedding && ds.Embedding != nil {
 		// Fit the embedding's own W2 distances, starting from it when it
 		// matches the requested dimension and family.
-		full := engine.DistanceMatrix(ds.Embedding)
-		dist = make([]float64, 0, n*(n-1)/2)
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				dist = append(dist, full[i*n+j])
-			}
+		var err error
+		if dist, err = datasets.EmbeddingDistances(ds.Embedding); err != nil {
+			return fmt.Errorf("%s: %w", pos[0], err)
 		}
 		if ds.Embedding.Dim == *dim && *initName == "mds" {
 			opt.InitEmbedding = ds.Embedding
@@ -211,16 +224,46 @@ func runFit(env Env) error {
 			res.PointsStress1 = &v
 		}
 	}
+	// Both outputs are written to temporary files first and put in place
+	// only when both succeeded, so a failed figure never leaves the
+	// embedding behind (or the other way round).
+	var pending []*outfile.Pending
+	abort := func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+	}
 	if *out != "" {
-		if err := datasets.SaveEmbedding(*out, s.Embedding(ds.Labels)); err != nil {
+		p, err := datasets.PrepareEmbedding(*out, s.Embedding(ds.Labels))
+		if err != nil {
 			return err
 		}
+		pending = append(pending, p)
+	}
+	if *figure != "" {
+		p, err := prepareFitFigure(*figure, s, ds)
+		if err != nil {
+			abort()
+			if *out != "" {
+				return fmt.Errorf("%w (so %s was not written either)", err, *out)
+			}
+			return err
+		}
+		pending = append(pending, p)
+	}
+	for i, p := range pending {
+		if err := p.Commit(); err != nil {
+			abort()
+			if i > 0 {
+				return fmt.Errorf("%w (%s was written)", err, *out)
+			}
+			return err
+		}
+	}
+	if *out != "" {
 		fmt.Fprintf(env.Stderr, "wrote %d %s measures in dimension %d to %s\n", n, fam.Name, *dim, *out)
 	}
 	if *figure != "" {
-		if err := fitFigure(*figure, s, ds); err != nil {
-			return err
-		}
 		fmt.Fprintf(env.Stderr, "wrote the figure %s\n", *figure)
 	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
@@ -280,10 +323,11 @@ func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) 
 	return out, nil
 }
 
-// fitFigure draws a fitted snapshot with render's export path: labels on,
-// coloured by the dataset's classes when it has them, caption from the
-// snapshot (dataset, family, tau, iterations, stress-1).
-func fitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) error {
+// prepareFitFigure draws a fitted snapshot with render's export path:
+// labels on, coloured by the dataset's classes when it has them, caption
+// from the snapshot (dataset, family, tau, iterations, stress-1); the
+// figure waits in a temporary file for Commit.
+func prepareFitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) (*outfile.Pending, error) {
 	sc := render.NewSceneFromSnapshot(s, ds.Labels, ds.Classes)
 	sc.Dataset = ds.Name
 	st := render.DefaultStyle()
@@ -291,5 +335,5 @@ func fitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) error {
 	if len(ds.Classes) > 0 {
 		st.ColorBy = render.ColorClass
 	}
-	return render.ExportFile(path, sc, st, render.ExportOptions{})
+	return render.PrepareExport(path, sc, st, render.ExportOptions{})
 }

@@ -101,6 +101,9 @@ func runProject(env Env) error {
 	case *out == "":
 		return usage("--out EMB2D.json is required")
 	}
+	if err := checkOutputs(*out); err != nil {
+		return err
+	}
 	emb, err := loadTrainedEmbedding(pos[0], ef)
 	if err != nil {
 		return err
