@@ -67,14 +67,7 @@ func readInput(name string) ([]byte, error) {
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, errf(name, "is a directory, not a file")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
-	}
-	return data, nil
+	return readAllGuarded(f, name)
 }
 
 // Load reads a dataset from a file path or builtin:NAME, detecting its
@@ -105,6 +98,13 @@ func Load(name string, opt Options) (*Dataset, error) {
 	if IsNumPyPath(name) {
 		return LoadNPYDataset(context.Background(), name, opt.NPY, nil)
 	}
+	if ds, ok, err := loadLarge(name, opt); ok {
+		if err != nil {
+			return nil, err
+		}
+		ds.Source = name
+		return ds, nil
+	}
 	data, err := readInput(name)
 	if err != nil {
 		return nil, err
@@ -117,16 +117,43 @@ func Load(name string, opt Options) (*Dataset, error) {
 	return ds, nil
 }
 
+// loadLarge streams a regular file of at least streamMin bytes that holds
+// a distance matrix straight into its packed triangle (peak memory: the
+// triangle plus O(n)). ok is false when the file is small, not a regular
+// file, given another kind, or not a distance matrix: Load then reads it
+// whole.
+func loadLarge(name string, opt Options) (ds *Dataset, ok bool, err error) {
+	if opt.Metadata != "" || (opt.Kind != "" && opt.Kind != KindAuto && opt.Kind != KindDistances) ||
+		strings.EqualFold(filepath.Ext(name), ".json") {
+		return nil, false, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, false, nil // readInput reports it
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() < streamMin {
+		return nil, false, nil
+	}
+	forced := opt.Kind == KindDistances
+	ds, ok, err = loadDistancesStream(f, name, opt, forced)
+	if ok && err == nil {
+		ds.Name = name
+		if !forced {
+			ds.Detected = fmt.Sprintf("%s: read as a distance matrix (%d x %d numbers with a zero diagonal)", name, ds.Len(), ds.Len())
+		}
+	}
+	return ds, ok, err
+}
+
 // LoadReader is Load for data already open: it reads r (at most
 // MaxFileSize bytes) and uses name in messages and to recognise a .json
 // file. opt.Metadata, if set, is still a path.
 func LoadReader(r io.Reader, name string, opt Options) (*Dataset, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	data, err := readAllGuarded(r, name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
+		return nil, err
 	}
 	ds, err := LoadBytes(data, name, opt)
 	if err != nil {
