@@ -16,22 +16,11 @@ import (
 // not finite (larger than the largest float64) is an error naming the two
 // items. The plan's memory is checked first (CheckMemory).
 func EmbeddingDistances(e *engine.Embedding) ([]float64, error) {
-	n, d := e.Len(), e.Dim
+	n := e.Len()
 	if err := CheckMemory(fmt.Sprintf("the W2 distances of %d items", n), 8*float64(n)*float64(n)+TriangleBytes(n)); err != nil {
 		return nil, err
 	}
-	s := embeddingScale(e)
-	if !(s > 0) || math.IsInf(s, 0) {
-		s = 1
-	}
-	scaled := &engine.Embedding{Family: e.Family, Dim: d, Labels: e.Labels,
-		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
-	for i, v := range e.Means {
-		scaled.Means[i] = v / s
-	}
-	for i, v := range e.Scales {
-		scaled.Scales[i] = v / s / s
-	}
+	scaled, s := ScaledEmbedding(e)
 	full := engine.DistanceMatrix(scaled)
 	packed := make([]float64, 0, n*(n-1)/2)
 	for i := 0; i < n; i++ {
@@ -45,6 +34,27 @@ func EmbeddingDistances(e *engine.Embedding) ([]float64, error) {
 		}
 	}
 	return packed, nil
+}
+
+// ScaledEmbedding returns a copy of e with means divided by s and scales
+// by s^2, where s is e's largest magnitude (1 when e is all zeros), and s.
+// Every W2 distance of the copy is that of e divided by s, and every
+// scale-free quantity (variance kept by a projection, stress-1) is the
+// same, but none of its squares can overflow or underflow.
+func ScaledEmbedding(e *engine.Embedding) (*engine.Embedding, float64) {
+	s := embeddingScale(e)
+	if !(s > 0) || math.IsInf(s, 0) {
+		s = 1
+	}
+	scaled := &engine.Embedding{Family: e.Family, Dim: e.Dim, Labels: e.Labels,
+		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
+	for i, v := range e.Means {
+		scaled.Means[i] = v / s
+	}
+	for i, v := range e.Scales {
+		scaled.Scales[i] = v / s / s
+	}
+	return scaled, s
 }
 
 // embeddingScale is the largest magnitude in e: the largest |mean entry|

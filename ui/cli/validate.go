@@ -130,3 +130,7 @@ func negativesBytes(batch, negatives int) float64 {
 func benchBytes(n, d int) float64 {
 	return 2*datasets.TriangleBytes(n) + 2*8*float64(n)*float64(d+d*d+1)
 }
+
+// maxGeodesicT bounds |t| of geodesic --t: far enough for any plot, near
+// enough that t times a distance stays representable.
+const maxGeodesicT = 1e6
