@@ -282,6 +282,9 @@ func checkItemLabels(file string, labels []string) (int, error) {
 		if l == "" {
 			return i, errf(file, "labels[%d]: empty label", i)
 		}
+		if msg := labelControl(l); msg != "" {
+			return i, errf(file, "labels[%d] (%s): %s", i, quoteCell(l), msg)
+		}
 		if j, dup := seen[l]; dup {
 			return i, errf(file, "labels[%d] (%s): duplicate label (also labels[%d])", i, quoteCell(l), j)
 		}

@@ -276,6 +276,7 @@ type npyArray struct {
 	fortran    bool
 	r          *npy.Reader
 	data       io.Reader // the stream after the header, full reads only
+	tail       io.Reader // the same stream, for reading past the data to EOF
 	rc         io.ReadCloser
 }
 
@@ -358,6 +359,7 @@ func openArray(src npySource, name string) (a *npyArray, err error) {
 		return nil, a.errorf("truncated or corrupt .npy header (header length %d, stream %d bytes)", hlen, size)
 	}
 	a.data = fullReader{br}
+	a.tail = br
 	a.r, err = newNPYReader(a.data)
 	if err != nil {
 		return nil, a.errorf("bad .npy header: %v", err)
@@ -479,8 +481,28 @@ func (a *npyArray) readFloats(ctx context.Context, dst []float64, step func(n in
 		}
 		step(end - off)
 	}
+	if err := a.readToEnd(); err != nil {
+		return err
+	}
 	if a.fortran && len(a.shape) > 1 {
 		fortranToC(dst, flat, a.shape)
+	}
+	return nil
+}
+
+// readToEnd reads the stream past the last value to its end, so that a
+// zip member's CRC-32 is verified (archive/zip checks it only at EOF): a
+// corrupted .npz member is an error, not silently different numbers.
+func (a *npyArray) readToEnd() error {
+	if a.tail == nil {
+		return nil
+	}
+	n, err := io.Copy(io.Discard, a.tail)
+	if err != nil {
+		return a.errorf("corrupt data: %v", err)
+	}
+	if n > 0 {
+		return a.errorf("%d bytes after the data; corrupt file", n)
 	}
 	return nil
 }
@@ -554,6 +576,9 @@ func (a *npyArray) readStrings() ([]string, error) {
 			sb.WriteRune(rune(r))
 		}
 		out[i] = sb.String()
+	}
+	if err := a.readToEnd(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -711,6 +736,9 @@ func (l *npyLoad) labels(path string, opt NPYOptions, avail map[string]bool, n i
 		if s == "" {
 			return nil, a.errorf("label %d is empty", i)
 		}
+		if msg := labelControl(s); msg != "" {
+			return nil, a.errorf("label %d (%s) %s", i, quoteCell(s), msg)
+		}
 		if j, dup := seen[s]; dup {
 			return nil, a.errorf("label %d (%s) is a duplicate of label %d", i, quoteCell(s), j)
 		}
@@ -740,6 +768,9 @@ func readLabelFile(path string, n int) ([]string, error) {
 		lines[i] = s
 		if strings.TrimSpace(s) == "" {
 			return nil, lineErrf(path, i+1, "empty label")
+		}
+		if msg := labelControl(s); msg != "" {
+			return nil, lineErrf(path, i+1, "label %s %s", quoteCell(s), msg)
 		}
 		if j, dup := seen[s]; dup {
 			return nil, lineErrf(path, i+1, "duplicate label %s (also on line %d)", quoteCell(s), j+1)
