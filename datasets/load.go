@@ -183,12 +183,19 @@ func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
 			return nil, err
 		}
 	} else {
+		detected := ""
 		if kind == "" {
 			kind, err = detectBytes(name, data)
 			if err != nil {
 				return nil, err
 			}
+			detected = detectReason(name, data, kind)
 		}
+		defer func() {
+			if ds != nil {
+				ds.Detected = detected
+			}
+		}()
 		if kind == KindEmbedding {
 			e, err := parseEmbedding(name, data)
 			if err != nil {
@@ -261,6 +268,49 @@ func detectBytes(name string, data []byte) (Kind, error) {
 		return KindDistances, nil
 	}
 	return KindFeatures, nil
+}
+
+// detectReason says in one line what detectBytes chose for a file and
+// why, for a notice (the CLI prints it on stderr; the app shows it on the
+// dataset card). A square block of numbers that only misses being a
+// distance matrix by its diagonal says so, with the first non-zero
+// diagonal entry.
+func detectReason(name string, data []byte, kind Kind) string {
+	switch kind {
+	case KindEmbedding:
+		return name + ": read as an embedding (JSON)"
+	case KindRelations:
+		return name + ": read as a relation list (two columns of names, no numbers)"
+	}
+	t, err := readTable(name, data)
+	if err != nil {
+		return ""
+	}
+	header, labelCol := distanceShape(t)
+	rows := t.rows
+	if header {
+		rows = rows[1:]
+	}
+	off := 0
+	if labelCol {
+		off = 1
+	}
+	if kind == KindDistances {
+		return fmt.Sprintf("%s: read as a distance matrix (%d x %d numbers with a zero diagonal)", name, len(rows), len(rows))
+	}
+	square := len(rows) >= 2
+	for _, r := range rows {
+		square = square && len(r.cells) == len(rows)+off
+	}
+	if square {
+		for i, r := range rows {
+			if v, ok := parseNumber(r.cells[i+off]); ok && v != 0 {
+				return fmt.Sprintf("%s: read as a feature table, not a distance matrix: the %d x %d numbers are square but the diagonal is not 0 (line %d, column %d: %s); --kind distances reads it as distances and reports the diagonal",
+					name, len(rows), len(rows), r.line, i+off+1, r.cells[i+off])
+			}
+		}
+	}
+	return fmt.Sprintf("%s: read as a feature table (%d rows; not a square matrix with a zero diagonal; --kind says otherwise)", name, len(t.rows))
 }
 
 // looksLikeRelations: exactly two columns, neither ever holding a number.

@@ -143,7 +143,13 @@ func runFit(env Env) error {
 			opt.InitEmbedding = ds.Embedding
 		}
 	}
+	if ds.Detected != "" {
+		fmt.Fprintln(env.Stderr, ds.Detected)
+	}
 	if n < 3 {
+		if ds.Detected != "" {
+			return fmt.Errorf("%s: %d items; elliptical MDS needs at least 3 (%s)", pos[0], n, ds.Detected)
+		}
 		return fmt.Errorf("%s: %d items; elliptical MDS needs at least 3", pos[0], n)
 	}
 	if len(dist) != n*(n-1)/2 {
@@ -177,6 +183,15 @@ func runFit(env Env) error {
 	}
 	defer be.Close()
 
+	// Distances near the float64 limits are fitted in units of their
+	// largest value, so that their squares neither underflow nor overflow.
+	dist, unit := datasets.NormalizeDistances(dist)
+	if unit != 1 {
+		if opt.InitEmbedding != nil {
+			opt.InitEmbedding = rescaleEmbedding(opt.InitEmbedding, unit)
+		}
+		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
+	}
 	start := time.Now()
 	o, err := engine.NewOptimizer(n, dist, opt, be)
 	if err != nil {
@@ -206,7 +221,7 @@ func runFit(env Env) error {
 		return runErr
 	}
 	fitSeconds := time.Since(start).Seconds()
-	s := o.Latest()
+	s := datasets.RescaleSnapshot(o.Latest(), unit)
 	res := fitResult{
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
@@ -279,9 +294,24 @@ func runFit(env Env) error {
 	return nil
 }
 
+// rescaleEmbedding returns e in units of unit (means divided by unit,
+// scales by unit twice), for an initial state when the distances are
+// fitted in those units.
+func rescaleEmbedding(e *engine.Embedding, unit float64) *engine.Embedding {
+	out := &engine.Embedding{Family: e.Family, Dim: e.Dim, Labels: e.Labels,
+		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
+	for i, v := range e.Means {
+		out.Means[i] = v / unit
+	}
+	for i, v := range e.Scales {
+		out.Scales[i] = v / unit / unit
+	}
+	return out
+}
+
 // alignEmbedding checks that an initial embedding read from file fits the
 // data (same dimension, the same items) and returns it in the data's item
-// order (matched by label when the labels are a permutation).
+// order, matching items by label; different label sets are refused.
 func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) (*engine.Embedding, error) {
 	if e.Dim != dim {
 		return nil, fmt.Errorf("%s: embedding has dimension %d, the fit asks for --dim %d", file, e.Dim, dim)
@@ -305,11 +335,9 @@ func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) 
 		copy(out.Means[i*dim:(i+1)*dim], e.Mean(j))
 		copy(out.Scales[i*dim*dim:(i+1)*dim*dim], e.Scale(j))
 	}
-	if len(missing) == len(labels) {
-		// No label in common: assume the same order.
-		return e, nil
-	}
 	if len(missing) > 0 {
+		// Items are matched by label only: a file with other labels (even
+		// in the same number) is not silently taken in file order.
 		if len(missing) > 3 {
 			missing = append(missing[:3], "...")
 		}
