@@ -64,9 +64,9 @@ func TestBadInputs(t *testing.T) {
 		{"one item", "r.tsv", "a\ta\n", rel, []string{"r.tsv: the relations name 1 distinct item(s)"}},
 
 		// Embedding files.
-		{"json syntax", "e.json", "{\"format\": \"burescope-embedding/1\",\n \"dim\": 2,,}", Options{}, []string{"e.json:2: invalid JSON"}},
+		{"json syntax", "e.json", "{\"format\": \"burescope-embedding/1\",\n \"dim\": 2,,}", Options{}, []string{"e.json:2:11: invalid JSON: invalid character ','"}},
 		{"json truncated", "e.json", `{"format": "burescope-embedding/1", "dim": [`, Options{}, []string{"e.json: invalid JSON"}},
-		{"json wrong type", "e.json", "{\n\"dim\": \"two\"}", Options{}, []string{`e.json:2: "dim": JSON string where an integer was expected`}},
+		{"json wrong type", "e.json", "{\n\"dim\": \"two\"}", Options{}, []string{`e.json:2:12: "dim": JSON string where an integer was expected`}},
 		{"json not an object", "e.json", "[1,2]", Options{}, []string{"e.json:1:", "an object"}},
 		{"json trailing data", "e.json", emb + `"covariances":[[[1,0],[0,1]],[[1,0],[0,1]]]} x`, Options{}, []string{"e.json:1: unexpected data after the JSON object"}},
 		{"no format", "e.json", "{}", Options{}, []string{`e.json: missing "format"`}},

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -68,7 +69,8 @@ func jsonError(file string, data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return lineErrf(file, lineAt(data, int(se.Offset)), "invalid JSON: %v", se)
+		line, char := lineCharAt(data, int(se.Offset))
+		return &Error{File: file, Line: line, Char: char, Msg: "invalid JSON: " + se.Error()}
 	case errors.As(err, &te):
 		field := te.Field
 		if field == "" {
@@ -76,11 +78,23 @@ func jsonError(file string, data []byte, err error) error {
 		} else {
 			field = strconv.Quote(field)
 		}
-		return lineErrf(file, lineAt(data, int(te.Offset)), "%s: JSON %s where %s was expected", field, te.Value, jsonTypeName(te.Type.String()))
+		line, char := lineCharAt(data, int(te.Offset))
+		return &Error{File: file, Line: line, Char: char, Msg: fmt.Sprintf("%s: JSON %s where %s was expected", field, te.Value, jsonTypeName(te.Type.String()))}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return errf(file, "invalid JSON: the file ends in the middle of a value")
 	}
 	return errf(file, "invalid JSON: %v", err)
+}
+
+// lineCharAt returns the 1-based line and character (rune) column of the
+// byte just before offset off, where encoding/json reports an error.
+func lineCharAt(data []byte, off int) (line, char int) {
+	off = max(0, min(off, len(data)))
+	if off > 0 {
+		off-- // the offending byte itself
+	}
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return lineAt(data, off), utf8.RuneCount(data[start:off]) + 1
 }
 
 // jsonTypeName describes a Go type in JSON terms for error messages.
