@@ -132,7 +132,9 @@ func New(opts Options) (*Backend, error) {
 			// compile, no double precision when asked): report that.
 			return nil, err
 		}
-		errs = append(errs, err.Error())
+		// Each attempt's error wraps ErrNoContext too: keep only what is
+		// particular to it, so the message names the prefix once.
+		errs = append(errs, strings.TrimPrefix(err.Error(), ErrNoContext.Error()+": "))
 	}
 	return nil, fmt.Errorf("%w: %s", ErrNoContext, strings.Join(errs, "; "))
 }
