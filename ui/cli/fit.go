@@ -143,8 +143,8 @@ func runFit(env Env) error {
 			opt.InitEmbedding = ds.Embedding
 		}
 	}
-	if ds.Detected != "" {
-		fmt.Fprintln(env.Stderr, ds.Detected)
+	for _, line := range ds.Notices() {
+		fmt.Fprintln(env.Stderr, line)
 	}
 	if n < 3 {
 		if ds.Detected != "" {
