@@ -37,6 +37,7 @@ type fitResult struct {
 	Backend       string   `json:"backend"`
 	Seconds       float64  `json:"seconds"`
 	Stress        float64  `json:"stress"`
+	StressUnit    float64  `json:"stress_unit,omitempty"` // set when stress is in units of stress_unit^2 (it would overflow in the input's)
 	Stress1       float64  `json:"stress1"`
 	MDSStress1    float64  `json:"mds_stress1"`
 	PointsStress1 *float64 `json:"points_stress1,omitempty"`
@@ -226,6 +227,11 @@ func runFit(env Env) error {
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
 		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1,
+	}
+	if math.IsInf(res.Stress, 0) || math.IsNaN(res.Stress) {
+		// The raw stress in squared input units is beyond float64: report
+		// it in the fitted units instead, and say which.
+		res.Stress, res.StressUnit = o.Latest().Stress, unit
 	}
 	if *points {
 		v := s.Stress1
