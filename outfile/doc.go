@@ -18,6 +18,8 @@
 //     existing file, so every link sees the new content (the final copy is
 //     not atomic against a crash; the temporary file is the complete copy).
 //
+// A file written by rename gets mode 0644.
+//
 // Temporary files are named ".NAME.burescope-tmp-PID-RANDOM" beside the
 // target. While one exists, TERM, INT and HUP remove it before the process
 // ends the way the signal would have ended it; a temporary file left by a

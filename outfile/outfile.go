@@ -141,11 +141,7 @@ func Prepare(path string, write func(io.Writer) error) (*Pending, error) {
 	if err := write(f); err != nil {
 		return fail(err)
 	}
-	mode := fs.FileMode(0o644)
-	if t.info != nil {
-		mode = t.info.Mode().Perm()
-	}
-	if err := f.Chmod(mode); err != nil {
+	if err := f.Chmod(0o644); err != nil {
 		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
