@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"gonum.org/v1/gonum/mat"
-
 	"burescope/engine"
 	"burescope/outfile"
 )
@@ -257,9 +255,10 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 	if f.Covariances == nil {
 		field = "factors"
 	}
+	ws := newPSDWorkspace(d)
 	for i := 0; i < n; i++ {
 		s := e.Scale(i)
-		if err := repairCovariance(s, d); err != nil {
+		if err := checkCovariance(s, d, ws); err != nil {
 			return nil, withItemLine(data, field, i, errf(file, "%s: %v", item(field, i), err))
 		}
 		for k := range s {
@@ -357,78 +356,6 @@ func jsonElementLine(data []byte, field string, i int) int {
 	return 0
 }
 
-// symmetrizeChecked checks that the d x d matrix s is finite and
-// symmetric within CovarianceTol (relative to its largest entry), replaces
-// it by its symmetric part and returns that largest absolute entry (0 for
-// the zero matrix, which needs no further check).
-func symmetrizeChecked(s []float64, d int) (maxAbs float64, err error) {
-	for _, v := range s {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%v is not a finite number", v)
-		}
-		maxAbs = math.Max(maxAbs, math.Abs(v))
-	}
-	if maxAbs == 0 {
-		return 0, nil
-	}
-	for a := 0; a < d; a++ {
-		for b := a + 1; b < d; b++ {
-			x, y := s[a*d+b], s[b*d+a]
-			if math.Abs(x-y) > CovarianceTol*maxAbs {
-				return 0, fmt.Errorf("not symmetric: [%d][%d] = %v but [%d][%d] = %v", a, b, x, b, a, y)
-			}
-			s[a*d+b], s[b*d+a] = (x+y)/2, (x+y)/2
-		}
-	}
-	return maxAbs, nil
-}
-
-// repairCovariance checks that the d x d matrix s is finite, symmetric
-// and positive semi-definite within CovarianceTol, and replaces it by its
-// symmetric part with negative eigenvalues set to zero.
-func repairCovariance(s []float64, d int) error {
-	maxAbs, err := symmetrizeChecked(s, d)
-	if err != nil || maxAbs == 0 {
-		return err
-	}
-	// Scale to max 1 so the eigendecomposition cannot overflow.
-	sym := mat.NewSymDense(d, nil)
-	for a := 0; a < d; a++ {
-		for b := a; b < d; b++ {
-			sym.SetSym(a, b, s[a*d+b]/maxAbs)
-		}
-	}
-	var eig mat.EigenSym
-	if !eig.Factorize(sym, true) {
-		return errors.New("eigendecomposition failed")
-	}
-	vals := eig.Values(nil)
-	var top float64
-	for _, l := range vals {
-		top = math.Max(top, math.Abs(l))
-	}
-	if vals[0] < -CovarianceTol*top {
-		return fmt.Errorf("not positive semi-definite: eigenvalue %v < 0", vals[0]*maxAbs)
-	}
-	if vals[0] >= 0 {
-		return nil
-	}
-	var vec mat.Dense
-	eig.VectorsTo(&vec)
-	for a := 0; a < d; a++ {
-		for b := 0; b < d; b++ {
-			var sum float64
-			for k, l := range vals {
-				if l > 0 {
-					sum += vec.At(a, k) * l * vec.At(b, k)
-				}
-			}
-			s[a*d+b] = sum * maxAbs
-		}
-	}
-	return nil
-}
-
 // checkEmbedding validates an Embedding before it is written: shapes,
 // family, finite values, unique labels and PSD scales.
 func checkEmbedding(e *engine.Embedding) error {
@@ -465,7 +392,7 @@ func checkEmbedding(e *engine.Embedding) error {
 		for k := range s {
 			s[k] *= e.Family.Tau
 		}
-		if err := repairCovariance(s, d); err != nil {
+		if err := checkCovariance(s, d, newPSDWorkspace(d)); err != nil {
 			return fmt.Errorf("item %d (%s): covariance %v", i, quoteCell(e.Labels[i]), err)
 		}
 	}
