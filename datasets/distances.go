@@ -71,24 +71,29 @@ func distanceShape(t *table) (header, labelCol bool) {
 // row).
 func zeroDiagonal(rows []row, off int) bool {
 	for i, r := range rows {
-		if i+off >= len(r.cells) {
-			return false
-		}
-		v, ok := parseNumber(r.cells[i+off])
-		if !ok {
-			return false
-		}
-		var m float64
-		for _, c := range r.cells[off:] {
-			if x, ok := parseNumber(c); ok && !math.IsNaN(x) {
-				m = math.Max(m, math.Abs(x))
-			}
-		}
-		if !(math.Abs(v) <= DiagonalTol*m) {
+		if !rowZeroDiagonal(r, i, off) {
 			return false
 		}
 	}
 	return true
+}
+
+// rowZeroDiagonal is zeroDiagonal for row i alone.
+func rowZeroDiagonal(r row, i, off int) bool {
+	if i+off >= len(r.cells) {
+		return false
+	}
+	v, ok := parseNumber(r.cells[i+off])
+	if !ok {
+		return false
+	}
+	var m float64
+	for _, c := range r.cells[off:] {
+		if x, ok := parseNumber(c); ok && !math.IsNaN(x) {
+			m = math.Max(m, math.Abs(x))
+		}
+	}
+	return math.Abs(v) <= DiagonalTol*m
 }
 
 // parseDistances reads a square distance matrix (see the package
@@ -126,6 +131,7 @@ type distBuilder struct {
 	diag       []float64
 	lines      []int
 	maxD       float64
+	rowMax     float64 // largest |value| of the last row added
 	asym       Asymmetry
 	i          int // rows added so far
 }
@@ -206,6 +212,7 @@ func (b *distBuilder) add(r row) error {
 		b.rowLabels = append(b.rowLabels, strings.Clone(l))
 	}
 	b.lines[i] = r.line
+	b.rowMax = 0
 	for j := 0; j < n; j++ {
 		c := j + off + 1
 		v, err := finiteCell(file, r.line, c, b.colName(c), r.cells[j+off])
@@ -216,6 +223,7 @@ func (b *distBuilder) add(r row) error {
 			return cellErrf(file, r.line, c, b.colName(c), "%v is negative (distances must be >= 0)", v)
 		}
 		b.maxD = math.Max(b.maxD, v)
+		b.rowMax = math.Max(b.rowMax, v)
 		switch {
 		case j == i:
 			b.diag[i] = v

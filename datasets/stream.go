@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -255,16 +256,47 @@ func loadDistancesStream(f *os.File, name string, opt Options, forced bool) (ds 
 		return nil, false, nil
 	}
 	b, err := newDistBuilder(name, hdr, labelCol, n, opt.Symmetrize)
-	if err != nil {
+	if err != nil && forced {
 		return nil, true, err
 	}
+	// With the kind detected, an error is only reported once the whole
+	// file is known to be what detection calls a distance matrix (square,
+	// zero diagonal); until then the rows are only counted and checked.
+	pending := err
 	// The triangle holds no pointers, so a garbage collection costs little
 	// however large it is; collecting the per-row garbage often keeps the
 	// heap near the triangle (the default would let it grow to twice).
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	rows := 0
+	take := func(r row) (stop bool) {
+		if rows == n {
+			return true // more rows than columns: not square
+		}
+		if !forced && len(r.cells) != width {
+			return true // ragged: detection would not call it a distance matrix
+		}
+		zero := true
+		if pending == nil {
+			pending = b.add(r)
+			if pending == nil {
+				zero = math.Abs(b.diag[rows]) <= DiagonalTol*b.rowMax
+			} else {
+				zero = rowZeroDiagonal(r, rows, off)
+			}
+		} else if !forced {
+			zero = rowZeroDiagonal(r, rows, off)
+		}
+		if !forced && !zero {
+			// No zero on the diagonal: detection would read a feature
+			// table, so read the file whole.
+			return true
+		}
+		rows++
+		return forced && pending != nil
+	}
 	for _, r := range data {
-		if err := b.add(r); err != nil {
-			return nil, true, err
+		if take(r) {
+			return stopped(forced, pending)
 		}
 	}
 	for {
@@ -275,20 +307,29 @@ func loadDistancesStream(f *os.File, name string, opt Options, forced bool) (ds 
 		if err != nil {
 			return nil, true, err
 		}
-		if b.i == n {
-			return nil, false, nil // more rows than columns: not square
-		}
-		if err := b.add(r); err != nil {
-			return nil, true, err
+		if take(r) {
+			return stopped(forced, pending)
 		}
 	}
-	if b.i != n {
+	if rows != n {
 		// Fewer rows than columns: not square. The whole-file reader
 		// gives the detailed message (or reads a feature table).
 		return nil, false, nil
 	}
+	if pending != nil {
+		return nil, true, pending
+	}
 	ds, err = b.finish()
 	return ds, true, err
+}
+
+// stopped is loadDistancesStream's result when it stops early: the error
+// of a file whose kind was given, else "read it whole".
+func stopped(forced bool, pending error) (*Dataset, bool, error) {
+	if forced && pending != nil {
+		return nil, true, pending
+	}
+	return nil, false, nil
 }
 
 // cloneCells copies a record's cells (the row reader reuses them).
