@@ -59,9 +59,6 @@ func runRender(env Env) error {
 	if f := render.FormatOf(*out); !slices.Contains(render.Formats, f) {
 		return usage("--out %s: unknown format %q (want png, svg, pdf or eps)", *out, f)
 	}
-	if err := checkOutputs(*out); err != nil {
-		return err
-	}
 	st := render.DefaultStyle()
 	st.Labels, st.Dark, st.Outline = *labels, *dark, !*noOutline
 	switch *view {
@@ -88,6 +85,9 @@ func runRender(env Env) error {
 		return usage("--height: %v", err)
 	}
 
+	if err := checkOutputs(*out); err != nil {
+		return err
+	}
 	emb, err := datasets.LoadEmbedding(pos[0])
 	if err != nil {
 		return err
