@@ -188,3 +188,27 @@ func TestDistanceExtremeScales(t *testing.T) {
 		}
 	})
 }
+
+// TestOutputToDevice: `distance EMB --out /dev/null` writes through the
+// device (exit 0) and /dev/null stays a character device, also through a
+// symbolic link, which stays a link.
+func TestOutputToDevice(t *testing.T) {
+	in := writeTemp(t, "e.json", diagEmbedding)
+	link := filepath.Join(t.TempDir(), "null.csv")
+	if err := os.Symlink("/dev/null", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{"/dev/null", link} {
+		code, _, se := run("distance", in, "--out", out)
+		if code != 0 {
+			t.Errorf("--out %s: exit %d, %s", out, code, se)
+		}
+		fi, err := os.Lstat("/dev/null")
+		if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("/dev/null is now %v", fi.Mode())
+		}
+		if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link", link)
+		}
+	}
+}
