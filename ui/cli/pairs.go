@@ -110,17 +110,8 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		v := s.Stress1
 		out.PointsStress1 = &v
 	}
-	if f.out != "" {
-		if err := datasets.SaveEmbedding(f.out, s.Embedding(ds.Labels)); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stderr, "wrote %d %s measures in dimension %d to %s\n", s.N, s.Family.Name, s.Dim, f.out)
-	}
-	if f.figure != "" {
-		if err := fitFigure(f.figure, s, ds); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stderr, "wrote the figure %s\n", f.figure)
+	if err := writeFitOutputs(env, f.out, f.figure, s, ds); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs (neighbour search %.2fs): stress-1 %.4g +- %.2g (estimate on %d random pairs; initial principal components %.4g)\n",
 		name, s.N, s.Iter, res.PairsPerEpoch, took.Seconds(), res.NeighborTime.Seconds(), s.Stress1, se, res.EvalPairs, s.ClassicalStress1)
