@@ -56,16 +56,13 @@ func TestLoadReader(t *testing.T) {
 	}
 }
 
-// LoadReader is Load for data already open: it reads r (at most
-// MaxFileSize bytes) and uses name in messages and to recognise a .json
-// file. opt.Metadata, if set, is still a path.
+// LoadReader is Load for data already open, through the same guarded
+// reader as Load (at most MaxFileSize bytes, NUL bytes and endless lines
+// refused early); name is used in messages and to recognise a .json file.
 func LoadReader(r io.Reader, name string, opt Options) (*Dataset, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	data, err := readAllGuarded(r, name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
+		return nil, err
 	}
 	ds, err := LoadBytes(data, name, opt)
 	if err != nil {
