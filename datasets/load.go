@@ -35,6 +35,9 @@ type Options struct {
 	// NPY configures NumPy (.npy/.npz) embeddings: a labels file and the
 	// input ("") or context ("c") set of the authors' layout.
 	NPY NPYOptions
+	// WordNetRoot is the root synset of a wordnet:DIR input (an NLTK name;
+	// "" means DefaultWordNetRoot). See LoadWordNet.
+	WordNetRoot string
 }
 
 // ParseKind turns a command-line word (auto, distances, features,
@@ -101,6 +104,12 @@ func Load(name string, opt Options) (*Dataset, error) {
 		}
 		ds.Source = b.info.Source
 		return ds, nil
+	}
+	if strings.HasPrefix(name, WordNetPrefix) {
+		if opt.Kind != "" && opt.Kind != KindAuto && opt.Kind != KindRelations {
+			return nil, fmt.Errorf("%s: a WordNet database gives relations, not %s", name, opt.Kind)
+		}
+		return LoadWordNet(strings.TrimPrefix(name, WordNetPrefix), opt.WordNetRoot)
 	}
 	if IsNumPyPath(name) {
 		return LoadNPYDataset(context.Background(), name, opt.NPY, nil)
@@ -199,6 +208,9 @@ func Detect(name string) (Kind, error) {
 			return "", fmt.Errorf("%s: unknown built-in dataset (have %s)", name, builtinNames())
 		}
 		return b.info.Kind, nil
+	}
+	if strings.HasPrefix(name, WordNetPrefix) {
+		return KindRelations, nil
 	}
 	if IsNumPyPath(name) {
 		return KindEmbedding, nil

@@ -48,7 +48,7 @@ type trainRelationsResult struct {
 
 const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
 	"[--optimizer sgd|adam] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
-	"[--out EMB.json] [--progress]"
+	"[--root SYNSET] [--out EMB.json] [--progress]"
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
 // the (child, ancestor) pairs of INPUT (a file or builtin:NAME) with
@@ -69,6 +69,7 @@ func runTrainRelations(env Env) error {
 	noSelf := fs.Bool("no-self-pairs", false, "do not add the self pairs (u, u) to the training relations")
 	workers := fs.Int("workers", 0, "goroutines (0: all cores; results do not depend on it)")
 	out := fs.String("out", "", "write the trained embedding (JSON, gaussian family) to this file")
+	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
@@ -80,7 +81,7 @@ func runTrainRelations(env Env) error {
 		return ErrUsage
 	}
 	if len(pos) != 1 {
-		return usage("want exactly one INPUT (a relations file or builtin:NAME), got %d arguments", len(pos))
+		return usage("want exactly one INPUT (a relations file, builtin:NAME or wordnet:DIR), got %d arguments", len(pos))
 	}
 	switch {
 	case *dim < 2 || *dim > 16:
@@ -100,7 +101,7 @@ func runTrainRelations(env Env) error {
 	case *evalEvery < 0:
 		return usage("--eval-every %d: want 0 or more", *evalEvery)
 	}
-	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations})
+	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})
 	if err != nil {
 		return err
 	}
