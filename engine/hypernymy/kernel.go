@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"burescope/engine"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"

@@ -1,0 +1,100 @@
+package hypernymy
+
+import (
+	"errors"
+	"math"
+)
+
+// batch does one optimisation step on the given positives and returns the
+// summed loss.
+func (t *Trainer) batch(batch []int) (float64, error) {
+	if err := t.refreshCache(); err != nil {
+		return 0, err
+	}
+	t.sampleNegatives(batch)
+	k := t.cfg.Negatives
+	hypParallel(t.cfg.Workers, hypShards, func(_, s int) {
+		sh := t.shards[s]
+		sh.loss = 0
+		lo, hi := s*len(batch)/hypShards, (s+1)*len(batch)/hypShards
+		cand := make([]int32, 0, k+1)
+		for b := lo; b < hi; b++ {
+			p := t.pos[batch[b]]
+			cand = append(cand[:0], int32(p[1]))
+			for _, w := range t.negs[b*k : (b+1)*k] {
+				if w >= 0 {
+					cand = append(cand, w)
+				}
+			}
+			sh.loss += hypPairLoss(sh.ws, t.cache, t.means, t.fact, t.cfg.Eps, p[0], cand, sh.gMean, sh.gFac, sh.touch)
+		}
+	})
+	// Reduce in shard order (fixed summation order per entry).
+	d, dd := t.d, t.d*t.d
+	var loss float64
+	for _, sh := range t.shards {
+		loss += sh.loss
+		for _, i32 := range sh.touched {
+			i := int(i32)
+			t.touched[i] = true
+			for j := i * d; j < (i+1)*d; j++ {
+				t.gMean[j] += sh.gMean[j]
+				sh.gMean[j] = 0
+			}
+			for j := i * dd; j < (i+1)*dd; j++ {
+				t.gFac[j] += sh.gFac[j]
+				sh.gFac[j] = 0
+			}
+			sh.mark[i] = false
+		}
+		sh.touched = sh.touched[:0]
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return 0, errors.New("hypernymy: loss is not finite (diverged? try a smaller learning rate)")
+	}
+	t.update()
+	return loss, nil
+}
+
+// update applies the optimiser to the batch gradient (the gradient of the
+// summed loss of the batch) and clears it.
+func (t *Trainer) update() {
+	d, dd := t.d, t.d*t.d
+	lr := t.cfg.LR
+	if t.cfg.Optimizer == SGD {
+		for i := 0; i < t.n; i++ {
+			if !t.touched[i] {
+				continue
+			}
+			t.touched[i] = false
+			for j := i * d; j < (i+1)*d; j++ {
+				t.means[j] -= lr * t.gMean[j]
+				t.gMean[j] = 0
+			}
+			for j := i * dd; j < (i+1)*dd; j++ {
+				t.fact[j] -= lr * t.gFac[j]
+				t.gFac[j] = 0
+			}
+		}
+		return
+	}
+	const b1, b2, e = 0.9, 0.999, 1e-8
+	t.adamT++
+	c1 := 1 - math.Pow(b1, float64(t.adamT))
+	c2 := 1 - math.Pow(b2, float64(t.adamT))
+	nm := len(t.means)
+	step := func(x, g []float64, off int) {
+		for j := range x {
+			m := b1*t.adamM[off+j] + (1-b1)*g[j]
+			v := b2*t.adamV[off+j] + (1-b2)*g[j]*g[j]
+			t.adamM[off+j], t.adamV[off+j] = m, v
+			x[j] -= lr * (m / c1) / (math.Sqrt(v/c2) + e)
+			g[j] = 0
+		}
+	}
+	step(t.means, t.gMean, 0)
+	step(t.fact, t.gFac, nm)
+	for i := range t.touched {
+		t.touched[i] = false
+	}
+}
