@@ -78,22 +78,16 @@ func (t *Trainer) update() {
 		}
 		return
 	}
-	const b1, b2, e = 0.9, 0.999, 1e-8
-	t.adamT++
-	c1 := 1 - math.Pow(b1, float64(t.adamT))
-	c2 := 1 - math.Pow(b2, float64(t.adamT))
-	nm := len(t.means)
-	step := func(x, g []float64, off int) {
-		for j := range x {
-			m := b1*t.adamM[off+j] + (1-b1)*g[j]
-			v := b2*t.adamV[off+j] + (1-b2)*g[j]*g[j]
-			t.adamM[off+j], t.adamV[off+j] = m, v
-			x[j] -= lr * (m / c1) / (math.Sqrt(v/c2) + e)
-			g[j] = 0
-		}
-	}
-	step(t.means, t.gMean, 0)
-	step(t.fact, t.gFac, nm)
+	// Adam (engine.Adam) on every parameter, in parallel over fixed
+	// chunks: each entry's update depends on that entry alone, so the
+	// result does not depend on the number of workers.
+	const chunk = 1 << 14
+	t.adam.Tick()
+	hypParallel(t.cfg.Workers, (len(t.params)+chunk-1)/chunk, func(_, c int) {
+		lo, hi := c*chunk, min((c+1)*chunk, len(t.params))
+		t.adam.Update(t.params[lo:hi], t.grad[lo:hi], lo, lr)
+		clear(t.grad[lo:hi])
+	})
 	for i := range t.touched {
 		t.touched[i] = false
 	}

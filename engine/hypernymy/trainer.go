@@ -1,6 +1,7 @@
 package hypernymy
 
 import (
+	"burescope/engine"
 	"context"
 	"errors"
 	"fmt"
@@ -48,9 +49,9 @@ type Trainer struct {
 	means, fact []float64 // n*d, n*d*d
 	gMean, gFac []float64 // batch gradient
 	touched     []bool
-	adamM       []float64 // Adam first moments, means then factors
-	adamV       []float64 // Adam second moments
-	adamT       int
+	params      []float64    // means then factors: means and fact are views of it
+	grad        []float64    // gMean then gFac
+	adam        *engine.Adam // the optimiser state when Optimizer is Adam
 
 	rng    *rand.Rand
 	cache  *hypItemCache
@@ -93,13 +94,14 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	d := cfg.Dim
 	t := &Trainer{
 		cfg: cfg, n: n, d: d, graph: g, input: in, pos: g.pairs(),
-		means: make([]float64, n*d), fact: make([]float64, n*d*d),
-		gMean: make([]float64, n*d), gFac: make([]float64, n*d*d),
+		params: make([]float64, n*(d+d*d)), grad: make([]float64, n*(d+d*d)),
 		touched: make([]bool, n),
 		rng:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		cache:   newHypItemCache(n, d),
 		negs:    make([]int32, cfg.BatchSize*cfg.Negatives),
 	}
+	t.means, t.fact = t.params[:n*d], t.params[n*d:]
+	t.gMean, t.gFac = t.grad[:n*d], t.grad[n*d:]
 	t.order = make([]int, len(t.pos))
 	for i := range t.order {
 		t.order[i] = i
@@ -111,8 +113,7 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 		t.fact[i] = cfg.InitScale * t.rng.NormFloat64()
 	}
 	if cfg.Optimizer == Adam {
-		t.adamM = make([]float64, n*(d+d*d))
-		t.adamV = make([]float64, n*(d+d*d))
+		t.adam = engine.NewAdam(len(t.params))
 	}
 	t.cws = make([]*hypCacheWS, cfg.Workers)
 	for i := range t.cws {

@@ -546,9 +546,10 @@ func TestHypernymyLatestConcurrent(t *testing.T) {
 
 // TestHypAdamUpdate drives Trainer.update directly with chosen gradients
 // for three steps and compares means and factors with the textbook Adam
-// recurrence written out here (Kingma & Ba 2015, Algorithm 1: b1 = 0.9,
-// b2 = 0.999, eps = 1e-8 as in update), so the bias corrections and the
-// moments carried between steps are checked.
+// recurrence written out here (Kingma & Ba 2015, Algorithm 1 with the
+// bias corrections folded into the step size as in its final remark:
+// b1 = 0.9, b2 = 0.999, eps = engine.AdamEps), so the bias corrections
+// and the moments carried between steps are checked.
 func TestHypAdamUpdate(t *testing.T) {
 	n, pairs := hypTinyTree()
 	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Negatives: 2, BatchSize: 4, Seed: 3, Optimizer: Adam, Epochs: 1})
@@ -574,7 +575,7 @@ func TestHypAdamUpdate(t *testing.T) {
 		for j := range want {
 			m[j] = 0.9*m[j] + 0.1*g[j]
 			v[j] = 0.999*v[j] + 0.001*g[j]*g[j]
-			want[j] -= lr * (m[j] / c1) / (math.Sqrt(v[j]/c2) + 1e-8)
+			want[j] -= lr * math.Sqrt(c2) / c1 * m[j] / (math.Sqrt(v[j]) + engine.AdamEps)
 		}
 		got := append(append([]float64(nil), tr.means...), tr.fact...)
 		for j := range want {
