@@ -9,7 +9,24 @@ import (
 // Hypernymy optimisers.
 const (
 	SGD  = "sgd"  // plain stochastic gradient descent (the paper's choice)
-	Adam = "adam" // Adam (Kingma & Ba 2015) with beta1 0.9, beta2 0.999, 1e-8
+	Adam = "adam" // Adam (engine.Adam: beta1 0.9, beta2 0.999, eps engine.AdamEps)
+)
+
+// Protocols: how relations are trained on and which items count as
+// positives when ranking (docs/hypernymy.md, "Two protocols").
+const (
+	// Directed trains on the (child, ancestor) pairs (and the self pairs
+	// unless NoSelfPairs) with negatives drawn uniformly among the items
+	// w != u that are not ancestors of u; it is the Poincaré embeddings
+	// reconstruction protocol.
+	Directed = "directed"
+	// Undirected is the protocol of the paper's authors' code: it trains
+	// on every pair and its reverse (no self pairs), draws negatives in
+	// proportion to their degree among the items that are neither
+	// ancestors nor descendants of u (u itself may be drawn), and ranks
+	// ancestors and descendants together as positives with the query item
+	// among the candidates.
+	Undirected = "undirected"
 )
 
 // hypShards is the fixed number of slices a batch is split into, each with
@@ -23,7 +40,8 @@ type Config struct {
 	Dim       int     // embedding dimension d >= 1 (required)
 	Negatives int     // negatives per positive relation; 0 means 50
 	BatchSize int     // positive relations per batch; 0 means 1000
-	Optimizer string  // SGD or Adam; "" means SGD
+	Optimizer string  // SGD or Adam; "" means Adam
+	Protocol  string  // Directed or Undirected; "" means Directed
 	LR        float64 // learning rate; 0 means DefaultLR(Dim, Optimizer)
 	Eps       float64 // added to the diagonal of every scale L L^T; 0 means 0.01
 	Seed      uint64  // seeds initialisation, shuffling and negatives
@@ -40,8 +58,9 @@ type Config struct {
 	// Step and Run (always after the last one); 0 means every epoch, < 0
 	// only after the last.
 	EvalEvery int
-	// NoSelfPairs disables the symmetrisation of the paper (each noun is
-	// also its own hypernym: (u, u) is added to the relations).
+	// NoSelfPairs disables the symmetrisation of the paper under the
+	// Directed protocol (each noun is also its own hypernym: (u, u) is
+	// added to the relations). The Undirected protocol never adds them.
 	NoSelfPairs bool
 }
 
@@ -77,7 +96,13 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("hypernymy: batch size %d < 0", c.BatchSize)
 	}
 	if c.Optimizer == "" {
-		c.Optimizer = SGD
+		c.Optimizer = Adam
+	}
+	if c.Protocol == "" {
+		c.Protocol = Directed
+	}
+	if c.Protocol != Directed && c.Protocol != Undirected {
+		return c, fmt.Errorf("hypernymy: unknown protocol %q (want directed or undirected)", c.Protocol)
 	}
 	if c.Optimizer != SGD && c.Optimizer != Adam {
 		return c, fmt.Errorf("hypernymy: unknown optimizer %q (want sgd or adam)", c.Optimizer)

@@ -11,6 +11,40 @@ type hypGraph struct {
 	n     int
 	start []int
 	adj   []int32
+	// selfCand makes u a candidate (a negative unless (u, u) is a
+	// relation) when ranking u's row; otherwise u is left out.
+	selfCand bool
+	// queries, if not nil, limits the evaluation to the rows u with
+	// queries[u] (and a neighbour).
+	queries []bool
+}
+
+// isQuery reports whether row u is evaluated.
+func (g *hypGraph) isQuery(u int) bool {
+	return len(g.row(u)) > 0 && (g.queries == nil || g.queries[u])
+}
+
+// undirectedGraph returns the graph of the authors' protocol built from
+// the input graph in: u's neighbours are its ancestors and descendants
+// (self pairs dropped), u is a candidate of its own row, and only the
+// items with an ancestor are queries.
+func undirectedGraph(in *hypGraph) (*hypGraph, error) {
+	var pairs [][2]int
+	queries := make([]bool, in.n)
+	for u := 0; u < in.n; u++ {
+		for _, v := range in.row(u) {
+			if int(v) != u {
+				pairs = append(pairs, [2]int{u, int(v)}, [2]int{int(v), u})
+				queries[u] = true
+			}
+		}
+	}
+	g, err := newHypGraph(in.n, pairs, false)
+	if err != nil {
+		return nil, err
+	}
+	g.selfCand, g.queries = true, queries
+	return g, nil
 }
 
 // newHypGraph builds the graph of the pairs (u, v), adding (u, u) for

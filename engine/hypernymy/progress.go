@@ -9,13 +9,16 @@ import (
 // Eval is one evaluation of a training run: a point of the live
 // mean-rank / MAP curve.
 type Eval struct {
-	Epoch        int     // epochs completed when it was taken
-	Loss         float64 // mean loss per positive relation of that epoch
-	MeanRank     float64 // on the input relations (see Progress)
-	MAP          float64
-	SymMeanRank  float64 // on the training relations (with self pairs)
-	SymMAP       float64
-	TrainSeconds float64 // training wall time so far (evaluations excluded)
+	Epoch       int     // epochs completed when it was taken
+	Loss        float64 // mean loss per positive relation of that epoch
+	MeanRank    float64 // on the input relations (see Progress)
+	MAP         float64
+	SymMeanRank float64 // on the input relations with the self pairs
+	SymMAP      float64
+	// UndirMeanRank and UndirMAP are the scores under the Undirected
+	// protocol (ancestors and descendants are positives).
+	UndirMeanRank, UndirMAP float64
+	TrainSeconds            float64 // training wall time so far (evaluations excluded)
 }
 
 // Progress is an immutable snapshot of a Trainer: safe
@@ -34,10 +37,14 @@ type Progress struct {
 	// relations (deduplicated, no added self pairs: the Poincaré
 	// embeddings protocol, u itself not a candidate); 1 is best for both.
 	MeanRank, MAP float64
-	// SymMeanRank and SymMAP are the same on the training relations (with
-	// the self pairs (u, u) of the symmetrisation; equal to MeanRank and
+	// SymMeanRank and SymMAP are the same on the input relations with
+	// the self pairs (u, u) of the symmetrisation (equal to MeanRank and
 	// MAP under NoSelfPairs).
 	SymMeanRank, SymMAP float64
+	// UndirMeanRank and UndirMAP are the scores under the Undirected
+	// protocol (the paper's authors' evaluation), whatever the training
+	// protocol.
+	UndirMeanRank, UndirMAP float64
 	// EpochSeconds is the wall time of the last epoch (evaluation excluded);
 	// TrainSeconds the total over all epochs.
 	EpochSeconds, TrainSeconds float64
@@ -64,11 +71,13 @@ func (t *Trainer) snapshot() *Progress {
 		Loss: t.lastLoss, EpochSeconds: t.lastEpoch, TrainSeconds: t.trainSecs,
 		N: t.n, Dim: t.d, Means: append([]float64(nil), t.means...),
 		Losses: t.losses[:len(t.losses):len(t.losses)], Evals: t.evals[:len(t.evals):len(t.evals)],
-		MeanRank: math.NaN(), MAP: math.NaN(), SymMeanRank: math.NaN(), SymMAP: math.NaN()}
+		MeanRank: math.NaN(), MAP: math.NaN(), SymMeanRank: math.NaN(), SymMAP: math.NaN(),
+		UndirMeanRank: math.NaN(), UndirMAP: math.NaN()}
 	if len(t.evals) > 0 {
 		e := t.evals[len(t.evals)-1]
 		p.Evaluated = e.Epoch == t.epoch
 		p.MeanRank, p.MAP, p.SymMeanRank, p.SymMAP = e.MeanRank, e.MAP, e.SymMeanRank, e.SymMAP
+		p.UndirMeanRank, p.UndirMAP = e.UndirMeanRank, e.UndirMAP
 	}
 	dd := t.d * t.d
 	p.Scales = make([]float64, t.n*dd)

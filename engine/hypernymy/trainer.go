@@ -41,10 +41,15 @@ import (
 type Trainer struct {
 	cfg   Config
 	n, d  int
-	graph *hypGraph // training relations (with self pairs unless disabled)
-	input *hypGraph // input relations, deduplicated
-	pos   [][2]int  // training relations as a sorted list
-	order []int     // shuffled positive indices of the current epoch
+	graph *hypGraph // training relations (protocol: see Config.Protocol)
+	input *hypGraph // input relations, deduplicated: the Directed ranking
+	sym   *hypGraph // input relations with the self pairs (unless NoSelfPairs)
+	undir *hypGraph // ancestors and descendants: the Undirected ranking
+	// cumDeg[u] is the summed degree of the items before u (Undirected
+	// negative sampling).
+	cumDeg []int64
+	pos    [][2]int // training relations as a sorted list
+	order  []int    // shuffled positive indices of the current epoch
 
 	means, fact []float64 // n*d, n*d*d
 	gMean, gFac []float64 // batch gradient
@@ -80,20 +85,28 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("hypernymy: need at least 2 items, got %d", n)
 	}
-	g, err := newHypGraph(n, pairs, !cfg.NoSelfPairs)
-	if err != nil {
-		return nil, err
-	}
 	in, err := newHypGraph(n, pairs, false)
 	if err != nil {
 		return nil, err
+	}
+	sym, err := newHypGraph(n, pairs, !cfg.NoSelfPairs)
+	if err != nil {
+		return nil, err
+	}
+	undir, err := undirectedGraph(in)
+	if err != nil {
+		return nil, err
+	}
+	g := sym
+	if cfg.Protocol == Undirected {
+		g = &hypGraph{n: n, start: undir.start, adj: undir.adj}
 	}
 	if len(g.adj) == 0 {
 		return nil, errors.New("hypernymy: no relations to train on")
 	}
 	d := cfg.Dim
 	t := &Trainer{
-		cfg: cfg, n: n, d: d, graph: g, input: in, pos: g.pairs(),
+		cfg: cfg, n: n, d: d, graph: g, input: in, sym: sym, undir: undir, pos: g.pairs(),
 		params: make([]float64, n*(d+d*d)), grad: make([]float64, n*(d+d*d)),
 		touched: make([]bool, n),
 		rng:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
@@ -105,6 +118,13 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	t.order = make([]int, len(t.pos))
 	for i := range t.order {
 		t.order[i] = i
+	}
+	if cfg.Protocol == Undirected {
+		// Negatives in proportion to degree: cumulative degrees.
+		t.cumDeg = make([]int64, n+1)
+		for u := 0; u < n; u++ {
+			t.cumDeg[u+1] = t.cumDeg[u] + int64(len(g.row(u)))
+		}
 	}
 	for i := range t.means {
 		t.means[i] = cfg.InitScale * t.rng.NormFloat64()

@@ -3,23 +3,27 @@ package hypernymy
 import (
 	"context"
 	"errors"
+	"math"
 )
 
-// evaluateNow computes the reconstruction scores of the current state on
-// the input and the training relations (one computation of the scores)
-// and records them in the history, once per epoch.
+// evaluateNow computes the reconstruction scores of the current state
+// under both protocols and on the relations with self pairs (one
+// computation of the scores) and records them in the history, once per
+// epoch.
 func (t *Trainer) evaluateNow(ctx context.Context) error {
 	if n := len(t.evals); n > 0 && t.evals[n-1].Epoch == t.epoch {
 		return nil
 	}
-	r, err := t.evaluate(ctx, []*hypGraph{t.input, t.graph})
+	r, err := t.evaluate(ctx, []*hypGraph{t.input, t.sym, t.undir})
 	if err != nil {
 		return err
 	}
 	e := Eval{Epoch: t.epoch, Loss: t.lastLoss, MeanRank: r[0].MeanRank, MAP: r[0].MAP,
-		SymMeanRank: r[1].MeanRank, SymMAP: r[1].MAP, TrainSeconds: t.trainSecs}
+		SymMeanRank: r[1].MeanRank, SymMAP: r[1].MAP,
+		UndirMeanRank: r[2].MeanRank, UndirMAP: r[2].MAP, TrainSeconds: t.trainSecs}
 	if len(t.input.adj) == 0 { // only self pairs were given
 		e.MeanRank, e.MAP = e.SymMeanRank, e.SymMAP
+		e.UndirMeanRank, e.UndirMAP = math.NaN(), math.NaN()
 	}
 	t.evals = append(t.evals, e)
 	return nil
@@ -37,11 +41,17 @@ func (t *Trainer) Evaluate(ctx context.Context) (*Progress, error) {
 }
 
 // EvaluateOn returns the reconstruction scores of the current embedding on
-// other relations (pairs of item indices).
+// other relations (pairs of item indices) under the Directed protocol.
 func (t *Trainer) EvaluateOn(ctx context.Context, relations [][2]int) (Reconstruction, error) {
+	return t.EvaluateProtocolOn(ctx, relations, Directed)
+}
+
+// EvaluateProtocolOn returns the reconstruction scores of the current
+// embedding on other relations under protocol (Directed or Undirected).
+func (t *Trainer) EvaluateProtocolOn(ctx context.Context, relations [][2]int, protocol string) (Reconstruction, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	g, err := newHypGraph(t.n, relations, false)
+	g, err := protocolGraph(t.n, relations, protocol)
 	if err != nil {
 		return Reconstruction{}, err
 	}

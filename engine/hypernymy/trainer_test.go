@@ -398,7 +398,7 @@ func TestHypernymyConfigErrors(t *testing.T) {
 // in an error, not in NaN embeddings or a panic.
 func TestHypernymyDivergenceReported(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewTrainer(n, pairs, Config{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Optimizer: SGD, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

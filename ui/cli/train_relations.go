@@ -27,8 +27,10 @@ func init() {
 // trainRelationsResult is the last stdout line of `burescope
 // train-relations`. MeanRank and MAP are the reconstruction scores on the
 // input relations (hypernymy.EvaluateReconstruction, the Poincaré embeddings
-// protocol); SymMeanRank and SymMAP those on the training relations, which
-// add the self pairs (u, u).
+// protocol); SymMeanRank and SymMAP those on the input relations with the
+// self pairs (u, u); UndirMeanRank and UndirMAP those of the Undirected
+// protocol (the paper's authors' evaluation). Protocol is the training
+// protocol.
 type trainRelationsResult struct {
 	N               int     `json:"n"`
 	Pairs           int     `json:"pairs"`
@@ -44,10 +46,13 @@ type trainRelationsResult struct {
 	Optimizer       string  `json:"optimizer"`
 	LR              float64 `json:"lr"`
 	SecondsPerEpoch float64 `json:"seconds_per_epoch"`
+	Protocol        string  `json:"protocol"`
+	UndirMeanRank   float64 `json:"undir_mean_rank"`
+	UndirMAP        float64 `json:"undir_map"`
 }
 
 const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
-	"[--optimizer sgd|adam] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
+	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
 	"[--root SYNSET] [--out EMB.json] [--progress]"
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
@@ -61,8 +66,9 @@ func runTrainRelations(env Env) error {
 	epochs := fs.Int("epochs", 50, "number of epochs (passes over the relations)")
 	negatives := fs.Int("negatives", 50, "negative samples per relation")
 	batch := fs.Int("batch", 1000, "relations per batch")
-	lr := fs.Float64("lr", 0, "learning rate (0: sgd 0.02 for d <= 4, 0.01 above as in the paper; adam 0.01)")
-	optName := fs.String("optimizer", "sgd", "optimiser: sgd or adam")
+	lr := fs.Float64("lr", 0, "learning rate (0: adam 0.01; sgd 0.02 for d <= 4, 0.01 above as in the paper)")
+	optName := fs.String("optimizer", hypernymy.Adam, "optimiser: adam or sgd")
+	protocol := fs.String("protocol", hypernymy.Directed, "training protocol: directed (Poincaré reference) or undirected (the paper's authors' code); both are evaluated")
 	seed := fs.Uint64("seed", 1, "random seed (initialisation, order, negatives)")
 	eps := fs.Float64("eps", 0.01, "regularisation added to the diagonal of every scale L L^T")
 	evalEvery := fs.Int("eval-every", 10, "evaluate mean rank and MAP every K epochs (and after the last; 0: only after the last)")
@@ -95,7 +101,9 @@ func runTrainRelations(env Env) error {
 	case *lr < 0 || math.IsNaN(*lr) || math.IsInf(*lr, 0):
 		return usage("--lr %v: want a positive number (or 0 for the default)", *lr)
 	case *optName != hypernymy.SGD && *optName != hypernymy.Adam:
-		return usage("--optimizer %q: want sgd or adam", *optName)
+		return usage("--optimizer %q: want adam or sgd", *optName)
+	case *protocol != hypernymy.Directed && *protocol != hypernymy.Undirected:
+		return usage("--protocol %q: want directed or undirected", *protocol)
 	case !(*eps > 0) || math.IsInf(*eps, 0):
 		return usage("--eps %v: want a positive number", *eps)
 	case *evalEvery < 0:
@@ -113,14 +121,15 @@ func runTrainRelations(env Env) error {
 		ee = -1
 	}
 	cfg := hypernymy.Config{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
-		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf}
+		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf,
+		Protocol: *protocol}
 	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	cfg = tr.Config()
-	fmt.Fprintf(env.Stderr, "%s: %d items, %d relations (%d with self pairs); d=%d, %s lr %g, %d negatives, batches of %d, %d epochs\n",
-		pos[0], ds.Len(), relationsCountDistinct(ds.Relations), len(tr.Relations()), cfg.Dim, cfg.Optimizer, cfg.LR,
+	fmt.Fprintf(env.Stderr, "%s: %d items, %d relations (%d training relations, %s protocol); d=%d, %s lr %g, %d negatives, batches of %d, %d epochs\n",
+		pos[0], ds.Len(), relationsCountDistinct(ds.Relations), len(tr.Relations()), cfg.Protocol, cfg.Dim, cfg.Optimizer, cfg.LR,
 		cfg.Negatives, cfg.BatchSize, cfg.Epochs)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -135,8 +144,8 @@ func runTrainRelations(env Env) error {
 		if len(p.Evals) > shown {
 			bar.clear()
 			for _, e := range p.Evals[shown:] {
-				fmt.Fprintf(env.Stderr, "epoch %d/%d  loss %.4f  mean rank %.3f  MAP %.4f  (with self pairs: %.3f, %.4f)  %.2fs/epoch\n",
-					e.Epoch, cfg.Epochs, e.Loss, e.MeanRank, e.MAP, e.SymMeanRank, e.SymMAP, e.TrainSeconds/float64(max(e.Epoch, 1)))
+				fmt.Fprintf(env.Stderr, "epoch %d/%d  loss %.4f  mean rank %.3f  MAP %.4f  (undirected: %.3f, %.4f; with self pairs: %.3f, %.4f)  %.2fs/epoch\n",
+					e.Epoch, cfg.Epochs, e.Loss, e.MeanRank, e.MAP, e.UndirMeanRank, e.UndirMAP, e.SymMeanRank, e.SymMAP, e.TrainSeconds/float64(max(e.Epoch, 1)))
 			}
 			shown = len(p.Evals)
 		}
@@ -169,11 +178,12 @@ func runTrainRelations(env Env) error {
 		N: ds.Len(), Pairs: relationsCountDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds,
 		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
 		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
+		Protocol: cfg.Protocol, UndirMeanRank: p.UndirMeanRank, UndirMAP: p.UndirMAP,
 	}
 	if p.Epoch > 0 {
 		res.SecondsPerEpoch = p.TrainSeconds / float64(p.Epoch)
 	}
-	for _, v := range []*float64{&res.MeanRank, &res.MAP, &res.SymMeanRank, &res.SymMAP, &res.Loss} {
+	for _, v := range []*float64{&res.MeanRank, &res.MAP, &res.SymMeanRank, &res.SymMAP, &res.UndirMeanRank, &res.UndirMAP, &res.Loss} {
 		if math.IsNaN(*v) {
 			*v = 0 // JSON has no NaN: nothing was evaluated (interrupted in the first epoch)
 		}
