@@ -179,8 +179,9 @@ func evaluateGraphs(ctx context.Context, graphs []*hypGraph, rows RowScorer, wor
 
 // hypDenseRowsMax is the largest n for which the trainer's evaluation
 // stores the whole symmetric score matrix (n^2 float64: 128 MiB at 4096)
-// and so computes each unordered pair once.
-const hypDenseRowsMax = 4096
+// and so computes each unordered pair once; above, it prunes (prune.go).
+// A variable so that tests can reach the pruned path on small data.
+var hypDenseRowsMax = 4096
 
 // denseRows computes all scores s(u, w) = s(w, u) once per unordered pair,
 // parallel over rows, and returns a RowScorer that reads them.

@@ -30,8 +30,8 @@ func (s *hypShard) touch(i int) {
 }
 
 // hypPairWS is the per-goroutine workspace of the loss kernel: for each of
-// the K = 1 + negatives candidates, Y = A_u^{1/2} L_v, the eigenvectors Q
-// and eigenvalues of M = Y Y^T + eps A_u, and the score.
+// the K = 1 + negatives candidates, Y = F_u^T L_v, the eigenvectors Q
+// and eigenvalues of M = Y Y^T + eps F_u^T F_u = F_u^T A_v F_u, and the score.
 type hypPairWS struct {
 	d            int
 	y, q, lam    []float64
@@ -60,14 +60,14 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	u int, cand []int32, gMean, gFac []float64, touch func(int)) float64 {
 	d := ws.d
 	dd := d * d
-	su := c.s[u*dd : (u+1)*dd]
-	au := c.a[u*dd : (u+1)*dd]
+	ft := c.ft[u*dd : (u+1)*dd]
+	ku := c.k[u*dd : (u+1)*dd]
 	mu := means[u*d : (u+1)*d]
 	best := math.Inf(-1)
 	for j, v := range cand {
 		lv := fact[int(v)*dd : (int(v)+1)*dd]
 		y := ws.y[j*dd : (j+1)*dd]
-		hypMul(y, su, lv, d)
+		hypMul(y, ft, lv, d)
 		m := ws.m
 		for r := 0; r < d; r++ {
 			for q := 0; q <= r; q++ {
@@ -75,7 +75,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 				for p := 0; p < d; p++ {
 					s += y[r*d+p] * y[q*d+p]
 				}
-				s += eps * 0.5 * (au[r*d+q] + au[q*d+r])
+				s += eps * ku[r*d+q]
 				m[r*d+q] = s
 				m[q*d+r] = s
 			}
@@ -144,7 +144,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 				g[r*d+s] += acc
 			}
 		}
-		// grad L_v += w T^{A_v A_u} L_v = w S_u Q diag(1/sqrt(lambda)) Q^T Y.
+		// grad L_v += w T^{A_v A_u} L_v = w F_u Q diag(1/sqrt(lambda)) Q^T Y.
 		y := ws.y[j*dd : (j+1)*dd]
 		for p := 0; p < d; p++ {
 			ws.f[p] = 0
@@ -168,20 +168,20 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 			for s := 0; s < d; s++ {
 				var acc float64
 				for p := 0; p < d; p++ {
-					acc += su[r*d+p] * ws.t2[p*d+s]
+					acc += ft[p*d+r] * ws.t2[p*d+s]
 				}
 				gl[r*d+s] += acc
 			}
 		}
 	}
-	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = R_u G P_u, P_u = R_u L_u.
+	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = F_u^{-T} G P_u, P_u = F_u^{-1} L_u.
 	for r := 0; r < d; r++ {
 		for s := 0; s < r; s++ {
 			g[s*d+r] = g[r*d+s]
 		}
 	}
 	hypMul(ws.t1, g, c.p[u*dd:(u+1)*dd], d)
-	hypMul(ws.t2, c.r[u*dd:(u+1)*dd], ws.t1, d)
+	hypMul(ws.t2, c.fit[u*dd:(u+1)*dd], ws.t1, d)
 	gl := gFac[u*dd : (u+1)*dd]
 	for i, v := range ws.t2 {
 		gl[i] += v

@@ -8,7 +8,17 @@ import (
 // batch does one optimisation step on the given positives and returns the
 // summed loss.
 func (t *Trainer) batch(batch []int) (float64, error) {
-	if err := t.refreshCache(); err != nil {
+	t.queries = t.queries[:0]
+	for _, pi := range batch {
+		if u := t.pos[pi][0]; !t.queryMark[u] {
+			t.queryMark[u] = true
+			t.queries = append(t.queries, int32(u))
+		}
+	}
+	for _, u := range t.queries {
+		t.queryMark[u] = false
+	}
+	if err := t.refreshItems(t.queries); err != nil {
 		return 0, err
 	}
 	t.sampleNegatives(batch)

@@ -63,6 +63,9 @@ type Trainer struct {
 	cws    []*hypCacheWS
 	shards [hypShards]*hypShard
 	negs   []int32 // BatchSize * Negatives
+	// queryMark and queries list the distinct u of the current batch.
+	queryMark []bool
+	queries   []int32
 
 	mu        sync.Mutex // held by Step, Run, Evaluate and EvaluateOn
 	latest    atomic.Pointer[Progress]
@@ -108,7 +111,7 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	t := &Trainer{
 		cfg: cfg, n: n, d: d, graph: g, input: in, sym: sym, undir: undir, pos: g.pairs(),
 		params: make([]float64, n*(d+d*d)), grad: make([]float64, n*(d+d*d)),
-		touched: make([]bool, n),
+		touched: make([]bool, n), queryMark: make([]bool, n),
 		rng:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		cache:   newHypItemCache(n, d),
 		negs:    make([]int32, cfg.BatchSize*cfg.Negatives),
@@ -162,15 +165,32 @@ func (t *Trainer) Relations() [][2]int {
 // Epoch returns the number of completed epochs.
 func (t *Trainer) Epoch() int { return t.epoch }
 
-// refreshCache recomputes the item cache from the current factors.
+// refreshCache recomputes the item cache of every item from the current
+// factors.
 func (t *Trainer) refreshCache() error {
+	return t.refreshItems(nil)
+}
+
+// refreshItems recomputes the item cache of the given items (all when
+// items is nil). The loss kernel reads the cache of the query items u
+// only (the candidates enter through their factors), so a batch refreshes
+// the u of its relations: O(batch d^3) instead of O(n d^3) per step.
+func (t *Trainer) refreshItems(items []int32) error {
 	const chunk = 64
 	dd := t.d * t.d
-	tasks := (t.n + chunk - 1) / chunk
+	count := t.n
+	if items != nil {
+		count = len(items)
+	}
+	tasks := (count + chunk - 1) / chunk
 	var bad atomic.Int64
 	bad.Store(-1)
 	hypParallel(t.cfg.Workers, tasks, func(w, task int) {
-		for i := task * chunk; i < min((task+1)*chunk, t.n); i++ {
+		for k := task * chunk; k < min((task+1)*chunk, count); k++ {
+			i := k
+			if items != nil {
+				i = int(items[k])
+			}
 			if !t.cache.setFromFactor(t.cws[w], i, t.fact[i*dd:(i+1)*dd], t.cfg.Eps) {
 				bad.CompareAndSwap(-1, int64(i))
 			}

@@ -66,13 +66,6 @@ func (t *Trainer) evaluate(ctx context.Context, graphs []*hypGraph) ([]Reconstru
 	if err := t.refreshCache(); err != nil {
 		return nil, err
 	}
-	rows := t.cache.rowScorer(t.means)
-	if t.n <= hypDenseRowsMax {
-		var err error
-		if rows, err = t.cache.denseRows(ctx, t.means, t.cfg.Workers); err != nil {
-			return nil, err
-		}
-	}
 	var nonEmpty []*hypGraph
 	for _, g := range graphs {
 		if len(g.adj) > 0 {
@@ -82,7 +75,17 @@ func (t *Trainer) evaluate(ctx context.Context, graphs []*hypGraph) ([]Reconstru
 	if len(nonEmpty) == 0 {
 		return nil, errors.New("reconstruction: no relations")
 	}
-	r, err := evaluateGraphs(ctx, nonEmpty, rows, t.cfg.Workers)
+	var r []Reconstruction
+	var err error
+	if t.n <= hypDenseRowsMax {
+		var rows RowScorer
+		if rows, err = t.cache.denseRows(ctx, t.means, t.cfg.Workers); err != nil {
+			return nil, err
+		}
+		r, err = evaluateGraphs(ctx, nonEmpty, rows, t.cfg.Workers)
+	} else {
+		r, _, err = t.cache.evaluatePruned(ctx, t.means, nonEmpty, t.cfg.Workers)
+	}
 	if err != nil {
 		return nil, err
 	}

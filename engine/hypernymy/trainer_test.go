@@ -21,9 +21,12 @@ func hypRandFactor(rng *rand.Rand, d int, s float64) []float64 {
 	return l
 }
 
-// TestHypJacobiRoots checks the Jacobi-based cache (A, A^{1/2}, A^{-1/2})
-// against H1's exact eigendecomposition roots (engine.RootsPSD, gonum EigenSym).
-func TestHypJacobiRoots(t *testing.T) {
+// TestHypCacheFactors checks the item cache against independent
+// computations (engine.FactorProduct, gonum's eigendecomposition through
+// engine.RootsPSD): from a factor (Cholesky), F F^T = A, F^{-T} F^T = I,
+// K = F^T F and P = F^{-1} L; from a scale matrix, F = A^{1/2} and
+// F^{-T} = A^{-1/2}.
+func TestHypCacheFactors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{1, 2, 3, 5, 10, 16} {
 		for trial := 0; trial < 5; trial++ {
@@ -34,18 +37,31 @@ func TestHypJacobiRoots(t *testing.T) {
 				t.Fatalf("d=%d: not positive definite", d)
 			}
 			a := engine.FactorProduct(l, d, d, eps)
-			sq, isq, _ := engine.RootsPSD(a, d, 0)
+			f := engine.Transpose(c.ft, d, d)
 			if e := engine.FrobDist(c.a, a); e > 1e-12*engine.FrobNorm(a) {
 				t.Errorf("d=%d: A differs by %g", d, e)
 			}
-			if e := engine.FrobDist(c.s, sq); e > 1e-11*engine.FrobNorm(sq) {
+			if e := engine.FrobDist(engine.MatMul(f, c.ft, d, d, d), a); e > 1e-12*engine.FrobNorm(a) {
+				t.Errorf("d=%d: F F^T differs from A by %g", d, e)
+			}
+			if e := engine.FrobDist(engine.MatMul(c.fit, c.ft, d, d, d), engine.Identity(d)); e > 1e-9 {
+				t.Errorf("d=%d: F^{-T} F^T differs from I by %g", d, e)
+			}
+			if e := engine.FrobDist(c.k, engine.MatMul(c.ft, f, d, d, d)); e > 1e-12*engine.FrobNorm(a) {
+				t.Errorf("d=%d: K differs from F^T F by %g", d, e)
+			}
+			if e := engine.FrobDist(engine.MatMul(f, c.p, d, d, d), l); e > 1e-9*engine.FrobNorm(l) {
+				t.Errorf("d=%d: F P differs from L by %g", d, e)
+			}
+			sq, isq, _ := engine.RootsPSD(a, d, 0)
+			if !c.setFromScale(newHypCacheWS(d), 0, a) {
+				t.Fatalf("d=%d: scale not positive definite", d)
+			}
+			if e := engine.FrobDist(c.ft, sq); e > 1e-11*engine.FrobNorm(sq) {
 				t.Errorf("d=%d: A^{1/2} differs by %g", d, e)
 			}
-			if e := engine.FrobDist(c.r, isq); e > 1e-9*engine.FrobNorm(isq) {
+			if e := engine.FrobDist(c.fit, isq); e > 1e-9*engine.FrobNorm(isq) {
 				t.Errorf("d=%d: A^{-1/2} differs by %g (norm %g)", d, e, engine.FrobNorm(isq))
-			}
-			if e := engine.FrobDist(c.p, engine.MatMul(isq, l, d, d, d)); e > 1e-9*engine.FrobNorm(c.p) {
-				t.Errorf("d=%d: A^{-1/2} L differs by %g", d, e)
 			}
 		}
 	}
