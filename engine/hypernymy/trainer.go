@@ -112,9 +112,9 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 		cfg: cfg, n: n, d: d, graph: g, input: in, sym: sym, undir: undir, pos: g.pairs(),
 		params: make([]float64, n*(d+d*d)), grad: make([]float64, n*(d+d*d)),
 		touched: make([]bool, n), queryMark: make([]bool, n),
-		rng:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		cache:   newHypItemCache(n, d),
-		negs:    make([]int32, cfg.BatchSize*cfg.Negatives),
+		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		cache: newHypItemCache(n, d),
+		negs:  make([]int32, cfg.BatchSize*cfg.Negatives),
 	}
 	t.means, t.fact = t.params[:n*d], t.params[n*d:]
 	t.gMean, t.gFac = t.grad[:n*d], t.grad[n*d:]
