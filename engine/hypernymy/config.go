@@ -58,6 +58,9 @@ type Config struct {
 	// Step and Run (always after the last one); 0 means every epoch, < 0
 	// only after the last.
 	EvalEvery int
+	// NoEval turns the scheduled evaluations off (Evaluate still works),
+	// for timing the training alone.
+	NoEval bool
 	// NoSelfPairs disables the symmetrisation of the paper under the
 	// Directed protocol (each noun is also its own hypernym: (u, u) is
 	// added to the relations). The Undirected protocol never adds them.

@@ -67,7 +67,8 @@ type Trainer struct {
 	queryMark []bool
 	queries   []int32
 
-	mu        sync.Mutex // held by Step, Run, Evaluate and EvaluateOn
+	mu        sync.Mutex   // held by Step, Run, Evaluate and EvaluateOn
+	relDone   atomic.Int64 // relations done in the current epoch
 	latest    atomic.Pointer[Progress]
 	epoch     int
 	lastLoss  float64
@@ -220,7 +221,9 @@ func (t *Trainer) epochStep(ctx context.Context) error {
 			return err
 		}
 		total += loss
+		t.relDone.Store(int64(b0 + len(batch)))
 	}
+	t.relDone.Store(0)
 	t.epoch++
 	t.lastLoss = total / float64(len(t.order))
 	t.losses = append(t.losses, t.lastLoss)
@@ -231,6 +234,9 @@ func (t *Trainer) epochStep(ctx context.Context) error {
 
 // evalDue reports whether the schedule asks for an evaluation now.
 func (t *Trainer) evalDue() bool {
+	if t.cfg.NoEval {
+		return false
+	}
 	if t.epoch == t.cfg.Epochs {
 		return true
 	}
@@ -313,6 +319,14 @@ func (t *Trainer) SetEpochs(total int) error {
 	p := t.snapshot()
 	t.latest.Store(p)
 	return nil
+}
+
+// EpochProgress returns how many training relations the current epoch
+// has done and how many it has: progress within an epoch, which takes
+// minutes on the WordNet nouns. Any goroutine may call it; it does not
+// block.
+func (t *Trainer) EpochProgress() (done, total int) {
+	return int(t.relDone.Load()), len(t.pos)
 }
 
 // Latest returns the most recently published snapshot (never nil after

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"time"
 
 	"burescope/datasets"
@@ -49,11 +50,15 @@ type trainRelationsResult struct {
 	Protocol        string  `json:"protocol"`
 	UndirMeanRank   float64 `json:"undir_mean_rank"`
 	UndirMAP        float64 `json:"undir_map"`
+	// CPUSeconds is the process CPU time (all threads) of the whole
+	// command, loading included: on a busy shared machine wall time
+	// overstates the cost.
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
 	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
-	"[--root SYNSET] [--out EMB.json] [--progress]"
+	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress]"
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
 // the (child, ancestor) pairs of INPUT (a file or builtin:NAME) with
@@ -76,6 +81,7 @@ func runTrainRelations(env Env) error {
 	workers := fs.Int("workers", 0, "goroutines (0: all cores; results do not depend on it)")
 	out := fs.String("out", "", "write the trained embedding (JSON, gaussian family) to this file")
 	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
+	noEval := fs.Bool("no-eval", false, "do not evaluate (to time the training alone); the scores are then 0")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
@@ -122,7 +128,7 @@ func runTrainRelations(env Env) error {
 	}
 	cfg := hypernymy.Config{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
 		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf,
-		Protocol: *protocol}
+		Protocol: *protocol, NoEval: *noEval}
 	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
@@ -151,14 +157,32 @@ func runTrainRelations(env Env) error {
 		}
 		bar.update(p)
 	}
+	stopPoll := make(chan struct{})
+	polled := make(chan struct{})
+	go func() { // progress within long epochs
+		defer close(polled)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopPoll:
+				return
+			case <-tick.C:
+				done, total := tr.EpochProgress()
+				bar.within(done, total)
+			}
+		}
+	}()
 	runErr := tr.Run(ctx, 200*time.Millisecond, publish)
+	close(stopPoll)
+	<-polled
 	bar.done()
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("%s: %w", pos[0], runErr)
 	}
 	seconds := time.Since(start).Seconds()
 	p := tr.Latest()
-	if !p.Evaluated && p.Epoch > 0 {
+	if !p.Evaluated && p.Epoch > 0 && !*noEval {
 		// Interrupted between evaluations: score the state reached.
 		if q, err := tr.Evaluate(context.Background()); err == nil {
 			p = q
@@ -179,6 +203,7 @@ func runTrainRelations(env Env) error {
 		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
 		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
 		Protocol: cfg.Protocol, UndirMeanRank: p.UndirMeanRank, UndirMAP: p.UndirMAP,
+		CPUSeconds: processCPU().Seconds(),
 	}
 	if p.Epoch > 0 {
 		res.SecondsPerEpoch = p.TrainSeconds / float64(p.Epoch)
@@ -212,6 +237,7 @@ func relationsCountDistinct(pairs [][2]int) int {
 // latest loss, mean rank and MAP, redrawn in place at most five times a
 // second. A nil *trainBar draws nothing.
 type trainBar struct {
+	mu        sync.Mutex
 	w         io.Writer
 	total     int
 	drawn     bool
@@ -220,7 +246,12 @@ type trainBar struct {
 }
 
 func (b *trainBar) update(p *hypernymy.Progress) {
-	if b == nil || (b.drawn && (p.Epoch == b.lastEpoch || (time.Since(b.last) < 200*time.Millisecond && !p.Done))) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn && (p.Epoch == b.lastEpoch || (time.Since(b.last) < 200*time.Millisecond && !p.Done)) {
 		return
 	}
 	b.lastEpoch = p.Epoch
@@ -235,9 +266,26 @@ func (b *trainBar) update(p *hypernymy.Progress) {
 	b.drawn, b.last = true, time.Now()
 }
 
+// within shows the progress inside the current epoch (relations done of
+// total) after the epoch count.
+func (b *trainBar) within(done, total int) {
+	if b == nil || done == 0 || total == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fmt.Fprintf(b.w, "\r[epoch %d/%d: %5.1f%% of %d relations]  ", b.lastEpoch+1, b.total, 100*float64(done)/float64(total), total)
+	b.drawn, b.last = true, time.Now()
+}
+
 // clear ends the bar's line so that a full line can be printed.
 func (b *trainBar) clear() {
-	if b != nil && b.drawn {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn {
 		fmt.Fprintln(b.w)
 		b.drawn = false
 	}
