@@ -56,7 +56,7 @@ type trainRelationsResult struct {
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
-const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
+const trainRelationsUsage = "INPUT [--dim 2..32] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
 	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
 	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress]"
 
@@ -67,7 +67,7 @@ const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [
 // the embedding (gaussian family) and print one JSON summary line.
 func runTrainRelations(env Env) error {
 	fs := NewFlagSet(env, "train-relations", trainRelationsUsage)
-	dim := fs.Int("dim", 2, "embedding dimension (2..16)")
+	dim := fs.Int("dim", 2, "embedding dimension (2..32)")
 	epochs := fs.Int("epochs", 50, "number of epochs (passes over the relations)")
 	negatives := fs.Int("negatives", 50, "negative samples per relation")
 	batch := fs.Int("batch", 1000, "relations per batch")
@@ -96,8 +96,8 @@ func runTrainRelations(env Env) error {
 		return usage("want exactly one INPUT (a relations file, builtin:NAME or wordnet:DIR), got %d arguments", len(pos))
 	}
 	switch {
-	case *dim < 2 || *dim > 16:
-		return usage("--dim %d out of range 2..16", *dim)
+	case *dim < 2 || *dim > 32:
+		return usage("--dim %d out of range 2..32", *dim)
 	case *epochs < 1:
 		return usage("--epochs %d: want at least 1", *epochs)
 	case *negatives < 1:

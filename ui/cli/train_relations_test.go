@@ -173,7 +173,7 @@ func TestTrainRelationsErrors(t *testing.T) {
 	}{
 		{[]string{}, 2, "exactly one INPUT"},
 		{[]string{"builtin:mammals", "--dim", "1"}, 2, "--dim 1 out of range"},
-		{[]string{"builtin:mammals", "--dim", "17"}, 2, "--dim 17 out of range"},
+		{[]string{"builtin:mammals", "--dim", "33"}, 2, "--dim 33 out of range"},
 		{[]string{"builtin:mammals", "--epochs", "0"}, 2, "--epochs 0"},
 		{[]string{"builtin:mammals", "--optimizer", "lbfgs"}, 2, "--optimizer"},
 		{[]string{"builtin:mammals", "--lr", "-1"}, 2, "--lr -1"},
