@@ -6,10 +6,30 @@ import (
 )
 
 // DotProduct returns the Wasserstein-Bures pseudo dot product
-// [mu_a : mu_b] = <a, b> + tr (A^{1/2} B A^{1/2})^{1/2} (MATH.md, Pseudo dot
-// product: the polarisation of W2^2 against the Dirac at 0, with tau = 1).
+// [mu_a : mu_b] = <a, b> + tr (A^{1/2} B A^{1/2})^{1/2} of two measures
+// whose covariances are the scales A and B themselves (tau = 1: the
+// Gaussian family, and the hypernymy model); PseudoDot is the definition
+// for every family.
 func DotProduct(ma, sa, mb, sb []float64, d int) float64 {
 	return Dot(ma, mb) + CrossTrace(sa, sb, d)
+}
+
+// PseudoDot returns the Wasserstein-Bures pseudo dot product of two
+// measures of family f with means ma, mb and scales sa, sb (covariances
+// f.Tau * scale), with covariance weight rho (docs/hypernymy.md):
+//
+//	[mu_a : mu_b]_rho = <a, b> + rho tau tr (A^{1/2} B A^{1/2})^{1/2}.
+//
+// With rho = 1 it is the polarisation of W2^2 against the Dirac at 0,
+// (W2^2(mu_a, delta_0) + W2^2(mu_b, delta_0) - W2^2(mu_a, mu_b)) / 2, for
+// every family: the cross term of the covariances tau A and tau B is
+// tau tr (A^{1/2} B A^{1/2})^{1/2}. A zero Tau counts as 1.
+func PseudoDot(f Family, ma, sa, mb, sb []float64, d int, rho float64) float64 {
+	tau := f.Tau
+	if tau == 0 {
+		tau = 1
+	}
+	return Dot(ma, mb) + rho*tau*CrossTrace(sa, sb, d)
 }
 
 // DotProductGrad returns [mu_a : mu_b] for mu_a = mu(ma, L L^T + eps I)
