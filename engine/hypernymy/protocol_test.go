@@ -2,8 +2,10 @@ package hypernymy
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"testing"
 )
@@ -209,5 +211,44 @@ func TestUndirectedTrainsAndReproduces(t *testing.T) {
 		if a.Means[i] != b.Means[i] {
 			t.Fatalf("1 and 3 workers differ at mean entry %d", i)
 		}
+	}
+}
+
+// TestEpochProgressAndCancel watches EpochProgress from another goroutine
+// during an epoch, cancels once it moved, and checks that Step stopped
+// inside the epoch with ctx's error and that the trainer goes on from
+// there.
+func TestEpochProgressAndCancel(t *testing.T) {
+	const n = 1182
+	tr, err := NewTrainer(n, hypBenchTree(n), Config{Dim: 2, Negatives: 5, BatchSize: 50, Seed: 1, Epochs: 3, NoEval: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done, total := tr.EpochProgress(); done != 0 || total != len(tr.Relations()) {
+		t.Fatalf("before training: %d of %d", done, total)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	seen := make(chan int)
+	go func() {
+		for {
+			if done, _ := tr.EpochProgress(); done > 0 {
+				cancel()
+				seen <- done
+				return
+			}
+			runtime.Gosched()
+		}
+	}()
+	_, err = tr.Step(ctx, 1)
+	done := <-seen
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Step returned %v, want context.Canceled", err)
+	}
+	now, total := tr.EpochProgress()
+	if tr.Epoch() != 0 || now < done || now >= total {
+		t.Fatalf("after cancel: epoch %d, %d of %d relations (seen %d)", tr.Epoch(), now, total, done)
+	}
+	if _, err := tr.Step(context.Background(), 1); err != nil || tr.Epoch() != 1 {
+		t.Fatalf("resumed: epoch %d, %v", tr.Epoch(), err)
 	}
 }
