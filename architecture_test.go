@@ -29,6 +29,7 @@ var layers = map[string][]string{
 	"ui/internal/icongen":       {},
 	"ui/internal/shotcheck":     {},
 	"ui/internal/shotcheck/cmd": {"ui/internal/shotcheck"},
+	"docs/experiments/figure6":  {},
 }
 
 // forbidden lists external module prefixes a layer must never import:
@@ -41,6 +42,8 @@ var forbidden = map[string][]string{
 	"render":           {"fyne.io/", "github.com/go-gl/"},
 	"gpucompute":       {"fyne.io/"},
 	"ui/cli":           {"fyne.io/"},
+	// A hand-run plotting script (build tag ignore): gonum/plot only.
+	"docs/experiments/figure6": {"fyne.io/", "github.com/go-gl/"},
 }
 
 // TestArchitecture parses every non-test Go file and checks its imports
