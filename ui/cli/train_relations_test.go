@@ -153,8 +153,8 @@ func TestTrainRelationsReproducible(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Error("1 and 3 workers wrote different embeddings")
 	}
-	if res[0].Optimizer != "adam" || res[0].LR != 0.01 || res[0].Dim != 2 || res[0].Protocol != "directed" {
-		t.Errorf("defaults: %+v, want adam with lr 0.01 at d = 2, directed protocol", res[0])
+	if res[0].Optimizer != "adam" || res[0].LR != 0.03 || res[0].Dim != 2 || res[0].Protocol != "directed" {
+		t.Errorf("defaults: %+v, want adam with lr 0.03 at d = 2, directed protocol", res[0])
 	}
 }
 
