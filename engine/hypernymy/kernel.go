@@ -101,6 +101,25 @@ func hypMul(c, a, b []float64, d int) {
 	}
 }
 
+// hypMulUpper writes the product of the upper triangular d x d matrix a
+// (entries below the diagonal are ignored) and b into c (c must not alias
+// a or b).
+func hypMulUpper(c, a, b []float64, d int) {
+	for i := 0; i < d; i++ {
+		ci := c[i*d : (i+1)*d]
+		for j := range ci {
+			ci[j] = 0
+		}
+		for p := i; p < d; p++ {
+			aip := a[i*d+p]
+			bp := b[p*d : (p+1)*d]
+			for j, v := range bp {
+				ci[j] += aip * v
+			}
+		}
+	}
+}
+
 // hypItemCache is the per-measure cache the kernels need, refreshed
 // whenever the factors change. For every item, A = L L^T + eps I and a
 // factor F with A = F F^T: the kernels use

@@ -55,7 +55,9 @@ func newHypPairWS(d, k int) *hypPairWS {
 //
 // (cand[0] is the positive v, the rest the negatives) and returns the
 // loss. means and fact are the parameters, c the item cache built from
-// them with eps; touch is called for every item whose gradient changes.
+// them with eps by setFromFactor (Cholesky: F^T and F^{-T} are upper
+// triangular, which the products here exploit); touch is called for
+// every item whose gradient changes.
 func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps float64,
 	u int, cand []int32, gMean, gFac []float64, touch func(int)) float64 {
 	d := ws.d
@@ -67,7 +69,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	for j, v := range cand {
 		lv := fact[int(v)*dd : (int(v)+1)*dd]
 		y := ws.y[j*dd : (j+1)*dd]
-		hypMul(y, ft, lv, d)
+		hypMulUpper(y, ft, lv, d)
 		m := ws.m
 		for r := 0; r < d; r++ {
 			for q := 0; q <= r; q++ {
@@ -167,7 +169,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		for r := 0; r < d; r++ {
 			for s := 0; s < d; s++ {
 				var acc float64
-				for p := 0; p < d; p++ {
+				for p := 0; p <= r; p++ { // F = ft^T is lower triangular
 					acc += ft[p*d+r] * ws.t2[p*d+s]
 				}
 				gl[r*d+s] += acc
@@ -181,7 +183,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		}
 	}
 	hypMul(ws.t1, g, c.p[u*dd:(u+1)*dd], d)
-	hypMul(ws.t2, c.fit[u*dd:(u+1)*dd], ws.t1, d)
+	hypMulUpper(ws.t2, c.fit[u*dd:(u+1)*dd], ws.t1, d)
 	gl := gFac[u*dd : (u+1)*dd]
 	for i, v := range ws.t2 {
 		gl[i] += v
