@@ -1,8 +1,10 @@
 package hypernymy
 
 import (
+	"burescope/engine"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -250,5 +252,63 @@ func TestEpochProgressAndCancel(t *testing.T) {
 	}
 	if _, err := tr.Step(context.Background(), 1); err != nil || tr.Epoch() != 1 {
 		t.Fatalf("resumed: epoch %d, %v", tr.Epoch(), err)
+	}
+}
+
+// TestHypTridiagDegenerate checks the tred2/tql2 eigensolver on the
+// matrices where QL iterations are delicate: multiples of the identity,
+// diagonal, zero, rank one, and eigenvalues spread over 12 orders of
+// magnitude: eigenvalues against gonum (engine.EigenvaluesPSD), V diag V^T
+// = M and V^T V = I.
+func TestHypTridiagDegenerate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, d := range []int{5, 10} {
+		x := make([]float64, d)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		spread := make([]float64, d*d)
+		q := engine.MatMul(hypRandFactor(rng, d, 1), engine.Identity(d), d, d, d)
+		for k := 0; k < d; k++ {
+			w := math.Pow(10, -12+12*float64(k)/float64(d-1))
+			for i := 0; i < d; i++ {
+				for j := 0; j < d; j++ {
+					spread[i*d+j] += w * q[i*d+k] * q[j*d+k]
+				}
+			}
+		}
+		cases := map[string][]float64{
+			"3I":       engine.FactorProduct(engine.Identity(d), d, d, 2),
+			"diagonal": make([]float64, d*d),
+			"zero":     make([]float64, d*d),
+			"rank one": engine.FactorProduct(x, d, 1, 0),
+			"spread":   spread,
+		}
+		for i := 0; i < d; i++ {
+			cases["diagonal"][i*d+i] = float64(i%3) + 0.5
+		}
+		for name, m0 := range cases {
+			t.Run(fmt.Sprintf("d=%d/%s", d, name), func(t *testing.T) {
+				m, v, lam := append([]float64(nil), m0...), make([]float64, d*d), make([]float64, d)
+				newHypEig(d).vectors(m, v, lam)
+				want := engine.EigenvaluesPSD(m0, d)
+				got := append([]float64(nil), lam...)
+				sort.Float64s(got)
+				scale := 1 + math.Abs(want[d-1])
+				for i := range got {
+					if !(math.Abs(got[i]-want[i]) <= 1e-12*scale) {
+						t.Errorf("eigenvalue %d = %v, want %v", i, got[i], want[i])
+					}
+				}
+				rec := make([]float64, d*d)
+				hypSpectral(rec, v, lam, d)
+				if e := engine.FrobDist(rec, m0); !(e <= 1e-12*scale) {
+					t.Errorf("V diag V^T differs from M by %g", e)
+				}
+				if e := engine.FrobDist(engine.MatMul(engine.Transpose(v, d, d), v, d, d, d), engine.Identity(d)); !(e <= 1e-12) {
+					t.Errorf("V^T V differs from I by %g", e)
+				}
+			})
+		}
 	}
 }
