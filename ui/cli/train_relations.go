@@ -71,7 +71,7 @@ func runTrainRelations(env Env) error {
 	epochs := fs.Int("epochs", 50, "number of epochs (passes over the relations)")
 	negatives := fs.Int("negatives", 50, "negative samples per relation")
 	batch := fs.Int("batch", 1000, "relations per batch")
-	lr := fs.Float64("lr", 0, "learning rate (0: adam 0.03 for d <= 5, 0.01 above; sgd 0.02 for d <= 4, 0.01 above as in the paper)")
+	lr := fs.Float64("lr", 0, "learning rate (0: adam 0.03; sgd 0.02 for d <= 4, 0.01 above as in the paper)")
 	optName := fs.String("optimizer", hypernymy.Adam, "optimiser: adam or sgd")
 	protocol := fs.String("protocol", hypernymy.Directed, "training protocol: directed (Poincaré reference) or undirected (the paper's authors' code); both are evaluated")
 	seed := fs.Uint64("seed", 1, "random seed (initialisation, order, negatives)")
