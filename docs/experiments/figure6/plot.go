@@ -101,8 +101,8 @@ func main() {
 			p.Add(l, s)
 			p.Legend.Add(name, l, s)
 		}
-		p.Legend.Top = which == 1
-		p.Legend.Left = true
+		p.Legend.Top = which == 0
+		p.Legend.Left = false
 		out := os.Args[2] + []string{"_rank.png", "_map.png"}[which]
 		if err := p.Save(9*vg.Inch, 6*vg.Inch, out); err != nil {
 			log.Fatal(err)
