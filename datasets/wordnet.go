@@ -71,6 +71,15 @@ func LoadWordNet(dir, root string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	return wordNetFromBytes(name, dataPath, indexPath, data, index, root)
+}
+
+// wordNetFromBytes is LoadWordNet on the contents of data.noun and
+// index.noun (named dataPath and indexPath in errors).
+func wordNetFromBytes(name, dataPath, indexPath string, data, index []byte, root string) (*Dataset, error) {
+	if root == "" {
+		root = DefaultWordNetRoot
+	}
 	synsets, byOffset, err := parseWordNetData(dataPath, data)
 	if err != nil {
 		return nil, err

@@ -367,8 +367,9 @@ func TestWordNetMammalsEqualBuiltin(t *testing.T) {
 }
 
 // FuzzWordNet feeds arbitrary data.noun and index.noun contents to the
-// loader: it must return an error or a closure whose pairs are in range,
-// distinct and never self pairs.
+// loader (after the file reading, which the directory tests cover): it
+// must return an error or a closure whose pairs are in range, distinct
+// and never self pairs.
 func FuzzWordNet(f *testing.F) {
 	dir := f.TempDir()
 	fixtureHierarchy().write(f, dir)
@@ -382,10 +383,7 @@ func FuzzWordNet(f *testing.F) {
 		if tooBig(data, index) {
 			return
 		}
-		d := t.TempDir()
-		os.WriteFile(filepath.Join(d, "data.noun"), data, 0o644)
-		os.WriteFile(filepath.Join(d, "index.noun"), index, 0o644)
-		ds, err := LoadWordNet(d, root)
+		ds, err := wordNetFromBytes("wordnet:fuzz", "data.noun", "index.noun", data, index, root)
 		if err != nil {
 			return
 		}
