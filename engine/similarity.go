@@ -33,7 +33,7 @@ func PseudoDot(f Family, ma, sa, mb, sb []float64, d int, rho float64) float64 {
 }
 
 // DotProductGrad returns [mu_a : mu_b] for mu_a = mu(ma, L L^T + eps I)
-// and its gradients: d/dma = mb and d/dL = T^{A_eps B} L (MATH.md). The
+// and its gradients: d/dma = mb and d/dL = T^{A_eps B} L (docs/math.md). The
 // error is that of TransportMap (singular A_eps and Im B outside Im A).
 func DotProductGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d int) (dot float64, gMean, gL []float64, err error) {
 	a := FactorProduct(la, d, k, eps)
@@ -48,7 +48,7 @@ func DotProductGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d in
 }
 
 // BuresCosine returns the Wasserstein-Bures cosine with mixing weight rho
-// (paper, supplementary "Wasserstein-Bures Cosine"; MATH.md):
+// (paper, supplementary "Wasserstein-Bures Cosine"; docs/math.md):
 //
 //	(<a,b> + rho X) / sqrt(|a|^2 + rho tr A) / sqrt(|b|^2 + rho tr B),
 //
@@ -92,7 +92,7 @@ func BuresCosineGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d i
 }
 
 // MixtureCosine returns the paper's mixture of cosines S_B with weight rho
-// (MATH.md; the paper's word-similarity measure uses rho = 1):
+// (docs/math.md; the paper's word-similarity measure uses rho = 1):
 //
 //	<a,b>/(|a||b|) + rho X / sqrt(tr A tr B),
 //

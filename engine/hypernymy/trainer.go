@@ -13,8 +13,7 @@ import (
 )
 
 // Hypernymy training (paper, section "Hypernymy" and its supplementary
-// paragraph; MATH.md, "Word embeddings and hypernymy" and "Pseudo dot
-// product"): one elliptical embedding mu_u = (a_u, L_u) per noun, scale
+// paragraph; docs/hypernymy.md): one elliptical embedding mu_u = (a_u, L_u) per noun, scale
 // A_u = L_u L_u^T + eps I, score
 //
 //	[u : v] = <a_u, a_v> + tr (A_u^{1/2} A_v A_u^{1/2})^{1/2},
@@ -25,10 +24,12 @@ import (
 //	sum -log( e^{[u:v]} / (e^{[u:v]} + sum_{v'} e^{[u:v']}) ).
 //
 // Gradients use the T maps: d[u:v]/da_u = a_v, d[u:v]/dL_u = T^{A_u A_v} L_u
-// and d[u:v]/dL_v = T^{A_v A_u} L_v. They are computed from one
-// eigendecomposition of M = A_u^{1/2} A_v A_u^{1/2} = Q diag(lambda) Q^T:
-// T^{A_u A_v} = A_u^{-1/2} M^{1/2} A_u^{-1/2} and
-// T^{A_v A_u} = A_u^{1/2} M^{-1/2} A_u^{1/2} (the second formula of MATH.md).
+// and d[u:v]/dL_v = T^{A_v A_u} L_v. With a factor A_u = F_u F_u^T
+// (Cholesky) they are computed from one eigendecomposition of
+// M = F_u^T A_v F_u = Q diag(lambda) Q^T: T^{A_u A_v} = F_u^{-T} M^{1/2} F_u^{-1}
+// and T^{A_v A_u} = F_u M^{-1/2} F_u^T (docs/hypernymy.md, "Gradients").
+// Which relations are trained and how negatives are drawn is the
+// protocol's (config.go).
 
 // Trainer fits elliptical embeddings to a relation list with the
 // softmax loss above. Build one with NewTrainer, then call Step

@@ -67,7 +67,7 @@ func TestHypCacheFactors(t *testing.T) {
 	}
 }
 
-// TestHypCrossTrace checks the allocation-free cross term against H1's
+// TestHypCrossTrace checks the allocation-free cross term against the engine's
 // engine.CrossTrace (exact eigendecomposition), including d = 1 and the d = 2
 // closed form.
 func TestHypCrossTrace(t *testing.T) {
@@ -97,7 +97,7 @@ func TestHypCrossTrace(t *testing.T) {
 	}
 }
 
-// hypRefLoss is the loss of one positive pair computed plainly from H1's
+// hypRefLoss is the loss of one positive pair computed plainly from the engine's
 // engine.DotProduct on the scales L L^T + eps I:
 // -log(e^{s_0} / sum_k e^{s_k}).
 func hypRefLoss(means, fact []float64, d int, eps float64, u int, cand []int32) float64 {
@@ -180,7 +180,7 @@ func TestHypPairLossGradient(t *testing.T) {
 }
 
 // TestHypScoreGradientMatchesTransport checks, on a single score, that the
-// kernel's factor gradients equal H1's engine.DotProductGrad (T^{AB} L through
+// kernel's factor gradients equal the engine's engine.DotProductGrad (T^{AB} L through
 // the exact TransportMap) for both roles of the pair.
 func TestHypScoreGradientMatchesTransport(t *testing.T) {
 	const eps = 0.01
@@ -475,7 +475,7 @@ func TestHypernymyCancel(t *testing.T) {
 }
 
 // TestHypJacobi checks the Jacobi eigensolver (used for d <= 4 and as the
-// fallback of hypEig) and hypEig itself against H1's engine.EigenvaluesPSD (gonum
+// fallback of hypEig) and hypEig itself against the engine's engine.EigenvaluesPSD (gonum
 // EigenSym): eigenvalues, and the reconstruction V diag(lambda) V^T = M
 // with orthonormal V.
 func TestHypJacobi(t *testing.T) {
