@@ -151,12 +151,12 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 	a.controls = newRunControls(a)
-	a.data = data.New(a, RecentFiles(fa.Preferences()))
-	a.model = model.New(a)
-	a.display = display.New(a)
-	a.geo = geodesic.New(a)
-	a.explore = explore.New(a)
-	a.rel = relations.New(a)
+	a.data = data.New(host{a}, RecentFiles(fa.Preferences()))
+	a.model = model.New(host{a})
+	a.display = display.New(host{a})
+	a.geo = geodesic.New(host{a})
+	a.explore = explore.New(host{a})
+	a.rel = relations.New(host{a})
 	a.tabs = container.NewAppTabs(
 		container.NewTabItem("Data", a.data.Content()),
 		container.NewTabItem("Model", a.model.Content()),
@@ -410,7 +410,7 @@ const stepSize = 10
 // find selects and centres the first item whose label contains the
 // search text (case-insensitive), preferring an exact match.
 func (a *App) find(q string) {
-	labels := a.Labels() // the fit's, or the explored embedding's
+	labels := a.labels() // the fit's, or the explored embedding's
 	if labels == nil {
 		return
 	}

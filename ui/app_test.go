@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -596,8 +597,10 @@ func TestFindLabel(t *testing.T) {
 		{"x", -1},
 	}
 	for _, tc := range tests {
-		if got := fit.FindLabel(labels, tc.q); got != tc.want {
-			t.Errorf("fit.FindLabel(%q) = %d, want %d", tc.q, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%q", tc.q), func(t *testing.T) {
+			if got := fit.FindLabel(labels, tc.q); got != tc.want {
+				t.Errorf("fit.FindLabel(%q) = %d, want %d", tc.q, got, tc.want)
+			}
+		})
 	}
 }

@@ -80,7 +80,12 @@ func TestCanvasInput(t *testing.T) {
 		a.canvas.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 30, DY: -20}})
 		a.canvas.DragEnd()
 	})
-	eventually(t, "panned frame", func() bool { return a.frame().Seq > f4.Seq })
+	// A frame already being drawn when the drag came (the geodesic tool's
+	// wake after the tap) still shows the old view: wait for the moved one.
+	eventually(t, "panned frame", func() bool {
+		f := a.frame()
+		return f.Seq > f4.Seq && (f.VP.OX != f4.VP.OX || f.VP.OY != f4.VP.OY)
+	})
 	f5 := a.frame()
 	var r float64
 	a.on(func() { r = float64(a.canvas.PixelRatio()) })

@@ -47,7 +47,7 @@ func TestExploreCancelKeepsState(t *testing.T) {
 	if lastError != "" {
 		t.Errorf("a cancelled load showed an error: %q", lastError)
 	}
-	if a.Shown() != nil || a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
+	if a.shown.Load() != nil || a.sess.Snapshot() != before || a.sess.Dataset().Name != "builtin:pisa2015" {
 		t.Error("a cancelled load changed the state")
 	}
 	if !strings.Contains(a.log.String(), "cancelled") {
@@ -75,7 +75,7 @@ func TestExploreBadNumPyKeepsState(t *testing.T) {
 	if !strings.Contains(lastError, loadErr.Error()) {
 		t.Errorf("dialog %q does not carry the loader's error %q", lastError, loadErr)
 	}
-	if !curveShown || a.Shown() != nil || a.sess.Snapshot() != before {
+	if !curveShown || a.shown.Load() != nil || a.sess.Snapshot() != before {
 		t.Error("a failed load changed the state")
 	}
 }

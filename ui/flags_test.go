@@ -29,19 +29,21 @@ func TestParseFlags(t *testing.T) {
 		{args: []string{"--nope"}, wantErr: "flag provided but not defined"},
 	}
 	for _, tc := range tests {
-		got, err := ParseFlags(tc.args, io.Discard)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%q: error %v, want %q", tc.args, err, tc.wantErr)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			got, err := ParseFlags(tc.args, io.Discard)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Errorf("%q: error %v, want %q", tc.args, err, tc.wantErr)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tc.args, err)
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("%q: got %+v, want %+v", tc.args, got, tc.want)
-		}
+			if err != nil {
+				t.Errorf("%q: %v", tc.args, err)
+				return
+			}
+			if got != tc.want {
+				t.Errorf("%q: got %+v, want %+v", tc.args, got, tc.want)
+			}
+		})
 	}
 }

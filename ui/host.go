@@ -14,51 +14,53 @@ import (
 	"burescope/ui/view"
 )
 
-// This file is the App's side of the tabs' Host interfaces (ui/tab/...):
-// everything a tab asks of the app goes through one of these methods.
+// host is the App as the side tabs see it: it implements every tab's Host
+// interface (ui/tab/...), so everything a tab asks of the app goes
+// through one of its methods, and the App itself exports nothing for it.
+type host struct{ *App }
 
 // Settings returns the settings in use.
-func (a *App) Settings() fit.Settings { return a.set }
+func (a host) Settings() fit.Settings { return a.set }
 
 // Load opens name with st and starts the fit (Data tab).
-func (a *App) Load(name string, st fit.Settings) {
+func (a host) Load(name string, st fit.Settings) {
 	a.openRequest(loadRequest{Name: name}, st, true)
 }
 
 // OpenDataset opens name with the current settings without starting a
 // fit (the Relations tab's WordNet button).
-func (a *App) OpenDataset(name string) { a.open(name, nil, false) }
+func (a host) OpenDataset(name string) { a.open(name, nil, false) }
 
 // Reload opens name again with the current settings (Explore tab).
-func (a *App) Reload(name string) { a.open(name, nil, false) }
+func (a host) Reload(name string) { a.open(name, nil, false) }
 
 // OpenDialog asks for a file to open.
-func (a *App) OpenDialog() { a.openDialog() }
+func (a host) OpenDialog() { a.openDialog() }
 
 // ApplyData re-reads the data after a data setting changed.
-func (a *App) ApplyData(st fit.Settings) {
+func (a host) ApplyData(st fit.Settings) {
 	if a.sess.Dataset() != nil {
 		a.rebuild(st)
 	}
 }
 
 // ApplyModel rebuilds the optimiser after a model setting changed.
-func (a *App) ApplyModel(st fit.Settings) {
+func (a host) ApplyModel(st fit.Settings) {
 	if a.sess.Dataset() != nil {
 		a.rebuild(st)
 	}
 }
 
 // ApplyView redraws with the view settings of st and keeps them.
-func (a *App) ApplyView(st fit.Settings) {
+func (a host) ApplyView(st fit.Settings) {
 	a.set.View, a.set.ColorBy, a.set.Labels, a.set.Level = st.View, st.ColorBy, st.Labels, st.Level
 	a.applyView()
 }
 
-// SetEllipses switches the View setting to "covariance" or "precision"
+// setEllipses switches the View setting to "covariance" or "precision"
 // (the menu; the Explore tab's item-axes plane) and shows it in the View
 // tab.
-func (a *App) SetEllipses(v string) {
+func (a *App) setEllipses(v string) {
 	if a.set.View == v {
 		return
 	}
@@ -68,31 +70,31 @@ func (a *App) SetEllipses(v string) {
 }
 
 // FitView fits the picture to the window again.
-func (a *App) FitView() { a.loop.ResetView() }
+func (a host) FitView() { a.loop.ResetView() }
 
 // BackendDesc describes the backend in use.
-func (a *App) BackendDesc() string { return a.sess.BackendDesc() }
+func (a host) BackendDesc() string { return a.sess.BackendDesc() }
 
 // ShowError shows a dialog with the error text and logs it.
-func (a *App) ShowError(title string, err error) { a.showError(title, err) }
+func (a host) ShowError(title string, err error) { a.showError(title, err) }
 
 // Snapshot returns the fit's newest snapshot (nil: none).
-func (a *App) Snapshot() *engine.Snapshot { return a.sess.Snapshot() }
+func (a host) Snapshot() *engine.Snapshot { return a.sess.Snapshot() }
 
 // Dataset returns the fit's dataset (nil: none).
-func (a *App) Dataset() *datasets.Dataset { return a.sess.Dataset() }
+func (a host) Dataset() *datasets.Dataset { return a.sess.Dataset() }
 
 // Wake asks the frame loop for a new frame.
-func (a *App) Wake() { a.loop.Wake() }
+func (a host) Wake() { a.loop.Wake() }
 
 // SetBadge shows text in the canvas corner ("" hides it).
-func (a *App) SetBadge(text string, warn bool) { a.canvas.SetBadge(text, warn) }
+func (a host) SetBadge(text string, warn bool) { a.canvas.SetBadge(text, warn) }
 
 // Select emphasises items on the canvas; centre >= 0 also centres it.
-func (a *App) Select(items []int, centre int) { a.loop.Select(items, centre) }
+func (a host) Select(items []int, centre int) { a.loop.Select(items, centre) }
 
-// Go runs f on a goroutine that shutdown waits for.
-func (a *App) Go(f func()) {
+// goTracked runs f on a goroutine that shutdown waits for.
+func (a *App) goTracked(f func()) {
 	a.loads.Add(1)
 	go func() {
 		defer a.loads.Done()
@@ -101,36 +103,36 @@ func (a *App) Go(f func()) {
 }
 
 // Do runs f on the UI goroutine later (dropped after shutdown).
-func (a *App) Do(f func()) { a.do(f) }
+func (a host) Do(f func()) { a.do(f) }
 
 // Log receives the app's diagnostics (stderr).
-func (a *App) Log() io.Writer { return a.logw }
+func (a host) Log() io.Writer { return a.logw }
 
 // PauseFit pauses the MDS fit.
-func (a *App) PauseFit() { a.sess.Pause() }
+func (a host) PauseFit() { a.sess.Pause() }
 
 // PlaneChanged passes the plane chosen in the Explore tab to the
 // relations training while its embedding is shown.
-func (a *App) PlaneChanged(spec view.PlaneSpec) { a.rel.SetSpec(spec) }
+func (a host) PlaneChanged(spec view.PlaneSpec) { a.rel.SetSpec(spec) }
 
 // NewPlane sets the plane of a new training's pictures in the Explore
 // tab and forgets its items.
-func (a *App) NewPlane(spec view.PlaneSpec) {
+func (a host) NewPlane(spec view.PlaneSpec) {
 	a.explore.SetSpec(spec)
 	a.explore.Reset()
 }
 
 // RefreshStatus rewrites the status bar.
-func (a *App) RefreshStatus() { a.refreshStatus() }
+func (a host) RefreshStatus() { a.refreshStatus() }
 
 // BottomChanged shows the right child below the canvas.
-func (a *App) BottomChanged() { a.updateBottom() }
+func (a host) BottomChanged() { a.updateBottom() }
 
 // Shown returns the embedding on the canvas (nil: the MDS fit).
-func (a *App) Shown() *view.EmbView { return a.shown.Load() }
+func (a host) Shown() *view.EmbView { return a.shown.Load() }
 
-// Labels returns the item labels of what the canvas shows.
-func (a *App) Labels() []string {
+// labels returns the item labels of what the canvas shows.
+func (a *App) labels() []string {
 	if v := a.shown.Load(); v != nil {
 		return v.Emb.Labels
 	}
@@ -140,8 +142,8 @@ func (a *App) Labels() []string {
 	return nil
 }
 
-// Install shows v on the canvas (UI goroutine); fit refits the view.
-func (a *App) Install(v *view.EmbView, fitView bool) {
+// install shows v on the canvas (UI goroutine); fit refits the view.
+func (a *App) install(v *view.EmbView, fitView bool) {
 	a.shown.Store(v)
 	a.canvas.SetDim(v.Scene.Dim)
 	if fitView {
@@ -153,8 +155,8 @@ func (a *App) Install(v *view.EmbView, fitView bool) {
 	a.refreshControls()
 }
 
-// Leave returns the canvas to the MDS fit (UI goroutine).
-func (a *App) Leave() {
+// leave returns the canvas to the MDS fit (UI goroutine).
+func (a *App) leave() {
 	if a.shown.Load() == nil {
 		return
 	}
@@ -173,9 +175,9 @@ func (a *App) Leave() {
 	}
 }
 
-// FitEmbedding fits elliptical MDS to the W2 distances of the loaded
+// fitEmbedding fits elliptical MDS to the W2 distances of the loaded
 // embedding on the canvas (as `burescope fit` does with one).
-func (a *App) FitEmbedding() {
+func (a *App) fitEmbedding() {
 	v := a.shown.Load()
 	if v == nil || v.Mode != view.ModeEmbedding {
 		return
@@ -186,7 +188,7 @@ func (a *App) FitEmbedding() {
 	st.Dataset = v.Name
 	a.loadGen++
 	gen := a.loadGen
-	a.Go(func() {
+	a.goTracked(func() {
 		if err := a.fitDataset(&ds, st, gen, true); err != nil {
 			a.do(func() { a.showError("Could not fit "+fit.DisplayName(v.Name), err) })
 		}
@@ -275,7 +277,7 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.loop.Select(nil, -1)
 	a.search.SetText("")
 	a.canvas.SetMessage("")
-	a.Install(v, true)
+	a.install(v, true)
 	a.data.ShowDataset(ds)
 	if !strings.HasPrefix(name, datasets.BuiltinPrefix) {
 		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), name))
@@ -298,3 +300,22 @@ func (a *App) showTab(name string) {
 		}
 	}
 }
+
+// SetEllipses switches the View setting (Explore tab).
+func (a host) SetEllipses(v string) { a.setEllipses(v) }
+
+// Go runs f on a goroutine that shutdown waits for.
+func (a host) Go(f func()) { a.goTracked(f) }
+
+// Labels returns the item labels of what the canvas shows.
+func (a host) Labels() []string { return a.labels() }
+
+// Leave returns the canvas to the MDS fit.
+func (a host) Leave() { a.leave() }
+
+// Install shows v on the canvas; fitView refits the view.
+func (a host) Install(v *view.EmbView, fitView bool) { a.install(v, fitView) }
+
+// FitEmbedding fits elliptical MDS to the loaded embedding's W2
+// distances.
+func (a host) FitEmbedding() { a.fitEmbedding() }

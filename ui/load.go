@@ -102,7 +102,7 @@ func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autosta
 // loaded updates the UI for a newly opened dataset.
 func (a *App) loaded(ds *datasets.Dataset) {
 	a.rel.DatasetChanged(ds)
-	a.Leave()
+	a.leave()
 	a.explore.Reset()
 	a.explore.Refresh()
 	a.canvas.SetDim(a.set.Dim)
@@ -141,7 +141,7 @@ func (a *App) rebuild(st fit.Settings) {
 		// in the session.
 		a.loadGen++
 		gen := a.loadGen
-		a.Go(func() {
+		a.goTracked(func() {
 			if err := a.fitDataset(ds, st, gen, running); err != nil {
 				a.do(func() { a.showError("Could not fit "+fit.DisplayName(ds.Name), err) })
 			}

@@ -47,8 +47,8 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Fit to window\tF", a.loop.ResetView),
 		find,
-		fyne.NewMenuItem("Covariance ellipses", func() { a.SetEllipses("covariance") }),
-		fyne.NewMenuItem("Precision ellipses", func() { a.SetEllipses("precision") }),
+		fyne.NewMenuItem("Covariance ellipses", func() { a.setEllipses("covariance") }),
+		fyne.NewMenuItem("Precision ellipses", func() { a.setEllipses("precision") }),
 	)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Burescope", a.about))
 	return fyne.NewMainMenu(file, run, view, help)

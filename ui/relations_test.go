@@ -130,13 +130,13 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	}
 
 	// The canvas shows the trained embedding.
-	v := a.Shown()
+	v := a.shown.Load()
 	if v == nil || v.Mode != view.ModeRelations || v.Emb.Len() != 9 || v.Epoch != 6 {
 		t.Fatalf("canvas view %+v", v)
 	}
 	eventually(t, "frame of the trained embedding", func() bool {
 		f := a.frame()
-		return f != nil && f.Scene != nil && f.Scene.Len() == 9 && &f.Scene.Means[0] == &a.Shown().Scene.Means[0]
+		return f != nil && f.Scene != nil && f.Scene.Len() == 9 && &f.Scene.Means[0] == &a.shown.Load().Scene.Means[0]
 	})
 	var curveShown bool
 	a.on(func() { curveShown = r.Curve().Visible() && !a.curve.Visible() })
@@ -210,7 +210,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	// PCA plane of the means.
 	setForm(a, "4", "3", "3", "8", "0", "1", hypernymy.SGD)
 	trainToEnd(t, a, 3)
-	v = a.Shown()
+	v = a.shown.Load()
 	if v.Emb.Dim != 4 || v.Plane == nil || v.Scene.Dim != 2 {
 		t.Fatalf("d = 4 view: dim %d, plane %v, scene dim %d", v.Emb.Dim, v.Plane, v.Scene.Dim)
 	}
@@ -226,7 +226,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 
 	// Unticking "show" returns to the MDS fit.
 	a.on(func() { r.SetShown(false) })
-	if a.Shown() != nil {
+	if a.shown.Load() != nil {
 		t.Error("still showing the trained embedding")
 	}
 }
@@ -243,7 +243,7 @@ func TestRelationsPauseResume(t *testing.T) {
 	// d = 3 is drawn in 3-D (drag rotates).
 	var canvasDim int
 	a.on(func() { canvasDim = a.canvas.Dim() })
-	if v := a.Shown(); v == nil || v.Scene.Dim != 3 || v.Plane != nil || canvasDim != 3 {
+	if v := a.shown.Load(); v == nil || v.Scene.Dim != 3 || v.Plane != nil || canvasDim != 3 {
 		t.Errorf("d = 3 training not drawn in 3-D (canvas dim %d)", canvasDim)
 	}
 	a.on(func() { r.Pause() })

@@ -1,6 +1,9 @@
 package fit
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestRunStateNext(t *testing.T) {
 	tests := []struct {
@@ -36,10 +39,12 @@ func TestRunStateNext(t *testing.T) {
 		{StateFailed, EvReset, StatePaused, true},
 	}
 	for _, tc := range tests {
-		got, ok := tc.from.Next(tc.ev)
-		if got != tc.to || ok != tc.wantOK {
-			t.Errorf("%v --%v--> %v (ok %v), want %v (ok %v)", tc.from, tc.ev, got, ok, tc.to, tc.wantOK)
-		}
+		t.Run(fmt.Sprintf("%v-%v", tc.from, tc.ev), func(t *testing.T) {
+			got, ok := tc.from.Next(tc.ev)
+			if got != tc.to || ok != tc.wantOK {
+				t.Errorf("%v --%v--> %v (ok %v), want %v (ok %v)", tc.from, tc.ev, got, ok, tc.to, tc.wantOK)
+			}
+		})
 	}
 }
 
@@ -55,9 +60,11 @@ func TestRunStateLabels(t *testing.T) {
 		{StateDone, 1000, "Done"},
 	}
 	for _, tc := range tests {
-		if got := tc.s.StartLabel(tc.iter); got != tc.want {
-			t.Errorf("%v at %d: %q, want %q", tc.s, tc.iter, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%v@%d", tc.s, tc.iter), func(t *testing.T) {
+			if got := tc.s.StartLabel(tc.iter); got != tc.want {
+				t.Errorf("%v at %d: %q, want %q", tc.s, tc.iter, got, tc.want)
+			}
+		})
 	}
 	if !StateRunning.Busy() || !StateStepping.Busy() || StatePaused.Busy() || StateDone.Busy() {
 		t.Error("Busy is wrong")

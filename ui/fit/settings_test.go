@@ -36,15 +36,17 @@ func TestSettingsValidate(t *testing.T) {
 		{"bad level", func(s *Settings) { s.Level = 0 }, "gaussian level"},
 	}
 	for _, tc := range tests {
-		s := DefaultSettings()
-		tc.edit(&s)
-		err := s.Validate()
-		switch {
-		case tc.wantErr == "" && err != nil:
-			t.Errorf("%s: unexpected error %v", tc.name, err)
-		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.wantErr)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			s := DefaultSettings()
+			tc.edit(&s)
+			err := s.Validate()
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("%s: unexpected error %v", tc.name, err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.wantErr)
+			}
+		})
 	}
 }
 
@@ -67,11 +69,13 @@ func TestSettingsModelChanged(t *testing.T) {
 		{"backend", func(s *Settings) { s.Backend = "cpu" }, true},
 	}
 	for _, tc := range tests {
-		a := DefaultSettings()
-		b := a
-		tc.edit(&b)
-		if got := a.ModelChanged(b); got != tc.want {
-			t.Errorf("%s: ModelChanged = %v, want %v", tc.name, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			a := DefaultSettings()
+			b := a
+			tc.edit(&b)
+			if got := a.ModelChanged(b); got != tc.want {
+				t.Errorf("%s: ModelChanged = %v, want %v", tc.name, got, tc.want)
+			}
+		})
 	}
 }
