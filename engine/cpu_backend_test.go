@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"burescope/engine"
-	"burescope/engine/backendtest"
+	"burescope/engine/backendtest/suite"
 )
 
 func TestCPUBackendConformance(t *testing.T) {
 	for _, threads := range []int{1, 3} {
-		backendtest.Run(t, func() engine.Backend { return engine.NewCPUBackend(threads) })
+		suite.Run(t, func() engine.Backend { return engine.NewCPUBackend(threads) })
 	}
 }

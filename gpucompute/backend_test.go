@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"burescope/engine"
-	"burescope/engine/backendtest"
+	"burescope/engine/backendtest/suite"
 )
 
 // TestConformanceFP64 runs the engine's shared backend suite (gonum
@@ -17,7 +17,7 @@ import (
 // input) on the float64 kernels.
 func TestConformanceFP64(t *testing.T) {
 	needGL(t)
-	backendtest.RunWithTolerance(t, func() engine.Backend {
+	suite.RunWithTolerance(t, func() engine.Backend {
 		b, err := New(Options{FP64: true})
 		if err != nil {
 			t.Skipf("no float64 GL backend: %v", err)
