@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"burescope/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
@@ -138,18 +140,8 @@ func TestGoldenExport(t *testing.T) {
 	}
 	goldenCompare(t, "export_covariance", img)
 
-	a := Measure2{X: 0, Y: 0, C: Sym2{1, 0.3, 0.25}}
-	b := Measure2{X: 1.6, Y: 0.2, C: Sym2{0.15, -0.1, 0.8}}
 	geo := exportPNG(t, func(p string) error {
-		g, err := GeodesicStrip(a, b, 1, PaperTimes, false)
-		if err != nil {
-			return err
-		}
-		m, err := MetricDerivativePlot(a, b, 1, PaperRefs, -2, 3, false)
-		if err != nil {
-			return err
-		}
-		return SaveFigures(p, ExportOptions{Width: 10 * 72, Height: 3.5 * 72, DPI: 96}, g, m)
+		return SaveGeodesicFigure(p, geoPairs[0].e, PaperTimes, PaperRefs, ExportOptions{DPI: 96}, false)
 	})
 	goldenCompare(t, "geodesic", geo)
 
@@ -158,7 +150,7 @@ func TestGoldenExport(t *testing.T) {
 		hist[i] = 0.6*math.Exp(-float64(i)/120) + 0.005
 	}
 	stress := exportPNG(t, func(p string) error {
-		f, err := StressCurve(hist, 0.21, 0.62, false)
+		f, err := SnapshotStressCurve(&engine.Snapshot{History: hist, PointStress1: 0.21, ClassicalStress1: 0.62}, false)
 		if err != nil {
 			return err
 		}

@@ -39,12 +39,14 @@ type fitResult struct {
 	Stress1       float64  `json:"stress1"`
 	MDSStress1    float64  `json:"mds_stress1"`
 	PointsStress1 *float64 `json:"points_stress1,omitempty"`
+	Roots         string   `json:"roots"`
 }
 
 const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--dim 2] " +
 	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
 	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
-	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--progress] [--standardize] [--symmetrize]"
+	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--stress-figure FIG] [--roots eigen|newton-schulz [--ns-iters N]] " +
+	"[--progress] [--standardize] [--symmetrize]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
 // builtin:NAME) with datasets.Load, fit with engine.Optimizer on the chosen
@@ -72,6 +74,8 @@ func runFit(env Env) error {
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
 	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic; see the datasets docs)")
 	symmetrize := fs.Bool("symmetrize", false, "average an asymmetric distance matrix with its transpose instead of rejecting it")
+	rootsOpt := addRootsFlags(fs)
+	stressFigure := addStressFigureFlag(fs)
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -93,6 +97,13 @@ func runFit(env Env) error {
 	}
 	if *iters < 0 {
 		return usage("--iters %d: want >= 0", *iters)
+	}
+	roots, nsOpt, err := rootsOpt.parse()
+	if err != nil {
+		return usage("%v", err)
+	}
+	if err := checkFigurePath("--stress-figure", *stressFigure); err != nil {
+		return usage("%v", err)
 	}
 	fam, err := engine.ParseFamily(*family, *dim, *tau)
 	if err != nil {
@@ -158,7 +169,7 @@ func runFit(env Env) error {
 		}
 		opt.InitEmbedding = e
 	}
-	be, err := openBackend(*backendName, env.Stderr)
+	be, err := openBackendRoots(*backendName, 0, roots, nsOpt, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -198,6 +209,7 @@ func runFit(env Env) error {
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
 		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1,
+		Roots: string(backendRoots(be)),
 	}
 	if *points {
 		v := s.Stress1
@@ -222,6 +234,12 @@ func runFit(env Env) error {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "wrote the figure %s\n", *figure)
+	}
+	if *stressFigure != "" {
+		if err := writeStressFigure(*stressFigure, s, res.PointsStress1); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote the stress curve %s\n", *stressFigure)
 	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
 		pos[0], n, s.Iter, backendDescription(be), fitSeconds, s.Stress1, s.ClassicalStress1)
