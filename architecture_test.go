@@ -17,7 +17,6 @@ import (
 var layers = map[string][]string{
 	"engine":                    {},
 	"engine/backendtest":        {"engine"},
-	"engine/backendtest/suite":  {"engine", "engine/backendtest"},
 	"engine/hypernymy":          {"engine"},
 	"assets":                    {},
 	"datasets":                  {"engine", "assets"},

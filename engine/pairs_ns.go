@@ -87,25 +87,21 @@ func (k *nsKernel) prepare(p *Problem, s State) {
 	k.strideN = d*d + d + 1
 	k.means = s.Means
 	k.a = growF64(k.a, n*d*d)
-	k.root = growF64(k.root, n*d*d)
-	k.iroot = growF64(k.iroot, n*d*d)
 	k.trace = growF64(k.trace, n)
-	parallelChunks(n, func(lo, hi int) {
-		w := NewNSWorkspace(d)
-		for i := lo; i < hi; i++ {
-			c := s.Scales[i*d*d : (i+1)*d*d]
-			a := k.a[i*d*d : (i+1)*d*d]
-			var tr float64
-			for r := 0; r < d; r++ {
-				for q := 0; q < d; q++ {
-					a[r*d+q] = p.Tau * 0.5 * (c[r*d+q] + c[q*d+r])
-				}
-				tr += a[r*d+r]
+	for i := 0; i < n; i++ {
+		c := s.Scales[i*d*d : (i+1)*d*d]
+		a := k.a[i*d*d : (i+1)*d*d]
+		var tr float64
+		for r := 0; r < d; r++ {
+			for q := 0; q < d; q++ {
+				a[r*d+q] = p.Tau * 0.5 * (c[r*d+q] + c[q*d+r])
 			}
-			k.trace[i] = tr
-			w.Roots(k.root[i*d*d:(i+1)*d*d], k.iroot[i*d*d:(i+1)*d*d], a, k.opt)
+			tr += a[r*d+r]
 		}
-	})
+		k.trace[i] = tr
+	}
+	// (Y1, Z1) = NS(A_i) for every point, in parallel.
+	k.root, k.iroot, _ = NewtonSchulzBatch(k.a, n, d, k.opt)
 }
 
 func (k *nsKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cws *cpuWorkspace) float64 {

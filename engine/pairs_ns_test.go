@@ -7,7 +7,6 @@ import (
 
 	"burescope/engine"
 	"burescope/engine/backendtest"
-	"burescope/engine/backendtest/suite"
 )
 
 // TestCPUBackendNewtonSchulzConformance runs the shared backend suite
@@ -21,12 +20,8 @@ func TestCPUBackendNewtonSchulzConformance(t *testing.T) {
 			cases = append(cases, c)
 		}
 	}
-	suite.RunCases(t, func() engine.Backend {
-		b, err := engine.NewCPUBackendWith(engine.CPUOptions{Threads: 2, Roots: engine.RootsNewtonSchulz})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+	conformance(t, func() (engine.Backend, error) {
+		return engine.NewCPUBackendWith(engine.CPUOptions{Threads: 2, Roots: engine.RootsNewtonSchulz})
 	}, 1e-8, cases)
 }
 

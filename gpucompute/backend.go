@@ -99,7 +99,7 @@ type Backend struct {
 	info Info
 
 	progs map[programKey]uint32
-	ns    bool              // Options.Roots is Newton-Schulz
+	ns    bool             // Options.Roots is Newton-Schulz
 	nsOpt engine.NSOptions // iteration cap and tolerance (normalised)
 
 	// The loaded problem.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"burescope/engine"
-	"burescope/engine/backendtest/suite"
+	"burescope/engine/backendtest"
 )
 
 // TestConformanceFP64 runs the engine's shared backend suite (gonum
@@ -17,13 +17,25 @@ import (
 // input) on the float64 kernels.
 func TestConformanceFP64(t *testing.T) {
 	needGL(t)
-	suite.RunWithTolerance(t, func() engine.Backend {
-		b, err := New(Options{FP64: true})
-		if err != nil {
-			t.Skipf("no float64 GL backend: %v", err)
-		}
-		return b
-	}, 1e-10)
+	if b, err := New(Options{FP64: true}); err != nil {
+		t.Skipf("no float64 GL backend: %v", err)
+	} else {
+		b.Close()
+	}
+	open := func() (engine.Backend, error) { return New(Options{FP64: true}) }
+	for _, r := range backendtest.Suite(open, 1e-10, backendtest.Cases, testing.Short()) {
+		t.Run(r.Case, func(t *testing.T) {
+			if r.Skipped {
+				t.Skip("large case in -short mode")
+			}
+			for _, f := range r.Failures {
+				t.Error(f)
+			}
+			if !r.Passed && len(r.Failures) == 0 {
+				t.Error("failed without a message")
+			}
+		})
+	}
 }
 
 // TestParityWithCPU compares the GL backend with engine.NewCPUBackend on

@@ -19,10 +19,10 @@ const tile = 64
 type programKey struct {
 	name      string // "stress", "roots" or "geodesic"
 	dim       int
-	fp64      bool // buffers hold doubles (STORE = double)
-	compute64 bool // arithmetic in double (REAL = double); implied by fp64
-	weighted  bool // WEIGHTED: read pair weights (stress2 only)
-	dirac     bool // DIRAC: point MDS, no scales (stress2 only)
+	fp64      bool    // buffers hold doubles (STORE = double)
+	compute64 bool    // arithmetic in double (REAL = double); implied by fp64
+	weighted  bool    // WEIGHTED: read pair weights (stress2 only)
+	dirac     bool    // DIRAC: point MDS, no scales (stress2 only)
 	ns        bool    // NSROOTS: matrix roots by Newton-Schulz instead of Jacobi
 	nsIter    int     // NS_MAXITER: Newton-Schulz iteration cap
 	nsTol     float64 // NS_TOL: stop when |I - Z Y|_F <= nsTol (< 0: never)

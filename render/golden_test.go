@@ -158,34 +158,3 @@ func TestGoldenExport(t *testing.T) {
 	})
 	goldenCompare(t, "stress_curve", stress)
 }
-
-// TestPlotImageMatchesPNG: PlotImage (the app's path) and a 72-dpi PNG
-// export of the same figure are the same picture.
-func TestPlotImageMatchesPNG(t *testing.T) {
-	hist := []float64{0.6, 0.3, 0.1, 0.05, 0.04}
-	f, err := StressCurve(hist, 0.2, 0.62, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := image.NewRGBA(image.Rect(0, 0, 400, 300))
-	PlotImage(img, f)
-	png := exportPNG(t, func(p string) error {
-		return SaveFigures(p, ExportOptions{Width: 400, Height: 300, DPI: 72}, f)
-	})
-	if png.Bounds() != img.Bounds() {
-		t.Fatalf("PNG %v, image %v", png.Bounds(), img.Bounds())
-	}
-	bad := 0
-	for y := 0; y < 300; y++ {
-		for x := 0; x < 400; x++ {
-			r1, g1, b1, _ := img.At(x, y).RGBA()
-			r2, g2, b2, _ := png.At(x, y).RGBA()
-			if max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2))>>8 > goldenChannelTol {
-				bad++
-			}
-		}
-	}
-	if float64(bad) > goldenPixelFrac*400*300 {
-		t.Errorf("%d pixels differ between PlotImage and the PNG export", bad)
-	}
-}

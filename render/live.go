@@ -101,15 +101,6 @@ func itemColorsInto(buf []color.NRGBA, sc *Scene, st Style) []color.NRGBA {
 	return append(buf[:0], c...)
 }
 
-func contains(list []int, i int) bool {
-	for _, j := range list {
-		if j == i {
-			return true
-		}
-	}
-	return false
-}
-
 // shade darkens c by f on a light background and lightens it on a dark
 // one, so outlines and dots contrast with the background.
 func shade(c color.NRGBA, f float64, dark bool) color.NRGBA {

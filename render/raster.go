@@ -100,19 +100,6 @@ func (e *pixEllipse) arcs(dy float64) (xl, xr float64) {
 	return (b - r) / e.qa, (b + r) / e.qa
 }
 
-// signedDist approximates the signed distance (pixels, negative inside)
-// from offset (dx, dy) to the boundary by g/|grad g| with g = sqrt(q) - 1.
-func (e *pixEllipse) signedDist(dx, dy float64) float64 {
-	gx := e.qa*dx + e.qb*dy
-	gy := e.qb*dx + e.qc*dy
-	q := dx*gx + dy*gy
-	n := math.Sqrt(gx*gx + gy*gy)
-	if n == 0 {
-		return -e.rmin
-	}
-	return (q - math.Sqrt(q)) / n
-}
-
 // edgeRange blends the anti-aliased edge pixels [xa, xb) of one row.
 func (e *pixEllipse) edgeRange(row []uint8, minX, xa, xb int, dy float64) {
 	hasFill, hasStroke := e.fill.a > 0, e.stroke.a > 0
@@ -121,7 +108,7 @@ func (e *pixEllipse) edgeRange(row []uint8, minX, xa, xb int, dy float64) {
 	gx := e.qa*dx + e.qb*dy
 	gy := e.qb*dx + e.qc*dy
 	for x := xa; x < xb; x, dx, gx, gy = x+1, dx+1, gx+e.qa, gy+e.qb {
-		// sd = g/|grad g| with g = sqrt(q) - 1 (see signedDist).
+		// sd = g/|grad g| with g = sqrt(q) - 1 (the signed distance, pixels, negative inside).
 		q := dx*gx + dy*gy
 		n := math.Sqrt(gx*gx + gy*gy)
 		sd := -e.rmin
@@ -247,9 +234,6 @@ func fillSpan(seg []uint8, srb, sga, inv uint32) {
 		binary.LittleEndian.PutUint32(seg[i:], (srb+rb)|(sga+ga)<<8)
 	}
 }
-
-// div255 returns round(x / 255) for x <= 255*255.
-func div255(x uint32) uint32 { return (x + 128 + ((x + 128) >> 8)) >> 8 }
 
 // blend composites src with coverage c (clamped to 1) over the
 // premultiplied pixel p (source-over), two channels per multiply as in

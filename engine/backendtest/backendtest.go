@@ -5,10 +5,9 @@
 // gonum's symmetric eigendecomposition, and the gradient is checked against
 // central finite differences of the backend's own stress.
 //
-// The core (CheckCase, CheckCancel, CheckBadState, Suite) returns results
-// and does not use package testing, so that `burescope selftest` runs the
-// same suite at run time; Run, RunWithTolerance and RunCases adapt it to
-// a *testing.T.
+// It returns results instead of using package testing (Suite, CheckCase,
+// CheckCancel, CheckBadState), so that `burescope selftest` runs the same
+// suite at run time; each test package turns the Results into subtests.
 package backendtest
 
 import (
@@ -137,31 +136,7 @@ func spectral(l []float64, v *mat.Dense, f func(float64) float64) *mat.Dense {
 	return out
 }
 
-// refPair returns tr (A^{1/2} B A^{1/2})^{1/2} and T^{AB} for tau-scaled
-// A, B by exact eigendecompositions.
-func refPair(a, b []float64, d int) (float64, *mat.Dense) {
-	la, va := eigSym(a, d)
-	ra := spectral(la, va, math.Sqrt)
-	ira := spectral(la, va, func(x float64) float64 { return 1 / math.Sqrt(x) })
-	var m mat.Dense
-	m.Product(ra, mat.NewDense(d, d, b), ra)
-	ms := make([]float64, d*d)
-	for r := 0; r < d; r++ {
-		for c := 0; c < d; c++ {
-			ms[r*d+c] = 0.5 * (m.At(r, c) + m.At(c, r))
-		}
-	}
-	lm, vm := eigSym(ms, d)
-	var t float64
-	for _, x := range lm {
-		t += math.Sqrt(math.Max(x, 0))
-	}
-	sq := spectral(lm, vm, func(x float64) float64 { return math.Sqrt(math.Max(x, 0)) })
-	var tab mat.Dense
-	tab.Product(ira, sq, ira)
-	return t, &tab
-}
-
+// scaled returns tau times the scale of measure i of s.
 func scaled(s engine.State, d int, tau float64, i int) []float64 {
 	c := s.Scales[i*d*d : (i+1)*d*d]
 	out := make([]float64, d*d)
@@ -169,26 +144,6 @@ func scaled(s engine.State, d int, tau float64, i int) []float64 {
 		out[k] = tau * c[k]
 	}
 	return out
-}
-
-// RefW2 is the 2-Wasserstein distance between measures i and j of s by
-// exact eigendecompositions (tau scales the covariances).
-func RefW2(s engine.State, d int, tau float64, i, j int) float64 {
-	var m2 float64
-	for c := 0; c < d; c++ {
-		v := s.Means[i*d+c] - s.Means[j*d+c]
-		m2 += v * v
-	}
-	if s.Scales == nil {
-		return math.Sqrt(m2)
-	}
-	a, b := scaled(s, d, tau, i), scaled(s, d, tau, j)
-	t, _ := refPair(a, b, d)
-	var tr float64
-	for c := 0; c < d; c++ {
-		tr += a[c*d+c] + b[c*d+c]
-	}
-	return math.Sqrt(math.Max(m2+tr-2*t, 0))
 }
 
 // Reference computes the stress, its gradient and the per-point stress of
