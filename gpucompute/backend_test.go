@@ -157,8 +157,8 @@ func TestErrors(t *testing.T) {
 	if _, err := b.Evaluate(ctx, engine.State{}, nil); err == nil {
 		t.Error("Evaluate before Load: no error")
 	}
-	if err := b.Load(&engine.Problem{N: 3, Dim: 9, Tau: 1, Dist: make([]float64, 3)}); err == nil {
-		t.Error("Load with d = 9: no error")
+	if err := b.Load(&engine.Problem{N: 3, Dim: MaxDim + 1, Tau: 1, Dist: make([]float64, 3)}); err == nil {
+		t.Errorf("Load with d = %d (above MaxDim): no error", MaxDim+1)
 	}
 	if err := b.Load(&engine.Problem{N: 3, Dim: 2, Tau: 1, Dist: []float64{1, math.NaN(), 1}}); err == nil {
 		t.Error("Load with a NaN distance: no error")
