@@ -264,9 +264,17 @@ func (b *Backend) usesNS(d int) bool { return b.ns || d > JacobiMaxDim }
 func (b *Backend) closedForm2(d int) bool { return d == 2 && !b.ns }
 
 // Roots returns the root method chosen in Options (the kernels above
-// JacobiMaxDim use Newton-Schulz either way).
+// JacobiMaxDim use Newton-Schulz either way; RootsAt says which one runs).
 func (b *Backend) Roots() engine.RootMethod {
 	if b.ns {
+		return engine.RootsNewtonSchulz
+	}
+	return engine.RootsEigen
+}
+
+// RootsAt returns the root method the kernels of dimension d use.
+func (b *Backend) RootsAt(d int) engine.RootMethod {
+	if b.usesNS(d) {
 		return engine.RootsNewtonSchulz
 	}
 	return engine.RootsEigen

@@ -41,8 +41,8 @@ func TestNewtonSchulzParity(t *testing.T) {
 			}
 			t.Run(prec+"/"+c.name, func(t *testing.T) {
 				gl := byRoots[c.roots]
-				if !gl.usesNS(c.d) {
-					t.Fatalf("d=%d roots %q: the kernels do not use Newton-Schulz", c.d, c.roots)
+				if gl.RootsAt(c.d) != engine.RootsNewtonSchulz {
+					t.Fatalf("d=%d roots %q: the kernels use %q", c.d, c.roots, gl.RootsAt(c.d))
 				}
 				p, s := makeProblem(c.problemCase)
 				cpu := engine.NewCPUBackend(2)

@@ -134,7 +134,7 @@ func runBench(env Env) error {
 		N: *n, Dim: *dim, Backend: be.Name(), SecondsPerIter: per,
 		NsPerPair:    per * 1e9 / float64(len(p.Dist)),
 		CPUNsPerPair: float64(cpu.Nanoseconds()) / float64(*iters) / float64(len(p.Dist)),
-		Roots:        string(backendRoots(be)),
+		Roots:        string(backendRoots(be, *dim)),
 	}
 	if cb, ok := be.(*engine.CPUBackend); ok {
 		res.Threads = cb.Threads()

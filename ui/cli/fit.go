@@ -209,7 +209,7 @@ func runFit(env Env) error {
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
 		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1,
-		Roots: string(backendRoots(be)),
+		Roots: string(backendRoots(be, *dim)),
 	}
 	if *points {
 		v := s.Stress1

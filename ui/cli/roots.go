@@ -81,13 +81,14 @@ func openBackendRoots(name string, threads int, m engine.RootMethod, o engine.NS
 	return nil, fmt.Errorf("unknown backend %q (want %s)", name, backendNames)
 }
 
-// backendRoots returns the root method a backend uses.
-func backendRoots(b engine.Backend) engine.RootMethod {
+// backendRoots returns the root method a backend uses in dimension d
+// (the GL kernels use Newton-Schulz above gpucompute.JacobiMaxDim).
+func backendRoots(b engine.Backend, d int) engine.RootMethod {
 	switch v := b.(type) {
 	case *engine.CPUBackend:
 		return v.Roots()
 	case *gpucompute.Backend:
-		return v.Roots()
+		return v.RootsAt(d)
 	}
 	return engine.RootsEigen
 }
