@@ -24,7 +24,7 @@ var layers = map[string][]string{
 	"datasets":                  {"engine", "assets", "engine/words", "outfile"},
 	"gpucompute":                {"engine"},
 	"render":                    {"engine", "datasets", "outfile"},
-	"ui/cli":                    {"engine", "engine/hypernymy", "engine/words", "datasets", "gpucompute", "render", "ui/fit", "internal/cputime", "outfile"},
+	"ui/cli":                    {"engine", "engine/backendtest", "engine/hypernymy", "engine/words", "datasets", "gpucompute", "render", "ui/fit", "internal/cputime", "outfile"},
 	"ui":                        {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
 	".":                         {"ui", "ui/cli"},
 	"ui/internal/cleanlocale":   {},

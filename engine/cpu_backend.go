@@ -23,7 +23,9 @@ import (
 // root of the determinant, inverse) are made once per evaluation; for
 // d = 2 they are a structure of arrays read by an AVX2+FMA kernel on
 // amd64 (pairs_d2_amd64.s) or by portable Go, for d = 3 one record per
-// point, for other d exact matrix roots (pairs_general.go).
+// point, for other d exact matrix roots (pairs_general.go). With
+// CPUOptions.Roots = RootsNewtonSchulz every d uses Newton-Schulz roots
+// instead (pairs_ns.go).
 type CPUBackend struct {
 	threads int
 	p       *Problem
@@ -34,6 +36,10 @@ type CPUBackend struct {
 	k3 *d3Kernel
 	kg *generalKernel
 	kp *pointKernel
+	kn *nsKernel
+
+	roots RootMethod // "" or RootsEigen: closed forms and Jacobi
+	ns    NSOptions  // Newton-Schulz options of RootsNewtonSchulz
 }
 
 // cpuBlock is a contiguous range of rows [r0, r1) and its accumulator.
@@ -74,7 +80,7 @@ func (b *CPUBackend) Load(p *Problem) error {
 		return err
 	}
 	b.p = p
-	b.k2, b.k3, b.kg, b.kp = nil, nil, nil, nil
+	b.k2, b.k3, b.kg, b.kp, b.kn = nil, nil, nil, nil, nil
 	n := p.N
 	pairs := n * (n - 1) / 2
 	nb := pairs / 2048
@@ -171,6 +177,7 @@ type cpuKernel interface {
 // cpuWorkspace is per-worker scratch memory for kernels that need it.
 type cpuWorkspace struct {
 	buf []float64
+	ns  *NSWorkspace // Newton-Schulz scratch (nsKernel)
 }
 
 // Evaluate implements Backend.
@@ -309,6 +316,12 @@ func (b *CPUBackend) kernel(s State) cpuKernel {
 		}
 		b.kp.prepare(p, s)
 		return b.kp
+	case b.roots == RootsNewtonSchulz:
+		if b.kn == nil {
+			b.kn = &nsKernel{opt: b.ns}
+		}
+		b.kn.prepare(p, s)
+		return b.kn
 	case p.Dim == 2:
 		if b.k2 == nil {
 			b.k2 = &d2Kernel{}

@@ -13,8 +13,16 @@ import (
 	"github.com/go-gl/gl/v4.3-core/gl"
 )
 
-// MaxDim is the largest embedding dimension the GL kernels handle.
-const MaxDim = 8
+// MaxDim is the largest embedding dimension the GL stress and geodesic
+// kernels handle (engine.MaxDim). Up to JacobiMaxDim their matrix roots
+// are cyclic Jacobi eigendecompositions; above it, and in every
+// dimension with Options.Roots = engine.RootsNewtonSchulz, the coupled
+// Newton-Schulz iteration (docs/newton-schulz.md).
+const MaxDim = 16
+
+// JacobiMaxDim is the largest dimension in which the GL kernels use
+// Jacobi eigendecompositions, and the limit of SimilarityScores.
+const JacobiMaxDim = 8
 
 // Options configure New.
 type Options struct {
@@ -31,6 +39,17 @@ type Options struct {
 	// calls glfw.Init or glfw.Terminate, creates and destroys its hidden
 	// window through OnMainThread, and prefers EGL.
 	OnMainThread func(func())
+	// Roots picks the matrix-root method of the stress and geodesic
+	// kernels: engine.RootsEigen ("" too) uses the d = 2 closed form and
+	// Jacobi eigendecompositions up to JacobiMaxDim and Newton-Schulz
+	// above; engine.RootsNewtonSchulz uses Newton-Schulz in every
+	// dimension (a fidelity study of the paper's algorithm).
+	Roots engine.RootMethod
+	// NS is the Newton-Schulz iteration cap and residual tolerance (zero
+	// value: engine.DefaultNSIters, engine.DefaultNSTol; a negative Tol
+	// runs exactly MaxIter iterations). The tolerance is raised to the
+	// rounding level of the kernel's arithmetic (D * 4 * unit roundoff).
+	NS engine.NSOptions
 	// AllowSoftware lets Auto choose GL on a software rasteriser (Mesa's
 	// llvmpipe and the like). By default Auto prefers the CPU backend
 	// there: llvmpipe runs the same arithmetic on the same cores, and the
@@ -81,6 +100,8 @@ type Backend struct {
 	info Info
 
 	progs map[programKey]uint32
+	ns    bool             // Options.Roots is Newton-Schulz
+	nsOpt engine.NSOptions // iteration cap and tolerance (normalised)
 
 	// The loaded problem.
 	n, d     int
@@ -197,6 +218,18 @@ func (b *Backend) probe(opts Options) error {
 			b.info.FP64Supported = true
 		}
 	}
+	roots, err := engine.ParseRootMethod(string(opts.Roots))
+	if err != nil {
+		return fmt.Errorf("gpucompute: %w", err)
+	}
+	b.ns = roots == engine.RootsNewtonSchulz
+	b.nsOpt = opts.NS
+	if b.nsOpt.MaxIter <= 0 {
+		b.nsOpt.MaxIter = engine.DefaultNSIters
+	}
+	if b.nsOpt.Tol == 0 {
+		b.nsOpt.Tol = engine.DefaultNSTol
+	}
 	if opts.FP64 && !b.info.FP64Supported {
 		return fmt.Errorf("%s: float64 asked for but %s has no GL_ARB_gpu_shader_fp64", b.info.Context, b.info.Renderer)
 	}
@@ -207,7 +240,7 @@ func (b *Backend) probe(opts Options) error {
 	}
 	// Compile the d = 2 kernel now: a driver without working compute
 	// shaders fails here, in New, rather than in the first Load.
-	_, err := b.program(b.key("stress2", 2))
+	_, err = b.program(b.key("stress2", 2))
 	return err
 }
 
@@ -217,12 +250,43 @@ func (b *Backend) probe(opts Options) error {
 // condition number of the scales; docs/gpu.md) compute in double whenever
 // the driver can, even with float32 buffers; the d = 2 closed form stays
 // in float32.
+// Kernels whose roots are Newton-Schulz (usesNS) carry the iteration
+// options in their key.
 func (b *Backend) key(name string, d int) programKey {
 	k := programKey{name: name, dim: d, fp64: b.info.FP64, compute64: b.info.FP64}
-	if d != 2 && b.info.FP64Supported {
+	if (d != 2 || b.ns) && b.info.FP64Supported {
 		k.compute64 = true
 	}
+	if b.usesNS(d) {
+		k.ns, k.nsIter, k.nsTol = true, b.nsOpt.MaxIter, b.nsOpt.Tol
+	}
 	return k
+}
+
+// usesNS reports whether the kernels of dimension d compute their roots
+// by Newton-Schulz: always above JacobiMaxDim, and in every dimension
+// with Options.Roots = engine.RootsNewtonSchulz.
+func (b *Backend) usesNS(d int) bool { return b.ns || d > JacobiMaxDim }
+
+// closedForm2 reports whether dimension d runs the d = 2 closed-form
+// kernels (prep2, stress2) rather than the general ones.
+func (b *Backend) closedForm2(d int) bool { return d == 2 && !b.ns }
+
+// Roots returns the root method chosen in Options (the kernels above
+// JacobiMaxDim use Newton-Schulz either way; RootsAt says which one runs).
+func (b *Backend) Roots() engine.RootMethod {
+	if b.ns {
+		return engine.RootsNewtonSchulz
+	}
+	return engine.RootsEigen
+}
+
+// RootsAt returns the root method the kernels of dimension d use.
+func (b *Backend) RootsAt(d int) engine.RootMethod {
+	if b.usesNS(d) {
+		return engine.RootsNewtonSchulz
+	}
+	return engine.RootsEigen
 }
 
 // Info describes the context and precision of the backend.
@@ -255,7 +319,7 @@ func (b *Backend) elem() int {
 // gradient, scale gradient, per-point stress (d = 2: padded to 8, the
 // number of accumulators of stress2.comp).
 func (b *Backend) stride() int {
-	if b.d == 2 {
+	if b.closedForm2(b.d) {
 		return 8
 	}
 	return b.d + b.d*b.d + 1
@@ -263,8 +327,8 @@ func (b *Backend) stride() int {
 
 // kernels returns the names of the per-point pass and the pairwise pass
 // for dimension d.
-func kernels(d int) (prep, pairs string) {
-	if d == 2 {
+func (b *Backend) kernels(d int) (prep, pairs string) {
+	if b.closedForm2(d) {
 		return "prep2", "stress2"
 	}
 	return "roots", "stress"
@@ -294,9 +358,10 @@ func (b *Backend) load(p *engine.Problem) error {
 	}
 	b.chunks = nil
 	n, d := p.N, p.Dim
-	prepName, pairName := kernels(d)
+	prepName, pairName := b.kernels(d)
 	pk := b.key(pairName, d)
-	if d == 2 {
+	two := b.closedForm2(d)
+	if two {
 		pk.weighted = p.Weights != nil
 	}
 	for _, k := range []programKey{b.key(prepName, d), pk} {
@@ -308,7 +373,7 @@ func (b *Backend) load(p *engine.Problem) error {
 	nb := (n + tile - 1) / tile
 	unit := gpuUnit(p.Dist)
 	st := d + d*d + 1
-	if d == 2 {
+	if two {
 		st = 8
 	}
 	for _, r := range []struct {
@@ -332,7 +397,7 @@ func (b *Backend) load(p *engine.Problem) error {
 	// one texel per value (d = 2 records: 2 texels, or 4 in float64).
 	perChunk = min(perChunk, int(b.info.MaxTexelBuffer/(tile*tile)))
 	texels := n * d * d
-	if d == 2 {
+	if two {
 		texels = 2 * el / 4 * n
 	}
 	if int64(texels) > b.info.MaxTexelBuffer {
@@ -507,15 +572,16 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 	for _, x := range bindings {
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, x.idx, x.buf.id)
 	}
-	prepName, pairName := kernels(d)
-	if d == 2 || !dirac {
+	prepName, pairName := b.kernels(d)
+	two := b.closedForm2(d)
+	if two || !dirac {
 		prog, err := b.program(b.key(prepName, d))
 		if err != nil {
 			return 0, err
 		}
 		gl.UseProgram(prog)
 		gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("n\x00")), int32(n))
-		if d == 2 {
+		if two {
 			gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("dirac\x00")), int32(bool01(dirac)))
 			b.setReal(prog, "tau", b.tau)
 		}
@@ -523,7 +589,7 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT | gl.TEXTURE_FETCH_BARRIER_BIT)
 	}
 	pk := b.key(pairName, d)
-	if d == 2 {
+	if two {
 		pk.weighted, pk.dirac = b.weighted, dirac
 	}
 	prog, err := b.program(pk)
@@ -549,9 +615,9 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		}
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, 4, wts)
 		// The pair loops read through buffer textures (stress2.comp says why).
-		one, two := uint32(gl.R32F), uint32(gl.RGBA32F)
+		one, four := uint32(gl.R32F), uint32(gl.RGBA32F)
 		if b.info.FP64 {
-			one, two = gl.RG32UI, gl.RGBA32UI
+			one, four = gl.RG32UI, gl.RGBA32UI
 		}
 		bindTex := func(unit uint32, name string, buf *ssbo, format uint32) {
 			gl.ActiveTexture(gl.TEXTURE0 + unit) // texture() binds to the active unit
@@ -564,31 +630,39 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		} else {
 			bindTex(1, "wtsTex", &c.dist, one)
 		}
-		if d == 2 {
-			bindTex(2, "prepTex", &b.roots, two)
+		if two {
+			bindTex(2, "prepTex", &b.roots, four)
 		} else {
 			bindTex(2, "meansTex", &b.means, one)
 			bindTex(3, "scalesTex", &b.scales, one)
 		}
 		seti("tileBegin", c.begin)
 		seti("tileEnd", c.end)
-		seti("first", bool01(ci == 0))
-		seti("last", bool01(ci == len(b.chunks)-1))
 		step := b.nb // one dispatch per chunk keeps llvmpipe's threads busiest
 		if cancellable {
 			step = dispatchBlocks
 		}
-		for b0 := 0; b0 < b.nb; b0 += step {
-			seti("blockBase", b0)
-			gl.DispatchCompute(uint32(min(step, b.nb-b0)), 1, 1)
-			if cancellable {
-				gl.Finish()
-				if err := ctx.Err(); err != nil {
-					return 0, err
+		band := b.columnBand(d)
+		for c0 := 0; c0 < n; c0 += band {
+			c1 := min(c0+band, n)
+			if !two {
+				seti("colBegin", c0)
+				seti("colEnd", c1)
+			}
+			seti("first", bool01(ci == 0 && c0 == 0))
+			seti("last", bool01(ci == len(b.chunks)-1 && c1 == n))
+			for b0 := 0; b0 < b.nb; b0 += step {
+				seti("blockBase", b0)
+				gl.DispatchCompute(uint32(min(step, b.nb-b0)), 1, 1)
+				if cancellable {
+					gl.Finish()
+					if err := ctx.Err(); err != nil {
+						return 0, err
+					}
 				}
 			}
+			gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
 		}
-		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
 	}
 	gl.MemoryBarrier(gl.BUFFER_UPDATE_BARRIER_BIT)
 	if err := checkGL("running the stress kernel"); err != nil {
@@ -633,6 +707,29 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 		return 0, err
 	}
 	return stress, nil
+}
+
+// llvmpipeLoopBudget is the part of llvmpipe's loop limit we let one
+// dispatch use: llvmpipe ends every loop of a shader invocation once the
+// loops of that invocation have run LP_MAX_TGSI_LOOP_ITERATIONS (65535)
+// iterations in total, silently, to avoid hangs. The Newton-Schulz pair
+// loop (a 30-iteration loop of matrix products per pair) reaches that
+// after a few dozen pairs at d = 6 and after one or two at d = 16.
+const llvmpipeLoopBudget = 20000
+
+// columnBand is the number of columns j one dispatch of the general pair
+// kernel covers: all of them, except for the Newton-Schulz kernels on a
+// software rasteriser, where the columns are split into bands whose
+// loop iterations (estimated without unrolling of the outer matrix
+// loops) stay within llvmpipeLoopBudget. Bands are dispatched in
+// increasing order and accumulate (stress.comp), so the result is the
+// same bit for bit.
+func (b *Backend) columnBand(d int) int {
+	if !b.usesNS(d) || !b.info.Software() {
+		return max(b.n, 1)
+	}
+	perPair := b.nsOpt.MaxIter*(3*(d+d*d)+d*d+d) + 4*d*d
+	return max(1, llvmpipeLoopBudget/perPair)
 }
 
 // coprimeStride returns a stride near 0.618 nb that is coprime with nb, so

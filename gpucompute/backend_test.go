@@ -17,13 +17,25 @@ import (
 // input) on the float64 kernels.
 func TestConformanceFP64(t *testing.T) {
 	needGL(t)
-	backendtest.RunWithTolerance(t, func() engine.Backend {
-		b, err := New(Options{FP64: true})
-		if err != nil {
-			t.Skipf("no float64 GL backend: %v", err)
-		}
-		return b
-	}, 1e-10)
+	if b, err := New(Options{FP64: true}); err != nil {
+		t.Skipf("no float64 GL backend: %v", err)
+	} else {
+		b.Close()
+	}
+	open := func() (engine.Backend, error) { return New(Options{FP64: true}) }
+	for _, r := range backendtest.Suite(open, 1e-10, backendtest.Cases, testing.Short()) {
+		t.Run(r.Case, func(t *testing.T) {
+			if r.Skipped {
+				t.Skip("large case in -short mode")
+			}
+			for _, f := range r.Failures {
+				t.Error(f)
+			}
+			if !r.Passed && len(r.Failures) == 0 {
+				t.Error("failed without a message")
+			}
+		})
+	}
 }
 
 // TestParityWithCPU compares the GL backend with engine.NewCPUBackend on
@@ -145,8 +157,8 @@ func TestErrors(t *testing.T) {
 	if _, err := b.Evaluate(ctx, engine.State{}, nil); err == nil {
 		t.Error("Evaluate before Load: no error")
 	}
-	if err := b.Load(&engine.Problem{N: 3, Dim: 9, Tau: 1, Dist: make([]float64, 3)}); err == nil {
-		t.Error("Load with d = 9: no error")
+	if err := b.Load(&engine.Problem{N: 3, Dim: MaxDim + 1, Tau: 1, Dist: make([]float64, 3)}); err == nil {
+		t.Errorf("Load with d = %d (above MaxDim): no error", MaxDim+1)
 	}
 	if err := b.Load(&engine.Problem{N: 3, Dim: 2, Tau: 1, Dist: []float64{1, math.NaN(), 1}}); err == nil {
 		t.Error("Load with a NaN distance: no error")

@@ -1,7 +1,7 @@
 // Package gpucompute implements engine.Backend with OpenGL 4.3 compute
-// shaders (github.com/go-gl/gl v4.3-core), and evaluates batches of
-// Wasserstein geodesics (Backend.Geodesics, tested against the engine's
-// geodesic; the app's geodesic tab computes its few measures on the CPU).
+// shaders (github.com/go-gl/gl v4.3-core) for d = 1..16, and evaluates
+// batches of Wasserstein geodesics (Backend.Geodesics; `burescope
+// geodesic --backend gl`).
 //
 // # Contracts
 //
@@ -53,15 +53,20 @@
 //
 //   - prep2.comp + stress2.comp (d = 2): per-point record, then the closed
 //     form of docs/math.md with the accumulators of engine/pairs_d2.go.
-//   - roots.comp + stress.comp (d = 1, 3..8): per-point A^{1/2} and its
-//     pseudo-inverse by cyclic Jacobi, then per pair one Jacobi
-//     eigendecomposition of A^{1/2} B A^{1/2} (linalg.glsl).
+//   - roots.comp + stress.comp (d = 1, 3..16): per-point A^{1/2} and its
+//     (pseudo-)inverse, then per pair the root of A^{1/2} B A^{1/2}
+//     (linalg.glsl): cyclic Jacobi eigendecompositions up to JacobiMaxDim
+//     (8), the coupled Newton-Schulz iteration with the two-run trick
+//     above it and in every d with Options.Roots = RootsNewtonSchulz. On
+//     a software rasteriser the Newton-Schulz pair pass is split into
+//     column bands that keep llvmpipe under its per-invocation loop limit
+//     (docs/gpu.md).
 //   - geodesic.comp: one invocation per (pair, t).
 //   - similarity.comp: Backend.SimilarityScores, one invocation per
 //     measure: the k-NN score (engine.Similarity) of one query against it,
 //     X = tr (A^{1/2} B A^{1/2})^{1/2} by the d = 2 closed form or
 //     eigenvalue-only Jacobi sweeps, arithmetic in double whenever the
-//     driver has it (every d). d > MaxDim: an error wrapping
+//     driver has it (every d). d > JacobiMaxDim: an error wrapping
 //     ErrUnsupported, for callers to fall back to engine.SimilarityScores.
 //
 // Pairwise passes use a row-owner scheme: workgroup I (64 invocations) owns

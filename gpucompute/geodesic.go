@@ -55,7 +55,8 @@ func (b *Backend) Geodesics(d int, pairs []GeodesicPair, ts []float64) (means, s
 	means = make([]float64, total*d)
 	scales = make([]float64, total*d*d)
 	err = b.th.call(func() error {
-		k := programKey{name: "geodesic", dim: d, fp64: b.info.FP64, compute64: b.info.FP64Supported}
+		k := b.key("geodesic", d)
+		k.compute64 = b.info.FP64Supported
 		prog, err := b.program(k)
 		if err != nil {
 			return err

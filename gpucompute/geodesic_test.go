@@ -74,8 +74,8 @@ func TestGeodesicsErrors(t *testing.T) {
 	if _, _, err := b.Geodesics(2, []GeodesicPair{{MeanA: []float64{0}}}, []float64{0.5}); err == nil {
 		t.Error("short pair: no error")
 	}
-	if _, _, err := b.Geodesics(9, nil, nil); err == nil {
-		t.Error("d = 9: no error")
+	if _, _, err := b.Geodesics(MaxDim+1, nil, nil); err == nil {
+		t.Errorf("d = %d (above MaxDim): no error", MaxDim+1)
 	}
 	m, s, err := b.Geodesics(2, nil, []float64{0.5})
 	if err != nil || len(m) != 0 || len(s) != 0 {

@@ -19,10 +19,13 @@ const tile = 64
 type programKey struct {
 	name      string // "stress", "roots" or "geodesic"
 	dim       int
-	fp64      bool // buffers hold doubles (STORE = double)
-	compute64 bool // arithmetic in double (REAL = double); implied by fp64
-	weighted  bool // WEIGHTED: read pair weights (stress2 only)
-	dirac     bool // DIRAC: point MDS, no scales (stress2 only)
+	fp64      bool    // buffers hold doubles (STORE = double)
+	compute64 bool    // arithmetic in double (REAL = double); implied by fp64
+	weighted  bool    // WEIGHTED: read pair weights (stress2 only)
+	dirac     bool    // DIRAC: point MDS, no scales (stress2 only)
+	ns        bool    // NSROOTS: matrix roots by Newton-Schulz instead of Jacobi
+	nsIter    int     // NS_MAXITER: Newton-Schulz iteration cap
+	nsTol     float64 // NS_TOL: stop when |I - Z Y|_F <= nsTol (< 0: never)
 }
 
 // shaderSource assembles the GLSL source of a kernel: version line,
@@ -48,6 +51,7 @@ func shaderSource(k programKey) (string, error) {
 	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define STORE %s\n#define EPS REAL(%s)\n#define TILE %d\n",
 		k.dim, real, store, eps, tile)
 	fmt.Fprintf(&b, "#define WEIGHTED %d\n#define DIRAC %d\n#define FP64BUF %d\n", bool01(k.weighted), bool01(k.dirac), bool01(k.fp64))
+	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17g)\n", bool01(k.ns), k.nsIter, k.nsTol)
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)
@@ -61,8 +65,8 @@ func compileProgram(k programKey) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	return compileSource(fmt.Sprintf("shaders/%s.comp (d=%d, fp64=%v, compute64=%v, weighted=%v, dirac=%v)",
-		k.name, k.dim, k.fp64, k.compute64, k.weighted, k.dirac), src)
+	return compileSource(fmt.Sprintf("shaders/%s.comp (d=%d, fp64=%v, compute64=%v, weighted=%v, dirac=%v, newton-schulz=%v)",
+		k.name, k.dim, k.fp64, k.compute64, k.weighted, k.dirac, k.ns), src)
 }
 
 // compileSource compiles and links GLSL compute source; label names it in

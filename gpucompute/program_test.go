@@ -45,7 +45,7 @@ func TestShaderSource(t *testing.T) {
 func TestAllKernelsCompile(t *testing.T) {
 	b := newBackend(t, Options{})
 	for _, name := range []string{"prep2", "stress2", "roots", "stress", "geodesic"} {
-		for d := 1; d <= MaxDim; d++ {
+		for d := 1; d <= JacobiMaxDim; d++ {
 			if (name == "prep2" || name == "stress2") != (d == 2) {
 				continue
 			}
@@ -62,6 +62,22 @@ func TestAllKernelsCompile(t *testing.T) {
 						t.Errorf("%+v: %v", k, err)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestNewtonSchulzKernelsCompile compiles the Newton-Schulz variants
+// (NSROOTS) of the general kernels at the ends of their range: d = 2
+// (Options.Roots), d = 9 and d = MaxDim, in the precision the backend
+// uses for them. The variants in between differ only in D.
+func TestNewtonSchulzKernelsCompile(t *testing.T) {
+	b := newBackend(t, Options{})
+	for _, name := range []string{"roots", "stress", "geodesic"} {
+		for _, d := range []int{2, JacobiMaxDim + 1, MaxDim} {
+			k := programKey{name: name, dim: d, compute64: b.info.FP64Supported, ns: true, nsIter: 30, nsTol: 1e-10}
+			if err := b.th.call(func() error { _, err := b.program(k); return err }); err != nil {
+				t.Errorf("%+v: %v", k, err)
 			}
 		}
 	}

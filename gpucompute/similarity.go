@@ -13,7 +13,7 @@ import (
 )
 
 // ErrUnsupported is wrapped by the errors of operations the GL kernels do
-// not handle (today: SimilarityScores above MaxDim); callers fall back to
+// not handle (today: SimilarityScores above JacobiMaxDim); callers fall back to
 // the CPU (engine.SimilarityScores) when errors.Is(err, ErrUnsupported).
 var ErrUnsupported = errors.New("gpucompute: not supported by the GL kernels")
 
@@ -45,7 +45,7 @@ var simCode = map[engine.Similarity]int{engine.ByW2: 0, engine.ByDot: 1, engine.
 // their buffers exceed GL_MAX_SHADER_STORAGE_BLOCK_SIZE, or every
 // similarityStep measures when ctx can be cancelled (ctx is checked
 // between dispatches; its error is returned). The score of the item
-// against itself is the CPU's exact value. A dimension above MaxDim gives
+// against itself is the CPU's exact value. A dimension above JacobiMaxDim gives
 // an error wrapping ErrUnsupported. It is independent of the loaded
 // problem and may be called without Load.
 func (b *Backend) SimilarityScores(ctx context.Context, e *engine.Embedding, item int, by engine.Similarity, rho float64) ([]float64, error) {
@@ -56,8 +56,8 @@ func (b *Backend) SimilarityScores(ctx context.Context, e *engine.Embedding, ite
 		return nil, errors.New("gpucompute: similarity scores of a nil embedding")
 	}
 	n, d := e.Len(), e.Dim
-	if d > MaxDim {
-		return nil, fmt.Errorf("%w: similarity scores in dimension %d (the GL kernels handle 1..%d)", ErrUnsupported, d, MaxDim)
+	if d > JacobiMaxDim {
+		return nil, fmt.Errorf("%w: similarity scores in dimension %d (the GL kernel handles 1..%d)", ErrUnsupported, d, JacobiMaxDim)
 	}
 	if d < 1 {
 		return nil, fmt.Errorf("gpucompute: similarity scores in dimension %d", d)

@@ -85,14 +85,16 @@
 // is written to a temporary file in the same directory and renamed
 // (WriteFileAtomic); errors name the file.
 //
-// Figures: StressCurve (stress-1 per iteration, log scale, point-MDS and
-// classical-MDS reference lines), GeodesicStrip (mu_t between two planar
-// measures at chosen times, extrapolation included: the paper's figure 5,
-// left) and MetricDerivativePlot (figure 5, right) return a *Figure that
-// SaveFigures writes (side by side when several) and PlotImage draws into
-// an *image.RGBA for the app. The geodesic helpers (TransportMap2,
-// Geodesic2, W2Measure2, MetricDerivatives) use allocation-free 2x2 closed
-// forms (Sym2); project higher-dimensional measures to the plane first.
+// Figures: StressCurve and SnapshotStressCurve (stress-1 per iteration,
+// log scale, point-MDS and classical-MDS reference lines; `burescope fit
+// --stress-figure`), GeodesicStrip (mu_t between two measures at chosen
+// times, extrapolation included: the paper's figure 5, left) and
+// MetricDerivativePlot (figure 5, right) return a *Figure that
+// SaveFigures writes (side by side when several); SaveGeodesicFigure
+// writes figure 5 (`burescope geodesic --figure`). The geodesic figures
+// take GeodesicEnds and compute with engine (engine.Geodesic, engine.W2,
+// engine.MetricDerivative) in the measures' own dimension, drawing the
+// marginals on the first two coordinates.
 //
 // Errors are returned, never panicked; an invalid Scene makes Live.Draw
 // draw only the background and Export return Scene.Validate's error.

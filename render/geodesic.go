@@ -5,93 +5,90 @@ import (
 	"image/color"
 	"math"
 
+	"burescope/engine"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
 
-// Measure2 is one elliptical measure in the plane: mean (X, Y) and scale C.
-// The geodesic figures work in d = 2 with closed forms; project first
-// (Projection.Point and Projection.Matrix) to show a higher-dimensional pair.
-type Measure2 struct {
-	X, Y float64
-	C    Sym2
+// GeodesicEnds are the two measures a geodesic figure joins: mu_0 =
+// (MeanA, ScaleA) at t = 0 and mu_1 = (MeanB, ScaleB) at t = 1, in
+// dimension Dim >= 2, of family Family (covariance = Tau * scale). The
+// points of the curve come from engine.Geodesic and the distances from
+// engine.W2, in dimension Dim; the strip draws the marginals on the first
+// two coordinates (mean entries 1, 2 and the top-left 2 x 2 block of the
+// scale), which is the whole measure for Dim = 2.
+type GeodesicEnds struct {
+	Dim                          int
+	Family                       engine.Family
+	MeanA, ScaleA, MeanB, ScaleB []float64
 }
 
-// TransportMap2 returns the Bures transport map T^{AB} =
-// A^{-1/2} (A^{1/2} B A^{1/2})^{1/2} A^{-1/2} (docs/math.md), for positive
-// definite A, as a symmetric matrix.
-func TransportMap2(a, b Sym2) (Sym2, error) {
-	ra := a.Sqrt()
-	ria, ok := ra.Inverse()
-	if !ok || !(a.Det() > 0) {
-		return Sym2{}, fmt.Errorf("render: geodesic start scale %v is not positive definite", a)
+// check validates the ends.
+func (e GeodesicEnds) check() error {
+	d := e.Dim
+	if d < 2 {
+		return fmt.Errorf("render: geodesic figures need dimension >= 2, got %d", d)
 	}
-	m := congruence(ra, b).Sqrt()
-	return congruence(ria, m), nil
-}
-
-// congruence returns s m s for symmetric s and m.
-func congruence(s, m Sym2) Sym2 {
-	sm := s.Mul(m) // row-major
-	return Sym2{
-		A: sm[0]*s.A + sm[1]*s.B,
-		B: sm[0]*s.B + sm[1]*s.C,
-		C: sm[2]*s.B + sm[3]*s.C,
+	if len(e.MeanA) != d || len(e.MeanB) != d || len(e.ScaleA) != d*d || len(e.ScaleB) != d*d {
+		return fmt.Errorf("render: geodesic ends: want means of length %d and scales of length %d, got %d, %d, %d, %d",
+			d, d*d, len(e.MeanA), len(e.ScaleA), len(e.MeanB), len(e.ScaleB))
 	}
-}
-
-// Geodesic2 returns mu_t on the W2 geodesic from a (t = 0) to b (t = 1):
-// mean (1-t) a + t b and scale ((1-t) I + t T) A ((1-t) I + t T) with
-// T = T^{AB}; the same formula extrapolates outside [0, 1] (docs/math.md).
-func Geodesic2(a, b Measure2, t float64) (Measure2, error) {
-	tm, err := TransportMap2(a.C, b.C)
-	if err != nil {
-		return Measure2{}, err
+	if !(e.Family.Tau > 0) {
+		return fmt.Errorf("render: geodesic family constant %v, want > 0", e.Family.Tau)
 	}
-	return geodesicWith(a, b, tm, t), nil
+	return nil
 }
 
-func geodesicWith(a, b Measure2, tm Sym2, t float64) Measure2 {
-	s := Sym2{(1 - t) + t*tm.A, t * tm.B, (1 - t) + t*tm.C}
-	return Measure2{X: (1-t)*a.X + t*b.X, Y: (1-t)*a.Y + t*b.Y, C: congruence(s, a.C)}
-}
-
-// W2Measure2 returns the 2-Wasserstein distance between two planar
-// measures of one family: sqrt(|a - b|^2 + tau Bures^2(A, B)).
-func W2Measure2(a, b Measure2, tau float64) float64 {
-	dx, dy := a.X-b.X, a.Y-b.Y
-	return math.Sqrt(math.Max(dx*dx+dy*dy+tau*Bures2(a.C, b.C), 0))
+// at returns mu_t (engine.Geodesic; extrapolated outside [0, 1]).
+func (e GeodesicEnds) at(t float64) (mean, scale []float64, err error) {
+	return engine.Geodesic(e.MeanA, e.ScaleA, e.MeanB, e.ScaleB, e.Dim, t)
 }
 
 // MetricDerivatives returns, for each reference time r in refs and each t
 // in ts, the normalised difference quotient of the curve to mu_r,
 // W2(mu_t, mu_r) / (|t - r| W2(mu_0, mu_1)), and at t = r its limit, the
-// normalised metric derivative lim W2(mu_{t+h}, mu_{t-h}) / (2h W2(mu_0,
-// mu_1)) (central difference, h = 1e-3: error O(h^2), no cancellation). Both are 1 wherever the curve is
-// a constant-speed geodesic through mu_r, and fall below 1 where it is not
+// normalised metric derivative |mu'|(r) / W2(mu_0, mu_1)
+// (engine.MetricDerivative). Both are 1 wherever the curve is a
+// constant-speed geodesic through mu_r, and fall below 1 where it is not
 // (the paper's figure 5, right).
-func MetricDerivatives(a, b Measure2, tau float64, refs, ts []float64) ([][]float64, error) {
-	tm, err := TransportMap2(a.C, b.C)
-	if err != nil {
+func MetricDerivatives(e GeodesicEnds, refs, ts []float64) ([][]float64, error) {
+	if err := e.check(); err != nil {
 		return nil, err
 	}
-	speed := W2Measure2(a, b, tau)
+	d, f := e.Dim, e.Family
+	speed := engine.W2(f, e.MeanA, e.ScaleA, e.MeanB, e.ScaleB, d)
 	if !(speed > 0) {
 		return nil, fmt.Errorf("render: the two measures are equal; the curve is constant")
 	}
-	const h = 1e-3
+	type point struct{ m, s []float64 }
+	pts := make([]point, len(ts))
+	for i, t := range ts {
+		m, s, err := e.at(t)
+		if err != nil {
+			return nil, err
+		}
+		pts[i] = point{m, s}
+	}
+	curve := engine.GeodesicCurve(e.MeanA, e.ScaleA, e.MeanB, e.ScaleB, d)
 	out := make([][]float64, len(refs))
 	for k, r := range refs {
-		ref := geodesicWith(a, b, tm, r)
+		rm, rs, err := e.at(r)
+		if err != nil {
+			return nil, err
+		}
 		out[k] = make([]float64, len(ts))
 		for i, t := range ts {
 			if math.Abs(t-r) < 1e-9 {
-				w := W2Measure2(geodesicWith(a, b, tm, t+h), geodesicWith(a, b, tm, t-h), tau)
-				out[k][i] = w / (2 * h) / speed
+				md, _, err := engine.MetricDerivative(f, curve, d, r, 0, 0)
+				if err != nil {
+					return nil, err
+				}
+				out[k][i] = md / speed
 				continue
 			}
-			out[k][i] = W2Measure2(geodesicWith(a, b, tm, t), ref, tau) / math.Abs(t-r) / speed
+			out[k][i] = engine.W2(f, pts[i].m, pts[i].s, rm, rs, d) / math.Abs(t-r) / speed
 		}
 	}
 	return out, nil
@@ -103,30 +100,34 @@ var PaperTimes = []float64{-2, -1, -0.5, 0, 0.25, 0.5, 0.75, 1, 1.5, 2, 3}
 // PaperRefs are the reference times of the paper's figure 5 (right).
 var PaperRefs = []float64{0, 1, -2, 3}
 
-// GeodesicScene returns the scene of mu_t at each time (labels "t=...",
-// PerPoint = t), for GeodesicStrip or the live view.
-func GeodesicScene(a, b Measure2, tau float64, times []float64) (*Scene, error) {
-	tm, err := TransportMap2(a.C, b.C)
-	if err != nil {
+// GeodesicScene returns the planar scene of mu_t at each time (labels
+// "t=...", PerPoint = t): the marginals of the geodesic's points on the
+// first two coordinates.
+func GeodesicScene(e GeodesicEnds, times []float64) (*Scene, error) {
+	if err := e.check(); err != nil {
 		return nil, err
 	}
-	n := len(times)
-	sc := &Scene{Dim: 2, Means: make([]float64, 2*n), Scales: make([]float64, 4*n), Tau: tau, PerPoint: append([]float64(nil), times...)}
+	d, n := e.Dim, len(times)
+	sc := &Scene{Dim: 2, Means: make([]float64, 2*n), Scales: make([]float64, 4*n), Tau: e.Family.Tau,
+		Family: e.Family.Name, PerPoint: append([]float64(nil), times...)}
 	for i, t := range times {
-		m := geodesicWith(a, b, tm, t)
-		sc.Means[2*i], sc.Means[2*i+1] = m.X, m.Y
-		copy(sc.Scales[4*i:], []float64{m.C.A, m.C.B, m.C.B, m.C.C})
+		m, s, err := e.at(t)
+		if err != nil {
+			return nil, err
+		}
+		sc.Means[2*i], sc.Means[2*i+1] = m[0], m[1]
+		copy(sc.Scales[4*i:], []float64{s[0], s[1], s[d], s[d+1]})
 		sc.Labels = append(sc.Labels, fmt.Sprintf("t=%g", t))
 	}
 	return sc, nil
 }
 
 // GeodesicStrip returns the plot of the interpolation (and extrapolation)
-// between a and b at the given times, each ellipse at its mean mu_t:
-// times in [0, 1] coloured by t (viridis), extrapolated ones in grey with a
-// dashed outline, each labelled with its time.
-func GeodesicStrip(a, b Measure2, tau float64, times []float64, dark bool) (*Figure, error) {
-	sc, err := GeodesicScene(a, b, tau, times)
+// between the ends at the given times, each ellipse at its mean mu_t:
+// times in [0, 1] coloured by t (viridis), extrapolated ones in grey,
+// each labelled with its time (the paper's figure 5, left).
+func GeodesicStrip(e GeodesicEnds, times []float64, dark bool) (*Figure, error) {
+	sc, err := GeodesicScene(e, times)
 	if err != nil {
 		return nil, err
 	}
@@ -154,8 +155,8 @@ func GeodesicStrip(a, b Measure2, tau float64, times []float64, dark bool) (*Fig
 
 // MetricDerivativePlot returns the plot of MetricDerivatives over
 // [tmin, tmax] (401 samples) for each reference time, with the line y = 1
-// a geodesic attains.
-func MetricDerivativePlot(a, b Measure2, tau float64, refs []float64, tmin, tmax float64, dark bool) (*Figure, error) {
+// a geodesic attains (the paper's figure 5, right).
+func MetricDerivativePlot(e GeodesicEnds, refs []float64, tmin, tmax float64, dark bool) (*Figure, error) {
 	if !(tmax > tmin) {
 		return nil, fmt.Errorf("render: time range [%g, %g] is empty", tmin, tmax)
 	}
@@ -164,7 +165,7 @@ func MetricDerivativePlot(a, b Measure2, tau float64, refs []float64, tmin, tmax
 	for i := range ts {
 		ts[i] = tmin + (tmax-tmin)*float64(i)/(samples-1)
 	}
-	md, err := MetricDerivatives(a, b, tau, refs, ts)
+	md, err := MetricDerivatives(e, refs, ts)
 	if err != nil {
 		return nil, err
 	}
@@ -199,4 +200,33 @@ func MetricDerivativePlot(a, b Measure2, tau float64, refs []float64, tmin, tmax
 	p.Y.Max = math.Max(p.Y.Max, 1.03)
 	p.Y.Min = math.Max(0, p.Y.Min-0.03)
 	return &Figure{Plot: p}, nil
+}
+
+// SaveGeodesicFigure writes the paper's figure 5 for the ends to path
+// (png, svg, pdf or eps by extension): the strip at times beside the
+// metric-derivative plot for refs over [min(times), max(times)], through
+// SaveFigures (atomic). opt's zero size means 10 x 3.5 in.
+func SaveGeodesicFigure(path string, e GeodesicEnds, times, refs []float64, opt ExportOptions, dark bool) error {
+	if len(times) == 0 {
+		return fmt.Errorf("%s: no times to draw", path)
+	}
+	strip, err := GeodesicStrip(e, times, dark)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	tmin, tmax := times[0], times[0]
+	for _, t := range times {
+		tmin, tmax = math.Min(tmin, t), math.Max(tmax, t)
+	}
+	if !(tmax > tmin) {
+		tmin, tmax = tmin-1, tmax+1
+	}
+	md, err := MetricDerivativePlot(e, refs, tmin, tmax, dark)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if opt.Width == 0 && opt.Height == 0 {
+		opt.Width, opt.Height = 10*72, 3.5*72
+	}
+	return SaveFigures(path, opt, strip, md)
 }

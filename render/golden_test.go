@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"burescope/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
@@ -138,18 +140,8 @@ func TestGoldenExport(t *testing.T) {
 	}
 	goldenCompare(t, "export_covariance", img)
 
-	a := Measure2{X: 0, Y: 0, C: Sym2{1, 0.3, 0.25}}
-	b := Measure2{X: 1.6, Y: 0.2, C: Sym2{0.15, -0.1, 0.8}}
 	geo := exportPNG(t, func(p string) error {
-		g, err := GeodesicStrip(a, b, 1, PaperTimes, false)
-		if err != nil {
-			return err
-		}
-		m, err := MetricDerivativePlot(a, b, 1, PaperRefs, -2, 3, false)
-		if err != nil {
-			return err
-		}
-		return SaveFigures(p, ExportOptions{Width: 10 * 72, Height: 3.5 * 72, DPI: 96}, g, m)
+		return SaveGeodesicFigure(p, geoPairs[0].e, PaperTimes, PaperRefs, ExportOptions{DPI: 96}, false)
 	})
 	goldenCompare(t, "geodesic", geo)
 
@@ -158,44 +150,13 @@ func TestGoldenExport(t *testing.T) {
 		hist[i] = 0.6*math.Exp(-float64(i)/120) + 0.005
 	}
 	stress := exportPNG(t, func(p string) error {
-		f, err := StressCurve(hist, 0.21, 0.62, false)
+		f, err := SnapshotStressCurve(&engine.Snapshot{History: hist, PointStress1: 0.21, ClassicalStress1: 0.62}, false)
 		if err != nil {
 			return err
 		}
 		return SaveFigures(p, ExportOptions{Width: 5 * 72, Height: 3.5 * 72, DPI: 96}, f)
 	})
 	goldenCompare(t, "stress_curve", stress)
-}
-
-// TestPlotImageMatchesPNG: PlotImage (the app's path) and a 72-dpi PNG
-// export of the same figure are the same picture.
-func TestPlotImageMatchesPNG(t *testing.T) {
-	hist := []float64{0.6, 0.3, 0.1, 0.05, 0.04}
-	f, err := StressCurve(hist, 0.2, 0.62, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := image.NewRGBA(image.Rect(0, 0, 400, 300))
-	PlotImage(img, f)
-	png := exportPNG(t, func(p string) error {
-		return SaveFigures(p, ExportOptions{Width: 400, Height: 300, DPI: 72}, f)
-	})
-	if png.Bounds() != img.Bounds() {
-		t.Fatalf("PNG %v, image %v", png.Bounds(), img.Bounds())
-	}
-	bad := 0
-	for y := 0; y < 300; y++ {
-		for x := 0; x < 400; x++ {
-			r1, g1, b1, _ := img.At(x, y).RGBA()
-			r2, g2, b2, _ := png.At(x, y).RGBA()
-			if max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2))>>8 > goldenChannelTol {
-				bad++
-			}
-		}
-	}
-	if float64(bad) > goldenPixelFrac*400*300 {
-		t.Errorf("%d pixels differ between PlotImage and the PNG export", bad)
-	}
 }
 
 // TestGoldenReadable covers the readability modes: automatic glyphs with

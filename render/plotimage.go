@@ -2,13 +2,10 @@ package render
 
 import (
 	"fmt"
-	"image"
-	stddraw "image/draw"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Figure is a gonum/plot plot with the one thing plot.Plot cannot hold:
@@ -24,20 +21,6 @@ func (f *Figure) Draw(dc draw.Canvas) {
 		equalAxes(f.Plot, dc, f.equal)
 	}
 	f.Plot.Draw(dc)
-}
-
-// PlotImage draws f over the whole of dst at 72 dpi (one point per pixel):
-// how the app shows the stress curve and the geodesic plots.
-func PlotImage(dst *image.RGBA, f *Figure) {
-	b := dst.Bounds()
-	if b.Empty() {
-		return
-	}
-	// vgimg.UseImage draws into a copy of the image it is given, so draw
-	// into a canvas of the same size and copy the pixels over.
-	c := vgimg.NewWith(vgimg.UseWH(vg.Length(b.Dx()), vg.Length(b.Dy())), vgimg.UseDPI(72))
-	f.Draw(draw.New(c))
-	stddraw.Draw(dst, b, c.Image(), image.Point{}, stddraw.Src)
 }
 
 // SaveFigures writes the figures side by side (one row, equal widths) to

@@ -106,7 +106,7 @@ func (e *pixEllipse) edgeRange(row []uint8, minX, xa, xb int, dy float64) {
 	gx := e.qa*dx + e.qb*dy
 	gy := e.qb*dx + e.qc*dy
 	for x := xa; x < xb; x, dx, gx, gy = x+1, dx+1, gx+e.qa, gy+e.qb {
-		// sd = g/|grad g| with g = sqrt(q) - 1 (see signedDist).
+		// sd = g/|grad g| with g = sqrt(q) - 1 (the signed distance, pixels, negative inside).
 		q := dx*gx + dy*gy
 		n := math.Sqrt(gx*gx + gy*gy)
 		sd := -e.rmin

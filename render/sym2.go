@@ -91,15 +91,3 @@ func (m Sym2) Boundary(th float64) (x, y float64) {
 	c, s := math.Cos(th), math.Sin(th)
 	return r.A*c + r.B*s, r.B*c + r.C*s
 }
-
-// Bures2 returns the squared Bures distance between PSD 2x2 matrices,
-// tr A + tr B - 2 tr (A^{1/2} B A^{1/2})^{1/2}, in closed form: the
-// eigenvalues of A^{1/2} B A^{1/2} are those of AB, so the trace of its
-// root is sqrt(tr(AB) + 2 sqrt(det A det B)).
-func Bures2(a, b Sym2) float64 {
-	ab := a.Mul(b)
-	tr := ab[0] + ab[3]
-	dd := math.Max(a.Det(), 0) * math.Max(b.Det(), 0)
-	root := math.Sqrt(math.Max(tr+2*math.Sqrt(dd), 0))
-	return math.Max(a.Trace()+b.Trace()-2*root, 0)
-}

@@ -132,26 +132,3 @@ func denseSqrt(t *testing.T, m Sym2) *mat.Dense {
 	out.Mul(&r, u.T())
 	return &out
 }
-
-func TestBures2AgainstGonum(t *testing.T) {
-	pairs := [][2]Sym2{
-		{{1, 0, 1}, {1, 0, 1}},
-		{{4, 0, 1}, {1, 0, 9}},
-		{{2, 0.7, 1}, {0.3, -0.25, 0.9}},
-		{{1, 2, 4}, {2, 0.5, 1}},
-		{{0, 0, 0}, {2, 0.5, 1}},
-	}
-	for _, p := range pairs {
-		// tr A + tr B - 2 tr (A^{1/2} B A^{1/2})^{1/2} with gonum roots.
-		ra := denseSqrt(t, p[0])
-		var m1, m2 mat.Dense
-		m1.Mul(ra, mat.NewDense(2, 2, []float64{p[1].A, p[1].B, p[1].B, p[1].C}))
-		m2.Mul(&m1, ra)
-		mid := Sym2{m2.At(0, 0), 0.5 * (m2.At(0, 1) + m2.At(1, 0)), m2.At(1, 1)}
-		want := p[0].Trace() + p[1].Trace() - 2*mat.Trace(denseSqrt(t, mid))
-		got := Bures2(p[0], p[1])
-		if !(math.Abs(got-want) <= 1e-10*(1+math.Abs(want))) {
-			t.Errorf("Bures2(%v, %v) = %v, want %v", p[0], p[1], got, want)
-		}
-	}
-}

@@ -4,6 +4,10 @@
 // gradients are compared with a slow, independent reference built on
 // gonum's symmetric eigendecomposition, and the gradient is checked against
 // central finite differences of the backend's own stress.
+//
+// It returns results instead of using package testing (Suite, CheckCase,
+// CheckCancel, CheckBadState), so that `burescope selftest` runs the same
+// suite at run time; each test package turns the Results into subtests.
 package backendtest
 
 import (
@@ -13,7 +17,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-	"testing"
 
 	"burescope/engine"
 
@@ -133,31 +136,7 @@ func spectral(l []float64, v *mat.Dense, f func(float64) float64) *mat.Dense {
 	return out
 }
 
-// refPair returns tr (A^{1/2} B A^{1/2})^{1/2} and T^{AB} for tau-scaled
-// A, B by exact eigendecompositions.
-func refPair(a, b []float64, d int) (float64, *mat.Dense) {
-	la, va := eigSym(a, d)
-	ra := spectral(la, va, math.Sqrt)
-	ira := spectral(la, va, func(x float64) float64 { return 1 / math.Sqrt(x) })
-	var m mat.Dense
-	m.Product(ra, mat.NewDense(d, d, b), ra)
-	ms := make([]float64, d*d)
-	for r := 0; r < d; r++ {
-		for c := 0; c < d; c++ {
-			ms[r*d+c] = 0.5 * (m.At(r, c) + m.At(c, r))
-		}
-	}
-	lm, vm := eigSym(ms, d)
-	var t float64
-	for _, x := range lm {
-		t += math.Sqrt(math.Max(x, 0))
-	}
-	sq := spectral(lm, vm, func(x float64) float64 { return math.Sqrt(math.Max(x, 0)) })
-	var tab mat.Dense
-	tab.Product(ira, sq, ira)
-	return t, &tab
-}
-
+// scaled returns tau times the scale of measure i of s.
 func scaled(s engine.State, d int, tau float64, i int) []float64 {
 	c := s.Scales[i*d*d : (i+1)*d*d]
 	out := make([]float64, d*d)
@@ -165,26 +144,6 @@ func scaled(s engine.State, d int, tau float64, i int) []float64 {
 		out[k] = tau * c[k]
 	}
 	return out
-}
-
-// RefW2 is the 2-Wasserstein distance between measures i and j of s by
-// exact eigendecompositions (tau scales the covariances).
-func RefW2(s engine.State, d int, tau float64, i, j int) float64 {
-	var m2 float64
-	for c := 0; c < d; c++ {
-		v := s.Means[i*d+c] - s.Means[j*d+c]
-		m2 += v * v
-	}
-	if s.Scales == nil {
-		return math.Sqrt(m2)
-	}
-	a, b := scaled(s, d, tau, i), scaled(s, d, tau, j)
-	t, _ := refPair(a, b, d)
-	var tr float64
-	for c := 0; c < d; c++ {
-		tr += a[c*d+c] + b[c*d+c]
-	}
-	return math.Sqrt(math.Max(m2+tr-2*t, 0))
 }
 
 // Reference computes the stress, its gradient and the per-point stress of
@@ -287,68 +246,116 @@ func maxAbs(x []float64) float64 {
 	return m
 }
 
-// Run checks a backend against the reference with tolerance 1e-9 (float64
-// backends). newBackend is called once per case.
-func Run(t *testing.T, newBackend func() engine.Backend) {
-	RunWithTolerance(t, newBackend, 1e-9)
+// Result is the outcome of one conformance case on one backend.
+type Result struct {
+	Case   string // Case.Name, "cancelled" or "bad-state"
+	Passed bool
+	// Skipped is set when the case was not run (Suite with skipLarge);
+	// a skipped case counts as passed.
+	Skipped bool
+	// WorstRelErr is the largest relative error of the stress, the
+	// gradients and the per-point stress against Reference (0 for the
+	// cases without a reference).
+	WorstRelErr float64
+	// Failures describe what went wrong, at most a few per check.
+	Failures []string
 }
 
-// RunWithTolerance is Run with a relative tolerance tol for stress and
-// gradients (e.g. 1e-4 for float32 backends). The finite-difference
-// checks adapt to it: step h = max(1e-6, tol^(1/3)/20) (rounding error of
-// the stress over h stays small) and tolerance max(30 tol, 1e-6): the
-// strict check is the comparison with the reference.
-func RunWithTolerance(t *testing.T, newBackend func() engine.Backend, tol float64) {
-	RunCases(t, newBackend, tol, Cases)
+// fail records a failure.
+func (r *Result) fail(format string, a ...any) {
+	r.Passed = false
+	r.Failures = append(r.Failures, fmt.Sprintf(format, a...))
 }
 
-// RunCases is RunWithTolerance on a chosen table (e.g. only the d = 2 and
-// d = 3 rows of Cases for a backend limited to those dimensions).
-func RunCases(t *testing.T, newBackend func() engine.Backend, tol float64, cases []Case) {
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			if c.N > 500 && testing.Short() {
-				t.Skip("large case in -short mode")
-			}
-			b := newBackend()
-			defer b.Close()
-			p, s := Make(c)
-			if err := b.Load(p); err != nil {
-				t.Fatalf("Load: %v", err)
-			}
-			checkAgainstReference(t, b, c, p, s, tol)
-			if c.N <= 20 {
-				h := math.Max(1e-6, math.Cbrt(tol)/20)
-				checkFiniteDifferences(t, b, p, s, h, math.Max(30*tol, 1e-6))
-			}
-		})
+// Tolerances returns the finite-difference step and tolerance used with a
+// reference tolerance tol: h = max(1e-6, tol^(1/3)/20) (rounding error of
+// the stress over h stays small) and max(30 tol, 1e-6): the strict check
+// is the comparison with the reference.
+func Tolerances(tol float64) (h, fdTol float64) {
+	return math.Max(1e-6, math.Cbrt(tol)/20), math.Max(30*tol, 1e-6)
+}
+
+// CheckCase loads case c into b and compares stress, gradients and
+// per-point stress with Reference (relative tolerance tol); for n <= 20
+// it also compares the gradient with central finite differences of b's
+// own stress (Tolerances). b is not closed.
+func CheckCase(b engine.Backend, c Case, tol float64) Result {
+	r := Result{Case: c.Name, Passed: true}
+	p, s := Make(c)
+	if err := b.Load(p); err != nil {
+		r.fail("Load: %v", err)
+		return r
 	}
-	t.Run("cancelled", func(t *testing.T) {
-		b := newBackend()
+	if !checkAgainstReference(&r, b, c, p, s, tol) {
+		return r
+	}
+	if c.N <= 20 {
+		h, fdTol := Tolerances(tol)
+		checkFiniteDifferences(&r, b, p, s, h, fdTol)
+	}
+	return r
+}
+
+// CheckCancel checks that Evaluate with a cancelled context returns an
+// error wrapping context.Canceled.
+func CheckCancel(b engine.Backend) Result {
+	r := Result{Case: "cancelled", Passed: true}
+	p, s := Make(Cases[0])
+	if err := b.Load(p); err != nil {
+		r.fail("Load: %v", err)
+		return r
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := b.Evaluate(ctx, s, &engine.Gradient{Means: make([]float64, p.N*p.Dim)})
+	if !errors.Is(err, context.Canceled) {
+		r.fail("Evaluate with a cancelled context: err = %v, want context.Canceled", err)
+	}
+	return r
+}
+
+// CheckBadState checks that Evaluate rejects a state of the wrong size.
+func CheckBadState(b engine.Backend) Result {
+	r := Result{Case: "bad-state", Passed: true}
+	p, s := Make(Cases[0])
+	if err := b.Load(p); err != nil {
+		r.fail("Load: %v", err)
+		return r
+	}
+	s.Means = s.Means[:len(s.Means)-1]
+	if _, err := b.Evaluate(context.Background(), s, nil); err == nil {
+		r.fail("Evaluate with a short Means slice: no error")
+	}
+	return r
+}
+
+// Suite runs every case of cases, then the cancellation and bad-state
+// checks, each on a fresh backend from newBackend (closed afterwards),
+// and returns one Result per check. Cases with N > 500 are skipped when
+// skipLarge is set. An error from newBackend fails that check.
+func Suite(newBackend func() (engine.Backend, error), tol float64, cases []Case, skipLarge bool) []Result {
+	var out []Result
+	run := func(name string, f func(engine.Backend) Result) {
+		b, err := newBackend()
+		if err != nil {
+			r := Result{Case: name}
+			r.fail("creating the backend: %v", err)
+			out = append(out, r)
+			return
+		}
 		defer b.Close()
-		p, s := Make(Cases[0])
-		if err := b.Load(p); err != nil {
-			t.Fatalf("Load: %v", err)
+		out = append(out, f(b))
+	}
+	for _, c := range cases {
+		if c.N > 500 && skipLarge {
+			out = append(out, Result{Case: c.Name, Passed: true, Skipped: true})
+			continue
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		_, err := b.Evaluate(ctx, s, &engine.Gradient{Means: make([]float64, p.N*p.Dim)})
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Evaluate with a cancelled context: err = %v, want context.Canceled", err)
-		}
-	})
-	t.Run("bad-state", func(t *testing.T) {
-		b := newBackend()
-		defer b.Close()
-		p, s := Make(Cases[0])
-		if err := b.Load(p); err != nil {
-			t.Fatalf("Load: %v", err)
-		}
-		s.Means = s.Means[:len(s.Means)-1]
-		if _, err := b.Evaluate(context.Background(), s, nil); err == nil {
-			t.Errorf("Evaluate with a short Means slice: no error")
-		}
-	})
+		run(c.Name, func(b engine.Backend) Result { return CheckCase(b, c, tol) })
+	}
+	run("cancelled", CheckCancel)
+	run("bad-state", CheckBadState)
+	return out
 }
 
 // refCache keeps the reference result of each case: it is deterministic
@@ -361,14 +368,15 @@ type refResult struct {
 	grad   engine.Gradient
 }
 
-func checkAgainstReference(t *testing.T, b engine.Backend, c Case, p *engine.Problem, s engine.State, tol float64) {
-	t.Helper()
+// checkAgainstReference fills r; it returns false when Evaluate failed
+// (nothing more can be checked).
+func checkAgainstReference(r *Result, b engine.Backend, c Case, p *engine.Problem, s engine.State, tol float64) bool {
 	n, d := p.N, p.Dim
 	var want float64
 	var wg engine.Gradient
 	if v, ok := refCache.Load(c); ok {
-		r := v.(refResult)
-		want, wg = r.stress, r.grad
+		ref := v.(refResult)
+		want, wg = ref.stress, ref.grad
 	} else {
 		want, wg = Reference(p, s)
 		refCache.Store(c, refResult{want, wg})
@@ -381,33 +389,46 @@ func checkAgainstReference(t *testing.T, b engine.Backend, c Case, p *engine.Pro
 	for k := range g.Means {
 		g.Means[k] = 7
 	}
+	worst := func(e float64) {
+		if !(e <= r.WorstRelErr) {
+			r.WorstRelErr = e // NaN sticks
+		}
+	}
 	got, err := b.Evaluate(context.Background(), s, &g)
 	if err != nil {
-		t.Fatalf("Evaluate: %v", err)
+		r.fail("Evaluate: %v", err)
+		return false
 	}
-	if e := relErr(got, want, 1e-12); !(e <= tol) {
-		t.Errorf("stress = %.15g, reference %.15g (rel err %.2g)", got, want, e)
+	e := relErr(got, want, 1e-12)
+	worst(e)
+	if !(e <= tol) {
+		r.fail("stress = %.15g, reference %.15g (rel err %.2g)", got, want, e)
 	}
 	only, err := b.Evaluate(context.Background(), s, nil)
 	if err != nil {
-		t.Fatalf("Evaluate (stress only): %v", err)
+		r.fail("Evaluate (stress only): %v", err)
+		return false
 	}
-	if e := relErr(only, want, 1e-12); !(e <= tol) {
-		t.Errorf("stress without gradient = %.15g, reference %.15g", only, want)
+	e = relErr(only, want, 1e-12)
+	worst(e)
+	if !(e <= tol) {
+		r.fail("stress without gradient = %.15g, reference %.15g", only, want)
 	}
 	check := func(name string, got, want []float64) {
 		scale := maxAbs(want)
 		bad := 0
 		for k := range want {
-			if e := relErr(got[k], want[k], scale); !(e <= tol) {
+			e := relErr(got[k], want[k], scale)
+			worst(e)
+			if !(e <= tol) {
 				if bad < 5 {
-					t.Errorf("%s[%d] = %.12g, reference %.12g (rel err %.2g)", name, k, got[k], want[k], e)
+					r.fail("%s[%d] = %.12g, reference %.12g (rel err %.2g)", name, k, got[k], want[k], e)
 				}
 				bad++
 			}
 		}
 		if bad > 5 {
-			t.Errorf("%s: %d entries off", name, bad)
+			r.fail("%s: %d entries off", name, bad)
 		}
 	}
 	check("grad means", g.Means, wg.Means)
@@ -415,12 +436,12 @@ func checkAgainstReference(t *testing.T, b engine.Backend, c Case, p *engine.Pro
 	if s.Scales != nil {
 		check("grad scales", g.Scales, wg.Scales)
 	}
+	return true
 }
 
 // checkFiniteDifferences compares the gradient with central differences of
 // the backend's stress (symmetric perturbations of scale entries).
-func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s engine.State, h, tol float64) {
-	t.Helper()
+func checkFiniteDifferences(r *Result, b engine.Backend, p *engine.Problem, s engine.State, h, tol float64) {
 	n, d := p.N, p.Dim
 	g := engine.Gradient{Means: make([]float64, n*d)}
 	if s.Scales != nil {
@@ -428,14 +449,23 @@ func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s
 	}
 	ctx := context.Background()
 	if _, err := b.Evaluate(ctx, s, &g); err != nil {
-		t.Fatalf("Evaluate: %v", err)
+		r.fail("Evaluate: %v", err)
+		return
 	}
+	var evalErr error
 	f := func() float64 {
 		v, err := b.Evaluate(ctx, s, nil)
-		if err != nil {
-			t.Fatalf("Evaluate: %v", err)
+		if err != nil && evalErr == nil {
+			evalErr = err
 		}
 		return v
+	}
+	bad := 0
+	report := func(format string, a ...any) {
+		if bad < 5 {
+			r.fail(format, a...)
+		}
+		bad++
 	}
 	scale := math.Max(maxAbs(g.Means), 1e-3)
 	for k := range s.Means {
@@ -447,41 +477,46 @@ func checkFiniteDifferences(t *testing.T, b engine.Backend, p *engine.Problem, s
 		s.Means[k] = old
 		fd := (fp - fm) / (2 * h)
 		if e := relErr(g.Means[k], fd, scale); !(e <= tol) {
-			t.Errorf("d stress / d mean[%d] = %.10g, finite difference %.10g", k, g.Means[k], fd)
+			report("d stress / d mean[%d] = %.10g, finite difference %.10g", k, g.Means[k], fd)
 		}
 	}
-	if s.Scales == nil {
-		return
-	}
-	scale = math.Max(maxAbs(g.Scales), 1e-3)
-	for i := 0; i < n; i++ {
-		for r := 0; r < d; r++ {
-			for c := r; c < d; c++ {
-				// Perturb C_rc and C_cr together: the directional
-				// derivative is G_rc + G_cr (or G_rr on the diagonal).
-				k1, k2 := i*d*d+r*d+c, i*d*d+c*d+r
-				o1, o2 := s.Scales[k1], s.Scales[k2]
-				s.Scales[k1] += h
-				if k2 != k1 {
-					s.Scales[k2] += h
-				}
-				fp := f()
-				s.Scales[k1], s.Scales[k2] = o1-h, o2-h
-				if k2 == k1 {
-					s.Scales[k1] = o1 - h
-				}
-				fm := f()
-				s.Scales[k1], s.Scales[k2] = o1, o2
-				fd := (fp - fm) / (2 * h)
-				want := g.Scales[k1]
-				if k2 != k1 {
-					want += g.Scales[k2]
-				}
-				if e := relErr(want, fd, scale); !(e <= tol) {
-					t.Errorf("d stress / d C_%d[%d,%d] (symmetric) = %.10g, finite difference %.10g", i, r, c, want, fd)
+	if s.Scales != nil {
+		scale = math.Max(maxAbs(g.Scales), 1e-3)
+		for i := 0; i < n; i++ {
+			for rr := 0; rr < d; rr++ {
+				for c := rr; c < d; c++ {
+					// Perturb C_rc and C_cr together: the directional
+					// derivative is G_rc + G_cr (or G_rr on the diagonal).
+					k1, k2 := i*d*d+rr*d+c, i*d*d+c*d+rr
+					o1, o2 := s.Scales[k1], s.Scales[k2]
+					s.Scales[k1] += h
+					if k2 != k1 {
+						s.Scales[k2] += h
+					}
+					fp := f()
+					s.Scales[k1], s.Scales[k2] = o1-h, o2-h
+					if k2 == k1 {
+						s.Scales[k1] = o1 - h
+					}
+					fm := f()
+					s.Scales[k1], s.Scales[k2] = o1, o2
+					fd := (fp - fm) / (2 * h)
+					want := g.Scales[k1]
+					if k2 != k1 {
+						want += g.Scales[k2]
+					}
+					if e := relErr(want, fd, scale); !(e <= tol) {
+						report("d stress / d C_%d[%d,%d] (symmetric) = %.10g, finite difference %.10g", i, rr, c, want, fd)
+					}
 				}
 			}
 		}
+	}
+	if bad > 5 {
+		r.fail("finite differences: %d entries off", bad)
+	}
+	if evalErr != nil {
+		r.fail("Evaluate (finite differences): %v", evalErr)
 	}
 }
 

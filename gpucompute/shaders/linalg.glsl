@@ -1,4 +1,6 @@
 // linalg.glsl: small dense symmetric linear algebra for one invocation.
+// psdRoots and transportFromRoots come in two versions: cyclic Jacobi
+// eigendecompositions (NSROOTS 0) or Newton-Schulz (NSROOTS 1).
 // Prepended (after the #defines written by program.go) to every kernel.
 // D is the dimension, REAL float or double, EPS the unit roundoff of REAL.
 // Matrices are REAL[D*D], row-major, as in package engine.
@@ -73,6 +75,110 @@ void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors) {
 	}
 }
 
+#if NSROOTS
+// Newton-Schulz roots (the paper's Algorithm 1, docs/newton-schulz.md),
+// used above JacobiMaxDim and wherever Options.Roots asks for them.
+// Y and Z stay polynomials in A, so the products are general ones: the
+// coupled iteration is unstable when the iterates are symmetrised.
+
+// mulInto writes x y into o (all D x D, o distinct from x and y).
+void mulInto(REAL x[DD], REAL y[DD], out REAL o[DD]) {
+	for (int p = 0; p < D; p++) {
+		for (int q = 0; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += x[p * D + k] * y[k * D + q];
+			o[p * D + q] = s;
+		}
+	}
+}
+
+// nsRoots runs the coupled iteration Y <- Y T, Z <- T Z,
+// T = (3 I - Z Y) / 2 from Y = A / |A|_F, Z = I, until |I - Z Y|_F is at
+// most NS_TOL (raised to the rounding level D * 4 * EPS) or NS_MAXITER
+// iterations ran, and rescales: Y ~ A^{1/2}, Z ~ A^{-1/2}. The zero
+// matrix gives Y = Z = 0; a singular A gives a Z that grows on ker A.
+void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
+	REAL nrm = REAL(0);
+	for (int k = 0; k < DD; k++) nrm += A[k] * A[k];
+	nrm = sqrt(nrm);
+	for (int k = 0; k < DD; k++) Z[k] = REAL(0);
+	if (!(nrm > REAL(0))) {
+		for (int k = 0; k < DD; k++) Y[k] = REAL(0);
+		return;
+	}
+	for (int k = 0; k < DD; k++) Y[k] = A[k] / nrm;
+	for (int k = 0; k < D; k++) Z[k * D + k] = REAL(1);
+	REAL tol = max(NS_TOL, REAL(4 * D) * EPS);
+	REAL T[DD], W[DD];
+	bool done = false;
+	for (int it = 0; it < NS_MAXITER; it++) {
+		if (done) continue;
+		mulInto(Z, Y, W);
+		REAL r = REAL(0);
+		for (int k = 0; k < DD; k++) {
+			REAL v = -W[k];
+			if (k % (D + 1) == 0) v += REAL(1);
+			r += v * v;
+			T[k] = REAL(0.5) * v;
+		}
+		for (int k = 0; k < D; k++) T[k * D + k] += REAL(1);
+		if (NS_TOL >= REAL(0) && sqrt(r) <= tol) {
+			done = true;
+			continue;
+		}
+		mulInto(Y, T, W);
+		for (int k = 0; k < DD; k++) Y[k] = W[k];
+		mulInto(T, Z, W);
+		for (int k = 0; k < DD; k++) Z[k] = W[k];
+	}
+	REAL sc = sqrt(nrm);
+	for (int k = 0; k < DD; k++) {
+		Y[k] *= sc;
+		Z[k] /= sc;
+	}
+}
+
+// psdRoots returns R ~ A^{1/2} and P ~ A^{-1/2} of the symmetric PSD
+// matrix A by Newton-Schulz (P is the inverse root, not a pseudo-inverse:
+// A must be definite, as L L^T + eps I with eps > 0 is).
+void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
+	REAL a[DD];
+	for (int p = 0; p < D; p++) {
+		for (int q = 0; q < D; q++) a[p * D + q] = REAL(0.5) * (A[p * D + q] + A[q * D + p]);
+	}
+	nsRoots(a, R, P);
+}
+
+// transportFromRoots returns tr (R B R)^{1/2} and, in T, the transport map
+// T^{AB} = P (R B R)^{1/2} P with R ~ A^{1/2}, P ~ A^{-1/2}: the second
+// run of the two-run trick, (Y2, Z2) = NS(R B R), T^{AB} = Z1 Y2 Z1.
+REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
+	REAL RB[DD], M[DD];
+	mulInto(R, B, RB);
+	for (int p = 0; p < D; p++) {
+		for (int q = p; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += RB[p * D + k] * R[k * D + q];
+			M[p * D + q] = s;
+			M[q * D + p] = s;
+		}
+	}
+	REAL Y2[DD], Z2[DD];
+	nsRoots(M, Y2, Z2);
+	REAL tr = REAL(0);
+	for (int k = 0; k < D; k++) tr += Y2[k * D + k];
+	mulInto(P, Y2, RB);
+	for (int p = 0; p < D; p++) {
+		for (int q = p; q < D; q++) {
+			REAL s = REAL(0);
+			for (int k = 0; k < D; k++) s += RB[p * D + k] * P[k * D + q];
+			T[p * D + q] = s;
+			T[q * D + p] = s;
+		}
+	}
+	return tr;
+}
+#else
 // psdRoots returns R = A^{1/2} and P = (A^{1/2})^+ (pseudo-inverse: the
 // eigenvalues at or below D * EPS * lambda_max count as zero) of the
 // symmetric PSD matrix A. Negative rounding noise is clamped to zero.
@@ -169,3 +275,4 @@ REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 	}
 	return tr;
 }
+#endif

@@ -13,7 +13,8 @@
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE; one dispatch per chunk covers the
 // tiles [tileBegin, tileEnd), accumulating into OutBuf (first = 1 starts
 // from zero). For a fixed I the tile index grows with J, so chunking does
-// not change the order of the sums.
+// not change the order of the sums. Neither does splitting the columns
+// into bands [colBegin, colEnd), one dispatch each, in increasing order.
 
 layout(local_size_x = TILE) in;
 
@@ -47,6 +48,8 @@ uniform int blockBase;
 uniform int blockStride; // row block of workgroup 0 of this dispatch
 uniform int first;     // 1: start the sums from zero
 uniform int last;      // 1: write the per-workgroup stress
+uniform int colBegin;  // only the columns j in [colBegin, colEnd) (bands: see backend.go)
+uniform int colEnd;
 uniform int weighted;  // 1: read WeightBuf
 uniform int dirac;     // 1: all scales are zero (point MDS)
 uniform REAL tau;      // family constant
@@ -92,8 +95,8 @@ void main() {
 			int t = lo * nb - (lo * (lo - 1)) / 2 + (hi - lo);
 			if (t < tileBegin || t >= tileEnd) continue;
 			int base = (t - tileBegin) * TILE * TILE;
-			int jEnd = min(TILE, n - J * TILE);
-			for (int jj = 0; jj < jEnd; jj++) {
+			int jEnd = min(TILE, min(n, colEnd) - J * TILE);
+			for (int jj = max(0, colBegin - J * TILE); jj < jEnd; jj++) {
 				int j = J * TILE + jj;
 				if (j == i) continue;
 				int k = I <= J ? base + ii * TILE + jj : base + jj * TILE + ii;

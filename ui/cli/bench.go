@@ -31,6 +31,7 @@ type benchResult struct {
 	// CPUNsPerPair is process CPU time (all threads) per pair: on an idle
 	// machine with T threads, ns_per_pair is about CPUNsPerPair / T.
 	CPUNsPerPair float64 `json:"cpu_ns_per_pair"`
+	Roots        string  `json:"roots"`
 }
 
 // benchProblem is the seeded random problem of `burescope bench`: means
@@ -71,13 +72,14 @@ func benchProblem(n, d int, seed uint64) (*engine.Problem, engine.State) {
 // evaluations of the stress and its full gradient (means, scales,
 // per-point stress).
 func runBench(env Env) error {
-	fs := NewFlagSet(env, "bench", "[--n 2000] [--dim 2] [--backend cpu|gl|gl64|auto] [--iters 20] [--threads T]")
+	fs := NewFlagSet(env, "bench", "[--n 2000] [--dim 2] [--backend cpu|gl|gl64|auto] [--iters 20] [--threads T] [--roots eigen|newton-schulz [--ns-iters N]]")
 	n := fs.Int("n", 2000, "number of measures")
 	dim := fs.Int("dim", 2, "dimension (1..16)")
 	backendName := fs.String("backend", "cpu", "backend: "+backendNames)
 	iters := fs.Int("iters", 20, "timed evaluations")
 	threads := fs.Int("threads", 0, "CPU backend threads (0: all cores)")
 	seed := fs.Uint64("seed", 1, "random seed of the problem")
+	rootsOpt := addRootsFlags(fs)
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -107,13 +109,14 @@ func runBench(env Env) error {
 	); err != nil {
 		return err
 	}
-	var be engine.Backend
-	if *backendName == "cpu" {
-		be = engine.NewCPUBackend(*threads)
-	} else {
-		if be, err = openBackend(*backendName, *n, env.Stderr); err != nil {
-			return err
-		}
+	roots, nsOpt, err := rootsOpt.parse()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "burescope bench: %v\n", err)
+		return ErrUsage
+	}
+	be, err := openBackendRoots(*backendName, *n, *threads, roots, nsOpt, env.Stderr)
+	if err != nil {
+		return err
 	}
 	defer be.Close()
 	p, s := benchProblem(*n, *dim, *seed)
@@ -138,6 +141,7 @@ func runBench(env Env) error {
 		N: *n, Dim: *dim, Backend: be.Name(), SecondsPerIter: per,
 		NsPerPair:    per * 1e9 / float64(len(p.Dist)),
 		CPUNsPerPair: float64(cpu.Nanoseconds()) / float64(*iters) / float64(len(p.Dist)),
+		Roots:        string(backendRoots(be, *dim)),
 	}
 	if cb, ok := be.(*engine.CPUBackend); ok {
 		res.Threads = cb.Threads()

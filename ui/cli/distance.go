@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"burescope/datasets"
+	"burescope/engine"
 )
 
 func init() {
@@ -15,17 +16,24 @@ func init() {
 }
 
 // runDistance implements `burescope distance EMB.json [--out D.csv]`: the
-// n x n matrix of exact W2 distances (engine.DistanceMatrix) between the
+// n x n matrix of W2 distances (engine.DistanceMatrix, or with --roots
+// newton-schulz engine.DistanceMatrixRoots) between the
 // measures of an embedding file, as CSV with a label header row and a
 // label first column, numbers in shortest round-trip form (full float64
 // precision). With --out the CSV is written atomically to that file,
 // otherwise to stdout.
 func runDistance(env Env) error {
-	fs := NewFlagSet(env, "distance", "EMB.json [--out D.csv]")
+	fs := NewFlagSet(env, "distance", "EMB.json [--out D.csv] [--roots eigen|newton-schulz [--ns-iters N]]")
 	out := fs.String("out", "", "write the CSV to this file (atomically) instead of stdout")
+	rootsOpt := addRootsFlags(fs)
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
+	}
+	roots, nsOpt, err := rootsOpt.parse()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "burescope distance: %v\n", err)
+		return ErrUsage
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(env.Stderr, "burescope distance: want exactly one embedding file, got %d arguments\n", len(pos))
@@ -40,9 +48,23 @@ func runDistance(env Env) error {
 		return err
 	}
 	n := emb.Len()
-	packed, err := datasets.EmbeddingDistances(emb)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+	var packed []float64
+	if roots == "" || roots == engine.RootsEigen {
+		// Computed in a scaled form, so extreme magnitudes do not overflow.
+		if packed, err = datasets.EmbeddingDistances(emb); err != nil {
+			return fmt.Errorf("%s: %w", pos[0], err)
+		}
+	} else {
+		full, err := engine.DistanceMatrixRoots(emb, roots, nsOpt)
+		if err != nil {
+			return err
+		}
+		packed = make([]float64, 0, n*(n-1)/2)
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				packed = append(packed, full[i*n+j])
+			}
+		}
 	}
 	if *out != "" {
 		if err := datasets.SaveDistancesCSV(*out, emb.Labels, packed); err != nil {

@@ -53,14 +53,15 @@ type fitResult struct {
 	// Stress1SE).
 	Pairs     string   `json:"pairs"`
 	Stress1SE *float64 `json:"stress1_se,omitempty"`
+	Roots     string   `json:"roots"`
 }
 
 const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--dim 2] " +
 	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
 	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
 	"[--structure full|diagonal|spherical|points] [--scale-budget LAMBDA] " +
-	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--progress] [--standardize] [--symmetrize] " +
-	"[--pairs exact|sampled|auto] [--epochs N]"
+	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--stress-figure FIG] [--roots eigen|newton-schulz [--ns-iters N]] " +
+	"[--progress] [--standardize] [--symmetrize] [--pairs exact|sampled|auto] [--epochs N]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
 // builtin:NAME) with datasets.Load, fit with engine.Optimizer on the chosen
@@ -93,6 +94,8 @@ func runFit(env Env) error {
 	symmetrize := fs.Bool("symmetrize", false, "average an asymmetric distance matrix with its transpose instead of rejecting it")
 	pairsMode := fs.String("pairs", "auto", fmt.Sprintf("pairs fitted: exact (all n(n-1)/2 distances), sampled (a fresh sample each epoch; feature tables and embedding files) or auto (sampled above %d rows)", SampledAutoMin))
 	epochs := fs.Int("epochs", 0, "epochs of a sampled fit (0: 600, or 300 above 20000 rows)")
+	rootsOpt := addRootsFlags(fs)
+	stressFigure := addStressFigureFlag(fs)
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -127,8 +130,15 @@ func runFit(env Env) error {
 	); err != nil {
 		return err
 	}
-	if err := checkOutputs(*out, *figure); err != nil {
+	if err := checkOutputs(*out, *figure, *stressFigure); err != nil {
 		return err
+	}
+	roots, nsOpt, err := rootsOpt.parse()
+	if err != nil {
+		return usage("%v", err)
+	}
+	if err := checkFigurePath("--stress-figure", *stressFigure); err != nil {
+		return usage("%v", err)
 	}
 	fam, err := engine.ParseFamily(*family, *dim, *tau)
 	if err != nil {
@@ -202,7 +212,7 @@ func runFit(env Env) error {
 		}
 		opt.InitEmbedding = e
 	}
-	be, err := openBackend(*backendName, n, env.Stderr)
+	be, err := openBackendRoots(*backendName, n, 0, roots, nsOpt, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -251,6 +261,7 @@ func runFit(env Env) error {
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
 		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1, Pairs: "exact",
+		Roots:     string(backendRoots(be, *dim)),
 		Structure: o.Options().Structure, ScaleBudget: *budget, MeanShare: s.MeanShare,
 	}
 	if ds.Classes != nil {
@@ -276,6 +287,12 @@ func runFit(env Env) error {
 	}
 	if err := writeFitOutputs(env, *out, *figure, s, ds); err != nil {
 		return err
+	}
+	if *stressFigure != "" {
+		if err := writeStressFigure(*stressFigure, s, res.PointsStress1); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote the stress curve %s\n", *stressFigure)
 	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
 		pos[0], n, s.Iter, backendDescription(be), fitSeconds, s.Stress1, s.ClassicalStress1)

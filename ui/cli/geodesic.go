@@ -9,6 +9,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/render"
 )
 
 func init() {
@@ -31,13 +32,19 @@ type geodesicLine struct {
 // runGeodesic implements
 // `burescope geodesic EMB.json --from LABEL --to LABEL --t -2,-1,0,0.5,1,3`:
 // for each t, the measure c(t), C(t) of engine.Geodesic (extrapolated
-// outside [0, 1]) as a JSON line with its mean, covariance (tau * scale)
-// and its W2 distances to the two end measures.
+// outside [0, 1]; with --backend gl or gl64 all times in one batch of
+// gpucompute.Backend.Geodesics) as a JSON line with its mean, covariance
+// (tau * scale) and its W2 distances to the two end measures. --figure
+// also draws the paper's figure 5 (render.SaveGeodesicFigure).
 func runGeodesic(env Env) error {
-	fs := NewFlagSet(env, "geodesic", "EMB.json --from LABEL --to LABEL [--t T1,T2,...]")
+	fs := NewFlagSet(env, "geodesic", "EMB.json --from LABEL --to LABEL [--t T1,T2,...] [--backend cpu|gl|gl64|auto] [--figure FIG.pdf [--refs R1,R2,...] [--dark]]")
 	from := fs.String("from", "", "label of the start measure (t = 0)")
 	to := fs.String("to", "", "label of the end measure (t = 1)")
 	tlist := fs.String("t", "0,0.25,0.5,0.75,1", "comma-separated times; values outside [0,1] extrapolate")
+	backendName := fs.String("backend", "cpu", "where the curve's points are computed: "+backendNames+" (gl: one batched GL dispatch)")
+	figure := fs.String("figure", "", "also draw the paper's figure 5 to this file (png, svg, pdf or eps): the ellipses at the --t times and the normalised metric derivative")
+	refs := fs.String("refs", "0,1,-2,3", "with --figure: reference times r of the metric-derivative plot")
+	dark := fs.Bool("dark", false, "with --figure: dark background")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -57,6 +64,22 @@ func runGeodesic(env Env) error {
 		fmt.Fprintf(env.Stderr, "burescope geodesic: --t: %v\n", err)
 		return ErrUsage
 	}
+	rs, err := parseTimes(*refs)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "burescope geodesic: --refs: %v\n", err)
+		return ErrUsage
+	}
+	if err := checkFigurePath("--figure", *figure); err != nil {
+		fmt.Fprintf(env.Stderr, "burescope geodesic: %v\n", err)
+		return ErrUsage
+	}
+	if err := checkOutputs(*figure); err != nil {
+		return err
+	}
+	points, err := geodesicPointsFunc(*backendName, env.Stderr)
+	if err != nil {
+		return err
+	}
 	emb, err := datasets.LoadEmbedding(pos[0])
 	if err != nil {
 		return err
@@ -71,14 +94,16 @@ func runGeodesic(env Env) error {
 	}
 	d, f := emb.Dim, emb.Family
 	ma, sa, mb, sb := emb.Mean(i), emb.Scale(i), emb.Mean(j), emb.Scale(j)
-	// Every line is computed and checked before the first is printed, so a
-	// failure never leaves part of the output behind.
+	means, scales, err := points(d, ma, sa, mb, sb, ts)
+	if err != nil {
+		return fmt.Errorf("%s: %q to %q: %w", pos[0], *from, *to, err)
+	}
+	// Every line is computed and checked before the first is printed (or
+	// the figure written), so a failure never leaves part of the output
+	// behind.
 	var lines []geodesicLine
-	for _, t := range ts {
-		m, s, err := engine.Geodesic(ma, sa, mb, sb, d, t)
-		if err != nil {
-			return fmt.Errorf("%s: %q to %q: %w", pos[0], *from, *to, err)
-		}
+	for q, t := range ts {
+		m, s := means[q*d:(q+1)*d], scales[q*d*d:(q+1)*d*d]
 		cov := make([][]float64, d)
 		for r := 0; r < d; r++ {
 			cov[r] = make([]float64, d)
@@ -95,6 +120,16 @@ func runGeodesic(env Env) error {
 			return fmt.Errorf("%s: %q to %q at t = %v: the point is too far out to represent (a mean or covariance overflows); use |t| closer to [0, 1]", pos[0], *from, *to, t)
 		}
 		lines = append(lines, line)
+	}
+	if *figure != "" {
+		if d < 2 {
+			return fmt.Errorf("%s: --figure needs dimension >= 2, the embedding has %d", pos[0], d)
+		}
+		ends := render.GeodesicEnds{Dim: d, Family: f, MeanA: ma, ScaleA: sa, MeanB: mb, ScaleB: sb}
+		if err := render.SaveGeodesicFigure(*figure, ends, ts, rs, render.ExportOptions{}, *dark); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote the geodesic figure %s\n", *figure)
 	}
 	enc := json.NewEncoder(env.Stdout)
 	for _, line := range lines {

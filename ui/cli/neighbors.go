@@ -80,7 +80,7 @@ type neighborLine struct {
 // ranks them with gpucompute.RankScores (engine.NearestNeighbors' order:
 // ties by index); auto does the same when gpucompute.Auto picks GL. Either
 // falls back to the CPU with one line on stderr when GL is not used (auto)
-// or the dimension is above gpucompute.MaxDim. The printed scores of the k
+// or the dimension is above gpucompute.JacobiMaxDim. The printed scores of the k
 // neighbours are recomputed in float64 by engine.SimilarityScores, so every
 // backend prints the CPU's numbers (the GL ranking itself comes from
 // float32 buffers).
@@ -150,8 +150,8 @@ func neighborsOn(name string, e *engine.Embedding, item int, by engine.Similarit
 	if name == "cpu" {
 		return engine.NearestNeighbors(ctx, e, item, opt)
 	}
-	if e.Dim > gpucompute.MaxDim {
-		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (dimension %d is above the GL kernels' limit %d)\n", e.Dim, gpucompute.MaxDim)
+	if e.Dim > gpucompute.JacobiMaxDim {
+		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (dimension %d is above the GL kernels' limit %d)\n", e.Dim, gpucompute.JacobiMaxDim)
 		return engine.NearestNeighbors(ctx, e, item, opt)
 	}
 	var gb *gpucompute.Backend

@@ -235,11 +235,11 @@ func TestNeighborsCommandGLBackend(t *testing.T) {
 	}
 }
 
-// TestNeighborsCommandGLFallback: above gpucompute.MaxDim, --backend gl
+// TestNeighborsCommandGLFallback: above gpucompute.JacobiMaxDim, --backend gl
 // and auto print the CPU's lines and one line on stderr saying why (no GL
 // context is needed to reach that decision).
 func TestNeighborsCommandGLFallback(t *testing.T) {
-	e := trainedEmbedding(3, 30, gpucompute.MaxDim+1)
+	e := trainedEmbedding(3, 30, gpucompute.JacobiMaxDim+1)
 	path := filepath.Join(t.TempDir(), "emb.json")
 	if err := datasets.SaveEmbedding(path, e); err != nil {
 		t.Fatal(err)

@@ -27,6 +27,32 @@ type BackendOptions struct {
 	// Log receives one line when "auto" falls back to the CPU, saying
 	// why (nil: no log).
 	Log io.Writer
+	// Threads is the CPU backend's goroutine count (0: all cores).
+	Threads int
+	// Roots is the matrix-root method of the pair kernels ("" or
+	// engine.RootsEigen: closed forms and exact eigendecompositions;
+	// engine.RootsNewtonSchulz: the paper's iteration with NS), on the CPU
+	// and in the GL kernels alike (docs/newton-schulz.md).
+	Roots engine.RootMethod
+	// NS configures the Newton-Schulz iteration when Roots asks for it.
+	NS engine.NSOptions
+}
+
+// cpu returns the CPU backend o asks for.
+func (o BackendOptions) cpu() (engine.Backend, error) {
+	threads := o.Threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	if o.Roots == "" || o.Roots == engine.RootsEigen {
+		return engine.NewCPUBackend(threads), nil
+	}
+	return engine.NewCPUBackendWith(engine.CPUOptions{Threads: threads, Roots: o.Roots, NS: o.NS})
+}
+
+// gl returns the GL options o asks for.
+func (o BackendOptions) gl(fp64 bool) gpucompute.Options {
+	return gpucompute.Options{FP64: fp64, OnMainThread: o.OnMainThread, Roots: o.Roots, NS: o.NS}
 }
 
 // OpenBackend returns the stress backend called choice for a problem of
@@ -50,27 +76,39 @@ func OpenBackend(choice string, n int, o BackendOptions) (engine.Backend, string
 	}
 	switch choice {
 	case "cpu":
-		b := engine.NewCPUBackend(runtime.NumCPU())
+		b, err := o.cpu()
+		if err != nil {
+			return nil, "", err
+		}
 		return b, Describe(b), nil
 	case "gl", "gl64":
-		b, err := gpucompute.New(gpucompute.Options{FP64: choice == "gl64", OnMainThread: o.OnMainThread})
+		b, err := gpucompute.New(o.gl(choice == "gl64"))
 		if err != nil {
 			return nil, "", err
 		}
 		return b, Describe(b), nil
 	case "auto":
 		if n < AutoGLMin {
-			b := engine.NewCPUBackend(runtime.NumCPU())
+			b, err := o.cpu()
+			if err != nil {
+				return nil, "", err
+			}
 			why := fmt.Sprintf("auto: n = %d < %d", n, AutoGLMin)
 			logf("burescope: using the CPU backend (%s)\n", why)
 			return b, Describe(b) + " (" + why + ")", nil
 		}
-		b, why, err := gpucompute.Auto(gpucompute.Options{OnMainThread: o.OnMainThread})
+		b, why, err := gpucompute.Auto(o.gl(false))
 		if err != nil {
 			return nil, "", err
 		}
 		if b.Name() != "gl" {
 			logf("burescope: using the CPU backend (%s)\n", why)
+			if o.Threads > 0 || (o.Roots != "" && o.Roots != engine.RootsEigen) {
+				b.Close()
+				if b, err = o.cpu(); err != nil {
+					return nil, "", err
+				}
+			}
 			return b, Describe(b) + " (auto: no usable GL)", nil
 		}
 		return b, Describe(b), nil
