@@ -225,6 +225,65 @@ func (v *d3Inv) maps(p float64, tab, tba *[6]float64) {
 	*tba = [6]float64{u00 * id, 0.5 * (u01 + u10) * id, 0.5 * (u02 + u20) * id, u11 * id, 0.5 * (u12 + u21) * id, u22 * id}
 }
 
+// d3FastCond bounds the cancellation of mapsFast: its numerator terms are
+// up to p^3/(pq - r) times the map they sum to (in the eigenbasis of
+// A^{1/2}BA^{1/2}, mu_max^4 against mu_max (pq - r)), so beyond this
+// factor the pair goes to the inverse-based maps instead.
+const d3FastCond = 1e3
+
+// mapsFast writes the transport maps of the pair of v from the
+// Cayley-Hamilton identity of S = (A^{1/2}BA^{1/2})^{1/2} (docs/mds.md):
+//
+//	T^{AB} = ((p^2 - q) B + p r A^{-1} - BAB) / (pq - r),
+//	T^{BA} = ((p^2 - q) A + p r B^{-1} - ABA) / (pq - r),
+//
+// one division for both maps (pq - r = (mu_1+mu_2)(mu_1+mu_3)(mu_2+mu_3)
+// has no cancellation). It returns false, writing nothing, where the
+// form is ill-conditioned (p^3 > d3FastCond (pq - r), which includes
+// rank(AB) <= 1); maps then gives the answer.
+func (v *d3Inv) mapsFast(p float64, tab, tba *[6]float64) bool {
+	r := v.r
+	q := math.Sqrt(v.e2 + 2*p*r)
+	den := p*q - r
+	if !(den > 0) || !(p*p*p <= d3FastCond*den) {
+		return false
+	}
+	x, y := v.x[:d3Rec], v.y[:d3Rec]
+	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
+	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
+	c := &v.c
+	c00, c01, c02, c10, c11, c12, c20, c21, c22 := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
+	id := 1 / den
+	k := (p*p - q) * id
+	pr := p * r * id
+	// BAB = B C and ABA = C A with C = AB.
+	m00 := b00*c00 + b01*c10 + b02*c20
+	m01 := b00*c01 + b01*c11 + b02*c21
+	m02 := b00*c02 + b01*c12 + b02*c22
+	m11 := b01*c01 + b11*c11 + b12*c21
+	m12 := b01*c02 + b11*c12 + b12*c22
+	m22 := b02*c02 + b12*c12 + b22*c22
+	tab[0] = k*b00 + pr*x[9] - m00*id
+	tab[1] = k*b01 + pr*x[10] - m01*id
+	tab[2] = k*b02 + pr*x[11] - m02*id
+	tab[3] = k*b11 + pr*x[12] - m11*id
+	tab[4] = k*b12 + pr*x[13] - m12*id
+	tab[5] = k*b22 + pr*x[14] - m22*id
+	n00 := c00*a00 + c01*a01 + c02*a02
+	n01 := c00*a01 + c01*a11 + c02*a12
+	n02 := c00*a02 + c01*a12 + c02*a22
+	n11 := c10*a01 + c11*a11 + c12*a12
+	n12 := c10*a02 + c11*a12 + c12*a22
+	n22 := c20*a02 + c21*a12 + c22*a22
+	tba[0] = k*a00 + pr*y[9] - n00*id
+	tba[1] = k*a01 + pr*y[10] - n01*id
+	tba[2] = k*a02 + pr*y[11] - n02*id
+	tba[3] = k*a11 + pr*y[12] - n11*id
+	tba[4] = k*a12 + pr*y[13] - n12*id
+	tba[5] = k*a22 + pr*y[14] - n22*id
+	return true
+}
+
 // bures3 returns tr(A^{1/2} B A^{1/2})^{1/2} = p and, when maps is true,
 // the symmetric transport maps T^{AB} and T^{BA} (6 unique entries each)
 // for the 20-value records x (A) and y (B).
@@ -267,7 +326,9 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		if !(w > 0) {
 			return
 		}
-		v.maps(p, &tab, &tba)
+		if !v.mapsFast(p, &tab, &tba) {
+			v.maps(p, &tab, &tba)
+		}
 		g := -wt * r / w
 		bi[6] += g * dx
 		bi[7] += g * dy

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -96,5 +97,114 @@ func TestD3ScaledCopy(t *testing.T) {
 			t.Errorf("T^AB = %v, T^BA = %v; want 2 I and I/2", tab, tba)
 			break
 		}
+	}
+}
+
+// rank2SPD3 returns a positive semidefinite 3x3 matrix of rank 2.
+func rank2SPD3(rng *rand.Rand) []float64 {
+	u := []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+	v := []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+	c := make([]float64, 9)
+	for r := 0; r < 3; r++ {
+		for q := 0; q < 3; q++ {
+			c[r*3+q] = u[r]*u[q] + v[r]*v[q]
+		}
+	}
+	return c
+}
+
+// TestD3MapsFastAgainstEigen checks the division-light transport maps
+// against the eigendecomposition reference and against the inverse-based
+// maps, and that well-conditioned pairs take the fast form (fast = true)
+// while ill-conditioned ones may fall back. For a rank-2 B the reference
+// itself is only good to about sqrt(machine epsilon) (the square root of
+// an eigenvalue that rounding leaves at +-1e-16), so there the 1e-10
+// checks are against the inverse-based maps and the identity T A T = B
+// (MATH.md), and the eigen check is 1e-6.
+func TestD3MapsFastAgainstEigen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	type pair struct {
+		name string
+		a, b []float64
+		fast bool    // the fast form must accept it
+		ba   bool    // T^{BA} exists (B nonsingular)
+		etol float64 // tolerance against the eigen reference
+	}
+	var cases []pair
+	for k := 0; k < 30; k++ {
+		cases = append(cases, pair{fmt.Sprintf("random%d", k), randSPD3(rng, 10), randSPD3(rng, 10), true, true, 1e-10})
+	}
+	for k := 0; k < 10; k++ {
+		a := randSPD3(rng, 10)
+		b := make([]float64, 9)
+		for q := range a {
+			b[q] = 2.5*a[q] + 1e-7*rng.NormFloat64()
+		}
+		b[3], b[6], b[7] = b[1], b[2], b[5]
+		cases = append(cases, pair{fmt.Sprintf("near-equal-eigenvalues%d", k), a, b, true, true, 1e-10})
+	}
+	for k := 0; k < 10; k++ {
+		cases = append(cases, pair{fmt.Sprintf("rank2-B%d", k), randSPD3(rng, 10), rank2SPD3(rng), false, false, 1e-6})
+	}
+	for k := 0; k < 10; k++ {
+		cases = append(cases, pair{fmt.Sprintf("ill-conditioned%d", k), randSPD3(rng, 1e5), randSPD3(rng, 1e4), false, true, 1e-10})
+	}
+	nfast := 0
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var v d3Inv
+			v.invariants(record3(tc.a), record3(tc.b))
+			p := v.root()
+			var fab, fba, rab, rba [6]float64
+			ok := v.mapsFast(p, &fab, &fba)
+			if tc.fast && !ok {
+				t.Fatalf("fast form refused a well-conditioned pair (p = %g)", p)
+			}
+			if !ok {
+				return
+			}
+			nfast++
+			v.maps(p, &rab, &rba)
+			check := func(what string, got [6]float64, want []float64, tol float64) {
+				scale := 0.0
+				for _, w := range want {
+					scale = math.Max(scale, math.Abs(w))
+				}
+				for q, g := range unpack6(got) {
+					if !(math.Abs(g-want[q]) <= tol*scale) {
+						t.Errorf("%s[%d] = %.15g, want %.15g (|T| %.3g)", what, q, g, want[q], scale)
+					}
+				}
+			}
+			_, wab := exactBures(t, tc.a, tc.b, 3)
+			check("T^AB vs eigen", fab, wab, tc.etol)
+			check("T^AB vs inverse form", fab, unpack6(rab), 1e-10)
+			// T^{AB} A T^{AB} = B.
+			tm, am := unpack6(fab), tc.a
+			tat := make([]float64, 9)
+			bscale := 0.0
+			for r := 0; r < 3; r++ {
+				for c := 0; c < 3; c++ {
+					for k := 0; k < 3; k++ {
+						for l := 0; l < 3; l++ {
+							tat[r*3+c] += tm[r*3+k] * am[k*3+l] * tm[l*3+c]
+						}
+					}
+					bscale = math.Max(bscale, math.Abs(tc.b[r*3+c]))
+				}
+			}
+			for q := range tat {
+				if !(math.Abs(tat[q]-tc.b[q]) <= 1e-10*bscale) {
+					t.Errorf("(T A T)[%d] = %.15g, B = %.15g", q, tat[q], tc.b[q])
+				}
+			}
+			if tc.ba {
+				_, wba := exactBures(t, tc.b, tc.a, 3)
+				check("T^BA vs eigen", fba, wba, tc.etol)
+			}
+		})
+	}
+	if nfast < 40 {
+		t.Errorf("only %d pairs took the fast form", nfast)
 	}
 }
