@@ -81,13 +81,12 @@ type d3Inv struct {
 	c         [9]float64
 	e1, e2, r float64
 	start, c0 float64 // Newton start and constant term of the quartic
-	x, y      []float64
+	x, y      *[d3Rec]float64
 }
 
 // invariants fills v for the records x (A) and y (B).
 func (v *d3Inv) invariants(x, y []float64) {
-	x, y = x[:d3Rec], y[:d3Rec]
-	v.x, v.y = x, y
+	v.x, v.y = (*[d3Rec]float64)(x[:d3Rec]), (*[d3Rec]float64)(y[:d3Rec])
 	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
 	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
 	c := &v.c
@@ -106,10 +105,15 @@ func (v *d3Inv) invariants(x, y []float64) {
 		v.e2 = 0
 	}
 	v.r = x[16] * y[16]
-	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above,
-	// starting at the upper bound p^2 = e1 + 2q <= e1 + 2 sqrt(3 e2)
-	// (Cauchy-Schwarz on q = sum mu_i mu_j; exact when all mu are equal).
-	v.start = math.Sqrt(v.e1 + 2*math.Sqrt(3*v.e2))
+	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above.
+	// p0 = sqrt(3 e1) >= p (Cauchy-Schwarz), then one step of the fixed
+	// point p = phi(p) = sqrt(e1 + 2 sqrt(e2 + 2 p r)) (p^2 = e1 + 2q,
+	// q^2 = e2 + 2pr): phi is increasing, so phi(p0) >= p stays above the
+	// root, and phi'(p) = r/(pq) <= 1/9 there, so the step cuts the gap
+	// at least ninefold (on random scales: 4 Newton steps instead of 6;
+	// exact when all mu are equal).
+	p0 := math.Sqrt(3 * v.e1)
+	v.start = math.Sqrt(v.e1 + 2*math.Sqrt(v.e2+2*p0*v.r))
 	v.c0 = v.e1*v.e1 - 4*v.e2
 }
 
@@ -298,8 +302,8 @@ func bures3(x, y []float64, maps bool, tab, tba *[6]float64) float64 {
 }
 
 func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
-	x := k.pt[i*d3Rec : (i+1)*d3Rec : (i+1)*d3Rec]
-	bi := acc[(i-off)*d3Stride : (i-off+1)*d3Stride : (i-off+1)*d3Stride]
+	x := (*[d3Rec]float64)(k.pt[i*d3Rec : (i+1)*d3Rec])
+	bi := (*[d3Stride]float64)(acc[(i-off)*d3Stride : (i-off+1)*d3Stride])
 	var sum float64
 	var tab, tba [6]float64
 	var v [4]d3Inv
@@ -307,7 +311,7 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 	pair := func(j int, v *d3Inv, p float64) {
 		q := j - j0
 		y := v.y
-		bj := acc[(j-off)*d3Stride : (j-off+1)*d3Stride : (j-off+1)*d3Stride]
+		bj := (*[d3Stride]float64)(acc[(j-off)*d3Stride : (j-off+1)*d3Stride])
 		dx, dy, dz := x[0]-y[0], x[1]-y[1], x[2]-y[2]
 		w2 := dx*dx + dy*dy + dz*dz + x[15] + y[15] - 2*p
 		if w2 < 0 {
@@ -353,7 +357,7 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 	// Four pairs at a time: their Newton iterations interleave (root4).
 	for ; j+4 <= j1; j += 4 {
 		for l := range v {
-			v[l].invariants(x, k.pt[(j+l)*d3Rec:(j+l+1)*d3Rec])
+			v[l].invariants(x[:], k.pt[(j+l)*d3Rec:(j+l+1)*d3Rec])
 		}
 		root4(&v, &p)
 		for l := range v {
@@ -361,7 +365,7 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		}
 	}
 	for ; j < j1; j++ {
-		v[0].invariants(x, k.pt[j*d3Rec:(j+1)*d3Rec])
+		v[0].invariants(x[:], k.pt[j*d3Rec:(j+1)*d3Rec])
 		pair(j, &v[0], v[0].root())
 	}
 	return sum
