@@ -133,12 +133,17 @@ func (v *d3Inv) newtonStep(p float64) (float64, bool) {
 	return np, f > 1e-15*fp*np
 }
 
-// root returns p = tr (A^{1/2} B A^{1/2})^{1/2}.
+// root returns p = tr (A^{1/2} B A^{1/2})^{1/2}, by the same sequence of
+// steps as each lane of root4, so a pair gets the same bits whichever of
+// the two a row's blocking gives it to.
 func (v *d3Inv) root() float64 {
 	if !(v.e1 > 0) {
 		return 0
 	}
 	p := v.start
+	for it := 0; it < d3Blind; it++ {
+		p = v.blindStep(p)
+	}
 	for it, more := 0, true; more && it < 100; it++ {
 		p, more = v.newtonStep(p)
 	}
@@ -146,11 +151,21 @@ func (v *d3Inv) root() float64 {
 }
 
 // root4 is root for four independent pairs at once: interleaving the
-// four Newton iterations lets the CPU overlap their divisions.
+// four Newton iterations lets the CPU overlap their divisions. The first
+// d3Blind steps run on all four lanes without convergence tests (a step
+// that would not decrease p, or that starts at or below the root, leaves
+// p as it is, as newtonStep does); the tested loop then finishes.
 func root4(v *[4]d3Inv, p *[4]float64) {
+	p0, p1, p2, p3 := v[0].start, v[1].start, v[2].start, v[3].start
+	for it := 0; it < d3Blind; it++ {
+		p0 = v[0].blindStep(p0)
+		p1 = v[1].blindStep(p1)
+		p2 = v[2].blindStep(p2)
+		p3 = v[3].blindStep(p3)
+	}
+	p[0], p[1], p[2], p[3] = p0, p1, p2, p3
 	var more [4]bool
 	for l := range v {
-		p[l] = v[l].start
 		more[l] = v[l].e1 > 0
 		if !more[l] {
 			p[l] = 0
@@ -163,6 +178,22 @@ func root4(v *[4]d3Inv, p *[4]float64) {
 			}
 		}
 	}
+}
+
+// d3Blind is the number of untested Newton steps of root4 (on random
+// scales the start is 3 steps and a confirming one from the root).
+const d3Blind = 3
+
+// blindStep is newtonStep without the convergence test.
+func (v *d3Inv) blindStep(p float64) float64 {
+	p2 := p * p
+	f := p2*p2 - 2*v.e1*p2 - 8*v.r*p + v.c0
+	fp := 4*p*p2 - 4*v.e1*p - 8*v.r
+	np := p - f/fp
+	if np < p && fp > 0 {
+		return np
+	}
+	return p
 }
 
 // maps writes the symmetric transport maps T^{AB}, T^{BA} (6 unique

@@ -208,3 +208,39 @@ func TestD3MapsFastAgainstEigen(t *testing.T) {
 		t.Errorf("only %d pairs took the fast form", nfast)
 	}
 }
+
+// TestD3Root4MatchesRoot checks that the four-lane root gives each pair
+// the same bits as the one-pair root (the blocking of a row decides which
+// one a pair gets, so results would otherwise depend on the thread count).
+func TestD3Root4MatchesRoot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	zero := make([]float64, 9)
+	a := randSPD3(rng, 10)
+	twice := make([]float64, 9)
+	for q := range a {
+		twice[q] = 4 * a[q]
+	}
+	groups := map[string][4][2][]float64{
+		"random":            {{randSPD3(rng, 10), randSPD3(rng, 10)}, {randSPD3(rng, 1e5), randSPD3(rng, 10)}, {randSPD3(rng, 10), randSPD3(rng, 1e4)}, {randSPD3(rng, 1), randSPD3(rng, 1)}},
+		"degenerate":        {{a, twice}, {a, a}, {zero, a}, {zero, zero}},
+		"rank-deficient":    {{rank2SPD3(rng), a}, {a, rank2SPD3(rng)}, {rank2SPD3(rng), rank2SPD3(rng)}, {a, zero}},
+		"equal eigenvalues": {{[]float64{2, 0, 0, 0, 2, 0, 0, 0, 2}, []float64{3, 0, 0, 0, 3, 0, 0, 0, 3}}, {a, twice}, {twice, a}, {a, a}},
+	}
+	for name, g := range groups {
+		t.Run(name, func(t *testing.T) {
+			var v [4]d3Inv
+			var p [4]float64
+			for l := range v {
+				v[l].invariants(record3(g[l][0]), record3(g[l][1]))
+			}
+			root4(&v, &p)
+			for l := range v {
+				var one d3Inv
+				one.invariants(record3(g[l][0]), record3(g[l][1]))
+				if want := one.root(); math.Float64bits(p[l]) != math.Float64bits(want) {
+					t.Errorf("lane %d: root4 %.17g, root %.17g", l, p[l], want)
+				}
+			}
+		})
+	}
+}
