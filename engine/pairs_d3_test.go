@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -241,6 +242,109 @@ func TestD3Root4MatchesRoot(t *testing.T) {
 					t.Errorf("lane %d: root4 %.17g, root %.17g", l, p[l], want)
 				}
 			}
+		})
+	}
+}
+
+// TestD3KernelAgainstJacobiKernel evaluates stress and gradient of d = 3
+// problems with the closed-form kernel and with the exact per-pair
+// eigendecomposition kernel (pairs_general.go) on random, near-degenerate
+// (scaled copies: all eigenvalues of AB nearly equal) and rank-deficient
+// (eps = 0, rank-2 and zero) scales. The scale gradient at a singular
+// scale is unbounded (it grows like the inverse square root of the
+// smallest eigenvalue), so there only the nonsingular points' scale
+// gradients are compared; stress and mean gradients are compared for all.
+func TestD3KernelAgainstJacobiKernel(t *testing.T) {
+	type gen func(rng *rand.Rand, i int) []float64
+	random := func(rng *rand.Rand, i int) []float64 { return randSPD3(rng, 10) }
+	base := []float64{2, 0.5, 0.1, 0.5, 1, 0.2, 0.1, 0.2, 3}
+	scaled := func(rng *rand.Rand, i int) []float64 {
+		c := make([]float64, 9)
+		f := 0.5 + rng.Float64()
+		for q := range c {
+			c[q] = f * base[q]
+		}
+		c[0] += 1e-9 * rng.Float64()
+		return c
+	}
+	mixed := func(rng *rand.Rand, i int) []float64 {
+		switch i % 4 {
+		case 0:
+			return rank2SPD3(rng)
+		case 1:
+			return make([]float64, 9)
+		case 2:
+			return randSPD3(rng, 1e4)
+		}
+		return randSPD3(rng, 10)
+	}
+	for _, tc := range []struct {
+		name     string
+		g        gen
+		tol      float64
+		singular func(i int) bool // scale i is (numerically) singular
+	}{
+		{"random", random, 1e-10, nil},
+		{"near-degenerate", scaled, 1e-10, nil},
+		// Rank-2 scales: the reference's own square roots of eigenvalues
+		// rounded near zero limit it to about sqrt(eps).
+		{"rank-deficient", mixed, 1e-6, func(i int) bool { return i%4 < 2 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(17, 19))
+			n := 23
+			p := &Problem{N: n, Dim: 3, Tau: 0.7, Dist: make([]float64, n*(n-1)/2)}
+			for k := range p.Dist {
+				p.Dist[k] = 1 + 2*rng.Float64()
+			}
+			s := State{Means: make([]float64, 3*n), Scales: make([]float64, 9*n)}
+			for i := 0; i < n; i++ {
+				for k := 0; k < 3; k++ {
+					s.Means[3*i+k] = rng.NormFloat64()
+				}
+				copy(s.Scales[9*i:], tc.g(rng, i))
+			}
+			eval := func(general bool) (float64, Gradient) {
+				d3UseGeneral = general
+				defer func() { d3UseGeneral = false }()
+				be := NewCPUBackend(1)
+				if err := be.Load(p); err != nil {
+					t.Fatal(err)
+				}
+				g := Gradient{Means: make([]float64, 3*n), Scales: make([]float64, 9*n), PerPoint: make([]float64, n)}
+				st, err := be.Evaluate(context.Background(), s, &g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return st, g
+			}
+			got, gg := eval(false)
+			want, gw := eval(true)
+			if !(math.Abs(got-want) <= tc.tol*want) {
+				t.Errorf("stress %.15g, Jacobi kernel %.15g", got, want)
+			}
+			cmp := func(what string, a, b []float64) {
+				scale := 0.0
+				for _, v := range b {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				for k := range a {
+					if !(math.Abs(a[k]-b[k]) <= tc.tol*scale) {
+						t.Errorf("%s[%d] = %.15g, Jacobi kernel %.15g", what, k, a[k], b[k])
+					}
+				}
+			}
+			cmp("mean gradient", gg.Means, gw.Means)
+			if tc.singular != nil {
+				for i := 0; i < n; i++ {
+					if tc.singular(i) {
+						clear(gg.Scales[9*i : 9*i+9])
+						clear(gw.Scales[9*i : 9*i+9])
+					}
+				}
+			}
+			cmp("scale gradient", gg.Scales, gw.Scales)
+			cmp("per-point stress", gg.PerPoint, gw.PerPoint)
 		})
 	}
 }
