@@ -328,7 +328,7 @@ func (b *CPUBackend) kernel(s State) cpuKernel {
 		}
 		b.k2.prepare(p, s)
 		return b.k2
-	case p.Dim == 3:
+	case p.Dim == 3 && !d3UseGeneral:
 		if b.k3 == nil {
 			b.k3 = &d3Kernel{}
 		}
@@ -342,6 +342,10 @@ func (b *CPUBackend) kernel(s State) cpuKernel {
 		return b.kg
 	}
 }
+
+// d3UseGeneral sends d = 3 to the exact eigendecomposition kernel
+// instead of the closed form; tests set it to compare the two.
+var d3UseGeneral = false
 
 // growF64 returns s resized to n, reusing its memory when possible.
 func growF64(s []float64, n int) []float64 {

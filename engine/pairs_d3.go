@@ -23,7 +23,7 @@ import "math"
 // then sqrt(e2 + 2pr) (no cancellation).
 //
 // Per-point data is one 20-value record: mean (3), scaled scale (6: 00 01
-// 02 11 12 22), its inverse (6), trace, sqrt det, 3 unused.
+// 02 11 12 22), its inverse (6), trace, sqrt det, sqrt trace, 2 unused.
 type d3Kernel struct {
 	tau float64
 	pt  []float64
@@ -71,6 +71,7 @@ func (k *d3Kernel) prepare(p *Problem, s State) {
 			r[16] = 0
 		}
 		r[15] = a00 + a11 + a22
+		r[17] = math.Sqrt(math.Max(r[15], 0))
 	}
 }
 
@@ -81,13 +82,12 @@ type d3Inv struct {
 	c         [9]float64
 	e1, e2, r float64
 	start, c0 float64 // Newton start and constant term of the quartic
-	x, y      []float64
+	x, y      *[d3Rec]float64
 }
 
 // invariants fills v for the records x (A) and y (B).
 func (v *d3Inv) invariants(x, y []float64) {
-	x, y = x[:d3Rec], y[:d3Rec]
-	v.x, v.y = x, y
+	v.x, v.y = (*[d3Rec]float64)(x[:d3Rec]), (*[d3Rec]float64)(y[:d3Rec])
 	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
 	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
 	c := &v.c
@@ -106,10 +106,16 @@ func (v *d3Inv) invariants(x, y []float64) {
 		v.e2 = 0
 	}
 	v.r = x[16] * y[16]
-	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above,
-	// starting at the upper bound p^2 = e1 + 2q <= e1 + 2 sqrt(3 e2)
-	// (Cauchy-Schwarz on q = sum mu_i mu_j; exact when all mu are equal).
-	v.start = math.Sqrt(v.e1 + 2*math.Sqrt(3*v.e2))
+	// Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 from above.
+	// p0 = sqrt(tr A) sqrt(tr B) >= p (p is the trace norm of
+	// A^{1/2}B^{1/2}, at most the product of the Frobenius norms; the
+	// square roots are per point), then one step of the fixed point
+	// p = phi(p) = sqrt(e1 + 2 sqrt(e2 + 2 p r)) (p^2 = e1 + 2q,
+	// q^2 = e2 + 2pr): phi is increasing, so phi(p0) >= p stays above the
+	// root, and phi'(p) = r/(pq) <= 1/9 there, so the step cuts the gap
+	// at least ninefold (on random scales: 4-5 Newton steps instead of 6).
+	p0 := x[17] * y[17]
+	v.start = math.Sqrt(v.e1 + 2*math.Sqrt(v.e2+2*p0*v.r))
 	v.c0 = v.e1*v.e1 - 4*v.e2
 }
 
@@ -129,12 +135,17 @@ func (v *d3Inv) newtonStep(p float64) (float64, bool) {
 	return np, f > 1e-15*fp*np
 }
 
-// root returns p = tr (A^{1/2} B A^{1/2})^{1/2}.
+// root returns p = tr (A^{1/2} B A^{1/2})^{1/2}, by the same sequence of
+// steps as each lane of root4, so a pair gets the same bits whichever of
+// the two a row's blocking gives it to.
 func (v *d3Inv) root() float64 {
 	if !(v.e1 > 0) {
 		return 0
 	}
 	p := v.start
+	for it := 0; it < d3Blind; it++ {
+		p = v.blindStep(p)
+	}
 	for it, more := 0, true; more && it < 100; it++ {
 		p, more = v.newtonStep(p)
 	}
@@ -142,11 +153,21 @@ func (v *d3Inv) root() float64 {
 }
 
 // root4 is root for four independent pairs at once: interleaving the
-// four Newton iterations lets the CPU overlap their divisions.
+// four Newton iterations lets the CPU overlap their divisions. The first
+// d3Blind steps run on all four lanes without convergence tests (a step
+// that would not decrease p, or that starts at or below the root, leaves
+// p as it is, as newtonStep does); the tested loop then finishes.
 func root4(v *[4]d3Inv, p *[4]float64) {
+	p0, p1, p2, p3 := v[0].start, v[1].start, v[2].start, v[3].start
+	for it := 0; it < d3Blind; it++ {
+		p0 = v[0].blindStep(p0)
+		p1 = v[1].blindStep(p1)
+		p2 = v[2].blindStep(p2)
+		p3 = v[3].blindStep(p3)
+	}
+	p[0], p[1], p[2], p[3] = p0, p1, p2, p3
 	var more [4]bool
 	for l := range v {
-		p[l] = v[l].start
 		more[l] = v[l].e1 > 0
 		if !more[l] {
 			p[l] = 0
@@ -159,6 +180,22 @@ func root4(v *[4]d3Inv, p *[4]float64) {
 			}
 		}
 	}
+}
+
+// d3Blind is the number of untested Newton steps of root4 (on random
+// scales the start is 3 steps and a confirming one from the root).
+const d3Blind = 3
+
+// blindStep is newtonStep without the convergence test.
+func (v *d3Inv) blindStep(p float64) float64 {
+	p2 := p * p
+	f := p2*p2 - 2*v.e1*p2 - 8*v.r*p + v.c0
+	fp := 4*p*p2 - 4*v.e1*p - 8*v.r
+	np := p - f/fp
+	if np < p && fp > 0 {
+		return np
+	}
+	return p
 }
 
 // maps writes the symmetric transport maps T^{AB}, T^{BA} (6 unique
@@ -225,9 +262,68 @@ func (v *d3Inv) maps(p float64, tab, tba *[6]float64) {
 	*tba = [6]float64{u00 * id, 0.5 * (u01 + u10) * id, 0.5 * (u02 + u20) * id, u11 * id, 0.5 * (u12 + u21) * id, u22 * id}
 }
 
+// d3FastCond bounds the cancellation of mapsFast: its numerator terms are
+// up to p^3/(pq - r) times the map they sum to (in the eigenbasis of
+// A^{1/2}BA^{1/2}, mu_max^4 against mu_max (pq - r)), so beyond this
+// factor the pair goes to the inverse-based maps instead.
+const d3FastCond = 1e3
+
+// mapsFast writes the transport maps of the pair of v from the
+// Cayley-Hamilton identity of S = (A^{1/2}BA^{1/2})^{1/2} (docs/mds.md):
+//
+//	T^{AB} = ((p^2 - q) B + p r A^{-1} - BAB) / (pq - r),
+//	T^{BA} = ((p^2 - q) A + p r B^{-1} - ABA) / (pq - r),
+//
+// one division for both maps (pq - r = (mu_1+mu_2)(mu_1+mu_3)(mu_2+mu_3)
+// has no cancellation). It returns false, writing nothing, where the
+// form is ill-conditioned (p^3 > d3FastCond (pq - r), which includes
+// rank(AB) <= 1); maps then gives the answer.
+func (v *d3Inv) mapsFast(p float64, tab, tba *[6]float64) bool {
+	r := v.r
+	q := math.Sqrt(v.e2 + 2*p*r)
+	den := p*q - r
+	if !(den > 0) || !(p*p*p <= d3FastCond*den) {
+		return false
+	}
+	x, y := v.x[:d3Rec], v.y[:d3Rec]
+	a00, a01, a02, a11, a12, a22 := x[3], x[4], x[5], x[6], x[7], x[8]
+	b00, b01, b02, b11, b12, b22 := y[3], y[4], y[5], y[6], y[7], y[8]
+	c := &v.c
+	c00, c01, c02, c10, c11, c12, c20, c21, c22 := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
+	id := 1 / den
+	k := (p*p - q) * id
+	pr := p * r * id
+	// BAB = B C and ABA = C A with C = AB.
+	m00 := b00*c00 + b01*c10 + b02*c20
+	m01 := b00*c01 + b01*c11 + b02*c21
+	m02 := b00*c02 + b01*c12 + b02*c22
+	m11 := b01*c01 + b11*c11 + b12*c21
+	m12 := b01*c02 + b11*c12 + b12*c22
+	m22 := b02*c02 + b12*c12 + b22*c22
+	tab[0] = k*b00 + pr*x[9] - m00*id
+	tab[1] = k*b01 + pr*x[10] - m01*id
+	tab[2] = k*b02 + pr*x[11] - m02*id
+	tab[3] = k*b11 + pr*x[12] - m11*id
+	tab[4] = k*b12 + pr*x[13] - m12*id
+	tab[5] = k*b22 + pr*x[14] - m22*id
+	n00 := c00*a00 + c01*a01 + c02*a02
+	n01 := c00*a01 + c01*a11 + c02*a12
+	n02 := c00*a02 + c01*a12 + c02*a22
+	n11 := c10*a01 + c11*a11 + c12*a12
+	n12 := c10*a02 + c11*a12 + c12*a22
+	n22 := c20*a02 + c21*a12 + c22*a22
+	tba[0] = k*a00 + pr*y[9] - n00*id
+	tba[1] = k*a01 + pr*y[10] - n01*id
+	tba[2] = k*a02 + pr*y[11] - n02*id
+	tba[3] = k*a11 + pr*y[12] - n11*id
+	tba[4] = k*a12 + pr*y[13] - n12*id
+	tba[5] = k*a22 + pr*y[14] - n22*id
+	return true
+}
+
 func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
-	x := k.pt[i*d3Rec : (i+1)*d3Rec : (i+1)*d3Rec]
-	bi := acc[(i-off)*d3Stride : (i-off+1)*d3Stride : (i-off+1)*d3Stride]
+	x := (*[d3Rec]float64)(k.pt[i*d3Rec : (i+1)*d3Rec])
+	bi := (*[d3Stride]float64)(acc[(i-off)*d3Stride : (i-off+1)*d3Stride])
 	var sum float64
 	var tab, tba [6]float64
 	var v [4]d3Inv
@@ -235,7 +331,7 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 	pair := func(j int, v *d3Inv, p float64) {
 		q := j - j0
 		y := v.y
-		bj := acc[(j-off)*d3Stride : (j-off+1)*d3Stride : (j-off+1)*d3Stride]
+		bj := (*[d3Stride]float64)(acc[(j-off)*d3Stride : (j-off+1)*d3Stride])
 		dx, dy, dz := x[0]-y[0], x[1]-y[1], x[2]-y[2]
 		w2 := dx*dx + dy*dy + dz*dz + x[15] + y[15] - 2*p
 		if w2 < 0 {
@@ -254,7 +350,9 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		if !(w > 0) {
 			return
 		}
-		v.maps(p, &tab, &tba)
+		if !v.mapsFast(p, &tab, &tba) {
+			v.maps(p, &tab, &tba)
+		}
 		g := -wt * r / w
 		bi[6] += g * dx
 		bi[7] += g * dy
@@ -279,7 +377,7 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 	// Four pairs at a time: their Newton iterations interleave (root4).
 	for ; j+4 <= j1; j += 4 {
 		for l := range v {
-			v[l].invariants(x, k.pt[(j+l)*d3Rec:(j+l+1)*d3Rec])
+			v[l].invariants(x[:], k.pt[(j+l)*d3Rec:(j+l+1)*d3Rec])
 		}
 		root4(&v, &p)
 		for l := range v {
@@ -287,7 +385,7 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		}
 	}
 	for ; j < j1; j++ {
-		v[0].invariants(x, k.pt[j*d3Rec:(j+1)*d3Rec])
+		v[0].invariants(x[:], k.pt[j*d3Rec:(j+1)*d3Rec])
 		pair(j, &v[0], v[0].root())
 	}
 	return sum
