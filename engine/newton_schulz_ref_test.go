@@ -1,6 +1,6 @@
 package engine
 
-// Test-only references of the Newton-Schulz two-run trick (MATH.md,
+// Test-only references of the Newton-Schulz two-run trick (docs/math.md,
 // Newton-Schulz): the accuracy tables of docs/newton-schulz.md and the
 // benchmarks use them. The CPU backend's Newton-Schulz kernel
 // (pairs_ns.go) computes the same quantities without allocating.
@@ -26,7 +26,7 @@ type NSPair struct {
 }
 
 // TransportPairNS computes T^{AB}, T^{BA} and Bures^2(A, B) with two
-// Newton-Schulz runs (MATH.md, Newton-Schulz: the two-run trick). A must
+// Newton-Schulz runs (docs/math.md, Newton-Schulz: the two-run trick). A must
 // be positive definite for the maps (e.g. L L^T + eps I with eps > 0);
 // Bures2 is accurate for any PSD A and B.
 func TransportPairNS(a, b []float64, d int, o NSOptions) NSPair {
@@ -53,7 +53,7 @@ func pairFromRoots(w *NSWorkspace, y1, z1, a, b []float64, d int, o NSOptions) N
 
 // TransportBatchNS computes the two-run trick for all n x m pairs
 // (A_i, B_j) of the stacked matrices as (n*d*d) and bs (m*d*d): n first
-// runs for (Y1, Z1) of each A_i, shared by the n*m second runs (MATH.md:
+// runs for (Y1, Z1) of each A_i, shared by the n*m second runs (docs/math.md:
 // "n runs for the (Y1, Z1), n*m for the cross terms"). Pair (i, j) is at
 // index i*m + j. Work is spread over GOMAXPROCS goroutines.
 func TransportBatchNS(as []float64, n int, bs []float64, m, d int, o NSOptions) []NSPair {

@@ -17,7 +17,7 @@ const (
 	// eigendecompositions (cyclic Jacobi) otherwise. It is the default.
 	RootsEigen RootMethod = "eigen"
 	// RootsNewtonSchulz uses the coupled Newton-Schulz iteration and the
-	// two-run trick (MATH.md, Newton-Schulz) for every dimension, with the
+	// two-run trick (docs/math.md, Newton-Schulz) for every dimension, with the
 	// iteration count and tolerance of an NSOptions.
 	RootsNewtonSchulz RootMethod = "newton-schulz"
 )
@@ -74,7 +74,7 @@ func (b *CPUBackend) Roots() RootMethod {
 // nsKernel is the pair kernel of RootsNewtonSchulz, for any d: per point
 // (Y1, Z1) = NS(A); per pair (Y2, Z2) = NS(Y1 B Y1), then
 // tr (A^{1/2} B A^{1/2})^{1/2} = tr Y2, T^{AB} = Z1 Y2 Z1 and
-// T^{BA} = Y1 Z2 Y1 (the two-run trick, MATH.md Newton-Schulz), with A, B
+// T^{BA} = Y1 Z2 Y1 (the two-run trick, docs/math.md Newton-Schulz), with A, B
 // the tau-scaled scales. The accumulator layout is generalKernel's.
 type nsKernel struct {
 	generalKernel

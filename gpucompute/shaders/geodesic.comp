@@ -1,5 +1,5 @@
 // geodesic.comp: points of many Wasserstein geodesics at many times.
-// Invocation (p, q) evaluates pair p at time ts[q] (MATH.md, "Transport map
+// Invocation (p, q) evaluates pair p at time ts[q] (docs/math.md, "Transport map
 // and geodesics"): c(t) = (1-t) a + t b,
 // C(t) = ((1-t) I + t T) A ((1-t) I + t T), T = T^{AB}.
 

@@ -1,5 +1,5 @@
 // similarity.comp: the scores of one query measure mu(a, A) against every
-// measure mu(b_j, B_j) of an embedding (engine.SimilarityScores, MATH.md
+// measure mu(b_j, B_j) of an embedding (engine.SimilarityScores, docs/math.md
 // "Pseudo dot product and similarities"). One invocation per measure j.
 // X_j = tr (S B_j S)^{1/2} with S = A^{1/2} computed on the host: for
 // D = 2 the closed form sqrt(tr M + 2 sqrt(det M)), for D >= 3 the sum of

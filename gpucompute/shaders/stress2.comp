@@ -1,7 +1,7 @@
 // stress2.comp: the d = 2 specialisation of stress.comp (same row-owner
 // scheme, tiles, chunks and determinism; read stress.comp first).
 //
-// Closed form (MATH.md, Newton-Schulz section): with s = sqrt(det A det B)
+// Closed form (docs/math.md, Newton-Schulz section): with s = sqrt(det A det B)
 // and t = sqrt(tr AB + 2 s), tr (A^{1/2} B A^{1/2})^{1/2} = t and
 // T^{AB} = (B + s A^{-1}) / t. As in engine/pairs_d2.go the pair loop only
 // accumulates, per row i, with g = dStress/dW^2 = -w (D - W) / W and
