@@ -163,18 +163,6 @@ func barycenterResidual(s []float64, cs [][]float64, w []float64, d int) (float6
 	return num / den, sum
 }
 
-// BarycenterResidual returns the relative fixed-point residual of the
-// barycenter equation at the scale s for scales cs and weights w (nil:
-// equal), as reported by Barycenter; it lets callers check a result.
-func BarycenterResidual(s []float64, cs [][]float64, w []float64, d int) (float64, error) {
-	wts, err := barycenterWeights(w, len(cs))
-	if err != nil {
-		return 0, err
-	}
-	r, _ := barycenterResidual(s, cs, wts, d)
-	return r, nil
-}
-
 // BarycenterOf returns the barycenter of the measures idx of e under
 // weights w (nil: equal); see Barycenter.
 func (e *Embedding) BarycenterOf(idx []int, w []float64, opt BarycenterOptions) (*BarycenterResult, error) {

@@ -116,19 +116,3 @@ func TestBoundaryOnQuadric(t *testing.T) {
 		}
 	}
 }
-
-// denseSqrt is the PSD square root through gonum's eigendecomposition.
-func denseSqrt(t *testing.T, m Sym2) *mat.Dense {
-	var e mat.EigenSym
-	if !e.Factorize(mat.NewSymDense(2, []float64{m.A, m.B, m.B, m.C}), true) {
-		t.Fatal("eigen failed")
-	}
-	v := e.Values(nil)
-	var u mat.Dense
-	e.VectorsTo(&u)
-	d := mat.NewDiagDense(2, []float64{math.Sqrt(math.Max(v[0], 0)), math.Sqrt(math.Max(v[1], 0))})
-	var r, out mat.Dense
-	r.Mul(&u, d)
-	out.Mul(&r, u.T())
-	return &out
-}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"burescope/engine"
 	"burescope/gpucompute"
 	"burescope/ui/fit"
 )
@@ -24,7 +25,7 @@ func TestOpenBackend(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			b, err := openBackend(tt.name, fit.AutoGLMin, &stderr)
+			b, err := openBackendRoots(tt.name, fit.AutoGLMin, 0, "", engine.NSOptions{}, &stderr)
 			if tt.wantErr {
 				if err == nil {
 					b.Close()
@@ -65,7 +66,7 @@ func TestOpenBackend(t *testing.T) {
 // with one stderr line naming the renderer, on a software rasteriser.
 func TestOpenBackendGL(t *testing.T) {
 	var stderr bytes.Buffer
-	b, err := openBackend("gl", fit.AutoGLMin, &stderr)
+	b, err := openBackendRoots("gl", fit.AutoGLMin, 0, "", engine.NSOptions{}, &stderr)
 	if err != nil {
 		if !strings.Contains(err.Error(), "--backend gl") {
 			t.Errorf("error %q does not name the flag", err)
@@ -76,7 +77,7 @@ func TestOpenBackendGL(t *testing.T) {
 	if b.Name() != "gl" {
 		t.Errorf("Name() = %q", b.Name())
 	}
-	a, err := openBackend("auto", fit.AutoGLMin, &stderr)
+	a, err := openBackendRoots("auto", fit.AutoGLMin, 0, "", engine.NSOptions{}, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestOpenBackendGL(t *testing.T) {
 // without trying GL, and one stderr line says so with the count.
 func TestOpenBackendSmallAuto(t *testing.T) {
 	var stderr bytes.Buffer
-	b, err := openBackend("auto", fit.AutoGLMin-1, &stderr)
+	b, err := openBackendRoots("auto", fit.AutoGLMin-1, 0, "", engine.NSOptions{}, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
