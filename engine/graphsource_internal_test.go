@@ -201,3 +201,37 @@ func TestGraphEpochGradientMatchesExactRestricted(t *testing.T) {
 		t.Errorf("scale gradient rel err %.3g", e)
 	}
 }
+
+// A sampled fit of a graph is the same, bit for bit, for a seed whatever
+// the thread count, and differs for another seed.
+func TestFitSampledGraphDeterministic(t *testing.T) {
+	const n = 150
+	g, err := NewGraphSource(n, randomTreeGraph(n, 20, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := func(threads int, seed int64) []float64 {
+		opt := DefaultSampledOptions()
+		opt.K, opt.Epochs, opt.Random, opt.Threads, opt.Seed = 0, 15, 5, threads, seed
+		res, err := FitSampled(context.Background(), g, opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(res.Snapshot.Means, res.Snapshot.Scales...)
+	}
+	a, b, c := fit(1, 1), fit(3, 1), fit(2, 2)
+	same := func(x, y []float64) bool {
+		for k := range x {
+			if x[k] != y[k] {
+				return false
+			}
+		}
+		return len(x) == len(y)
+	}
+	if !same(a, b) {
+		t.Errorf("1 and 3 threads give different fits")
+	}
+	if same(a, c) {
+		t.Errorf("seeds 1 and 2 give the same fit")
+	}
+}

@@ -129,8 +129,12 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 	if err := writeFitOutputs(env, f.out, f.figure, s, ds); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs (neighbour search %.2fs): stress-1 %.4g +- %.2g (estimate on %d random pairs; initial principal components %.4g)\n",
-		name, s.N, s.Iter, res.PairsPerEpoch, took.Seconds(), res.NeighborTime.Seconds(), s.Stress1, se, res.EvalPairs, s.ClassicalStress1)
+	start := "principal components"
+	if _, ok := src.(*engine.GraphSource); ok {
+		start = "pivot MDS"
+	}
+	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs (neighbour search %.2fs): stress-1 %.4g +- %.2g (estimate on %d random pairs; initial %s %.4g)\n",
+		name, s.N, s.Iter, res.PairsPerEpoch, took.Seconds(), res.NeighborTime.Seconds(), s.Stress1, se, res.EvalPairs, start, s.ClassicalStress1)
 	line, jerr := json.Marshal(out)
 	if jerr != nil {
 		return jerr
