@@ -35,9 +35,10 @@ type Options struct {
 	// input ("") or context ("c") set of the authors' layout.
 	NPY NPYOptions
 	// NoDistances leaves Dist nil for feature tables (and Embedding
-	// Projector vectors): the caller computes distances from Features when
-	// it needs them (the sampled-pair fit). Such tables may have up to
-	// MaxFeatureRows rows instead of MaxItems.
+	// Projector vectors) and relation graphs: the caller computes distances
+	// from Features, or by breadth-first search on Edges, when it needs
+	// them (the sampled-pair fit). Such inputs may have up to
+	// MaxFeatureRows items instead of MaxItems.
 	NoDistances bool
 	// WordNetRoot is the root synset of a wordnet:DIR input (an NLTK name;
 	// "" means DefaultWordNetRoot). See LoadWordNet.
@@ -208,7 +209,7 @@ func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
 			case KindDistances:
 				ds, err = parseDistances(t, opt.Symmetrize)
 			case KindRelations:
-				ds, err = parseRelations(t)
+				ds, err = parseRelations(t, opt.NoDistances)
 			default:
 				ds, err = parseFeatures(t, opt)
 			}

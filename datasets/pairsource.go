@@ -10,7 +10,8 @@ import (
 // the sampled-pair fit (engine.FitSampled): Euclidean distances between
 // the feature rows (standardised when the loader standardised them, so
 // they equal Dist when Dist is present) for a feature table, W2 between
-// the measures for an embedding. Load a large feature table with
+// the measures for an embedding, shortest-path lengths on the transitive
+// reduction (Edges, searched breadth first) for a relation graph. Load a large feature table with
 // Options.NoDistances so Dist (n^2) is never built.
 func (d *Dataset) PairSource() (engine.PairSource, error) {
 	switch d.Kind {
@@ -42,6 +43,12 @@ func (d *Dataset) PairSource() (engine.PairSource, error) {
 			return nil, fmt.Errorf("%s: %w", d.Name, err)
 		}
 		return src, nil
+	case KindRelations:
+		src, err := engine.NewGraphSource(d.Len(), d.Edges)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		return src, nil
 	}
-	return nil, fmt.Errorf("%s: sampled pairs need a feature table or an embedding (this input is %s)", d.Name, d.Kind)
+	return nil, fmt.Errorf("%s: sampled pairs need a feature table, an embedding or a relation graph (this input is %s)", d.Name, d.Kind)
 }

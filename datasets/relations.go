@@ -20,8 +20,11 @@ var relationHeaderWords = map[string]bool{
 // parseRelations reads (child, ancestor) pairs, one per row in the first two
 // columns (further columns are ignored), and turns them into shortest-path
 // distances on the transitive reduction of the relation, taken as an
-// undirected graph. See the package documentation.
-func parseRelations(t *table) (*Dataset, error) {
+// undirected graph. See the package documentation. With noDist the
+// distances are not computed (Dist is nil, PairSource gives them by
+// breadth-first search), memory stays O(n + edges) and up to
+// MaxFeatureRows items are read.
+func parseRelations(t *table, noDist bool) (*Dataset, error) {
 	file := t.file
 	rows := t.rows
 	for _, r := range rows {
@@ -45,8 +48,8 @@ func parseRelations(t *table) (*Dataset, error) {
 		if i, ok := index[name]; ok {
 			return i, nil
 		}
-		if len(labels) >= MaxItems {
-			return 0, lineErrf(file, line, "more than the %d items Burescope handles", MaxItems)
+		if limit := maxRelationItems(noDist); len(labels) >= limit {
+			return 0, lineErrf(file, line, "more than the %d items Burescope handles", limit)
 		}
 		index[name] = len(labels)
 		labels = append(labels, name)
@@ -71,9 +74,15 @@ func parseRelations(t *table) (*Dataset, error) {
 	if n < 2 {
 		return nil, errf(file, "the relations name %d distinct item(s); at least 2 are needed", n)
 	}
-	edges, err := hasse(file, n, pairs, lines, labels)
+	edges, err := hasse(file, n, pairs, lines, labels, noDist)
 	if err != nil {
 		return nil, err
+	}
+	if noDist {
+		if err := connected(file, n, edges, labels, firstLine); err != nil {
+			return nil, err
+		}
+		return &Dataset{Kind: KindRelations, Labels: labels, Relations: pairs, Edges: edges}, nil
 	}
 	dist, err := pathDistances(file, n, edges, labels, firstLine)
 	if err != nil {
@@ -134,7 +143,9 @@ func (b bitset) or(c bitset) {
 // child -> ancestor (self-pairs and repeated pairs dropped): the edges
 // (u, v) such that v cannot be reached from u through another node. The
 // relation must be acyclic; a cycle is an error naming one of its pairs.
-func hasse(file string, n int, pairs [][2]int, lines []int, labels []string) ([][2]int, error) {
+// With sparse the reduction searches each node's ancestors depth first
+// (memory O(n + pairs)) instead of keeping an n x n reachability bitset.
+func hasse(file string, n int, pairs [][2]int, lines []int, labels []string, sparse bool) ([][2]int, error) {
 	succ := make([][]int, n)
 	seen := make(map[[2]int]bool, len(pairs))
 	indeg := make([]int, n) // number of children pointing at a node
@@ -168,6 +179,9 @@ func hasse(file string, n int, pairs [][2]int, lines []int, labels []string) ([]
 			}
 		}
 		return nil, errf(file, "the relations contain a cycle")
+	}
+	if sparse {
+		return hasseSparse(n, succ), nil
 	}
 	// reach[u] = every node strictly above u; ancestors come later in order.
 	reach := make([]bitset, n)
@@ -238,4 +252,86 @@ func pathDistances(file string, n int, edges [][2]int, labels []string, firstLin
 		}
 	}
 	return dist, nil
+}
+
+// maxRelationItems is the item limit of a relations file: MaxItems when
+// the n^2 distances are built, MaxFeatureRows when they are not.
+func maxRelationItems(noDist bool) int {
+	if noDist {
+		return MaxFeatureRows
+	}
+	return MaxItems
+}
+
+// hasseSparse is the transitive reduction of an acyclic relation given by
+// its successor lists, in the order hasse gives it: edge (u, v) is kept
+// unless v is reachable from another successor of u, found by a depth-first
+// search from u's successors' successors (stamped, so memory is O(n)).
+func hasseSparse(n int, succ [][]int) [][2]int {
+	stamp := make([]int, n)
+	for i := range stamp {
+		stamp[i] = -1
+	}
+	var stack []int
+	var edges [][2]int
+	for u := 0; u < n; u++ {
+		if len(succ[u]) > 1 {
+			stack = stack[:0]
+			for _, w := range succ[u] {
+				for _, x := range succ[w] {
+					if stamp[x] != u {
+						stamp[x] = u
+						stack = append(stack, x)
+					}
+				}
+			}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, y := range succ[x] {
+					if stamp[y] != u {
+						stamp[y] = u
+						stack = append(stack, y)
+					}
+				}
+			}
+		}
+		for _, v := range succ[u] {
+			if len(succ[u]) <= 1 || stamp[v] != u {
+				edges = append(edges, [2]int{u, v})
+			}
+		}
+	}
+	return edges
+}
+
+// connected checks that the undirected graph with the given edges is
+// connected, with the exact path's error (pathDistances) otherwise.
+func connected(file string, n int, edges [][2]int, labels []string, firstLine []int) error {
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(int32) int32
+	find = func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for _, e := range edges {
+		a, b := find(int32(e[0])), find(int32(e[1]))
+		if a != b {
+			parent[a] = b
+		}
+	}
+	r0 := find(0)
+	for v := 1; v < n; v++ {
+		if find(int32(v)) != r0 {
+			return errf(file, "the relation graph is not connected: no path links %s (line %d) and %s (line %d); Burescope needs one connected hierarchy (split the file into one file per component)",
+				quoteCell(labels[0]), firstLine[0], quoteCell(labels[v]), firstLine[v])
+		}
+	}
+	return nil
 }

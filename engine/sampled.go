@@ -450,6 +450,8 @@ func (s *sampler) epoch(e int, ps *PairSet, parts []PairSet) {
 }
 
 // newSampler builds the neighbour stratum of src.
+func (s *sampler) neighborPairs() int { return s.nbr.Len() }
+
 func newSampler(ctx context.Context, src PairSource, k, r int, seed uint64) (*sampler, error) {
 	n := src.Len()
 	s := &sampler{src: src, n: n, r: r, seed: seed, tmp: make([]PairSet, sampleBlocks), cnt: make([][]int32, sampleBlocks)}
@@ -622,7 +624,14 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 		return nil, fmt.Errorf("engine: unknown init %q (want mds or random)", opt.Init)
 	}
 	seed := uint64(opt.Seed)
-	ev := evalSample(src, opt.EvalPairs, seed)
+	graph, isGraph := src.(*GraphSource)
+	var ev *PairSet
+	var evBlocks []int
+	if isGraph {
+		ev, evBlocks = graph.graphEvalSample(opt.EvalPairs, seed)
+	} else {
+		ev = evalSample(src, opt.EvalPairs, seed)
+	}
 	exhaustive := ev.Len() == n*(n-1)/2 && opt.EvalPairs >= n*(n-1)/2
 	var sd2 float64
 	for _, v := range ev.D {
@@ -636,9 +645,17 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 		scale = 1
 	}
 	t0 := time.Now()
-	smp, err := newSampler(ctx, src, opt.K, opt.Random, seed)
-	if err != nil {
-		return nil, err
+	var smp epochSampler
+	if isGraph {
+		// The graph's edges are the neighbour stratum; Random is the
+		// number of breadth-first search pivots per epoch.
+		smp = graph.sampler(opt.Random, seed)
+	} else {
+		s, err := newSampler(ctx, src, opt.K, opt.Random, seed)
+		if err != nil {
+			return nil, err
+		}
+		smp = s
 	}
 	knnTime := time.Since(t0)
 	pe, err := NewPairEvaluator(n, opt.Dim, opt.Family.Tau, opt.Threads)
@@ -679,7 +696,7 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	if err != nil {
 		return nil, err
 	}
-	res := &SampledResult{EvalPairs: ev.Len(), NeighborPairs: smp.nbr.Len(), Scale: scale, NeighborTime: knnTime}
+	res := &SampledResult{EvalPairs: ev.Len(), NeighborPairs: smp.neighborPairs(), Scale: scale, NeighborTime: knnTime}
 	a := make([]float64, ev.Len())
 	b := make([]float64, ev.Len())
 	var hist []float64
@@ -692,6 +709,9 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 			b[q] = v * v
 		}
 		s1, se := ratioStress1(a, b, exhaustive)
+		if evBlocks != nil {
+			s1, se = clusterStress1(a, b, evBlocks)
+		}
 		res.EvalEpochs = append(res.EvalEpochs, epoch)
 		res.HistorySE = append(res.HistorySE, se)
 		if progress != nil {

@@ -168,7 +168,7 @@ func runFit(env Env) error {
 		return fitSampledCommand(env, pos[0], ds, sampledFlags{dim: *dim, fam: fam, eps: *eps, optimizer: *optName,
 			lr: *lr, seed: *seed, init: *initName, points: *points, epochs: *epochs, out: *out, figure: *figure})
 	}
-	if ds.Kind == datasets.KindFeatures && ds.Dist == nil {
+	if (ds.Kind == datasets.KindFeatures || ds.Kind == datasets.KindRelations) && ds.Dist == nil {
 		// Loaded without distances for a possible sampled fit; the exact
 		// path needs them.
 		lopt.NoDistances = false

@@ -28,14 +28,20 @@ func usePairs(mode string, k datasets.Kind, n int) (sampled bool, err error) {
 	case "exact":
 		return false, nil
 	case "sampled":
-		if k != datasets.KindFeatures && k != datasets.KindEmbedding {
-			return false, fmt.Errorf("--pairs sampled needs a feature table or an embedding file (this input is %s)", k)
+		if !sampledKind(k) {
+			return false, fmt.Errorf("--pairs sampled needs a feature table, an embedding file or a relations file (this input is %s)", k)
 		}
 		return true, nil
 	case "auto", "":
-		return (k == datasets.KindFeatures || k == datasets.KindEmbedding) && n > SampledAutoMin, nil
+		return sampledKind(k) && n > SampledAutoMin, nil
 	}
 	return false, fmt.Errorf("--pairs %q: want %s", mode, pairsModes)
+}
+
+// sampledKind reports whether inputs of kind k can be fitted with sampled
+// pairs.
+func sampledKind(k datasets.Kind) bool {
+	return k == datasets.KindFeatures || k == datasets.KindEmbedding || k == datasets.KindRelations
 }
 
 // sampledFit runs engine.FitSampled with a progress line on w (if not
@@ -85,6 +91,11 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		// No neighbour search for measures: more random partners instead.
 		opt.K, opt.Random = 0, 30
 	}
+	if ds.Kind == datasets.KindRelations {
+		// The graph's edges are the neighbour stratum; Random is the
+		// number of breadth-first search pivots per epoch.
+		opt.K = 0
+	}
 	opt.Dim, opt.Family, opt.Eps, opt.Optimizer, opt.LR = f.dim, f.fam, f.eps, f.optimizer, f.lr
 	opt.Seed, opt.Init, opt.Points = f.seed, f.init, f.points
 	opt.Epochs = engine.DefaultSampledEpochs(ds.Len())
@@ -93,8 +104,13 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(env.Stderr, "%s: %d items: sampled pairs (above %d rows, or --pairs sampled): %d neighbours + %d random partners per item per epoch, %d epochs\n",
-		name, ds.Len(), SampledAutoMin, opt.K, opt.Random, opt.Epochs)
+	if g, ok := src.(*engine.GraphSource); ok {
+		fmt.Fprintf(env.Stderr, "%s: %d items: sampled pairs (above %d items, or --pairs sampled): %d graph edges + breadth-first searches from %d random pivots per epoch, %d epochs\n",
+			name, ds.Len(), SampledAutoMin, g.Edges(), opt.Random, opt.Epochs)
+	} else {
+		fmt.Fprintf(env.Stderr, "%s: %d items: sampled pairs (above %d rows, or --pairs sampled): %d neighbours + %d random partners per item per epoch, %d epochs\n",
+			name, ds.Len(), SampledAutoMin, opt.K, opt.Random, opt.Epochs)
+	}
 	res, took, err := sampledFit(ctx, src, opt, env.Stderr)
 	if err != nil && res == nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -113,8 +129,12 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 	if err := writeFitOutputs(env, f.out, f.figure, s, ds); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs (neighbour search %.2fs): stress-1 %.4g +- %.2g (estimate on %d random pairs; initial principal components %.4g)\n",
-		name, s.N, s.Iter, res.PairsPerEpoch, took.Seconds(), res.NeighborTime.Seconds(), s.Stress1, se, res.EvalPairs, s.ClassicalStress1)
+	start := "principal components"
+	if _, ok := src.(*engine.GraphSource); ok {
+		start = "pivot MDS"
+	}
+	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs (neighbour search %.2fs): stress-1 %.4g +- %.2g (estimate on %d random pairs; initial %s %.4g)\n",
+		name, s.N, s.Iter, res.PairsPerEpoch, took.Seconds(), res.NeighborTime.Seconds(), s.Stress1, se, res.EvalPairs, start, s.ClassicalStress1)
 	line, jerr := json.Marshal(out)
 	if jerr != nil {
 		return jerr

@@ -110,6 +110,9 @@ func TestFitPairsModes(t *testing.T) {
 		{"auto", datasets.KindFeatures, SampledAutoMin + 1, true},
 		{"auto", datasets.KindDistances, 10 * SampledAutoMin, false},
 		{"exact", datasets.KindFeatures, 10 * SampledAutoMin, false},
+		{"auto", datasets.KindRelations, SampledAutoMin, false},
+		{"auto", datasets.KindRelations, SampledAutoMin + 1, true},
+		{"sampled", datasets.KindRelations, 10, true},
 	} {
 		if got, err := usePairs(c.mode, c.kind, c.n); err != nil || got != c.want {
 			t.Errorf("usePairs(%s, %s, %d) = %v, %v; want %v", c.mode, c.kind, c.n, got, err, c.want)
