@@ -398,7 +398,7 @@ func wordNetClosure(name, dataPath string, syns []wnSynset, byOffset map[int]int
 	ds := &Dataset{Name: name, Kind: KindRelations, Labels: labels, Relations: pairs,
 		Source: "WordNet 3.0 noun hypernym closure under " + syns[ri].name + " (" + strings.TrimPrefix(name, WordNetPrefix) + ")"}
 	if m <= MaxItems {
-		edges, err := hasse(dataPath, m, pairs, make([]int, len(pairs)), labels)
+		edges, err := hasse(dataPath, m, pairs, make([]int, len(pairs)), labels, false)
 		if err != nil {
 			return nil, err
 		}
