@@ -210,8 +210,8 @@ func parseFeatures(t *table, opt Options) (*Dataset, error) {
 	if n < 2 {
 		return nil, errf(file, "a feature table needs at least 2 rows of data, found %d", n)
 	}
-	if n > MaxItems {
-		return nil, errf(file, "%d rows: more than the %d items Burescope handles", n, MaxItems)
+	if lim := maxRows(opt); n > lim {
+		return nil, errf(file, "%d rows: more than the %d items Burescope handles", n, lim)
 	}
 	kinds := classifyColumns(data, ncols)
 	label, class, err := chooseLabelClass(file, names, kinds, data, opt)
@@ -251,10 +251,18 @@ func parseFeatures(t *table, opt Options) (*Dataset, error) {
 		}
 	}
 	ds.Features = x
-	if err := ds.standardizeAndMeasure(file, opt.Standardize); err != nil {
+	if err := ds.standardizeAndMeasure(file, opt.Standardize, !opt.NoDistances); err != nil {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// maxRows is the row limit of a feature table under opt.
+func maxRows(opt Options) int {
+	if opt.NoDistances {
+		return MaxFeatureRows
+	}
+	return MaxItems
 }
 
 // headerName is the name of column c for error messages ("" without a
@@ -268,11 +276,12 @@ func headerName(header bool, names []string, c int) string {
 
 // standardizeAndMeasure decides on standardisation (forced by std when not
 // nil, else the StandardizeRatio rule), records the column means and
-// sample standard deviations, and fills Dist with Euclidean distances.
+// sample standard deviations, and (when measure is true) fills Dist with
+// Euclidean distances.
 // Columns are scaled by their largest magnitude while summing, so values
 // near the float64 limit neither overflow nor turn into NaN; a distance
 // that itself exceeds the float64 range is an error.
-func (ds *Dataset) standardizeAndMeasure(file string, std *bool) error {
+func (ds *Dataset) standardizeAndMeasure(file string, std *bool, measure bool) error {
 	n, p := len(ds.Labels), len(ds.FeatureNames)
 	x := ds.Features
 	mean := make([]float64, p)
@@ -313,6 +322,13 @@ func (ds *Dataset) standardizeAndMeasure(file string, std *bool) error {
 			}
 		}
 		do = hi > StandardizeRatio*lo
+	}
+	if !measure {
+		if do {
+			ds.Standardized = true
+			ds.FeatureMeans, ds.FeatureSDs = mean, sd
+		}
+		return nil
 	}
 	z := make([]float64, n*p)
 	scale := 1.0

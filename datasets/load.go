@@ -35,6 +35,11 @@ type Options struct {
 	// NPY configures NumPy (.npy/.npz) embeddings: a labels file and the
 	// input ("") or context ("c") set of the authors' layout.
 	NPY NPYOptions
+	// NoDistances leaves Dist nil for feature tables (and Embedding
+	// Projector vectors): the caller computes distances from Features when
+	// it needs them (the sampled-pair fit). Such tables may have up to
+	// MaxFeatureRows rows instead of MaxItems.
+	NoDistances bool
 }
 
 // ParseKind turns a command-line word (auto, distances, features,

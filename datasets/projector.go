@@ -20,8 +20,8 @@ func parseProjector(vname string, vdata []byte, mname string, mdata []byte, opt 
 	if n < 2 {
 		return nil, errf(vname, "needs at least 2 vectors, found %d", n)
 	}
-	if n > MaxItems {
-		return nil, errf(vname, "%d vectors: more than the %d items Burescope handles", n, MaxItems)
+	if lim := maxRows(opt); n > lim {
+		return nil, errf(vname, "%d vectors: more than the %d items Burescope handles", n, lim)
 	}
 	p := len(vt.rows[0].cells)
 	x := make([]float64, n*p)
@@ -71,7 +71,7 @@ func parseProjector(vname string, vdata []byte, mname string, mdata []byte, opt 
 	if err := ds.setLabelsClasses(mname, names, data, label, class); err != nil {
 		return nil, err
 	}
-	if err := ds.standardizeAndMeasure(vname, opt.Standardize); err != nil {
+	if err := ds.standardizeAndMeasure(vname, opt.Standardize, !opt.NoDistances); err != nil {
 		return nil, err
 	}
 	return ds, nil

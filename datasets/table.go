@@ -19,6 +19,10 @@ const MaxFileSize = 512 << 20
 // distance matrix holds n(n-1)/2 float64 values: 1.6 GB at this limit.
 const MaxItems = 20000
 
+// MaxFeatureRows is the largest feature table loaded with
+// Options.NoDistances (no packed distances: memory is the n x p table).
+const MaxFeatureRows = 2000000
+
 // row is one record of a delimited text file with the line it starts on.
 type row struct {
 	line  int

@@ -224,6 +224,9 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 		if capt == "" {
 			capt = Caption(sc, st)
 		}
+		if lc := lodCaption(ExportLOD(sc), sc.Len()); lc != "" {
+			capt += "  |  " + lc
+		}
 		ts := textStyle(captionFontSize, fg)
 		ts.XAlign = draw.XLeft
 		lines := wrapCaption(capt, func(s string) vg.Length { return ts.Width(s) }, dc.Max.X-dc.Min.X)
@@ -250,8 +253,11 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 	p.Title.Text = opt.Title
 	setText(&p.Title.TextStyle, titleFontSize, fg)
 	p.X.Label.Text, p.Y.Label.Text = axisNames(sc, st)
-	ep := &ellipsePlot{lay: lay, colors: colors, sc: sc, st: st, opaque: opaque}
-	p.Add(ep)
+	if ExportLOD(sc) == LODDensity {
+		p.Add(&densityPlot{lay: lay, colors: colors, st: st, opaque: opaque})
+	} else {
+		p.Add(&ellipsePlot{lay: lay, colors: colors, sc: sc, st: st, opaque: opaque})
+	}
 	if st.Labels && sc.Labels != nil {
 		p.Add(&labelPlot{lay: lay, sc: sc, st: st})
 	}

@@ -26,7 +26,18 @@ type Live struct {
 	vp     Viewport
 	labels labeler
 	bins   binner
+	lod    LOD
+	grid   densityGrid
+	hits   HitIndex
+	stale  bool // hits does not index the current layout yet
 }
+
+// hitIndexMin: above this many shapes HitTest goes through a HitIndex
+// (built on the first query after each Draw) instead of a linear scan.
+const hitIndexMin = 2000
+
+// LOD returns the level of detail of the last frame drawn.
+func (l *Live) LOD() LOD { return l.lod }
 
 // Draw clears dst and draws sc under st through vp: filled (and optionally
 // outlined) ellipses in draw order, mean dots, emphasis rings for
@@ -43,8 +54,21 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	l.lay.Fill(sc, st)
 	l.vp = vp
 	l.colors = itemColorsInto(l.colors, sc, st)
-	l.els = buildEllipses(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
-	rasterize(dst, bg8, l.els, &l.bins)
+	l.stale = true
+	l.lod = ChooseLOD(&l.lay, vp, dst.Rect)
+	switch l.lod {
+	case LODDensity:
+		rasterize(dst, bg8, nil, &l.bins)
+		drawDensity(dst, &l.lay, vp, l.colors, &l.grid)
+		l.els = buildRings(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
+		drawOver(dst, l.els)
+	case LODGlyphs:
+		l.els = buildGlyphs(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
+		rasterize(dst, bg8, l.els, &l.bins)
+	default:
+		l.els = buildEllipses(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
+		rasterize(dst, bg8, l.els, &l.bins)
+	}
 	if st.Labels && sc.Labels != nil {
 		l.labels.draw(dst, &l.lay, sc, st, vp)
 	}
@@ -64,6 +88,13 @@ func (l *Live) Layout() *Layout { return &l.lay }
 // HitTest returns the index of the measure drawn on top at pixel (x, y) in
 // the last frame drawn by l.
 func (l *Live) HitTest(x, y float64) (int, bool) {
+	if len(l.lay.Shapes) > hitIndexMin {
+		if l.stale {
+			l.hits.Build(&l.lay)
+			l.stale = false
+		}
+		return l.hits.HitTest(l.vp, x, y)
+	}
 	return hitLayout(&l.lay, l.vp, x, y)
 }
 
@@ -147,6 +178,9 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 	// points (Diracs are their own means), each pass in draw order.
 	shape := func(i int) {
 		s := &lay.Shapes[i]
+		if offscreen(s, vp, clip, halfW) {
+			return
+		}
 		cx, cy := vp.ToPixel(s.X, s.Y)
 		col := colors[i]
 		switch s.Kind {

@@ -46,13 +46,19 @@ type fitResult struct {
 	// Silhouette is the mean silhouette of the fitted means by the data's
 	// classes (absent without classes).
 	Silhouette *float64 `json:"silhouette,omitempty"`
+	// Pairs is "exact" (all pairs) or "sampled" (stress1 is then an
+	// estimate on a fixed random sample of pairs, with standard error
+	// Stress1SE).
+	Pairs     string   `json:"pairs"`
+	Stress1SE *float64 `json:"stress1_se,omitempty"`
 }
 
 const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--dim 2] " +
 	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
 	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
 	"[--structure full|diagonal|spherical|points] [--scale-budget LAMBDA] " +
-	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--progress] [--standardize] [--symmetrize]"
+	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--progress] [--standardize] [--symmetrize] " +
+	"[--pairs exact|sampled|auto] [--epochs N]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
 // builtin:NAME) with datasets.Load, fit with engine.Optimizer on the chosen
@@ -83,6 +89,8 @@ func runFit(env Env) error {
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
 	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic; see the datasets docs)")
 	symmetrize := fs.Bool("symmetrize", false, "average an asymmetric distance matrix with its transpose instead of rejecting it")
+	pairsMode := fs.String("pairs", "auto", fmt.Sprintf("pairs fitted: exact (all n(n-1)/2 distances), sampled (a fresh sample each epoch; feature tables and embedding files) or auto (sampled above %d rows)", SampledAutoMin))
+	epochs := fs.Int("epochs", 0, "epochs of a sampled fit (0: 600, or 300 above 20000 rows)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -113,7 +121,7 @@ func runFit(env Env) error {
 	if err != nil {
 		return usage("--kind: %v", err)
 	}
-	lopt := datasets.Options{Kind: k, Symmetrize: *symmetrize}
+	lopt := datasets.Options{Kind: k, Symmetrize: *symmetrize, NoDistances: *pairsMode != "exact"}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "standardize" {
 			v := *standardize
@@ -125,9 +133,29 @@ func runFit(env Env) error {
 		return err
 	}
 	n := ds.Len()
+	sampled, err := usePairs(*pairsMode, ds.Kind, n)
+	if err != nil {
+		return usage("%v", err)
+	}
+	if sampled {
+		return fitSampledCommand(env, pos[0], ds, sampledFlags{dim: *dim, fam: fam, eps: *eps, optimizer: *optName,
+			lr: *lr, seed: *seed, init: *initName, points: *points, epochs: *epochs, out: *out, figure: *figure})
+	}
+	if ds.Kind == datasets.KindFeatures && ds.Dist == nil {
+		// Loaded without distances for a possible sampled fit; the exact
+		// path needs them.
+		lopt.NoDistances = false
+		if ds, err = datasets.Load(pos[0], lopt); err != nil {
+			return err
+		}
+	}
 	st := def
 	st.Dim, st.Family, st.Tau, st.Eps, st.Iterations, st.Tol = *dim, *family, *tau, *eps, *iters, *tol
 	st.Optimizer, st.LearningRate, st.Seed = *optName, *lr, *seed
+	st.Structure, st.ScaleBudget = *structure, *budget
+	if *points {
+		st.Structure = engine.StructurePoints
+	}
 	// The app's rules: distances, or a trained embedding's own W2
 	// distances, starting from it when it has the requested dimension.
 	dist, opt, err := fit.Problem(ds, st)
@@ -137,14 +165,12 @@ func runFit(env Env) error {
 	if *initName != "mds" {
 		opt.InitEmbedding = nil
 	}
-	opt.Points = *points
-	if *structure != engine.StructureFull || !*points {
-		opt.Structure = *structure
+	if *points && *structure != engine.StructureFull && *structure != engine.StructurePoints {
+		return usage("--points contradicts --structure %s", *structure)
 	}
 	if *structure == engine.StructurePoints {
 		*points = true
 	}
-	opt.ScaleBudget = *budget
 	switch *initName {
 	case "mds", "random":
 		opt.Init = *initName
@@ -199,6 +225,7 @@ func runFit(env Env) error {
 		Backend: be.Name(), Seconds: fitSeconds,
 		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1,
 		Structure: o.Options().Structure, ScaleBudget: *budget, MeanShare: s.MeanShare,
+		Pairs: "exact",
 	}
 	if ds.Classes != nil {
 		v := engine.Silhouette(s.Means, n, s.Dim, ds.Classes)

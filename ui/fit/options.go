@@ -30,6 +30,11 @@ func EngineOptions(st Settings) (engine.Options, error) {
 	opt.MaxIter = st.Iterations
 	opt.Seed = st.Seed
 	opt.Tol = st.Tol
+	if st.Structure != "" {
+		opt.Structure = st.Structure
+	}
+	opt.Points = opt.Structure == engine.StructurePoints
+	opt.ScaleBudget = st.ScaleBudget
 	return opt, nil
 }
 

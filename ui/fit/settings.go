@@ -31,6 +31,15 @@ type Settings struct {
 	// Tol is the optimiser's relative-improvement stopping tolerance
 	// (engine.Options.Tol; 0: never stop early). Not shown in the panel.
 	Tol float64
+	// Structure is the covariance structure (engine.Options.Structure):
+	// one of StructureChoices.
+	Structure string
+	// ScaleBudget is the penalty lambda on the scales' traces
+	// (engine.Options.ScaleBudget; 0: none).
+	ScaleBudget float64
+	// Pairs picks exact or sampled pairs: one of PairsChoices; "auto"
+	// samples above engine.SampledAutoMin rows (see UseSampled).
+	Pairs string
 
 	// View
 	View         string  // "covariance" or "precision"
@@ -50,6 +59,8 @@ var (
 	BackendChoices     = []string{"auto", "cpu", "gl", "gl64"}
 	ViewChoices        = []string{"covariance", "precision"}
 	ColorByChoices     = []string{"class", "stress", "none"}
+	StructureChoices   = []string{engine.StructureFull, engine.StructureDiagonal, engine.StructureSpherical, engine.StructurePoints}
+	PairsChoices       = []string{"auto", "exact", "sampled"}
 )
 
 // DefaultFamily is the elliptical family a fit uses unless told otherwise,
@@ -77,6 +88,8 @@ func DefaultSettings() Settings {
 		Seed:         eo.Seed,
 		Backend:      "auto",
 		Tol:          eo.Tol,
+		Structure:    engine.StructureFull,
+		Pairs:        "auto",
 		View:         "covariance",
 		ColorBy:      "class",
 		Labels:       true,
@@ -115,6 +128,12 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("colour by: %q (want %s)", s.ColorBy, strings.Join(ColorByChoices, ", "))
 	case !(s.Tol >= 0 && s.Tol < 1):
 		return fmt.Errorf("tolerance: %v (want 0 <= tol < 1)", s.Tol)
+	case !Contains(StructureChoices, s.Structure):
+		return fmt.Errorf("structure: %q (want %s)", s.Structure, strings.Join(StructureChoices, ", "))
+	case !(s.ScaleBudget >= 0 && s.ScaleBudget <= 100):
+		return fmt.Errorf("scale budget: %v (want 0 <= lambda <= 100)", s.ScaleBudget)
+	case !Contains(PairsChoices, s.Pairs):
+		return fmt.Errorf("pairs: %q (want %s)", s.Pairs, strings.Join(PairsChoices, ", "))
 	case !(s.Level > 0 && s.Level <= 10):
 		return fmt.Errorf("gaussian level: %v (want 0 < level <= 10)", s.Level)
 	}
@@ -127,7 +146,8 @@ func (s Settings) ModelChanged(t Settings) bool {
 	return s.DataChanged(t) ||
 		s.Dim != t.Dim || s.Family != t.Family || (t.Family == "custom" && s.Tau != t.Tau) ||
 		s.Eps != t.Eps || s.Optimizer != t.Optimizer || s.LearningRate != t.LearningRate ||
-		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol
+		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol ||
+		s.Structure != t.Structure || s.ScaleBudget != t.ScaleBudget || s.Pairs != t.Pairs
 }
 
 // DataChanged reports whether going from s to t needs the file read again.

@@ -1,0 +1,48 @@
+package fit
+
+import (
+	"fmt"
+
+	"burescope/datasets"
+	"burescope/engine"
+)
+
+// UseSampled decides between the exact fit (all n(n-1)/2 distances) and
+// the sampled-pair fit (engine.FitSampled) for a dataset of kind k with n
+// items under mode: "exact", "sampled", or "auto" / "" (sampled for a
+// feature table or an embedding file above engine.SampledAutoMin items).
+// The app and `burescope fit --pairs` share this rule.
+func UseSampled(mode string, k datasets.Kind, n int) (bool, error) {
+	switch mode {
+	case "exact":
+		return false, nil
+	case "sampled":
+		if k != datasets.KindFeatures && k != datasets.KindEmbedding {
+			return false, fmt.Errorf("sampled pairs need a feature table or an embedding file (this input is %s)", k)
+		}
+		return true, nil
+	case "auto", "":
+		return (k == datasets.KindFeatures || k == datasets.KindEmbedding) && n > engine.SampledAutoMin, nil
+	}
+	return false, fmt.Errorf("pairs %q: want exact, sampled or auto", mode)
+}
+
+// SampledOptions is the sampled fit of ds under st, as `burescope fit`
+// runs it: the model settings, and for an embedding file no neighbour
+// search but 30 random partners per item and epoch. The epochs are
+// engine.DefaultSampledEpochs.
+func SampledOptions(ds *datasets.Dataset, st Settings) (engine.SampledOptions, error) {
+	opt := engine.DefaultSampledOptions()
+	fam, err := engine.ParseFamily(st.Family, st.Dim, st.Tau)
+	if err != nil {
+		return opt, err
+	}
+	if ds.Kind == datasets.KindEmbedding {
+		opt.K, opt.Random = 0, 30
+	}
+	opt.Dim, opt.Family, opt.Eps, opt.Optimizer, opt.LR = st.Dim, fam, st.Eps, st.Optimizer, st.LearningRate
+	opt.Seed = st.Seed
+	opt.Points = st.Structure == engine.StructurePoints
+	opt.Epochs = engine.DefaultSampledEpochs(ds.Len())
+	return opt, nil
+}
