@@ -52,6 +52,12 @@ func (a *App) ApplyModel(st fit.Settings) {
 // ApplyView redraws with the view settings of st and keeps them.
 func (a *App) ApplyView(st fit.Settings) {
 	a.set.View, a.set.ColorBy, a.set.Labels, a.set.Level = st.View, st.ColorBy, st.Labels, st.Level
+	a.set.Glyph, a.set.GlyphFactor, a.set.Order = st.Glyph, st.GlyphFactor, st.Order
+	a.set.OutlineOnly, a.set.Legend = st.OutlineOnly, st.Legend
+	if a.set.ClassBarycenters != st.ClassBarycenters {
+		a.set.ClassBarycenters = st.ClassBarycenters
+		a.bary.changed()
+	}
 	a.applyView()
 }
 

@@ -61,7 +61,7 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 		}
 		return a.showEmbedding(ds, req.Name, st, gen)
 	}
-	ds, err := datasets.Load(req.Name, fit.DatasetOptions(st, req.Metadata))
+	ds, err := fit.LoadDataset(req.Name, st, req.Metadata)
 	if err != nil {
 		return err
 	}
@@ -76,8 +76,14 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 // (on a worker goroutine) and, unless a newer load was requested, shows
 // it (and starts the fit if autostart).
 func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool) error {
-	if _, _, err := fit.Problem(ds, st); err != nil {
+	sampled, err := fit.UseSampled(st.Pairs, ds.Kind, ds.Len())
+	if err != nil {
 		return err
+	}
+	if !sampled {
+		if _, _, err := fit.Problem(ds, st); err != nil {
+			return err
+		}
 	}
 	b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw})
 	if err != nil {

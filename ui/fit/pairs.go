@@ -7,6 +7,10 @@ import (
 	"burescope/engine"
 )
 
+// SampledAutoMin is engine.SampledAutoMin, for the tabs (which import
+// only this package): pairs "auto" samples above this many rows.
+const SampledAutoMin = engine.SampledAutoMin
+
 // UseSampled decides between the exact fit (all n(n-1)/2 distances) and
 // the sampled-pair fit (engine.FitSampled) for a dataset of kind k with n
 // items under mode: "exact", "sampled", or "auto" / "" (sampled for a
@@ -45,4 +49,29 @@ func SampledOptions(ds *datasets.Dataset, st Settings) (engine.SampledOptions, e
 	opt.Points = st.Structure == engine.StructurePoints
 	opt.Epochs = engine.DefaultSampledEpochs(ds.Len())
 	return opt, nil
+}
+
+// LoadDataset loads name (a file or builtin:NAME) under the data
+// settings of st as the app fits it: a feature table is read without its
+// n^2 distances first, and read again with them only when the exact path
+// (UseSampled false) will fit it, so a table above engine.SampledAutoMin
+// rows never builds them.
+func LoadDataset(name string, st Settings, metadata string) (*datasets.Dataset, error) {
+	opt := DatasetOptions(st, metadata)
+	opt.NoDistances = st.Pairs != "exact"
+	ds, err := datasets.Load(name, opt)
+	if err != nil {
+		return nil, err
+	}
+	if ds.Kind == datasets.KindFeatures && ds.Dist == nil {
+		sampled, err := UseSampled(st.Pairs, ds.Kind, ds.Len())
+		if err != nil {
+			return nil, err
+		}
+		if !sampled {
+			opt.NoDistances = false
+			return datasets.Load(name, opt)
+		}
+	}
+	return ds, nil
 }

@@ -47,6 +47,19 @@ type Settings struct {
 	Labels       bool    // draw item labels
 	Level        float64 // gaussian level-set radius (in standard deviations)
 	ShowBaseline bool    // overlay the point-MDS baseline
+	// Glyph shrinks ellipses about their means: one of GlyphChoices
+	// (render.Style.Glyph).
+	Glyph string
+	// GlyphFactor is the shrink factor of Glyph "on" in (0, 1]; 0: automatic.
+	GlyphFactor float64
+	// Order is the draw order: one of OrderChoices (render.Style.Order).
+	Order string
+	// OutlineOnly draws rings without fills (render.Style.NoFill).
+	OutlineOnly bool
+	// Legend shows the live view's legend (render.Style.Legend).
+	Legend bool
+	// ClassBarycenters draws the 2-Wasserstein barycenter of every class.
+	ClassBarycenters bool
 }
 
 // Choices offered by the side panel's selects.
@@ -61,6 +74,8 @@ var (
 	ColorByChoices     = []string{"class", "stress", "none"}
 	StructureChoices   = []string{engine.StructureFull, engine.StructureDiagonal, engine.StructureSpherical, engine.StructurePoints}
 	PairsChoices       = []string{"auto", "exact", "sampled"}
+	GlyphChoices       = []string{"auto", "on", "off"}
+	OrderChoices       = []string{"auto", "largest-first", "interleaved", "data"}
 )
 
 // DefaultFamily is the elliptical family a fit uses unless told otherwise,
@@ -94,6 +109,9 @@ func DefaultSettings() Settings {
 		ColorBy:      "class",
 		Labels:       true,
 		Level:        1,
+		Glyph:        "auto",
+		Order:        "auto",
+		Legend:       true,
 	}
 }
 
@@ -134,6 +152,12 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("scale budget: %v (want 0 <= lambda <= 100)", s.ScaleBudget)
 	case !Contains(PairsChoices, s.Pairs):
 		return fmt.Errorf("pairs: %q (want %s)", s.Pairs, strings.Join(PairsChoices, ", "))
+	case !Contains(GlyphChoices, s.Glyph):
+		return fmt.Errorf("glyphs: %q (want %s)", s.Glyph, strings.Join(GlyphChoices, ", "))
+	case !(s.GlyphFactor >= 0 && s.GlyphFactor <= 1):
+		return fmt.Errorf("glyph factor: %v (want 0 < factor <= 1, or 0 for automatic)", s.GlyphFactor)
+	case !Contains(OrderChoices, s.Order):
+		return fmt.Errorf("draw order: %q (want %s)", s.Order, strings.Join(OrderChoices, ", "))
 	case !(s.Level > 0 && s.Level <= 10):
 		return fmt.Errorf("gaussian level: %v (want 0 < level <= 10)", s.Level)
 	}

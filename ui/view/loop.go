@@ -34,6 +34,8 @@ type Key struct {
 	Overlay   uint64 // the geodesic tool's state version
 	Baseline  uint64 // the point-MDS toggle's version
 	Highlight uint64 // the neighbour highlights' version
+	// Barycenters is the version of the barycenters drawn.
+	Barycenters uint64
 }
 
 // Frame is one finished picture handed to the UI goroutine.
@@ -48,6 +50,9 @@ type Frame struct {
 	Key     Key    // the Input.Key drawn
 	// Baseline locates the point-MDS markers in Scene (nil: none).
 	Baseline *BaselineOverlay
+	// LOD is the level of detail render.Live chose for the frame
+	// (render.Live.LOD: shapes, glyphs or density).
+	LOD render.LOD
 }
 
 // Loop owns rasterisation. It runs on its own goroutine, draws with
@@ -352,7 +357,7 @@ func (l *Loop) Step() {
 	l.mu.Unlock()
 
 	l.seq++
-	f := &Frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq, Key: in.Key, Baseline: in.Baseline}
+	f := &Frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq, Key: in.Key, Baseline: in.Baseline, LOD: l.live.LOD()}
 	if hover >= 0 {
 		f.Tooltip = frameTooltip(in.Baseline, scene, hover)
 	}

@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"burescope/engine"
 	"burescope/ui/fit"
 )
 
@@ -89,7 +88,7 @@ func New(h Host) *Tab {
 		widget.NewFormItem("Scale budget", p.budget),
 		widget.NewFormItem("Pairs", p.pairs),
 	)
-	hint := widget.NewLabel("Text fields apply on Enter. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS. Structure: full ellipses, axis-aligned (diagonal), circles (spherical) or points. Scale budget lambda (0 to about 0.1) makes the means carry more of the distances, at a cost in stress-1. Pairs auto: sampled pairs above " + strconv.Itoa(engine.SampledAutoMin) + " rows of a feature table or an embedding.")
+	hint := widget.NewLabel("Text fields apply on Enter. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS. Structure: full ellipses, axis-aligned (diagonal), circles (spherical) or points. Scale budget lambda (0 to about 0.1) makes the means carry more of the distances, at a cost in stress-1. Pairs auto: sampled pairs above " + strconv.Itoa(fit.SampledAutoMin) + " rows of a feature table or an embedding.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	p.content = container.NewVScroll(container.NewVBox(form, p.renderer, hint))
