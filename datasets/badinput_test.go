@@ -64,9 +64,9 @@ func TestBadInputs(t *testing.T) {
 		{"one item", "r.tsv", "a\ta\n", rel, []string{"r.tsv: the relations name 1 distinct item(s)"}},
 
 		// Embedding files.
-		{"json syntax", "e.json", "{\"format\": \"burescope-embedding/1\",\n \"dim\": 2,,}", Options{}, []string{"e.json:2: invalid JSON"}},
+		{"json syntax", "e.json", "{\"format\": \"burescope-embedding/1\",\n \"dim\": 2,,}", Options{}, []string{"e.json:2:11: invalid JSON: invalid character ','"}},
 		{"json truncated", "e.json", `{"format": "burescope-embedding/1", "dim": [`, Options{}, []string{"e.json: invalid JSON"}},
-		{"json wrong type", "e.json", "{\n\"dim\": \"two\"}", Options{}, []string{`e.json:2: "dim": JSON string where an integer was expected`}},
+		{"json wrong type", "e.json", "{\n\"dim\": \"two\"}", Options{}, []string{`e.json:2:12: "dim": JSON string where an integer was expected`}},
 		{"json not an object", "e.json", "[1,2]", Options{}, []string{"e.json:1:", "an object"}},
 		{"json trailing data", "e.json", emb + `"covariances":[[[1,0],[0,1]],[[1,0],[0,1]]]} x`, Options{}, []string{"e.json:1: unexpected data after the JSON object"}},
 		{"no format", "e.json", "{}", Options{}, []string{`e.json: missing "format"`}},
@@ -90,6 +90,16 @@ func TestBadInputs(t *testing.T) {
 		{"non-PSD covariance", "e.json", emb + `"covariances":[[[1,2],[2,1]],[[1,0],[0,1]]]}`, Options{}, []string{`e.json:1: covariances[0] ("a"): not positive semi-definite: eigenvalue -1`}},
 		{"ragged factor", "e.json", emb + `"factors":[[[1,0],[0,1]],[[1,0],[0]]]}`, Options{}, []string{`e.json:1: factors[1] ("b"): row 1 has 1 values but row 0 has 2`}},
 		{"factor rows", "e.json", emb + `"factors":[[[1,0],[0,1]],[[1,0]]]}`, Options{}, []string{`e.json:1: factors[1] ("b"): 1 rows, want dim = 2`}},
+
+		// Labels must survive a round trip: no control characters.
+		{"NUL in json label", "e.json", `{"format":"burescope-embedding/1","dim":2,"family":"gaussian","labels":["a\u0000b","c"]}`, Options{}, []string{`e.json:1: labels[0] ("a\x00b"): contains the control character U+0000`}},
+		{"tab in json label", "e.json", `{"format":"burescope-embedding/1","dim":2,"family":"gaussian","labels":["a","x\ty"]}`, Options{}, []string{`labels[1] ("x\ty"): contains the control character U+0009`}},
+		{"escape in csv header label", "d.csv", ",a,\x1b[31mb\na,0,1\n\x1b[31mb,1,0\n", Options{}, []string{`d.csv:1: column 3: label "\x1b[31mb" contains the control character U+001B`}},
+		{"C1 control in relation name", "r.tsv", "a\tb\u0080\n", rel, []string{`r.tsv:1: column 2: name "b\u0080" contains the control character U+0080`}},
+		{"bell in feature label", "f.csv", "name,v\nA\a,1\nB,2\nC,3\n", Options{LabelColumn: "name"}, []string{`f.csv:2: column 1: label "A\a" contains the control character U+0007`}},
+
+		// Messages say what is wrong.
+		{"json char position", "e.json", "{\n  \"format\": \"burescope-embedding/1\",\n  \"dim\": [1,, 2]}", Options{}, []string{"e.json:3:13: invalid JSON: invalid character ','"}},
 	}
 	for _, test := range tests {
 		ds, err := LoadBytes([]byte(test.text), test.file, test.opt)

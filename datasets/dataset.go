@@ -52,6 +52,12 @@ type Dataset struct {
 	Embedding *engine.Embedding
 	// Source is a one-line attribution (built-ins) or the file path.
 	Source string
+	// Asymmetry is the largest difference Options.Symmetrize averaged
+	// away in a distance matrix (zero when there was none).
+	Asymmetry Asymmetry
+	// Detected says, when Load chose the kind itself, what it chose and
+	// why (one line, for a notice); "" when the kind was given.
+	Detected string
 }
 
 // Len returns the number of items n.

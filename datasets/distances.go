@@ -1,7 +1,10 @@
 package datasets
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"burescope/engine"
 )
@@ -68,53 +71,96 @@ func distanceShape(t *table) (header, labelCol bool) {
 // row).
 func zeroDiagonal(rows []row, off int) bool {
 	for i, r := range rows {
-		if i+off >= len(r.cells) {
-			return false
-		}
-		v, ok := parseNumber(r.cells[i+off])
-		if !ok {
-			return false
-		}
-		var m float64
-		for _, c := range r.cells[off:] {
-			if x, ok := parseNumber(c); ok && !math.IsNaN(x) {
-				m = math.Max(m, math.Abs(x))
-			}
-		}
-		if !(math.Abs(v) <= DiagonalTol*m) {
+		if !rowZeroDiagonal(r, i, off) {
 			return false
 		}
 	}
 	return true
 }
 
+// rowZeroDiagonal is zeroDiagonal for row i alone.
+func rowZeroDiagonal(r row, i, off int) bool {
+	if i+off >= len(r.cells) {
+		return false
+	}
+	v, ok := parseNumber(r.cells[i+off])
+	if !ok {
+		return false
+	}
+	var m float64
+	for _, c := range r.cells[off:] {
+		if x, ok := parseNumber(c); ok && !math.IsNaN(x) {
+			m = math.Max(m, math.Abs(x))
+		}
+	}
+	return math.Abs(v) <= DiagonalTol*m
+}
+
 // parseDistances reads a square distance matrix (see the package
 // documentation for the accepted layouts) into a Dataset.
 func parseDistances(t *table, symmetrize bool) (*Dataset, error) {
-	file := t.file
 	header, labelCol := distanceShape(t)
 	data := t.rows
-	var head row
+	var head *row
 	if header {
-		head, data = t.rows[0], t.rows[1:]
+		head, data = &t.rows[0], t.rows[1:]
 	}
-	n := len(data)
+	b, err := newDistBuilder(t.file, head, labelCol, len(data), symmetrize)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range data {
+		if err := b.add(r); err != nil {
+			return nil, err
+		}
+	}
+	return b.finish()
+}
+
+// distBuilder reads the rows of a distance matrix one at a time straight
+// into the packed triangle, so a file can be streamed: besides the
+// triangle it holds O(n) (labels, the diagonal, each row's line number).
+type distBuilder struct {
+	file       string
+	n, off     int
+	symmetrize bool
+	labels     []string // from the header, or nil
+	rowLabels  []string // from the label column
+	colName    func(c int) string
+	dist       []float64
+	diag       []float64
+	lines      []int
+	maxD       float64
+	rowMax     float64 // largest |value| of the last row added
+	asym       Asymmetry
+	i          int // rows added so far
+}
+
+// Asymmetry describes the largest difference |D_ij - D_ji| that
+// symmetrising averaged away (zero when the matrix was symmetric).
+type Asymmetry struct {
+	Abs, Rel float64 // |D_ij - D_ji| and that relative to max(D_ij, D_ji)
+	I, J     int     // the pair (0-based), I > J
+}
+
+// newDistBuilder prepares for n data rows; head is the header row, if
+// any, and labelCol says whether each row starts with its label.
+func newDistBuilder(file string, head *row, labelCol bool, n int, symmetrize bool) (*distBuilder, error) {
 	if n < 2 {
 		return nil, errf(file, "a distance matrix needs at least 2 rows, found %d", n)
 	}
 	if n > MaxItems {
 		return nil, errf(file, "%d rows: more than the %d items Burescope handles", n, MaxItems)
 	}
-	off := 0
-	if labelCol {
-		off = 1
+	if err := CheckMemory(fmt.Sprintf("%s: a %d x %d distance matrix", file, n, n), TriangleBytes(n)); err != nil {
+		return nil, err
 	}
-	width := n + off
-	// Column labels from the header, if any.
-	var labels []string
-	var colName func(c int) string // name of file column c (1-based)
-	colName = func(int) string { return "" }
-	if header {
+	b := &distBuilder{file: file, n: n, symmetrize: symmetrize, colName: func(int) string { return "" }}
+	if labelCol {
+		b.off = 1
+	}
+	off := b.off
+	if head != nil {
 		hl := head.cells
 		switch {
 		case len(hl) == n+off:
@@ -123,12 +169,13 @@ func parseDistances(t *table, symmetrize bool) (*Dataset, error) {
 		default:
 			return nil, lineErrf(file, head.line, "header has %d labels but the matrix has %d rows (a distance matrix must be square)", len(hl)-off, n)
 		}
-		labels = hl
 		hoff := len(head.cells) - n
-		if err := checkLabels(file, labels, func(i int) place { return place{head.line, i + 1 + hoff} }); err != nil {
+		if err := checkLabels(file, hl, func(i int) place { return place{head.line, i + 1 + hoff} }); err != nil {
 			return nil, err
 		}
-		colName = func(c int) string {
+		b.labels = slices.Clone(hl)
+		labels := b.labels
+		b.colName = func(c int) string {
 			if c-1-off >= 0 && c-1-off < n {
 				return labels[c-1-off]
 			}
@@ -136,68 +183,93 @@ func parseDistances(t *table, symmetrize bool) (*Dataset, error) {
 		}
 	}
 	if labelCol {
-		rl := make([]string, n)
-		for i, r := range data {
-			rl[i] = r.cells[0]
+		b.rowLabels = make([]string, 0, n)
+	}
+	b.dist = make([]float64, n*(n-1)/2)
+	b.diag = make([]float64, n)
+	b.lines = make([]int, n)
+	return b, nil
+}
+
+// add reads the next data row.
+func (b *distBuilder) add(r row) error {
+	file, n, off, i := b.file, b.n, b.off, b.i
+	if i >= n {
+		return lineErrf(file, r.line, "more than %d rows (a distance matrix must be square)", n)
+	}
+	width := n + off
+	if len(r.cells) != width {
+		if off == 1 {
+			return lineErrf(file, r.line, "%d fields, want %d (a label and %d distances: the matrix has %d rows and must be square)", len(r.cells), width, n, n)
 		}
-		if labels == nil {
-			if err := checkLabels(file, rl, func(i int) place { return place{data[i].line, 1} }); err != nil {
-				return nil, err
-			}
-			labels = rl
-		} else {
-			for i := range rl {
-				if rl[i] != labels[i] {
-					return nil, cellErrf(file, data[i].line, 1, "", "row label %s differs from column label %s (column %d)", quoteCell(rl[i]), quoteCell(labels[i]), i+1+off)
+		return lineErrf(file, r.line, "%d values, want %d (the matrix has %d rows and must be square)", len(r.cells), width, n)
+	}
+	if off == 1 {
+		l := r.cells[0]
+		if b.labels != nil && l != b.labels[i] {
+			return cellErrf(file, r.line, 1, "", "row label %s differs from column label %s (column %d)", quoteCell(l), quoteCell(b.labels[i]), i+1+off)
+		}
+		b.rowLabels = append(b.rowLabels, strings.Clone(l))
+	}
+	b.lines[i] = r.line
+	b.rowMax = 0
+	for j := 0; j < n; j++ {
+		c := j + off + 1
+		v, err := finiteCell(file, r.line, c, b.colName(c), r.cells[j+off])
+		if err != nil {
+			return err
+		}
+		if v < 0 {
+			return cellErrf(file, r.line, c, b.colName(c), "%v is negative (distances must be >= 0)", v)
+		}
+		b.maxD = math.Max(b.maxD, v)
+		b.rowMax = math.Max(b.rowMax, v)
+		switch {
+		case j == i:
+			b.diag[i] = v
+		case j > i:
+			b.dist[engine.PairIndex(n, i, j)] = v
+		default:
+			p := engine.PairIndex(n, j, i)
+			u := b.dist[p]
+			diff := math.Abs(u - v)
+			if diff > SymmetryTol*math.Max(u, v) {
+				if !b.symmetrize {
+					return cellErrf(file, r.line, c, b.colName(c), "%v differs from %v on line %d, column %d: the matrix is not symmetric (symmetrize to average D and its transpose)", v, u, b.lines[j], i+off+1)
+				}
+				if diff > b.asym.Abs {
+					b.asym = Asymmetry{Abs: diff, Rel: diff / math.Max(u, v), I: i, J: j}
 				}
 			}
+			b.dist[p] = (u + v) / 2
 		}
+	}
+	b.i++
+	return nil
+}
+
+// finish checks the diagonal and row count and returns the Dataset.
+func (b *distBuilder) finish() (*Dataset, error) {
+	if b.i != b.n {
+		return nil, errf(b.file, "%d rows, want %d (a distance matrix must be square)", b.i, b.n)
+	}
+	for i, v := range b.diag {
+		if v > DiagonalTol*b.maxD {
+			c := i + b.off + 1
+			return nil, cellErrf(b.file, b.lines[i], c, b.colName(c), "diagonal entry %v is not 0 (an item is at distance 0 from itself)", v)
+		}
+	}
+	labels := b.labels
+	if b.rowLabels != nil {
+		if labels == nil {
+			if err := checkLabels(b.file, b.rowLabels, func(i int) place { return place{b.lines[i], 1} }); err != nil {
+				return nil, err
+			}
+		}
+		labels = b.rowLabels
 	}
 	if labels == nil {
-		labels = rowNumberLabels(n)
+		labels = rowNumberLabels(b.n)
 	}
-	for _, r := range data {
-		if len(r.cells) != width {
-			if labelCol {
-				return nil, lineErrf(file, r.line, "%d fields, want %d (a label and %d distances: the matrix has %d rows and must be square)", len(r.cells), width, n, n)
-			}
-			return nil, lineErrf(file, r.line, "%d values, want %d (the matrix has %d rows and must be square)", len(r.cells), width, n)
-		}
-	}
-	dist := make([]float64, n*(n-1)/2)
-	diag := make([]float64, n)
-	var maxD float64
-	for i, r := range data {
-		for j := 0; j < n; j++ {
-			c := j + off + 1
-			v, err := finiteCell(file, r.line, c, colName(c), r.cells[j+off])
-			if err != nil {
-				return nil, err
-			}
-			if v < 0 {
-				return nil, cellErrf(file, r.line, c, colName(c), "%v is negative (distances must be >= 0)", v)
-			}
-			maxD = math.Max(maxD, v)
-			switch {
-			case j == i:
-				diag[i] = v
-			case j > i:
-				dist[engine.PairIndex(n, i, j)] = v
-			default:
-				p := engine.PairIndex(n, j, i)
-				u := dist[p]
-				if !symmetrize && math.Abs(u-v) > SymmetryTol*math.Max(u, v) {
-					return nil, cellErrf(file, r.line, c, colName(c), "%v differs from %v on line %d, column %d: the matrix is not symmetric (symmetrize to average D and its transpose)", v, u, data[j].line, i+off+1)
-				}
-				dist[p] = (u + v) / 2
-			}
-		}
-	}
-	for i, v := range diag {
-		if v > DiagonalTol*maxD {
-			c := i + off + 1
-			return nil, cellErrf(file, data[i].line, c, colName(c), "diagonal entry %v is not 0 (an item is at distance 0 from itself)", v)
-		}
-	}
-	return &Dataset{Kind: KindDistances, Labels: labels, Dist: dist}, nil
+	return &Dataset{Kind: KindDistances, Labels: labels, Dist: b.dist, Asymmetry: b.asym}, nil
 }

@@ -9,10 +9,10 @@ import (
 	"io"
 	"math"
 	"strconv"
-
-	"gonum.org/v1/gonum/mat"
+	"unicode/utf8"
 
 	"burescope/engine"
+	"burescope/outfile"
 )
 
 // EmbeddingFormat is the value of the "format" field of an embedding file.
@@ -67,7 +67,8 @@ func jsonError(file string, data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return lineErrf(file, lineAt(data, int(se.Offset)), "invalid JSON: %v", se)
+		line, char := lineCharAt(data, int(se.Offset))
+		return &Error{File: file, Line: line, Char: char, Msg: "invalid JSON: " + se.Error()}
 	case errors.As(err, &te):
 		field := te.Field
 		if field == "" {
@@ -75,11 +76,23 @@ func jsonError(file string, data []byte, err error) error {
 		} else {
 			field = strconv.Quote(field)
 		}
-		return lineErrf(file, lineAt(data, int(te.Offset)), "%s: JSON %s where %s was expected", field, te.Value, jsonTypeName(te.Type.String()))
+		line, char := lineCharAt(data, int(te.Offset))
+		return &Error{File: file, Line: line, Char: char, Msg: fmt.Sprintf("%s: JSON %s where %s was expected", field, te.Value, jsonTypeName(te.Type.String()))}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return errf(file, "invalid JSON: the file ends in the middle of a value")
 	}
 	return errf(file, "invalid JSON: %v", err)
+}
+
+// lineCharAt returns the 1-based line and character (rune) column of the
+// byte just before offset off, where encoding/json reports an error.
+func lineCharAt(data []byte, off int) (line, char int) {
+	off = max(0, min(off, len(data)))
+	if off > 0 {
+		off-- // the offending byte itself
+	}
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return lineAt(data, off), utf8.RuneCount(data[start:off]) + 1
 }
 
 // jsonTypeName describes a Go type in JSON terms for error messages.
@@ -242,9 +255,10 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 	if f.Covariances == nil {
 		field = "factors"
 	}
+	ws := newPSDWorkspace(d)
 	for i := 0; i < n; i++ {
 		s := e.Scale(i)
-		if err := repairCovariance(s, d); err != nil {
+		if err := checkCovariance(s, d, ws); err != nil {
 			return nil, withItemLine(data, field, i, errf(file, "%s: %v", item(field, i), err))
 		}
 		for k := range s {
@@ -280,6 +294,9 @@ func checkItemLabels(file string, labels []string) (int, error) {
 	for i, l := range labels {
 		if l == "" {
 			return i, errf(file, "labels[%d]: empty label", i)
+		}
+		if msg := labelControl(l); msg != "" {
+			return i, errf(file, "labels[%d] (%s): %s", i, quoteCell(l), msg)
 		}
 		if j, dup := seen[l]; dup {
 			return i, errf(file, "labels[%d] (%s): duplicate label (also labels[%d])", i, quoteCell(l), j)
@@ -339,78 +356,6 @@ func jsonElementLine(data []byte, field string, i int) int {
 	return 0
 }
 
-// symmetrizeChecked checks that the d x d matrix s is finite and
-// symmetric within CovarianceTol (relative to its largest entry), replaces
-// it by its symmetric part and returns that largest absolute entry (0 for
-// the zero matrix, which needs no further check).
-func symmetrizeChecked(s []float64, d int) (maxAbs float64, err error) {
-	for _, v := range s {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%v is not a finite number", v)
-		}
-		maxAbs = math.Max(maxAbs, math.Abs(v))
-	}
-	if maxAbs == 0 {
-		return 0, nil
-	}
-	for a := 0; a < d; a++ {
-		for b := a + 1; b < d; b++ {
-			x, y := s[a*d+b], s[b*d+a]
-			if math.Abs(x-y) > CovarianceTol*maxAbs {
-				return 0, fmt.Errorf("not symmetric: [%d][%d] = %v but [%d][%d] = %v", a, b, x, b, a, y)
-			}
-			s[a*d+b], s[b*d+a] = (x+y)/2, (x+y)/2
-		}
-	}
-	return maxAbs, nil
-}
-
-// repairCovariance checks that the d x d matrix s is finite, symmetric
-// and positive semi-definite within CovarianceTol, and replaces it by its
-// symmetric part with negative eigenvalues set to zero.
-func repairCovariance(s []float64, d int) error {
-	maxAbs, err := symmetrizeChecked(s, d)
-	if err != nil || maxAbs == 0 {
-		return err
-	}
-	// Scale to max 1 so the eigendecomposition cannot overflow.
-	sym := mat.NewSymDense(d, nil)
-	for a := 0; a < d; a++ {
-		for b := a; b < d; b++ {
-			sym.SetSym(a, b, s[a*d+b]/maxAbs)
-		}
-	}
-	var eig mat.EigenSym
-	if !eig.Factorize(sym, true) {
-		return errors.New("eigendecomposition failed")
-	}
-	vals := eig.Values(nil)
-	var top float64
-	for _, l := range vals {
-		top = math.Max(top, math.Abs(l))
-	}
-	if vals[0] < -CovarianceTol*top {
-		return fmt.Errorf("not positive semi-definite: eigenvalue %v < 0", vals[0]*maxAbs)
-	}
-	if vals[0] >= 0 {
-		return nil
-	}
-	var vec mat.Dense
-	eig.VectorsTo(&vec)
-	for a := 0; a < d; a++ {
-		for b := 0; b < d; b++ {
-			var sum float64
-			for k, l := range vals {
-				if l > 0 {
-					sum += vec.At(a, k) * l * vec.At(b, k)
-				}
-			}
-			s[a*d+b] = sum * maxAbs
-		}
-	}
-	return nil
-}
-
 // checkEmbedding validates an Embedding before it is written: shapes,
 // family, finite values, unique labels and PSD scales.
 func checkEmbedding(e *engine.Embedding) error {
@@ -447,7 +392,7 @@ func checkEmbedding(e *engine.Embedding) error {
 		for k := range s {
 			s[k] *= e.Family.Tau
 		}
-		if err := repairCovariance(s, d); err != nil {
+		if err := checkCovariance(s, d, newPSDWorkspace(d)); err != nil {
 			return fmt.Errorf("item %d (%s): covariance %v", i, quoteCell(e.Labels[i]), err)
 		}
 	}
@@ -539,11 +484,22 @@ func WriteEmbeddingJSON(w io.Writer, e *engine.Embedding) error {
 	return bw.Flush()
 }
 
-// SaveEmbedding writes e to path atomically (a temporary file in the same
-// directory, renamed over path only once it is complete).
+// SaveEmbedding writes e to path by outfile.Write's rules (atomically for
+// a regular file: a temporary file renamed over path once complete).
 func SaveEmbedding(path string, e *engine.Embedding) error {
-	if err := checkEmbedding(e); err != nil {
-		return fmt.Errorf("%s: cannot write embedding: %w", path, err)
+	p, err := PrepareEmbedding(path, e)
+	if err != nil {
+		return err
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error { return WriteEmbeddingJSON(w, e) })
+	return p.Commit()
+}
+
+// PrepareEmbedding checks e and writes it to a temporary file for path,
+// to be put in place with Commit (or thrown away with Abort) together
+// with a command's other outputs.
+func PrepareEmbedding(path string, e *engine.Embedding) (*outfile.Pending, error) {
+	if err := checkEmbedding(e); err != nil {
+		return nil, fmt.Errorf("%s: cannot write embedding: %w", path, err)
+	}
+	return outfile.Prepare(path, func(w io.Writer) error { return WriteEmbeddingJSON(w, e) })
 }

@@ -12,10 +12,12 @@ import (
 //
 //	file:line: column c ("name"): problem
 //
+// or file:line:char: problem where a character position is known (JSON),
 // leaving out the parts that are not known.
 type Error struct {
 	File       string // the name the user gave: a path or builtin:NAME
 	Line       int    // 1-based line number; 0 if not about one line
+	Char       int    // 1-based character within the line (JSON syntax); 0 if unknown
 	Column     int    // 1-based column (field) number; 0 if not about one column
 	ColumnName string // the column's header name, if it has one
 	Msg        string // what is wrong
@@ -28,6 +30,10 @@ func (e *Error) Error() string {
 	if e.Line > 0 {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(e.Line))
+		if e.Char > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(e.Char))
+		}
 	}
 	b.WriteString(": ")
 	if e.Column > 0 {

@@ -5,7 +5,10 @@ import (
 	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"burescope/assets"
@@ -35,6 +38,10 @@ var tableSeeds = []string{
 	"\"a,\"b\"\"\n\"",
 	"\x89PNG\r\n\x1a\n\x00",
 	"",
+	",a,b\na,0,1\nb\x1b,1,0\n",
+	"0,1e-310,2e-310\n1e-310,0,1e-310\n2e-310,1e-310,0\n",
+	"0,1e300,1e300\n1e300,0,1e300\n1e300,1e300,0\n",
+	",a,b,c\na,1,1,2\nb,1,0,3\nc,2,3,0\n",
 }
 
 // tooBig skips fuzz inputs of more than 1000 lines: a legitimate table of
@@ -69,7 +76,13 @@ func checkDataset(t *testing.T, ds *Dataset) {
 		if l == "" || seen[l] {
 			t.Fatalf("label %q empty or repeated in %q", l, ds.Labels)
 		}
+		if labelControl(l) != "" {
+			t.Fatalf("label %q has a control character", l)
+		}
 		seen[l] = true
+	}
+	if strings.Contains(ds.Detected, "\n") {
+		t.Fatalf("detection notice %q is more than one line", ds.Detected)
 	}
 	if ds.Classes != nil && len(ds.Classes) != n {
 		t.Fatalf("%d classes for %d items", len(ds.Classes), n)
@@ -271,5 +284,50 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		checkDataset(t, ds)
+	})
+}
+
+// FuzzStreamedDistances writes each input to a file and loads it twice,
+// streamed row by row into the triangle and read whole: both readings
+// accept the same files (auto-detection and --kind distances), and what
+// they accept is identical (kind, labels, distances, asymmetry, notice).
+func FuzzStreamedDistances(f *testing.F) {
+	for _, s := range tableSeeds {
+		f.Add([]byte(s), false, false)
+		f.Add([]byte(s), true, true)
+	}
+	f.Add([]byte("0,1,2\n1,0,3\n2,3,x\n"), false, false)
+	f.Add([]byte("0,1,2,3\n1,0,4,5\n2,4,0,6\n3,5,6,7\n"), false, false)
+	f.Add([]byte(",a,b\na,0,1\nb\x07,1,0\n"), false, false)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, forced, symmetrize bool) {
+		if tooBig(data) {
+			return
+		}
+		path := filepath.Join(dir, "s.csv")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{Symmetrize: symmetrize}
+		if forced {
+			opt.Kind = KindDistances
+		}
+		whole, werr := Load(path, opt)
+		saved := streamMin
+		streamMin = 0
+		streamed, serr := Load(path, opt)
+		streamMin = saved
+		if (werr == nil) != (serr == nil) {
+			t.Fatalf("whole-file error %v, streamed error %v", werr, serr)
+		}
+		if werr != nil {
+			return
+		}
+		checkDataset(t, streamed)
+		if whole.Kind != streamed.Kind || !reflect.DeepEqual(whole.Labels, streamed.Labels) ||
+			!reflect.DeepEqual(whole.Dist, streamed.Dist) || whole.Asymmetry != streamed.Asymmetry ||
+			(whole.Kind == KindDistances && whole.Detected != streamed.Detected) {
+			t.Fatalf("whole %s %q %v %q, streamed %s %q %v %q", whole.Kind, whole.Labels, whole.Dist, whole.Detected, streamed.Kind, streamed.Labels, streamed.Dist, streamed.Detected)
+		}
 	})
 }

@@ -1,6 +1,10 @@
 package datasets
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+	"unicode"
+)
 
 // place is where a label was read: its line and 1-based column (0 if the
 // position is not a column, e.g. a JSON array index).
@@ -15,6 +19,9 @@ func checkLabels(file string, labels []string, at func(i int) place) error {
 		if l == "" {
 			return cellErrf(file, p.line, p.col, "", "empty label (item %d)", i+1)
 		}
+		if msg := labelControl(l); msg != "" {
+			return cellErrf(file, p.line, p.col, "", "label %s %s", quoteCell(l), msg)
+		}
 		if j, dup := seen[l]; dup {
 			q := at(j)
 			where := "line " + strconv.Itoa(q.line)
@@ -26,6 +33,20 @@ func checkLabels(file string, labels []string, at func(i int) place) error {
 		seen[l] = i
 	}
 	return nil
+}
+
+// labelControl returns a description of the first control character
+// (U+0000..U+001F, U+007F..U+009F) in a label, or "". Labels are written
+// back into CSV and JSON files and drawn on figures; a control character
+// would make a file Burescope itself refuses (a NUL is "binary data") or
+// an invisible difference between two labels, so it is refused at load.
+func labelControl(l string) string {
+	for i, r := range l {
+		if unicode.IsControl(r) {
+			return fmt.Sprintf("contains the control character %U at byte %d; labels must be printable text", r, i)
+		}
+	}
+	return ""
 }
 
 // rowNumberLabels returns the labels "1", "2", ..., "n" used when a file

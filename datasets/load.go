@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,14 +71,7 @@ func readInput(name string) ([]byte, error) {
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, errf(name, "is a directory, not a file")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
-	}
-	return data, nil
+	return readAllGuarded(f, name)
 }
 
 // Load reads a dataset from a file path or builtin:NAME, detecting its
@@ -110,6 +102,13 @@ func Load(name string, opt Options) (*Dataset, error) {
 	if IsNumPyPath(name) {
 		return LoadNPYDataset(context.Background(), name, opt.NPY, nil)
 	}
+	if ds, ok, err := loadLarge(name, opt); ok {
+		if err != nil {
+			return nil, err
+		}
+		ds.Source = name
+		return ds, nil
+	}
 	data, err := readInput(name)
 	if err != nil {
 		return nil, err
@@ -120,6 +119,36 @@ func Load(name string, opt Options) (*Dataset, error) {
 	}
 	ds.Source = name
 	return ds, nil
+}
+
+// loadLarge streams a regular file of at least streamMin bytes that holds
+// a distance matrix straight into its packed triangle (peak memory: the
+// triangle plus O(n)). ok is false when the file is small, not a regular
+// file, given another kind, or not a distance matrix: Load then reads it
+// whole.
+func loadLarge(name string, opt Options) (ds *Dataset, ok bool, err error) {
+	if opt.Metadata != "" || (opt.Kind != "" && opt.Kind != KindAuto && opt.Kind != KindDistances) ||
+		strings.EqualFold(filepath.Ext(name), ".json") {
+		return nil, false, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, false, nil // readInput reports it
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() < streamMin {
+		return nil, false, nil
+	}
+	forced := opt.Kind == KindDistances
+	ds, ok, err = loadDistancesStream(f, name, opt, forced)
+	if ok && err == nil {
+		ds.Name = name
+		if !forced {
+			ds.Detected = fmt.Sprintf("%s: read as a distance matrix (%d x %d numbers with a zero diagonal)", name, ds.Len(), ds.Len())
+		}
+	}
+	return ds, ok, err
 }
 
 // LoadBytes parses the contents of a file called name (see Load).
@@ -142,12 +171,19 @@ func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
 			return nil, err
 		}
 	} else {
+		detected := ""
 		if kind == "" {
 			kind, err = detectBytes(name, data)
 			if err != nil {
 				return nil, err
 			}
+			detected = detectReason(name, data, kind)
 		}
+		defer func() {
+			if ds != nil {
+				ds.Detected = detected
+			}
+		}()
 		if kind == KindEmbedding {
 			e, err := parseEmbedding(name, data)
 			if err != nil {
@@ -200,6 +236,49 @@ func detectBytes(name string, data []byte) (Kind, error) {
 		return KindDistances, nil
 	}
 	return KindFeatures, nil
+}
+
+// detectReason says in one line what detectBytes chose for a file and
+// why, for a notice (the CLI prints it on stderr; the app shows it on the
+// dataset card). A square block of numbers that only misses being a
+// distance matrix by its diagonal says so, with the first non-zero
+// diagonal entry.
+func detectReason(name string, data []byte, kind Kind) string {
+	switch kind {
+	case KindEmbedding:
+		return name + ": read as an embedding (JSON)"
+	case KindRelations:
+		return name + ": read as a relation list (two columns of names, no numbers)"
+	}
+	t, err := readTable(name, data)
+	if err != nil {
+		return ""
+	}
+	header, labelCol := distanceShape(t)
+	rows := t.rows
+	if header {
+		rows = rows[1:]
+	}
+	off := 0
+	if labelCol {
+		off = 1
+	}
+	if kind == KindDistances {
+		return fmt.Sprintf("%s: read as a distance matrix (%d x %d numbers with a zero diagonal)", name, len(rows), len(rows))
+	}
+	square := len(rows) >= 2
+	for _, r := range rows {
+		square = square && len(r.cells) == len(rows)+off
+	}
+	if square {
+		for i, r := range rows {
+			if v, ok := parseNumber(r.cells[i+off]); ok && v != 0 {
+				return fmt.Sprintf("%s: read as a feature table, not a distance matrix: the %d x %d numbers are square but the diagonal is not 0 (line %d, column %d: %s); --kind distances reads it as distances and reports the diagonal",
+					name, len(rows), len(rows), r.line, i+off+1, r.cells[i+off])
+			}
+		}
+	}
+	return fmt.Sprintf("%s: read as a feature table (%d rows; not a square matrix with a zero diagonal; --kind says otherwise)", name, len(t.rows))
 }
 
 // looksLikeRelations: exactly two columns, neither ever holding a number.

@@ -60,12 +60,9 @@ func TestLoadReader(t *testing.T) {
 // MaxFileSize bytes) and uses name in messages and to recognise a .json
 // file. opt.Metadata, if set, is still a path.
 func LoadReader(r io.Reader, name string, opt Options) (*Dataset, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	data, err := readAllGuarded(r, name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, errf(name, "file is larger than %d MiB", MaxFileSize>>20)
+		return nil, err
 	}
 	ds, err := LoadBytes(data, name, opt)
 	if err != nil {

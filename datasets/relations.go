@@ -39,6 +39,9 @@ func parseRelations(t *table) (*Dataset, error) {
 		if name == "" {
 			return 0, cellErrf(file, line, col, "", "empty name")
 		}
+		if msg := labelControl(name); msg != "" {
+			return 0, cellErrf(file, line, col, "", "name %s %s", quoteCell(name), msg)
+		}
 		if i, ok := index[name]; ok {
 			return i, nil
 		}

@@ -326,9 +326,9 @@ func (o *Optimizer) reset(seed int64) error {
 			projectFactor(o.x[n*d+i*d*d:n*d+(i+1)*d*d], d, o.opt.Structure)
 		}
 	}
-	for _, v := range o.x {
+	for k, v := range o.x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errors.New("engine: initial state is not finite")
+			return o.nonFiniteState(k, v)
 		}
 	}
 	o.upd.reset()
@@ -344,7 +344,22 @@ func (o *Optimizer) reset(seed int64) error {
 		return err
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return errors.New("engine: stress of the initial state is not finite")
+		// Name the item furthest out: its distances are the likeliest
+		// to overflow.
+		far, farNorm := -1, 0.0
+		for i := 0; i < o.n; i++ {
+			var m float64
+			for _, v := range o.inMeans[i*o.d : (i+1)*o.d] {
+				m = math.Max(m, math.Abs(v))
+			}
+			if far < 0 || !(m <= farNorm) {
+				far, farNorm = i, m
+			}
+		}
+		if far >= 0 {
+			return fmt.Errorf("engine: stress of the initial state is %v: item %d has the largest mean (max |coordinate| %g; data scale %g): distances or an initial embedding too large or too small for float64", f, far, farNorm, o.prob.Scale)
+		}
+		return fmt.Errorf("engine: stress of the initial state is %v (data scale %g; distances or an initial embedding too large or too small for float64)", f, o.prob.Scale)
 	}
 	o.accept(f)
 	o.converged = o.checkConverged()
@@ -381,6 +396,17 @@ func (o *Optimizer) Jitter(scale float64) {
 	o.converged = false
 	o.accept(f)
 	o.latest.Store(o.snapshot())
+}
+
+// nonFiniteState describes a non-finite initial parameter k (a mean
+// coordinate or a scale factor entry) with its item.
+func (o *Optimizer) nonFiniteState(k int, v float64) error {
+	n, d := o.n, o.d
+	if k < n*d {
+		return fmt.Errorf("engine: initial state is not finite: item %d's mean coordinate %d is %v (data scale %g)", k/d, k%d, v, o.prob.Scale)
+	}
+	k -= n * d
+	return fmt.Errorf("engine: initial state is not finite: item %d's scale entry %d is %v (data scale %g)", k/(d*d), k%(d*d), v, o.prob.Scale)
 }
 
 // evaluate computes the stress and gradient at o.x into o.grad. The

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -87,6 +88,12 @@ type Backend struct {
 	tau      float64
 	weighted bool
 	chunks   []chunk
+	// unit is the power of two nearest the RMS input distance: the GPU
+	// works in units of it (distances, means divided by unit, scales by
+	// unit^2), so float32 sees numbers near 1 whatever the data's scale;
+	// the results are converted back exactly (powers of two).
+	unit         float64
+	uMeans, uScl []float64 // the state in GPU units
 
 	means, scales, roots, out, part ssbo
 	geo                             geodesicBuffers
@@ -132,7 +139,9 @@ func New(opts Options) (*Backend, error) {
 			// compile, no double precision when asked): report that.
 			return nil, err
 		}
-		errs = append(errs, err.Error())
+		// Each attempt's error wraps ErrNoContext too: keep only what is
+		// particular to it, so the message names the prefix once.
+		errs = append(errs, strings.TrimPrefix(err.Error(), ErrNoContext.Error()+": "))
 	}
 	return nil, fmt.Errorf("%w: %s", ErrNoContext, strings.Join(errs, "; "))
 }
@@ -297,6 +306,7 @@ func (b *Backend) load(p *engine.Problem) error {
 	}
 	el := b.elem()
 	nb := (n + tile - 1) / tile
+	unit := gpuUnit(p.Dist)
 	st := d + d*d + 1
 	if d == 2 {
 		st = 8
@@ -341,7 +351,7 @@ func (b *Backend) load(p *engine.Problem) error {
 		if err := b.reserve(&cp.dist, (c.end-c.begin)*int(tileBytes), what); err != nil {
 			return err
 		}
-		b.fillTiles(cp, n, nb, p.Dist)
+		b.fillTiles(cp, n, nb, p.Dist, 1/unit)
 		if err := uploadStage(&cp.dist, &b.stage); err != nil {
 			return err
 		}
@@ -349,7 +359,7 @@ func (b *Backend) load(p *engine.Problem) error {
 			if err := b.reserve(&cp.wts, (c.end-c.begin)*int(tileBytes), "weight "+what); err != nil {
 				return err
 			}
-			b.fillTiles(cp, n, nb, p.Weights)
+			b.fillTiles(cp, n, nb, p.Weights, 1)
 			if err := uploadStage(&cp.wts, &b.stage); err != nil {
 				return err
 			}
@@ -360,13 +370,36 @@ func (b *Backend) load(p *engine.Problem) error {
 		return err
 	}
 	b.n, b.d, b.nb, b.tau, b.weighted = n, d, nb, p.Tau, p.Weights != nil
+	b.unit = unit
+	b.uMeans = make([]float64, n*d)
+	b.uScl = make([]float64, n*d*d)
 	return nil
+}
+
+// gpuUnit returns the power of two nearest the RMS of dist (1 for all
+// zeros), computed without squaring anything that could overflow or
+// underflow.
+func gpuUnit(dist []float64) float64 {
+	var m float64
+	for _, v := range dist {
+		m = math.Max(m, v)
+	}
+	if !(m > 0) || math.IsInf(m, 0) {
+		return 1
+	}
+	var ss float64
+	for _, v := range dist {
+		ss += (v / m) * (v / m)
+	}
+	rms := m * math.Sqrt(ss/float64(len(dist)))
+	_, e := math.Frexp(rms)
+	return math.Ldexp(1, e-1)
 }
 
 // fillTiles writes the tiles of chunk c of the packed upper triangle vals
 // (engine.PairIndex layout) into b.stage; entries outside the matrix and
 // on its diagonal are zero.
-func (b *Backend) fillTiles(c *chunk, n, nb int, vals []float64) {
+func (b *Backend) fillTiles(c *chunk, n, nb int, vals []float64, mul float64) {
 	b.stage.resize((c.end - c.begin) * tile * tile)
 	t := 0
 	for I := 0; I < nb; I++ {
@@ -382,7 +415,7 @@ func (b *Backend) fillTiles(c *chunk, n, nb int, vals []float64) {
 						j := J*tile + q
 						var v float64
 						if i < n && j < n && i != j {
-							v = vals[engine.PairIndex(n, min(i, j), max(i, j))]
+							v = vals[engine.PairIndex(n, min(i, j), max(i, j))] * mul
 						}
 						b.stage.put(base+r*tile+q, v)
 					}
@@ -456,9 +489,16 @@ func (b *Backend) Evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradient) (float64, error) {
 	n, d := b.n, b.d
 	dirac := s.Scales == nil
-	upload(&b.means, &b.stage, s.Means)
+	u := b.unit
+	for k, v := range s.Means {
+		b.uMeans[k] = v / u
+	}
+	upload(&b.means, &b.stage, b.uMeans)
 	if !dirac {
-		upload(&b.scales, &b.stage, s.Scales)
+		for k, v := range s.Scales {
+			b.uScl[k] = v / u / u
+		}
+		upload(&b.scales, &b.stage, b.uScl)
 	}
 	bindings := []struct {
 		idx uint32
@@ -559,6 +599,9 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 	for k := 0; k < b.nb; k++ {
 		stress += b.res.at(k)
 	}
+	// Back to input units: stress and per-point stress scale by unit^2,
+	// mean gradients by unit, scale gradients not at all.
+	stress = stress * u * u
 	if g != nil && (g.Means != nil || g.Scales != nil || g.PerPoint != nil) {
 		st := b.stride()
 		download(&b.out, &b.res, n*st)
@@ -566,7 +609,7 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 			o := i * st
 			if g.Means != nil {
 				for c := 0; c < d; c++ {
-					g.Means[i*d+c] = b.res.at(o + c)
+					g.Means[i*d+c] = b.res.at(o+c) * u
 				}
 			}
 			if g.Scales != nil {
@@ -582,7 +625,7 @@ func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 				}
 			}
 			if g.PerPoint != nil {
-				g.PerPoint[i] = b.res.at(o + d + d*d)
+				g.PerPoint[i] = b.res.at(o+d+d*d) * u * u
 			}
 		}
 	}

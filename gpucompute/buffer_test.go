@@ -46,7 +46,7 @@ func TestFillTiles(t *testing.T) {
 	nb := (n + tile - 1) / tile
 	nt := nb * (nb + 1) / 2
 	whole := &chunk{begin: 0, end: nt}
-	b.fillTiles(whole, n, nb, vals)
+	b.fillTiles(whole, n, nb, vals, 1)
 	var full []float64
 	for k := 0; k < nt*tile*tile; k++ {
 		full = append(full, b.stage.at(k))
@@ -72,7 +72,7 @@ func TestFillTiles(t *testing.T) {
 	// Chunks of 2 tiles reproduce the same values.
 	for begin := 0; begin < nt; begin += 2 {
 		c := &chunk{begin: begin, end: min(begin+2, nt)}
-		b.fillTiles(c, n, nb, vals)
+		b.fillTiles(c, n, nb, vals, 1)
 		for k := 0; k < (c.end-c.begin)*tile*tile; k++ {
 			if got, want := b.stage.at(k), full[begin*tile*tile+k]; got != want {
 				t.Fatalf("chunk at tile %d, value %d = %v, want %v", begin, k, got, want)

@@ -8,8 +8,9 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
-	"burescope/datasets"
+	"burescope/outfile"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -139,8 +140,27 @@ func (c epsCanvas) WriteTo(w io.Writer) (int64, error) {
 		b = b[1:]
 	}
 	b = bytes.Replace(b, []byte("\n%%Creator "), []byte("\n%%Creator: "), 1)
+	b = fixCreationDate(b, time.Now())
 	n, err := w.Write(b)
 	return int64(n), err
+}
+
+// fixCreationDate rewrites the %%CreationDate DSC line, which vgeps fills
+// with Go's time.Time String form (zone name and the monotonic clock
+// reading "m=+0.07"), as an RFC 3339 UTC time.
+func fixCreationDate(b []byte, now time.Time) []byte {
+	const key = "\n%%CreationDate:"
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return b
+	}
+	start := i + len(key)
+	end := bytes.IndexByte(b[start:], '\n')
+	if end < 0 {
+		return b
+	}
+	date := " " + now.UTC().Format(time.RFC3339)
+	return append(append(append([]byte{}, b[:start]...), date...), b[start+end:]...)
 }
 
 // FormatOf returns the lower-case extension of path without its dot.
@@ -148,15 +168,21 @@ func FormatOf(path string) string {
 	return strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 }
 
-// WriteFileAtomic writes what wt produces to path through a temporary file
-// in the same directory that is renamed over path only when complete.
+// WriteFileAtomic writes what wt produces to path by outfile.Write's rules
+// (a regular file through a temporary file renamed over it only when
+// complete; links followed; devices and FIFOs written directly).
 func WriteFileAtomic(path string, wt io.WriterTo) error {
-	return datasets.WriteFileAtomic(path, func(w io.Writer) error {
+	return outfile.Write(path, writerTo(wt))
+}
+
+// writerTo adapts an io.WriterTo to outfile's write function.
+func writerTo(wt io.WriterTo) func(io.Writer) error {
+	return func(w io.Writer) error {
 		if _, err := wt.WriteTo(w); err != nil {
 			return fmt.Errorf("writing: %w", err)
 		}
 		return nil
-	})
+	}
 }
 
 // ExportFile draws sc under st as a figure (title, axes with equal units,
@@ -170,6 +196,17 @@ func ExportFile(path string, sc *Scene, st Style, opt ExportOptions) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return WriteFileAtomic(path, wt)
+}
+
+// PrepareExport draws like ExportFile into a temporary file for path, to
+// be put in place with Commit (or thrown away with Abort) together with a
+// command's other outputs.
+func PrepareExport(path string, sc *Scene, st Style, opt ExportOptions) (*outfile.Pending, error) {
+	wt, err := Export(FormatOf(path), sc, st, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return outfile.Prepare(path, writerTo(wt))
 }
 
 // Export draws sc under st into a new canvas of the given format and

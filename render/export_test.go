@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -205,5 +206,29 @@ func TestPolygonSides(t *testing.T) {
 		if r := 1.5 * float64(n) / (2 * math.Pi); r*(1-math.Cos(math.Pi/float64(n))) > 0.05 {
 			t.Errorf("%d sides at r = %v pt: chord error %v pt", n, r, r*(1-math.Cos(math.Pi/float64(n))))
 		}
+	}
+}
+
+// TestEPSCreationDate: the EPS %%CreationDate line is a plain RFC 3339 UTC
+// time within the export's wall-clock window, not Go's time.Time String
+// form with its monotonic clock reading ("m=+0.07").
+func TestEPSCreationDate(t *testing.T) {
+	before := time.Now().Add(-time.Second)
+	b := exportBytes(t, "eps", fixtureScene(), DefaultStyle(), ExportOptions{})
+	after := time.Now().Add(time.Second)
+	m := regexp.MustCompile(`(?m)^%%CreationDate:(.*)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("no %%CreationDate line")
+	}
+	v := strings.TrimSpace(string(m[1]))
+	if strings.Contains(v, "m=") {
+		t.Errorf("%%%%CreationDate %q carries the monotonic clock", v)
+	}
+	when, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		t.Fatalf("%%%%CreationDate %q: %v", v, err)
+	}
+	if when.Before(before) || when.After(after) {
+		t.Errorf("%%%%CreationDate %v outside [%v, %v]", when, before, after)
 	}
 }

@@ -101,6 +101,12 @@ func runBench(env Env) error {
 		fmt.Fprintf(env.Stderr, "burescope bench: --threads %d: want >= 0\n", *threads)
 		return ErrUsage
 	}
+	if err := checkFlags(env, "bench",
+		oneOf("backend", *backendName, backendList()...),
+		memoryFlag(fmt.Sprintf("--n %d --dim %d", *n, *dim), benchBytes(*n, *dim)),
+	); err != nil {
+		return err
+	}
 	var be engine.Backend
 	if *backendName == "cpu" {
 		be = engine.NewCPUBackend(*threads)

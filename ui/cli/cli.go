@@ -64,7 +64,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		Usage(stderr)
 		return 2
 	}
-	err := c.Run(Env{Args: args[1:], Stdout: stdout, Stderr: stderr})
+	out := &stdoutWriter{w: stdout}
+	err := c.Run(Env{Args: args[1:], Stdout: out, Stderr: stderr})
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the results to stdout: %w", out.err)
+	}
 	switch {
 	case err == nil:
 		return 0

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"burescope/datasets"
-	"burescope/engine"
 )
 
 func init() {
@@ -33,17 +32,17 @@ func runDistance(env Env) error {
 		fs.Usage()
 		return ErrUsage
 	}
+	if err := checkOutputs(*out); err != nil {
+		return err
+	}
 	emb, err := datasets.LoadEmbedding(pos[0])
 	if err != nil {
 		return err
 	}
 	n := emb.Len()
-	full := engine.DistanceMatrix(emb)
-	packed := make([]float64, 0, n*(n-1)/2)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			packed = append(packed, full[i*n+j])
-		}
+	packed, err := datasets.EmbeddingDistances(emb)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if *out != "" {
 		if err := datasets.SaveDistancesCSV(*out, emb.Labels, packed); err != nil {

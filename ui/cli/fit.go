@@ -15,6 +15,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/outfile"
 	"burescope/render"
 	"burescope/ui/fit"
 )
@@ -37,6 +38,7 @@ type fitResult struct {
 	Backend       string   `json:"backend"`
 	Seconds       float64  `json:"seconds"`
 	Stress        float64  `json:"stress"`
+	StressUnit    float64  `json:"stress_unit,omitempty"` // set when stress is in units of stress_unit^2 (it would overflow in the input's)
 	Stress1       float64  `json:"stress1"`
 	MDSStress1    float64  `json:"mds_stress1"`
 	PointsStress1 *float64 `json:"points_stress1,omitempty"`
@@ -113,6 +115,21 @@ func runFit(env Env) error {
 	if *iters < 0 {
 		return usage("--iters %d: want >= 0", *iters)
 	}
+	if err := checkFlags(env, "fit",
+		intRange("iters", *iters, 0, maxFitIters),
+		finite("eps", *eps),
+		floatRange("eps", math.Max(*eps, 0), 0, 1e6),
+		floatRange("tol", *tol, 0, 1),
+		positiveOrZero("lr", *lr, 1e6),
+		oneOf("optimizer", *optName, engine.OptAdam, engine.OptGD, engine.OptAdagrad),
+		oneOf("backend", *backendName, backendList()...),
+		finite("tau", *tau),
+	); err != nil {
+		return err
+	}
+	if err := checkOutputs(*out, *figure); err != nil {
+		return err
+	}
 	fam, err := engine.ParseFamily(*family, *dim, *tau)
 	if err != nil {
 		return usage("--family: %v", err)
@@ -133,6 +150,9 @@ func runFit(env Env) error {
 		return err
 	}
 	n := ds.Len()
+	for _, line := range ds.Notices() {
+		fmt.Fprintln(env.Stderr, line)
+	}
 	sampled, err := usePairs(*pairsMode, ds.Kind, n)
 	if err != nil {
 		return usage("%v", err)
@@ -190,6 +210,15 @@ func runFit(env Env) error {
 	}
 	defer be.Close()
 
+	// Distances near the float64 limits are fitted in units of their
+	// largest value, so that their squares neither underflow nor overflow.
+	dist, unit := datasets.NormalizeDistances(dist)
+	if unit != 1 {
+		if opt.InitEmbedding != nil {
+			opt.InitEmbedding = rescaleEmbedding(opt.InitEmbedding, unit)
+		}
+		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
+	}
 	start := time.Now()
 	o, err := engine.NewOptimizer(n, dist, opt, be)
 	if err != nil {
@@ -219,7 +248,7 @@ func runFit(env Env) error {
 		return runErr
 	}
 	fitSeconds := time.Since(start).Seconds()
-	s := o.Latest()
+	s := datasets.RescaleSnapshot(o.Latest(), unit)
 	res := fitResult{
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
@@ -230,6 +259,11 @@ func runFit(env Env) error {
 	if ds.Classes != nil {
 		v := engine.Silhouette(s.Means, n, s.Dim, ds.Classes)
 		res.Silhouette = &v
+	}
+	if math.IsInf(res.Stress, 0) || math.IsNaN(res.Stress) {
+		// The raw stress in squared input units is beyond float64: report
+		// it in the fitted units instead, and say which.
+		res.Stress, res.StressUnit = o.Latest().Stress, unit
 	}
 	if *points {
 		v := s.Stress1
@@ -243,16 +277,46 @@ func runFit(env Env) error {
 			res.PointsStress1 = &v
 		}
 	}
+	// Both outputs are written to temporary files first and put in place
+	// only when both succeeded, so a failed figure never leaves the
+	// embedding behind (or the other way round).
+	var pending []*outfile.Pending
+	abort := func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+	}
 	if *out != "" {
-		if err := datasets.SaveEmbedding(*out, s.Embedding(ds.Labels)); err != nil {
+		p, err := datasets.PrepareEmbedding(*out, s.Embedding(ds.Labels))
+		if err != nil {
 			return err
 		}
+		pending = append(pending, p)
+	}
+	if *figure != "" {
+		p, err := prepareFitFigure(*figure, s, ds)
+		if err != nil {
+			abort()
+			if *out != "" {
+				return fmt.Errorf("%w (so %s was not written either)", err, *out)
+			}
+			return err
+		}
+		pending = append(pending, p)
+	}
+	for i, p := range pending {
+		if err := p.Commit(); err != nil {
+			abort()
+			if i > 0 {
+				return fmt.Errorf("%w (%s was written)", err, *out)
+			}
+			return err
+		}
+	}
+	if *out != "" {
 		fmt.Fprintf(env.Stderr, "wrote %d %s measures in dimension %d to %s\n", n, fam.Name, *dim, *out)
 	}
 	if *figure != "" {
-		if err := fitFigure(*figure, s, ds); err != nil {
-			return err
-		}
 		fmt.Fprintf(env.Stderr, "wrote the figure %s\n", *figure)
 	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
@@ -268,9 +332,24 @@ func runFit(env Env) error {
 	return nil
 }
 
+// rescaleEmbedding returns e in units of unit (means divided by unit,
+// scales by unit twice), for an initial state when the distances are
+// fitted in those units.
+func rescaleEmbedding(e *engine.Embedding, unit float64) *engine.Embedding {
+	out := &engine.Embedding{Family: e.Family, Dim: e.Dim, Labels: e.Labels,
+		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
+	for i, v := range e.Means {
+		out.Means[i] = v / unit
+	}
+	for i, v := range e.Scales {
+		out.Scales[i] = v / unit / unit
+	}
+	return out
+}
+
 // alignEmbedding checks that an initial embedding read from file fits the
 // data (same dimension, the same items) and returns it in the data's item
-// order (matched by label when the labels are a permutation).
+// order, matching items by label; different label sets are refused.
 func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) (*engine.Embedding, error) {
 	if e.Dim != dim {
 		return nil, fmt.Errorf("%s: embedding has dimension %d, the fit asks for --dim %d", file, e.Dim, dim)
@@ -294,11 +373,9 @@ func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) 
 		copy(out.Means[i*dim:(i+1)*dim], e.Mean(j))
 		copy(out.Scales[i*dim*dim:(i+1)*dim*dim], e.Scale(j))
 	}
-	if len(missing) == len(labels) {
-		// No label in common: assume the same order.
-		return e, nil
-	}
 	if len(missing) > 0 {
+		// Items are matched by label only: a file with other labels (even
+		// in the same number) is not silently taken in file order.
 		if len(missing) > 3 {
 			missing = append(missing[:3], "...")
 		}
@@ -312,10 +389,11 @@ func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) 
 	return out, nil
 }
 
-// fitFigure draws a fitted snapshot with render's export path: labels on,
-// coloured by the dataset's classes when it has them, caption from the
-// snapshot (dataset, family, tau, iterations, stress-1).
-func fitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) error {
+// prepareFitFigure draws a fitted snapshot with render's export path:
+// labels on, coloured by the dataset's classes when it has them, caption
+// from the snapshot (dataset, family, tau, iterations, stress-1); the
+// figure waits in a temporary file for Commit.
+func prepareFitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) (*outfile.Pending, error) {
 	sc := render.NewSceneFromSnapshot(s, ds.Labels, ds.Classes)
 	sc.Dataset = ds.Name
 	st := render.DefaultStyle()
@@ -323,5 +401,5 @@ func fitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) error {
 	if len(ds.Classes) > 0 {
 		st.ColorBy = render.ColorClass
 	}
-	return render.ExportFile(path, sc, st, render.ExportOptions{})
+	return render.PrepareExport(path, sc, st, render.ExportOptions{})
 }

@@ -121,8 +121,8 @@ func TestFitErrors(t *testing.T) {
 		{"iters", []string{"fit", "builtin:iris", "--iters", "-1"}, 2, "--iters"},
 		{"missing file", []string{"fit", filepath.Join(dir, "nope.csv"), "--backend", "cpu"}, 1, "nope.csv"},
 		{"bad cell", []string{"fit", bad, "--backend", "cpu"}, 1, "bad.csv"},
-		{"optimizer", []string{"fit", "builtin:pisa2015", "--backend", "cpu", "--optimizer", "sgd"}, 1, "sgd"},
-		{"backend", []string{"fit", "builtin:pisa2015", "--backend", "tpu"}, 1, "tpu"},
+		{"optimizer", []string{"fit", "builtin:pisa2015", "--backend", "cpu", "--optimizer", "sgd"}, 2, "--optimizer \"sgd\""},
+		{"backend", []string{"fit", "builtin:pisa2015", "--backend", "tpu"}, 2, "--backend \"tpu\""},
 		{"init file", []string{"fit", "builtin:pisa2015", "--backend", "cpu", "--init", wrongInit}, 1, "init.json"},
 	} {
 		var so, se bytes.Buffer

@@ -71,7 +71,9 @@ func runGeodesic(env Env) error {
 	}
 	d, f := emb.Dim, emb.Family
 	ma, sa, mb, sb := emb.Mean(i), emb.Scale(i), emb.Mean(j), emb.Scale(j)
-	enc := json.NewEncoder(env.Stdout)
+	// Every line is computed and checked before the first is printed, so a
+	// failure never leaves part of the output behind.
+	var lines []geodesicLine
 	for _, t := range ts {
 		m, s, err := engine.Geodesic(ma, sa, mb, sb, d, t)
 		if err != nil {
@@ -89,11 +91,37 @@ func runGeodesic(env Env) error {
 			W2ToFrom: engine.W2(f, m, s, ma, sa, d),
 			W2ToTo:   engine.W2(f, m, s, mb, sb, d),
 		}
+		if !geodesicFinite(line) {
+			return fmt.Errorf("%s: %q to %q at t = %v: the point is too far out to represent (a mean or covariance overflows); use |t| closer to [0, 1]", pos[0], *from, *to, t)
+		}
+		lines = append(lines, line)
+	}
+	enc := json.NewEncoder(env.Stdout)
+	for _, line := range lines {
 		if err := enc.Encode(line); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// geodesicFinite reports whether every number of a geodesic line is
+// finite.
+func geodesicFinite(l geodesicLine) bool {
+	ok := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for _, v := range l.Mean {
+		if !ok(v) {
+			return false
+		}
+	}
+	for _, r := range l.Covariance {
+		for _, v := range r {
+			if !ok(v) {
+				return false
+			}
+		}
+	}
+	return ok(l.W2ToFrom) && ok(l.W2ToTo)
 }
 
 // parseTimes parses a comma-separated list of finite numbers.
@@ -104,6 +132,9 @@ func parseTimes(s string) ([]float64, error) {
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("value %d (%q) is not a finite number", k+1, f)
+		}
+		if math.Abs(v) > maxGeodesicT {
+			return nil, fmt.Errorf("value %d (%q) out of range [%g, %g]", k+1, f, -maxGeodesicT, maxGeodesicT)
 		}
 		ts = append(ts, v)
 	}

@@ -112,7 +112,11 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		fmt.Fprintf(env.Stderr, "wrote %d %s measures in dimension %d to %s\n", s.N, s.Family.Name, s.Dim, f.out)
 	}
 	if f.figure != "" {
-		if err := fitFigure(f.figure, s, ds); err != nil {
+		p, err := prepareFitFigure(f.figure, s, ds)
+		if err != nil {
+			return err
+		}
+		if err := p.Commit(); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "wrote the figure %s\n", f.figure)

@@ -101,6 +101,9 @@ func runProject(env Env) error {
 	case *out == "":
 		return usage("--out EMB2D.json is required")
 	}
+	if err := checkOutputs(*out); err != nil {
+		return err
+	}
 	emb, err := loadTrainedEmbedding(pos[0], ef)
 	if err != nil {
 		return err
@@ -116,18 +119,24 @@ func runProject(env Env) error {
 	if err != nil {
 		return err
 	}
-	kept, err := engine.VarianceKept(emb, plane)
+	// The variance kept is a ratio, the same for the embedding scaled to
+	// magnitude 1, where no square overflows.
+	scaled, _ := datasets.ScaledEmbedding(emb)
+	kept, err := engine.VarianceKept(scaled, plane)
 	if err != nil {
 		return err
 	}
-	if err := datasets.SaveEmbedding(*out, proj); err != nil {
-		return err
-	}
 	st := keptStats{Min: math.Inf(1), Max: math.Inf(-1)}
-	for _, k := range kept {
+	for i, k := range kept {
+		if math.IsNaN(k) || math.IsInf(k, 0) {
+			return fmt.Errorf("%s: item %d (%q): the variance kept by the plane is %v", pos[0], i+1, emb.Labels[i], k)
+		}
 		st.Mean += k / float64(len(kept))
 		st.Min = math.Min(st.Min, k)
 		st.Max = math.Max(st.Max, k)
+	}
+	if err := datasets.SaveEmbedding(*out, proj); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.Stderr, "wrote %d items projected from dimension %d to %s (variance kept: mean %.3g, min %.3g, max %.3g)\n", proj.Len(), emb.Dim, *out, st.Mean, st.Min, st.Max)
 	return json.NewEncoder(env.Stdout).Encode(projectSummary{Out: *out, Plane: *planeSpec, N: proj.Len(), Dim: emb.Dim, Axes: plane.Rows, VarianceKept: st})

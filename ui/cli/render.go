@@ -101,6 +101,9 @@ func runRender(env Env) error {
 		return usage("--height: %v", err)
 	}
 
+	if err := checkOutputs(*out); err != nil {
+		return err
+	}
 	emb, err := datasets.LoadEmbedding(pos[0])
 	if err != nil {
 		return err

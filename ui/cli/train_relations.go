@@ -102,6 +102,18 @@ func runTrainRelations(env Env) error {
 	case *evalEvery < 0:
 		return usage("--eval-every %d: want 0 or more", *evalEvery)
 	}
+	if err := checkFlags(env, "train-relations",
+		intRange("negatives", *negatives, 1, maxNegatives),
+		intRange("batch", *batch, 1, maxBatch),
+		intRange("epochs", *epochs, 1, maxEpochs),
+		intRange("workers", *workers, 0, maxWorkers),
+		memoryFlag(fmt.Sprintf("--batch %d with --negatives %d", *batch, *negatives), negativesBytes(*batch, *negatives)),
+	); err != nil {
+		return err
+	}
+	if err := checkOutputs(*out); err != nil {
+		return err
+	}
 	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations})
 	if err != nil {
 		return err

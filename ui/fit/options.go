@@ -56,18 +56,17 @@ func Problem(ds *datasets.Dataset, st Settings) ([]float64, engine.Options, erro
 	n := ds.Len()
 	dist := ds.Dist
 	if dist == nil && ds.Embedding != nil {
-		full := engine.DistanceMatrix(ds.Embedding)
-		dist = make([]float64, 0, n*(n-1)/2)
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				dist = append(dist, full[i*n+j])
-			}
+		if dist, err = datasets.EmbeddingDistances(ds.Embedding); err != nil {
+			return nil, opt, fmt.Errorf("%s: %w", ds.Name, err)
 		}
 		if ds.Embedding.Dim == st.Dim {
 			opt.InitEmbedding = ds.Embedding
 		}
 	}
 	if n < 3 {
+		if ds.Detected != "" {
+			return nil, opt, fmt.Errorf("%s: %d items; elliptical MDS needs at least 3 (%s)", ds.Name, n, ds.Detected)
+		}
 		return nil, opt, fmt.Errorf("%s: %d items; elliptical MDS needs at least 3", ds.Name, n)
 	}
 	if len(dist) != n*(n-1)/2 {
