@@ -49,6 +49,8 @@ var layers = map[string][]string{
 	// Helpers shared by several packages (testkit: by their tests only).
 	"internal/cputime": {},
 	"internal/testkit": {},
+
+	"docs/experiments/figure6": {},
 }
 
 // forbidden lists external module prefixes a layer must never import:
@@ -63,6 +65,8 @@ var forbidden = map[string][]string{
 	"ui/cli":           {"fyne.io/"},
 	"ui/fit":           {"fyne.io/", "github.com/go-gl/"},
 	"ui/view":          {"fyne.io/", "github.com/go-gl/"},
+	// A hand-run plotting script (build tag ignore): gonum/plot only.
+	"docs/experiments/figure6": {"fyne.io/", "github.com/go-gl/"},
 }
 
 // TestArchitecture parses every non-test Go file and checks its imports

@@ -22,7 +22,8 @@ GO_MIN=1.26      # go.mod's go directive
 BURESCOPE_GOPROXY="${BURESCOPE_GOPROXY:-https://proxy.golang.org}"
 APT_PKGS="ca-certificates curl unzip gcc libc6-dev pkg-config libgl1-mesa-dev libegl-dev
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
-  libxkbcommon-dev xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0"
+  libxkbcommon-dev xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0
+  wordnet-base"
 
 log() { printf '\033[1m[burescope]\033[0m %s\n' "$*" >&2; }
 

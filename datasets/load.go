@@ -39,6 +39,9 @@ type Options struct {
 	// it needs them (the sampled-pair fit). Such tables may have up to
 	// MaxFeatureRows rows instead of MaxItems.
 	NoDistances bool
+	// WordNetRoot is the root synset of a wordnet:DIR input (an NLTK name;
+	// "" means DefaultWordNetRoot). See LoadWordNet.
+	WordNetRoot string
 }
 
 // ParseKind turns a command-line word (auto, distances, features,
@@ -98,6 +101,12 @@ func Load(name string, opt Options) (*Dataset, error) {
 		}
 		ds.Source = b.info.Source
 		return ds, nil
+	}
+	if strings.HasPrefix(name, WordNetPrefix) {
+		if opt.Kind != "" && opt.Kind != KindAuto && opt.Kind != KindRelations {
+			return nil, fmt.Errorf("%s: a WordNet database gives relations, not %s", name, opt.Kind)
+		}
+		return LoadWordNet(strings.TrimPrefix(name, WordNetPrefix), opt.WordNetRoot)
 	}
 	if IsNumPyPath(name) {
 		return LoadNPYDataset(context.Background(), name, opt.NPY, nil)

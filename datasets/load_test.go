@@ -82,6 +82,9 @@ func Detect(name string) (Kind, error) {
 		}
 		return b.info.Kind, nil
 	}
+	if strings.HasPrefix(name, WordNetPrefix) {
+		return KindRelations, nil
+	}
 	if IsNumPyPath(name) {
 		return KindEmbedding, nil
 	}

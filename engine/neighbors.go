@@ -23,12 +23,12 @@ const (
 	// ByW2 ranks by the 2-Wasserstein distance
 	// sqrt(|a-b|^2 + tau (tr A + tr B - 2 X)), smallest first.
 	ByW2 Similarity = "w2"
-	// ByDot ranks by the pseudo dot product [mu_a : mu_b] = <a,b> + X
-	// (DotProduct: the paper's tau = 1 form, the polarisation of W2^2
-	// against the Dirac at 0 for Gaussians); largest first.
+	// ByDot ranks by the pseudo dot product [mu_a : mu_b]_rho =
+	// <a,b> + rho tau X (PseudoDot: with rho = 1 the polarisation of W2^2
+	// against the Dirac at 0, for every family); largest first.
 	ByDot Similarity = "dot"
-	// ByCosine ranks by the Bures cosine
-	// (<a,b> + rho X) / sqrt(|a|^2 + rho tr A) / sqrt(|b|^2 + rho tr B),
+	// ByCosine ranks by the Bures cosine built on that product,
+	// (<a,b> + rho tau X) / sqrt(|a|^2 + rho tau tr A) / sqrt(|b|^2 + rho tau tr B),
 	// largest first.
 	ByCosine Similarity = "cosine"
 	// ByMixture ranks by the mixture of cosines
@@ -60,7 +60,7 @@ type Neighbor struct {
 type NeighborOptions struct {
 	By      Similarity // ranking; "" means ByW2
 	K       int        // number of neighbours wanted; <= 0 means 10
-	Rho     float64    // weight of the covariance term for ByCosine and ByMixture (docs/math.md); 0 is allowed
+	Rho     float64    // weight of the covariance term for ByDot, ByCosine and ByMixture (docs/hypernymy.md); 0 is allowed
 	Workers int        // goroutines; <= 0 means runtime.GOMAXPROCS(0)
 }
 
@@ -257,15 +257,16 @@ func (st *neighborSetup) bounds(item int) []float64 {
 			r := math.Sqrt(math.Max(q.trA, 0)) - math.Sqrt(math.Max(trB, 0))
 			out[j] = math.Sqrt(SqDist(q.mean, mb) + st.tau*r*r)
 		case ByDot:
-			out[j] = ab + xmax
+			out[j] = ab + st.rho*st.tau*xmax
 		case ByCosine:
-			na := q.normA*q.normA + st.rho*q.trA
-			nb := Dot(mb, mb) + st.rho*trB
+			rt := st.rho * st.tau
+			na := q.normA*q.normA + rt*q.trA
+			nb := Dot(mb, mb) + rt*trB
 			den := math.Sqrt(na) * math.Sqrt(nb)
 			if den == 0 {
 				out[j] = 0
 			} else {
-				out[j] = (ab + st.rho*xmax) / den
+				out[j] = (ab + rt*xmax) / den
 			}
 		case ByMixture:
 			var v float64
@@ -437,15 +438,16 @@ func (q *crossQuery) score(ws *crossWorkspace, by Similarity, tau, rho float64, 
 		v := SqDist(q.mean, mb) + tau*math.Max(q.trA+Trace(b, d)-2*x, 0)
 		return math.Sqrt(v)
 	case ByDot:
-		return ab + x
+		return ab + rho*tau*x
 	case ByCosine:
-		na := q.normA*q.normA + rho*q.trA
-		nb := Dot(mb, mb) + rho*Trace(b, d)
+		rt := rho * tau
+		na := q.normA*q.normA + rt*q.trA
+		nb := Dot(mb, mb) + rt*Trace(b, d)
 		den := math.Sqrt(na) * math.Sqrt(nb)
 		if den == 0 {
 			return 0
 		}
-		return (ab + rho*x) / den
+		return (ab + rt*x) / den
 	case ByMixture:
 		var s float64
 		if den := q.normA * math.Sqrt(Dot(mb, mb)); den != 0 {

@@ -38,9 +38,9 @@ func bruteScore(e *Embedding, i, j int, by Similarity, rho float64) float64 {
 	case ByW2:
 		return e.W2(i, j)
 	case ByDot:
-		return DotProduct(a, A, b, B, d)
+		return PseudoDot(e.Family, a, A, b, B, d, rho)
 	case ByCosine:
-		return BuresCosine(a, A, b, B, d, rho)
+		return BuresCosine(a, A, b, B, d, rho*e.Family.Tau)
 	case ByMixture:
 		return MixtureCosine(a, A, b, B, d, rho)
 	}
@@ -157,7 +157,7 @@ func TestSimilarityScoresIdentities(t *testing.T) {
 		}
 	}
 	// [mu : mu] = |a|^2 + tr A (docs/math.md: polarisation against the Dirac at 0).
-	s, err := SimilarityScores(ctx, e, 3, NeighborOptions{By: ByDot})
+	s, err := SimilarityScores(ctx, e, 3, NeighborOptions{By: ByDot, Rho: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,12 +27,78 @@ func defaultLR(name string) float64 {
 	return 0.03
 }
 
+// Adam is the Adam update rule (Kingma & Ba 2015) on a flat parameter
+// vector: beta1 = 0.9, beta2 = 0.999 and epsilon AdamEps, with the bias
+// corrections folded into the step size as in Algorithm 1's final
+// remark (x -= lr sqrt(1-beta2^t)/(1-beta1^t) m / (sqrt(v) + eps)). It is
+// the one Adam of Burescope: the MDS optimiser and the hypernymy trainer
+// both use it. Tick starts a step; Update applies it to any sub-ranges of
+// the vector (so that a caller may update disjoint ranges in parallel);
+// Step does both.
+type Adam struct {
+	t    int       // steps started
+	m, v []float64 // first and second moments
+	a    float64   // folded bias correction of the current step
+}
+
+// AdamEps is Adam's epsilon.
+const AdamEps = 1e-12
+
+// NewAdam returns an Adam rule with zero moments for size parameters.
+func NewAdam(size int) *Adam {
+	return &Adam{m: make([]float64, size), v: make([]float64, size)}
+}
+
+// Steps returns the number of steps started.
+func (a *Adam) Steps() int { return a.t }
+
+// Tick starts a new step (the bias corrections of step t+1).
+func (a *Adam) Tick() {
+	const b1, b2 = 0.9, 0.999
+	a.t++
+	a.a = math.Sqrt(1-math.Pow(b2, float64(a.t))) / (1 - math.Pow(b1, float64(a.t)))
+}
+
+// Update applies the current step to x = params[off:off+len(x)] with the
+// gradient g (same length) and learning rate lr.
+func (a *Adam) Update(x, g []float64, off int, lr float64) {
+	const b1, b2 = 0.9, 0.999
+	m, v := a.m[off:off+len(x)], a.v[off:off+len(x)]
+	g = g[:len(x)]
+	s := lr * a.a
+	for k := range x {
+		m[k] = b1*m[k] + (1-b1)*g[k]
+		v[k] = b2*v[k] + (1-b2)*g[k]*g[k]
+		x[k] -= s * m[k] / (math.Sqrt(v[k]) + AdamEps)
+	}
+}
+
+// Step is Tick followed by Update on the whole vector.
+func (a *Adam) Step(x, g []float64, lr float64) {
+	a.Tick()
+	a.Update(x, g, 0, lr)
+}
+
+// reset forgets all accumulated state.
+func (a *Adam) reset() {
+	a.t = 0
+	clear(a.m)
+	clear(a.v)
+}
+
+// copyFrom makes a an exact copy of b (same size).
+func (a *Adam) copyFrom(b *Adam) {
+	a.t, a.a = b.t, b.a
+	a.m = append(a.m[:0], b.m...)
+	a.v = append(a.v[:0], b.v...)
+}
+
 // updater is a first-order update rule on a flat parameter vector. Its
 // state can be copied so that the optimiser can roll back.
 type updater struct {
 	kind string
-	t    int       // steps taken (Adam bias correction)
-	m, v []float64 // Adam moments; Adagrad uses v as the sum of squares
+	adam *Adam     // OptAdam
+	v    []float64 // OptAdagrad: the sum of squares
 }
 
 func newUpdater(kind string, size int) (*updater, error) {
@@ -40,8 +106,7 @@ func newUpdater(kind string, size int) (*updater, error) {
 	switch kind {
 	case OptGD:
 	case OptAdam:
-		u.m = make([]float64, size)
-		u.v = make([]float64, size)
+		u.adam = NewAdam(size)
 	case OptAdagrad:
 		u.v = make([]float64, size)
 	default:
@@ -52,15 +117,21 @@ func newUpdater(kind string, size int) (*updater, error) {
 
 // reset forgets all accumulated state.
 func (u *updater) reset() {
-	u.t = 0
-	clear(u.m)
+	if u.adam != nil {
+		u.adam.reset()
+	}
 	clear(u.v)
 }
 
 // copyFrom makes u an exact copy of v (same kind and size).
 func (u *updater) copyFrom(v *updater) {
-	u.kind, u.t = v.kind, v.t
-	u.m = append(u.m[:0], v.m...)
+	u.kind = v.kind
+	if v.adam != nil {
+		if u.adam == nil {
+			u.adam = &Adam{}
+		}
+		u.adam.copyFrom(v.adam)
+	}
 	u.v = append(u.v[:0], v.v...)
 }
 
@@ -72,18 +143,7 @@ func (u *updater) step(x, g []float64, lr float64) {
 			x[k] -= lr * g[k]
 		}
 	case OptAdam:
-		const b1, b2, e = 0.9, 0.999, 1e-12
-		u.t++
-		c1 := 1 - math.Pow(b1, float64(u.t))
-		c2 := 1 - math.Pow(b2, float64(u.t))
-		a := lr * math.Sqrt(c2) / c1
-		m, v := u.m[:len(x)], u.v[:len(x)]
-		g = g[:len(x)]
-		for k := range x {
-			m[k] = b1*m[k] + (1-b1)*g[k]
-			v[k] = b2*v[k] + (1-b2)*g[k]*g[k]
-			x[k] -= a * m[k] / (math.Sqrt(v[k]) + e)
-		}
+		u.adam.Step(x, g, lr)
 	case OptAdagrad:
 		const e = 1e-12
 		v := u.v[:len(x)]

@@ -91,3 +91,40 @@ func TestUpdatersSequence(t *testing.T) {
 		}
 	}
 }
+
+// TestAdamRangesAndRecurrence checks engine.Adam against the Adam
+// recurrence written out here (Kingma & Ba 2015, Algorithm 1 with the
+// folded bias correction) and that updating two sub-ranges after one
+// Tick equals one Step on the whole vector.
+func TestAdamRangesAndRecurrence(t *testing.T) {
+	const n, lr = 7, 0.05
+	whole, split := NewAdam(n), NewAdam(n)
+	x1 := []float64{1, -2, 0.5, 3, 0, -1, 2}
+	x2 := append([]float64(nil), x1...)
+	want := append([]float64(nil), x1...)
+	m, v := make([]float64, n), make([]float64, n)
+	for step := 1; step <= 4; step++ {
+		g := make([]float64, n)
+		for k := range g {
+			g[k] = math.Cos(float64(3*k+step)) * float64(step)
+		}
+		whole.Step(x1, g, lr)
+		split.Tick()
+		split.Update(x2[:3], g[:3], 0, lr)
+		split.Update(x2[3:], g[3:], 3, lr)
+		c1, c2 := 1-math.Pow(0.9, float64(step)), 1-math.Pow(0.999, float64(step))
+		for k := range want {
+			m[k] = 0.9*m[k] + 0.1*g[k]
+			v[k] = 0.999*v[k] + 0.001*g[k]*g[k]
+			want[k] -= lr * math.Sqrt(c2) / c1 * m[k] / (math.Sqrt(v[k]) + AdamEps)
+		}
+		for k := range want {
+			if !(math.Abs(x1[k]-want[k]) <= 1e-14*(1+math.Abs(want[k]))) || x2[k] != x1[k] {
+				t.Fatalf("step %d, entry %d: Step %.17g, ranges %.17g, recurrence %.17g", step, k, x1[k], x2[k], want[k])
+			}
+		}
+	}
+	if whole.Steps() != 4 || split.Steps() != 4 {
+		t.Fatalf("steps %d, %d", whole.Steps(), split.Steps())
+	}
+}

@@ -6,14 +6,34 @@ import (
 )
 
 // DotProduct returns the Wasserstein-Bures pseudo dot product
-// [mu_a : mu_b] = <a, b> + tr (A^{1/2} B A^{1/2})^{1/2} (MATH.md, Pseudo dot
-// product: the polarisation of W2^2 against the Dirac at 0, with tau = 1).
+// [mu_a : mu_b] = <a, b> + tr (A^{1/2} B A^{1/2})^{1/2} of two measures
+// whose covariances are the scales A and B themselves (tau = 1: the
+// Gaussian family, and the hypernymy model); PseudoDot is the definition
+// for every family.
 func DotProduct(ma, sa, mb, sb []float64, d int) float64 {
 	return Dot(ma, mb) + CrossTrace(sa, sb, d)
 }
 
+// PseudoDot returns the Wasserstein-Bures pseudo dot product of two
+// measures of family f with means ma, mb and scales sa, sb (covariances
+// f.Tau * scale), with covariance weight rho (docs/hypernymy.md):
+//
+//	[mu_a : mu_b]_rho = <a, b> + rho tau tr (A^{1/2} B A^{1/2})^{1/2}.
+//
+// With rho = 1 it is the polarisation of W2^2 against the Dirac at 0,
+// (W2^2(mu_a, delta_0) + W2^2(mu_b, delta_0) - W2^2(mu_a, mu_b)) / 2, for
+// every family: the cross term of the covariances tau A and tau B is
+// tau tr (A^{1/2} B A^{1/2})^{1/2}. A zero Tau counts as 1.
+func PseudoDot(f Family, ma, sa, mb, sb []float64, d int, rho float64) float64 {
+	tau := f.Tau
+	if tau == 0 {
+		tau = 1
+	}
+	return Dot(ma, mb) + rho*tau*CrossTrace(sa, sb, d)
+}
+
 // DotProductGrad returns [mu_a : mu_b] for mu_a = mu(ma, L L^T + eps I)
-// and its gradients: d/dma = mb and d/dL = T^{A_eps B} L (MATH.md). The
+// and its gradients: d/dma = mb and d/dL = T^{A_eps B} L (docs/math.md). The
 // error is that of TransportMap (singular A_eps and Im B outside Im A).
 func DotProductGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d int) (dot float64, gMean, gL []float64, err error) {
 	a := FactorProduct(la, d, k, eps)
@@ -28,7 +48,7 @@ func DotProductGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d in
 }
 
 // BuresCosine returns the Wasserstein-Bures cosine with mixing weight rho
-// (paper, supplementary "Wasserstein-Bures Cosine"; MATH.md):
+// (paper, supplementary "Wasserstein-Bures Cosine"; docs/math.md):
 //
 //	(<a,b> + rho X) / sqrt(|a|^2 + rho tr A) / sqrt(|b|^2 + rho tr B),
 //
@@ -72,7 +92,7 @@ func BuresCosineGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d i
 }
 
 // MixtureCosine returns the paper's mixture of cosines S_B with weight rho
-// (MATH.md; the paper's word-similarity measure uses rho = 1):
+// (docs/math.md; the paper's word-similarity measure uses rho = 1):
 //
 //	<a,b>/(|a||b|) + rho X / sqrt(tr A tr B),
 //

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -97,6 +98,42 @@ func TestSimilarityGradients(t *testing.T) {
 				t.Errorf("%s: S_B value %v, want %v", c.name, v, want)
 			}
 			checkGrad(t, "S_B", c, gm, gl, mix)
+		}
+	}
+}
+
+// TestPseudoDotPolarisation checks PseudoDot against the polarisation of
+// W2^2 (W2Squared, independent of the cross-trace code path's use here)
+// against the Dirac at 0, for every family: [mu:nu]_1 =
+// (W2^2(mu, delta_0) + W2^2(nu, delta_0) - W2^2(mu, nu)) / 2, and that
+// rho scales the covariance term alone.
+func TestPseudoDotPolarisation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, d := range []int{1, 2, 3, 5} {
+		for _, f := range []Family{Gaussian(), Uniform(d), CustomFamily(0.37)} {
+			t.Run(fmt.Sprintf("d=%d/%s", d, f.Name), func(t *testing.T) {
+				zero, dirac := make([]float64, d), make([]float64, d*d)
+				for trial := 0; trial < 5; trial++ {
+					ma, mb := make([]float64, d), make([]float64, d)
+					for i := range ma {
+						ma[i], mb[i] = rng.NormFloat64(), rng.NormFloat64()
+					}
+					la, lb := make([]float64, d*d), make([]float64, d*d)
+					for i := range la {
+						la[i], lb[i] = rng.NormFloat64(), rng.NormFloat64()
+					}
+					sa, sb := FactorProduct(la, d, d, 0), FactorProduct(lb, d, d, 0)
+					want := (W2Squared(f, ma, sa, zero, dirac, d) + W2Squared(f, mb, sb, zero, dirac, d) - W2Squared(f, ma, sa, mb, sb, d)) / 2
+					got := PseudoDot(f, ma, sa, mb, sb, d, 1)
+					scale := 1 + math.Abs(want) + Trace(sa, d) + Trace(sb, d)
+					if !(math.Abs(got-want) <= 1e-9*scale) {
+						t.Errorf("[mu:nu] = %v, polarisation of W2^2 = %v", got, want)
+					}
+					if g2 := PseudoDot(f, ma, sa, mb, sb, d, 2.5); !(math.Abs(g2-Dot(ma, mb)-2.5*(got-Dot(ma, mb))) <= 1e-12*scale) {
+						t.Errorf("rho = 2.5: %v, want %v", g2, Dot(ma, mb)+2.5*(got-Dot(ma, mb)))
+					}
+				}
+			})
 		}
 	}
 }

@@ -1,10 +1,15 @@
 package hypernymy
 
 import (
+	"burescope/engine"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // hypBenchTree returns the transitive closure of a random tree on n nodes
@@ -99,6 +104,66 @@ func BenchmarkHypernymyEvaluate(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkHypEigen compares the kernel's eigensolver with vectors
+// (tred2 + tql2, tridiag.go) with LAPACK's Dsyev (gonum) and Jacobi on
+// one random positive definite matrix.
+func BenchmarkHypEigen(b *testing.B) {
+	for _, d := range []int{5, 10, 16} {
+		rng := rand.New(rand.NewPCG(1, uint64(d)))
+		m0 := engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
+		m, v, lam := make([]float64, d*d), make([]float64, d*d), make([]float64, d)
+		h := newHypEig(d)
+		b.Run(fmt.Sprintf("tql2/d=%d", d), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				copy(m, m0)
+				h.vectors(m, v, lam)
+			}
+		})
+		b.Run(fmt.Sprintf("dsyev/d=%d", d), func(b *testing.B) {
+			var impl gonum.Implementation
+			for i := 0; i < b.N; i++ {
+				copy(v, m0)
+				impl.Dsyev(lapack.EVCompute, blas.Upper, d, v, d, lam, h.work, len(h.work))
+			}
+		})
+		b.Run(fmt.Sprintf("jacobi/d=%d", d), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				copy(m, m0)
+				engine.JacobiEigen(m, d, v, lam)
+			}
+		})
+	}
+}
+
+// BenchmarkHypernymyNounsBatch times one training batch (1,000 relations,
+// 50 negatives each, the optimiser step included) on a random tree of the
+// WordNet nouns' size (82,115 items; its closure has about as many pairs
+// as the nouns' 743,241), so that an epoch of the nouns costs about
+// 826 batches (with the self pairs). Report ns/op x 826 as the epoch.
+func BenchmarkHypernymyNounsBatch(b *testing.B) {
+	const n = 82115
+	pairs := hypBenchTree(n)
+	for _, d := range []int{2, 5, 10} {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			tr, err := NewTrainer(n, pairs, Config{Dim: d, Seed: 1, NoEval: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			batch := make([]int, 1000)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for k := range batch {
+					batch[k] = (i*1000 + k) * 7919 % len(tr.pos)
+				}
+				if _, err := tr.batch(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(tr.pos)), "pairs")
 		})
 	}
 }

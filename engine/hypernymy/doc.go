@@ -10,8 +10,10 @@
 //
 // and training minimises a softmax loss of each true relation against
 // sampled negatives (trainer.go), with gradients through the transport maps
-// T^{A_u A_v} (MATH.md). Evaluation (eval.go) ranks, for every true pair
-// (u, v), v among u's non-neighbours: mean rank and mean average precision.
+// T^{A_u A_v} (docs/hypernymy.md). Evaluation (eval.go, prune.go) ranks,
+// for every true pair (u, v), v among u's candidates under one of two
+// protocols (Directed, the Poincaré embeddings one; Undirected, the
+// paper's authors' code): mean rank and mean average precision.
 //
 // The Trainer mirrors engine.Optimizer: Step and Run (cancellable through a
 // context) publish immutable Progress snapshots that any goroutine may read

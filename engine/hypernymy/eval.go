@@ -46,7 +46,31 @@ type RowScorer func() func(u int, out []float64)
 // duplicates are ignored), parallel over workers goroutines (<= 0 means
 // one). It checks ctx between rows.
 func EvaluateReconstruction(ctx context.Context, n int, relations [][2]int, rows RowScorer, workers int) (Reconstruction, error) {
+	return EvaluateProtocol(ctx, n, relations, rows, workers, Directed)
+}
+
+// protocolGraph returns the ranking graph of the relations under protocol.
+func protocolGraph(n int, relations [][2]int, protocol string) (*hypGraph, error) {
 	g, err := newHypGraph(n, relations, false)
+	if err != nil {
+		return nil, err
+	}
+	switch protocol {
+	case Directed, "":
+		return g, nil
+	case Undirected:
+		return undirectedGraph(g)
+	}
+	return nil, fmt.Errorf("reconstruction: unknown protocol %q (want directed or undirected)", protocol)
+}
+
+// EvaluateProtocol is EvaluateReconstruction under protocol: Directed
+// (the Poincaré embeddings protocol above) or Undirected (the paper's
+// authors' evaluation: the positives of u are its ancestors and its
+// descendants, u itself is a candidate, and only the items with an
+// ancestor are queries).
+func EvaluateProtocol(ctx context.Context, n int, relations [][2]int, rows RowScorer, workers int, protocol string) (Reconstruction, error) {
+	g, err := protocolGraph(n, relations, protocol)
 	if err != nil {
 		return Reconstruction{}, err
 	}
@@ -76,7 +100,7 @@ func evaluateGraphs(ctx context.Context, graphs []*hypGraph, rows RowScorer, wor
 	hypParallel(workers, n, func(w, u int) {
 		empty := true
 		for _, g := range graphs {
-			empty = empty && len(g.row(u)) == 0
+			empty = empty && !g.isQuery(u)
 		}
 		if empty || cancelled.Load() {
 			return
@@ -92,10 +116,10 @@ func evaluateGraphs(ctx context.Context, graphs []*hypGraph, rows RowScorer, wor
 		s := bufs[w]
 		scorers[w](u, s)
 		for k, g := range graphs {
-			row := g.row(u)
-			if len(row) == 0 {
+			if !g.isQuery(u) {
 				continue
 			}
+			row := g.row(u)
 			non := nonBufs[w][:0]
 			nbr := nbrBufs[w][:0]
 			ri := 0
@@ -107,7 +131,7 @@ func evaluateGraphs(ctx context.Context, graphs []*hypGraph, rows RowScorer, wor
 					nbr = append(nbr, s[x])
 					continue
 				}
-				if x != u {
+				if x != u || g.selfCand {
 					non = append(non, s[x])
 				}
 			}
@@ -136,7 +160,7 @@ func evaluateGraphs(ctx context.Context, graphs []*hypGraph, rows RowScorer, wor
 		r := &out[k]
 		var rs, ap float64
 		for u := 0; u < n; u++ {
-			if len(g.row(u)) == 0 {
+			if !g.isQuery(u) {
 				continue
 			}
 			r.Items++
@@ -155,8 +179,9 @@ func evaluateGraphs(ctx context.Context, graphs []*hypGraph, rows RowScorer, wor
 
 // hypDenseRowsMax is the largest n for which the trainer's evaluation
 // stores the whole symmetric score matrix (n^2 float64: 128 MiB at 4096)
-// and so computes each unordered pair once.
-const hypDenseRowsMax = 4096
+// and so computes each unordered pair once; above, it prunes (prune.go).
+// A variable so that tests can reach the pruned path on small data.
+var hypDenseRowsMax = 4096
 
 // denseRows computes all scores s(u, w) = s(w, u) once per unordered pair,
 // parallel over rows, and returns a RowScorer that reads them.

@@ -138,7 +138,7 @@ func TestEvaluateReconstructionKnown(t *testing.T) {
 	}
 }
 
-// TestDotProductRows checks the row scorer of an embedding against H1's
+// TestDotProductRows checks the row scorer of an embedding against the engine's
 // engine.DotProduct (exact eigendecomposition) for every pair, and that the
 // trainer's dense evaluation path equals the row-by-row one.
 func TestDotProductRows(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"burescope/engine"
+
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
@@ -43,8 +43,8 @@ func (h *hypEig) vectors(m, v, lam []float64) {
 		return
 	}
 	copy(v, m[:d*d])
-	var impl gonum.Implementation
-	if !impl.Dsyev(lapack.EVCompute, blas.Upper, d, v, d, lam, h.work, len(h.work)) {
+	hypTred2(v, lam, h.e, d)
+	if !hypTql2(v, lam, h.e, d) {
 		// QL failed to converge (non-finite input): fall back to Jacobi,
 		// which always terminates.
 		engine.JacobiEigen(m, d, v, lam)
@@ -101,18 +101,49 @@ func hypMul(c, a, b []float64, d int) {
 	}
 }
 
-// hypItem is the per-measure cache the kernels need, refreshed whenever
-// the factors change: A = L L^T + eps I, S = A^{1/2}, R = A^{-1/2} and
-// P = R L (all d x d, row-major, at offset i*d*d in the cache slices).
+// hypMulUpper writes the product of the upper triangular d x d matrix a
+// (entries below the diagonal are ignored) and b into c (c must not alias
+// a or b).
+func hypMulUpper(c, a, b []float64, d int) {
+	for i := 0; i < d; i++ {
+		ci := c[i*d : (i+1)*d]
+		for j := range ci {
+			ci[j] = 0
+		}
+		for p := i; p < d; p++ {
+			aip := a[i*d+p]
+			bp := b[p*d : (p+1)*d]
+			for j, v := range bp {
+				ci[j] += aip * v
+			}
+		}
+	}
+}
+
+// hypItemCache is the per-measure cache the kernels need, refreshed
+// whenever the factors change. For every item, A = L L^T + eps I and a
+// factor F with A = F F^T: the kernels use
+//
+//	M = F_u^T A_v F_u,  tr M^{1/2} = tr (A_u^{1/2} A_v A_u^{1/2})^{1/2}
+//
+// (M is similar to A_u A_v, whose eigenvalues are those of
+// A_u^{1/2} A_v A_u^{1/2}), and the transport maps
+// T^{A_u A_v} = F_u^{-T} M^{1/2} F_u^{-1} and T^{A_v A_u} = F_u M^{-1/2} F_u^T
+// (both are symmetric positive definite and T A_u T = A_v; docs/hypernymy.md).
+// Training takes F = the Cholesky factor (d^3/6 operations, no
+// eigenvalue problem); scales read from a file take F = A^{1/2} (an
+// eigendecomposition, which also handles singular A). Stored, all d x d
+// row-major at offset i*d*d: a = A, ft = F^T, fit = F^{-T}, k = F^T F
+// and p = F^{-1} L.
 type hypItemCache struct {
-	d          int
-	a, s, r, p []float64
+	d                int
+	a, ft, fit, k, p []float64
 }
 
 func newHypItemCache(n, d int) *hypItemCache {
 	dd := d * d
-	return &hypItemCache{d: d, a: make([]float64, n*dd), s: make([]float64, n*dd),
-		r: make([]float64, n*dd), p: make([]float64, n*dd)}
+	return &hypItemCache{d: d, a: make([]float64, n*dd), ft: make([]float64, n*dd),
+		fit: make([]float64, n*dd), k: make([]float64, n*dd), p: make([]float64, n*dd)}
 }
 
 // hypCacheWS is the scratch space of one goroutine refreshing the cache.
@@ -127,9 +158,9 @@ func newHypCacheWS(d int) *hypCacheWS {
 }
 
 // setFromFactor fills item i of the cache from its d x d factor l:
-// A = l l^T + eps I and its roots by an exact (Jacobi) eigendecomposition.
-// It returns false when A is not positive definite (eps = 0 and rank-
-// deficient l, or non-finite entries).
+// A = l l^T + eps I, its Cholesky factor C (F = C) and the derived
+// matrices. It returns false when A is not numerically positive definite
+// (non-finite entries).
 func (c *hypItemCache) setFromFactor(ws *hypCacheWS, i int, l []float64, eps float64) bool {
 	d := c.d
 	dd := d * d
@@ -145,30 +176,89 @@ func (c *hypItemCache) setFromFactor(ws *hypCacheWS, i int, l []float64, eps flo
 		}
 		a[r*d+r] += eps
 	}
-	ok := c.roots(ws, i)
-	hypMul(c.p[i*dd:(i+1)*dd], c.r[i*dd:(i+1)*dd], l, d)
-	return ok
+	// Cholesky A = C C^T into ws.m (lower triangle; upper left zero).
+	ch := ws.m
+	clear(ch)
+	for j := 0; j < d; j++ {
+		s := a[j*d+j]
+		for k := 0; k < j; k++ {
+			s -= ch[j*d+k] * ch[j*d+k]
+		}
+		if !(s > 0) || math.IsInf(s, 0) {
+			return false
+		}
+		cjj := math.Sqrt(s)
+		ch[j*d+j] = cjj
+		for r := j + 1; r < d; r++ {
+			s := a[r*d+j]
+			for k := 0; k < j; k++ {
+				s -= ch[r*d+k] * ch[j*d+k]
+			}
+			ch[r*d+j] = s / cjj
+		}
+	}
+	// Inverse of C (lower triangular) into ws.v by forward substitution.
+	ci := ws.v
+	clear(ci)
+	for j := 0; j < d; j++ {
+		ci[j*d+j] = 1 / ch[j*d+j]
+		for r := j + 1; r < d; r++ {
+			var s float64
+			for k := j; k < r; k++ {
+				s += ch[r*d+k] * ci[k*d+j]
+			}
+			ci[r*d+j] = -s / ch[r*d+r]
+		}
+	}
+	ft := c.ft[i*dd : (i+1)*dd]
+	fit := c.fit[i*dd : (i+1)*dd]
+	k := c.k[i*dd : (i+1)*dd]
+	p := c.p[i*dd : (i+1)*dd]
+	for r := 0; r < d; r++ {
+		for q := 0; q < d; q++ {
+			ft[r*d+q] = ch[q*d+r]
+			fit[r*d+q] = ci[q*d+r]
+		}
+	}
+	// K = C^T C (symmetric): K_rq = sum_{m >= max(r,q)} C_mr C_mq.
+	for r := 0; r < d; r++ {
+		for q := 0; q <= r; q++ {
+			var s float64
+			for m := r; m < d; m++ {
+				s += ch[m*d+r] * ch[m*d+q]
+			}
+			k[r*d+q] = s
+			k[q*d+r] = s
+		}
+	}
+	// P = C^{-1} L (C^{-1} lower triangular).
+	for r := 0; r < d; r++ {
+		for q := 0; q < d; q++ {
+			var s float64
+			for m := 0; m <= r; m++ {
+				s += ci[r*d+m] * l[m*d+q]
+			}
+			p[r*d+q] = s
+		}
+	}
+	return true
 }
 
 // setFromScale fills item i of the cache from a given symmetric scale
-// matrix (the factor-dependent P is left as it is).
+// matrix with F = A^{1/2} (the factor-dependent P is left as it is). A
+// non-positive eigenvalue gives F^{-1} = 0 along it (pseudo-inverse) and
+// the result false.
 func (c *hypItemCache) setFromScale(ws *hypCacheWS, i int, scale []float64) bool {
-	dd := c.d * c.d
-	a := c.a[i*dd : (i+1)*dd]
-	for r := 0; r < c.d; r++ {
-		for q := 0; q < c.d; q++ {
-			a[r*c.d+q] = 0.5 * (scale[r*c.d+q] + scale[q*c.d+r])
-		}
-	}
-	return c.roots(ws, i)
-}
-
-// roots computes S and R for item i from its A. A non-positive eigenvalue
-// gives R = 0 along it (pseudo-inverse) and the result false.
-func (c *hypItemCache) roots(ws *hypCacheWS, i int) bool {
 	d := c.d
 	dd := d * d
-	copy(ws.m, c.a[i*dd:(i+1)*dd])
+	a := c.a[i*dd : (i+1)*dd]
+	for r := 0; r < d; r++ {
+		for q := 0; q < d; q++ {
+			a[r*d+q] = 0.5 * (scale[r*d+q] + scale[q*d+r])
+		}
+	}
+	copy(c.k[i*dd:(i+1)*dd], a)
+	copy(ws.m, a)
 	ws.eig.vectors(ws.m, ws.v, ws.lam)
 	ok := true
 	for k, l := range ws.lam {
@@ -179,31 +269,33 @@ func (c *hypItemCache) roots(ws *hypCacheWS, i int) bool {
 		}
 		ws.f[k] = math.Sqrt(l)
 	}
-	hypSpectral(c.s[i*dd:(i+1)*dd], ws.v, ws.f, d)
+	hypSpectral(c.ft[i*dd:(i+1)*dd], ws.v, ws.f, d)
 	for k, f := range ws.f {
 		if f > 0 {
 			ws.f[k] = 1 / f
 		}
 	}
-	hypSpectral(c.r[i*dd:(i+1)*dd], ws.v, ws.f, d)
+	hypSpectral(c.fit[i*dd:(i+1)*dd], ws.v, ws.f, d)
 	return ok
 }
 
-// crossTrace returns tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} from the cache,
-// using m, tmp and lam (d*d, d*d and d) and eig as scratch. For d = 2 it
-// uses the closed form tr sqrt(M) = sqrt(tr M + 2 sqrt(det M)) (MATH.md,
-// Newton-Schulz section), otherwise the eigenvalues of M.
+// crossTrace returns tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} = tr M^{1/2},
+// M = F_u^T A_w F_u, from the cache, using m, tmp and lam (d*d, d*d and
+// d) and eig as scratch. For d = 2 it uses the closed form
+// tr sqrt(M) = sqrt(tr M + 2 sqrt(det M)) (docs/newton-schulz.md),
+// otherwise the eigenvalues of M.
 func (c *hypItemCache) crossTrace(eig *hypEig, m, tmp, lam []float64, u, w int) float64 {
 	d := c.d
 	dd := d * d
-	su := c.s[u*dd : (u+1)*dd]
-	hypMul(tmp, su, c.a[w*dd:(w+1)*dd], d)
-	// m = (S_u A_w) S_u: the upper triangle, mirrored.
+	ft := c.ft[u*dd : (u+1)*dd]
+	hypMul(tmp, ft, c.a[w*dd:(w+1)*dd], d)
+	// m = (F^T A_w) F: the upper triangle, mirrored.
 	for i := 0; i < d; i++ {
 		for j := i; j < d; j++ {
 			var s float64
-			for k := 0; k < d; k++ {
-				s += tmp[i*d+k] * su[k*d+j]
+			fj := ft[j*d : (j+1)*d]
+			for k, t := range tmp[i*d : (i+1)*d] {
+				s += t * fj[k]
 			}
 			m[i*d+j] = s
 			m[j*d+i] = s

@@ -21,9 +21,12 @@ func hypRandFactor(rng *rand.Rand, d int, s float64) []float64 {
 	return l
 }
 
-// TestHypJacobiRoots checks the Jacobi-based cache (A, A^{1/2}, A^{-1/2})
-// against H1's exact eigendecomposition roots (engine.RootsPSD, gonum EigenSym).
-func TestHypJacobiRoots(t *testing.T) {
+// TestHypCacheFactors checks the item cache against independent
+// computations (engine.FactorProduct, gonum's eigendecomposition through
+// engine.RootsPSD): from a factor (Cholesky), F F^T = A, F^{-T} F^T = I,
+// K = F^T F and P = F^{-1} L; from a scale matrix, F = A^{1/2} and
+// F^{-T} = A^{-1/2}.
+func TestHypCacheFactors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{1, 2, 3, 5, 10, 16} {
 		for trial := 0; trial < 5; trial++ {
@@ -34,24 +37,37 @@ func TestHypJacobiRoots(t *testing.T) {
 				t.Fatalf("d=%d: not positive definite", d)
 			}
 			a := engine.FactorProduct(l, d, d, eps)
-			sq, isq, _ := engine.RootsPSD(a, d, 0)
+			f := engine.Transpose(c.ft, d, d)
 			if e := engine.FrobDist(c.a, a); e > 1e-12*engine.FrobNorm(a) {
 				t.Errorf("d=%d: A differs by %g", d, e)
 			}
-			if e := engine.FrobDist(c.s, sq); e > 1e-11*engine.FrobNorm(sq) {
+			if e := engine.FrobDist(engine.MatMul(f, c.ft, d, d, d), a); e > 1e-12*engine.FrobNorm(a) {
+				t.Errorf("d=%d: F F^T differs from A by %g", d, e)
+			}
+			if e := engine.FrobDist(engine.MatMul(c.fit, c.ft, d, d, d), engine.Identity(d)); e > 1e-9 {
+				t.Errorf("d=%d: F^{-T} F^T differs from I by %g", d, e)
+			}
+			if e := engine.FrobDist(c.k, engine.MatMul(c.ft, f, d, d, d)); e > 1e-12*engine.FrobNorm(a) {
+				t.Errorf("d=%d: K differs from F^T F by %g", d, e)
+			}
+			if e := engine.FrobDist(engine.MatMul(f, c.p, d, d, d), l); e > 1e-9*engine.FrobNorm(l) {
+				t.Errorf("d=%d: F P differs from L by %g", d, e)
+			}
+			sq, isq, _ := engine.RootsPSD(a, d, 0)
+			if !c.setFromScale(newHypCacheWS(d), 0, a) {
+				t.Fatalf("d=%d: scale not positive definite", d)
+			}
+			if e := engine.FrobDist(c.ft, sq); e > 1e-11*engine.FrobNorm(sq) {
 				t.Errorf("d=%d: A^{1/2} differs by %g", d, e)
 			}
-			if e := engine.FrobDist(c.r, isq); e > 1e-9*engine.FrobNorm(isq) {
+			if e := engine.FrobDist(c.fit, isq); e > 1e-9*engine.FrobNorm(isq) {
 				t.Errorf("d=%d: A^{-1/2} differs by %g (norm %g)", d, e, engine.FrobNorm(isq))
-			}
-			if e := engine.FrobDist(c.p, engine.MatMul(isq, l, d, d, d)); e > 1e-9*engine.FrobNorm(c.p) {
-				t.Errorf("d=%d: A^{-1/2} L differs by %g", d, e)
 			}
 		}
 	}
 }
 
-// TestHypCrossTrace checks the allocation-free cross term against H1's
+// TestHypCrossTrace checks the allocation-free cross term against the engine's
 // engine.CrossTrace (exact eigendecomposition), including d = 1 and the d = 2
 // closed form.
 func TestHypCrossTrace(t *testing.T) {
@@ -81,7 +97,7 @@ func TestHypCrossTrace(t *testing.T) {
 	}
 }
 
-// hypRefLoss is the loss of one positive pair computed plainly from H1's
+// hypRefLoss is the loss of one positive pair computed plainly from the engine's
 // engine.DotProduct on the scales L L^T + eps I:
 // -log(e^{s_0} / sum_k e^{s_k}).
 func hypRefLoss(means, fact []float64, d int, eps float64, u int, cand []int32) float64 {
@@ -164,7 +180,7 @@ func TestHypPairLossGradient(t *testing.T) {
 }
 
 // TestHypScoreGradientMatchesTransport checks, on a single score, that the
-// kernel's factor gradients equal H1's engine.DotProductGrad (T^{AB} L through
+// kernel's factor gradients equal the engine's engine.DotProductGrad (T^{AB} L through
 // the exact TransportMap) for both roles of the pair.
 func TestHypScoreGradientMatchesTransport(t *testing.T) {
 	const eps = 0.01
@@ -398,7 +414,7 @@ func TestHypernymyConfigErrors(t *testing.T) {
 // in an error, not in NaN embeddings or a panic.
 func TestHypernymyDivergenceReported(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewTrainer(n, pairs, Config{Dim: 2, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Optimizer: SGD, LR: 1e6, BatchSize: 4, Negatives: 5, Seed: 1, Epochs: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +475,7 @@ func TestHypernymyCancel(t *testing.T) {
 }
 
 // TestHypJacobi checks the Jacobi eigensolver (used for d <= 4 and as the
-// fallback of hypEig) and hypEig itself against H1's engine.EigenvaluesPSD (gonum
+// fallback of hypEig) and hypEig itself against the engine's engine.EigenvaluesPSD (gonum
 // EigenSym): eigenvalues, and the reconstruction V diag(lambda) V^T = M
 // with orthonormal V.
 func TestHypJacobi(t *testing.T) {
@@ -546,9 +562,10 @@ func TestHypernymyLatestConcurrent(t *testing.T) {
 
 // TestHypAdamUpdate drives Trainer.update directly with chosen gradients
 // for three steps and compares means and factors with the textbook Adam
-// recurrence written out here (Kingma & Ba 2015, Algorithm 1: b1 = 0.9,
-// b2 = 0.999, eps = 1e-8 as in update), so the bias corrections and the
-// moments carried between steps are checked.
+// recurrence written out here (Kingma & Ba 2015, Algorithm 1 with the
+// bias corrections folded into the step size as in its final remark:
+// b1 = 0.9, b2 = 0.999, eps = engine.AdamEps), so the bias corrections
+// and the moments carried between steps are checked.
 func TestHypAdamUpdate(t *testing.T) {
 	n, pairs := hypTinyTree()
 	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Negatives: 2, BatchSize: 4, Seed: 3, Optimizer: Adam, Epochs: 1})
@@ -574,7 +591,7 @@ func TestHypAdamUpdate(t *testing.T) {
 		for j := range want {
 			m[j] = 0.9*m[j] + 0.1*g[j]
 			v[j] = 0.999*v[j] + 0.001*g[j]*g[j]
-			want[j] -= lr * (m[j] / c1) / (math.Sqrt(v[j]/c2) + 1e-8)
+			want[j] -= lr * math.Sqrt(c2) / c1 * m[j] / (math.Sqrt(v[j]) + engine.AdamEps)
 		}
 		got := append(append([]float64(nil), tr.means...), tr.fact...)
 		for j := range want {

@@ -77,10 +77,11 @@ void main() {
 	if (by == 0) {
 		score = sqrt(dist2 + tau * max(trA + trB - REAL(2) * x, REAL(0)));
 	} else if (by == 1) {
-		score = ab + x;
+		score = ab + rho * tau * x;
 	} else if (by == 2) {
-		REAL den = sqrt(normA * normA + rho * trA) * sqrt(bb + rho * trB);
-		score = den == REAL(0) ? REAL(0) : (ab + rho * x) / den;
+		REAL rt = rho * tau;
+		REAL den = sqrt(normA * normA + rt * trA) * sqrt(bb + rt * trB);
+		score = den == REAL(0) ? REAL(0) : (ab + rt * x) / den;
 	} else {
 		score = REAL(0);
 		REAL den = normA * sqrt(bb);

@@ -10,10 +10,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"time"
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/internal/cputime"
 	"burescope/ui/fit"
 )
 
@@ -28,8 +30,10 @@ func init() {
 // trainRelationsResult is the last stdout line of `burescope
 // train-relations`. MeanRank and MAP are the reconstruction scores on the
 // input relations (hypernymy.EvaluateReconstruction, the Poincaré embeddings
-// protocol); SymMeanRank and SymMAP those on the training relations, which
-// add the self pairs (u, u).
+// protocol); SymMeanRank and SymMAP those on the input relations with the
+// self pairs (u, u); UndirMeanRank and UndirMAP those of the Undirected
+// protocol (the paper's authors' evaluation). Protocol is the training
+// protocol.
 type trainRelationsResult struct {
 	N               int     `json:"n"`
 	Pairs           int     `json:"pairs"`
@@ -45,11 +49,18 @@ type trainRelationsResult struct {
 	Optimizer       string  `json:"optimizer"`
 	LR              float64 `json:"lr"`
 	SecondsPerEpoch float64 `json:"seconds_per_epoch"`
+	Protocol        string  `json:"protocol"`
+	UndirMeanRank   float64 `json:"undir_mean_rank"`
+	UndirMAP        float64 `json:"undir_map"`
+	// CPUSeconds is the process CPU time (all threads) of the whole
+	// command, loading included: on a busy shared machine wall time
+	// overstates the cost.
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
-const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
-	"[--optimizer sgd|adam] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
-	"[--out EMB.json] [--progress]"
+const trainRelationsUsage = "INPUT [--dim 2..32] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
+	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
+	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress]"
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
 // the (child, ancestor) pairs of INPUT (a file or builtin:NAME) with
@@ -59,18 +70,21 @@ const trainRelationsUsage = "INPUT [--dim 2..16] [--epochs N] [--negatives 50] [
 func runTrainRelations(env Env) error {
 	fs := NewFlagSet(env, "train-relations", trainRelationsUsage)
 	def := fit.RelationDefaults() // the app's defaults
-	dim := fs.Int("dim", def.Dim, "embedding dimension (2..16)")
+	dim := fs.Int("dim", def.Dim, "embedding dimension (2..32)")
 	epochs := fs.Int("epochs", def.Epochs, "number of epochs (passes over the relations)")
 	negatives := fs.Int("negatives", def.Negatives, "negative samples per relation")
 	batch := fs.Int("batch", def.BatchSize, "relations per batch")
-	lr := fs.Float64("lr", def.LR, "learning rate (0: sgd 0.02 for d <= 4, 0.01 above as in the paper; adam 0.01)")
-	optName := fs.String("optimizer", def.Optimizer, "optimiser: sgd or adam")
+	lr := fs.Float64("lr", def.LR, "learning rate (0: adam 0.03; sgd 0.02 for d <= 4, 0.01 above as in the paper)")
+	optName := fs.String("optimizer", def.Optimizer, "optimiser: adam or sgd")
+	protocol := fs.String("protocol", hypernymy.Directed, "training protocol: directed (Poincaré reference) or undirected (the paper's authors' code); both are evaluated")
 	seed := fs.Uint64("seed", def.Seed, "random seed (initialisation, order, negatives)")
 	eps := fs.Float64("eps", def.Eps, "regularisation added to the diagonal of every scale L L^T")
 	evalEvery := fs.Int("eval-every", def.EvalEvery, "evaluate mean rank and MAP every K epochs (and after the last; 0: only after the last)")
 	noSelf := fs.Bool("no-self-pairs", false, "do not add the self pairs (u, u) to the training relations")
 	workers := fs.Int("workers", 0, "goroutines (0: all cores; results do not depend on it)")
 	out := fs.String("out", "", "write the trained embedding (JSON, gaussian family) to this file")
+	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
+	noEval := fs.Bool("no-eval", false, "do not evaluate (to time the training alone); the scores are then 0")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
@@ -82,11 +96,11 @@ func runTrainRelations(env Env) error {
 		return ErrUsage
 	}
 	if len(pos) != 1 {
-		return usage("want exactly one INPUT (a relations file or builtin:NAME), got %d arguments", len(pos))
+		return usage("want exactly one INPUT (a relations file, builtin:NAME or wordnet:DIR), got %d arguments", len(pos))
 	}
 	switch {
-	case *dim < 2 || *dim > 16:
-		return usage("--dim %d out of range 2..16", *dim)
+	case *dim < 2 || *dim > 32:
+		return usage("--dim %d out of range 2..32", *dim)
 	case *epochs < 1:
 		return usage("--epochs %d: want at least 1", *epochs)
 	case *negatives < 1:
@@ -96,7 +110,9 @@ func runTrainRelations(env Env) error {
 	case *lr < 0 || math.IsNaN(*lr) || math.IsInf(*lr, 0):
 		return usage("--lr %v: want a positive number (or 0 for the default)", *lr)
 	case *optName != hypernymy.SGD && *optName != hypernymy.Adam:
-		return usage("--optimizer %q: want sgd or adam", *optName)
+		return usage("--optimizer %q: want adam or sgd", *optName)
+	case *protocol != hypernymy.Directed && *protocol != hypernymy.Undirected:
+		return usage("--protocol %q: want directed or undirected", *protocol)
 	case !(*eps > 0) || math.IsInf(*eps, 0):
 		return usage("--eps %v: want a positive number", *eps)
 	case *evalEvery < 0:
@@ -114,7 +130,7 @@ func runTrainRelations(env Env) error {
 	if err := checkOutputs(*out); err != nil {
 		return err
 	}
-	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations})
+	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})
 	if err != nil {
 		return err
 	}
@@ -126,14 +142,15 @@ func runTrainRelations(env Env) error {
 		ee = -1
 	}
 	cfg := hypernymy.Config{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
-		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf}
+		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf,
+		Protocol: *protocol, NoEval: *noEval}
 	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	cfg = tr.Config()
-	fmt.Fprintf(env.Stderr, "%s: %d items, %d relations (%d with self pairs); d=%d, %s lr %g, %d negatives, batches of %d, %d epochs\n",
-		pos[0], ds.Len(), relationsCountDistinct(ds.Relations), len(tr.Relations()), cfg.Dim, cfg.Optimizer, cfg.LR,
+	fmt.Fprintf(env.Stderr, "%s: %d items, %d relations (%d training relations, %s protocol); d=%d, %s lr %g, %d negatives, batches of %d, %d epochs\n",
+		pos[0], ds.Len(), relationsCountDistinct(ds.Relations), len(tr.Relations()), cfg.Protocol, cfg.Dim, cfg.Optimizer, cfg.LR,
 		cfg.Negatives, cfg.BatchSize, cfg.Epochs)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -148,21 +165,39 @@ func runTrainRelations(env Env) error {
 		if len(p.Evals) > shown {
 			bar.clear()
 			for _, e := range p.Evals[shown:] {
-				fmt.Fprintf(env.Stderr, "epoch %d/%d  loss %.4f  mean rank %.3f  MAP %.4f  (with self pairs: %.3f, %.4f)  %.2fs/epoch\n",
-					e.Epoch, cfg.Epochs, e.Loss, e.MeanRank, e.MAP, e.SymMeanRank, e.SymMAP, e.TrainSeconds/float64(max(e.Epoch, 1)))
+				fmt.Fprintf(env.Stderr, "epoch %d/%d  loss %.4f  mean rank %.3f  MAP %.4f  (undirected: %.3f, %.4f; with self pairs: %.3f, %.4f)  %.2fs/epoch\n",
+					e.Epoch, cfg.Epochs, e.Loss, e.MeanRank, e.MAP, e.UndirMeanRank, e.UndirMAP, e.SymMeanRank, e.SymMAP, e.TrainSeconds/float64(max(e.Epoch, 1)))
 			}
 			shown = len(p.Evals)
 		}
 		bar.update(p)
 	}
+	stopPoll := make(chan struct{})
+	polled := make(chan struct{})
+	go func() { // progress within long epochs
+		defer close(polled)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopPoll:
+				return
+			case <-tick.C:
+				done, total := tr.EpochProgress()
+				bar.within(done, total)
+			}
+		}
+	}()
 	runErr := tr.Run(ctx, 200*time.Millisecond, publish)
+	close(stopPoll)
+	<-polled
 	bar.done()
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("%s: %w", pos[0], runErr)
 	}
 	seconds := time.Since(start).Seconds()
 	p := tr.Latest()
-	if !p.Evaluated && p.Epoch > 0 {
+	if !p.Evaluated && p.Epoch > 0 && !*noEval {
 		// Interrupted between evaluations: score the state reached.
 		if q, err := tr.Evaluate(context.Background()); err == nil {
 			p = q
@@ -182,11 +217,13 @@ func runTrainRelations(env Env) error {
 		N: ds.Len(), Pairs: relationsCountDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds,
 		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
 		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
+		Protocol: cfg.Protocol, UndirMeanRank: p.UndirMeanRank, UndirMAP: p.UndirMAP,
+		CPUSeconds: cputime.Process().Seconds(),
 	}
 	if p.Epoch > 0 {
 		res.SecondsPerEpoch = p.TrainSeconds / float64(p.Epoch)
 	}
-	for _, v := range []*float64{&res.MeanRank, &res.MAP, &res.SymMeanRank, &res.SymMAP, &res.Loss} {
+	for _, v := range []*float64{&res.MeanRank, &res.MAP, &res.SymMeanRank, &res.SymMAP, &res.UndirMeanRank, &res.UndirMAP, &res.Loss} {
 		if math.IsNaN(*v) {
 			*v = 0 // JSON has no NaN: nothing was evaluated (interrupted in the first epoch)
 		}
@@ -215,6 +252,7 @@ func relationsCountDistinct(pairs [][2]int) int {
 // latest loss, mean rank and MAP, redrawn in place at most five times a
 // second. A nil *trainBar draws nothing.
 type trainBar struct {
+	mu        sync.Mutex
 	w         io.Writer
 	total     int
 	drawn     bool
@@ -223,7 +261,12 @@ type trainBar struct {
 }
 
 func (b *trainBar) update(p *hypernymy.Progress) {
-	if b == nil || (b.drawn && (p.Epoch == b.lastEpoch || (time.Since(b.last) < 200*time.Millisecond && !p.Done))) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn && (p.Epoch == b.lastEpoch || (time.Since(b.last) < 200*time.Millisecond && !p.Done)) {
 		return
 	}
 	b.lastEpoch = p.Epoch
@@ -238,9 +281,26 @@ func (b *trainBar) update(p *hypernymy.Progress) {
 	b.drawn, b.last = true, time.Now()
 }
 
+// within shows the progress inside the current epoch (relations done of
+// total) after the epoch count.
+func (b *trainBar) within(done, total int) {
+	if b == nil || done == 0 || total == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fmt.Fprintf(b.w, "\r[epoch %d/%d: %5.1f%% of %d relations]  ", b.lastEpoch+1, b.total, 100*float64(done)/float64(total), total)
+	b.drawn, b.last = true, time.Now()
+}
+
 // clear ends the bar's line so that a full line can be printed.
 func (b *trainBar) clear() {
-	if b != nil && b.drawn {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn {
 		fmt.Fprintln(b.w)
 		b.drawn = false
 	}

@@ -153,8 +153,8 @@ func TestTrainRelationsReproducible(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Error("1 and 3 workers wrote different embeddings")
 	}
-	if res[0].Optimizer != "sgd" || res[0].LR != 0.02 || res[0].Dim != 2 {
-		t.Errorf("defaults: %+v, want sgd with the paper's lr 0.02 at d = 2", res[0])
+	if res[0].Optimizer != "adam" || res[0].LR != 0.03 || res[0].Dim != 2 || res[0].Protocol != "directed" {
+		t.Errorf("defaults: %+v, want adam with lr 0.03 at d = 2, directed protocol", res[0])
 	}
 }
 
@@ -173,7 +173,7 @@ func TestTrainRelationsErrors(t *testing.T) {
 	}{
 		{[]string{}, 2, "exactly one INPUT"},
 		{[]string{"builtin:mammals", "--dim", "1"}, 2, "--dim 1 out of range"},
-		{[]string{"builtin:mammals", "--dim", "17"}, 2, "--dim 17 out of range"},
+		{[]string{"builtin:mammals", "--dim", "33"}, 2, "--dim 33 out of range"},
 		{[]string{"builtin:mammals", "--epochs", "0"}, 2, "--epochs 0"},
 		{[]string{"builtin:mammals", "--optimizer", "lbfgs"}, 2, "--optimizer"},
 		{[]string{"builtin:mammals", "--lr", "-1"}, 2, "--lr -1"},

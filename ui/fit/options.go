@@ -113,12 +113,14 @@ func DisplayName(name string) string {
 
 // RelationDefaults is the relation-training configuration the app's
 // Relations tab and `burescope train-relations` start from: d = 2, 50
-// epochs, 50 negatives, batches of 1000, SGD at the paper's rate, eps
-// 0.01, seed 1, an evaluation every 10 epochs (and after the last).
+// epochs, 50 negatives, batches of 1000, Adam at its default rate, eps
+// 0.01, seed 1, the directed protocol, an evaluation every 10 epochs (and
+// after the last).
 func RelationDefaults() hypernymy.Config {
 	return hypernymy.Config{
 		Dim: 2, Epochs: 50, Negatives: 50, BatchSize: 1000,
-		Optimizer: hypernymy.SGD, LR: 0, Eps: 0.01, Seed: 1, EvalEvery: 10,
+		Optimizer: hypernymy.Adam, LR: 0, Eps: 0.01, Seed: 1, EvalEvery: 10,
+		Protocol: hypernymy.Directed,
 	}
 }
 

@@ -1,0 +1,118 @@
+//go:build ignore
+
+// Command plot draws the Figure 6 experiment (docs/hypernymy.md): MAP and
+// mean rank against the dimension, one line per series of
+// results.jsonl (figure6.sh's output: "set", "protocol", "dim", ...),
+// under both ranking protocols. Run by hand:
+//
+//	go run docs/experiments/figure6/plot.go RESULTS.jsonl OUT_PREFIX
+//
+// writes OUT_PREFIX_map.png and OUT_PREFIX_rank.png.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"log"
+	"os"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+type result struct {
+	Set           string  `json:"set"`
+	Model         string  `json:"model"`
+	Protocol      string  `json:"protocol"`
+	Dim           int     `json:"dim"`
+	MeanRank      float64 `json:"mean_rank"`
+	MAP           float64 `json:"map"`
+	UndirMeanRank float64 `json:"undir_mean_rank"`
+	UndirMAP      float64 `json:"undir_map"`
+}
+
+func main() {
+	if len(os.Args) != 3 {
+		log.Fatal("usage: go run plot.go RESULTS.jsonl OUT_PREFIX")
+	}
+	f, err := os.Open(os.Args[1])
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	// series name -> dim -> (rank, map)
+	series := map[string]map[int][2]float64{}
+	add := func(name string, d int, rank, m float64) {
+		if series[name] == nil {
+			series[name] = map[int][2]float64{}
+		}
+		series[name][d] = [2]float64{rank, m}
+	}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r result
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			log.Fatalf("%s: %v", os.Args[1], err)
+		}
+		train := r.Protocol
+		if r.Model != "" {
+			train = "poincare"
+		}
+		add(fmt.Sprintf("%s, train %s, rank directed", r.Set, train), r.Dim, r.MeanRank, r.MAP)
+		add(fmt.Sprintf("%s, train %s, rank undirected", r.Set, train), r.Dim, r.UndirMeanRank, r.UndirMAP)
+	}
+	if err := sc.Err(); err != nil {
+		log.Fatal(err)
+	}
+	names := make([]string, 0, len(series))
+	for k := range series {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for which, label := range []string{"mean rank", "MAP"} {
+		p := plot.New()
+		p.Title.Text = "WordNet reconstruction: " + label + " against the dimension"
+		p.X.Label.Text = "dimension d"
+		p.Y.Label.Text = label
+		if which == 0 {
+			p.Y.Scale = plot.LogScale{}
+			p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		}
+		for k, name := range names {
+			var pts plotter.XYs
+			dims := make([]int, 0)
+			for d := range series[name] {
+				dims = append(dims, d)
+			}
+			sort.Ints(dims)
+			for _, d := range dims {
+				pts = append(pts, plotter.XY{X: float64(d), Y: series[name][d][which]})
+			}
+			l, s, err := plotter.NewLinePoints(pts)
+			if err != nil {
+				log.Fatal(err)
+			}
+			c := plotColor(k)
+			l.Color, s.Color = c, c
+			p.Add(l, s)
+			p.Legend.Add(name, l, s)
+		}
+		p.Legend.Top = which == 0
+		p.Legend.Left = false
+		out := os.Args[2] + []string{"_rank.png", "_map.png"}[which]
+		if err := p.Save(9*vg.Inch, 6*vg.Inch, out); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("wrote", out)
+	}
+}
+
+func plotColor(k int) color.Color {
+	pal := []color.RGBA{{31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255}, {214, 39, 40, 255},
+		{148, 103, 189, 255}, {140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255}}
+	return pal[k%len(pal)]
+}

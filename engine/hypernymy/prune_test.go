@@ -1,0 +1,110 @@
+package hypernymy
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"burescope/engine"
+)
+
+// TestPrunedEvaluationMatchesFull compares the pruned evaluation with the
+// full one (every score computed, evaluateGraphs, itself checked against
+// brute force) on random embeddings and relations under both protocols
+// and with self pairs, including embeddings where the cross-term bound
+// is attained (all scales proportional) and tied scores (repeated
+// measures).
+func TestPrunedEvaluationMatchesFull(t *testing.T) {
+	for _, tc := range []struct {
+		d            int
+		proportional bool
+		repeated     bool
+	}{{1, false, false}, {2, false, false}, {3, false, true}, {5, false, false}, {3, true, false}, {2, true, true}} {
+		t.Run(fmt.Sprintf("d=%d proportional=%v repeated=%v", tc.d, tc.proportional, tc.repeated), func(t *testing.T) {
+			const n = 160
+			d := tc.d
+			rng := rand.New(rand.NewPCG(uint64(d), 11))
+			pairs := hypBenchTree(n)
+			e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Labels: make([]string, n),
+				Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+			base := hypRandFactor(rng, d, 1)
+			for i := 0; i < n; i++ {
+				e.Labels[i] = fmt.Sprint(i)
+				src := i
+				if tc.repeated && i%3 == 1 {
+					src = i - 1 // same measure as the previous item
+				}
+				r := rand.New(rand.NewPCG(uint64(src), 5))
+				for k := 0; k < d; k++ {
+					e.Means[i*d+k] = 0.5 * r.NormFloat64()
+				}
+				l := hypRandFactor(r, d, 0.7)
+				if tc.proportional {
+					s := 0.2 + r.Float64()
+					for k := range l {
+						l[k] = s * base[k]
+					}
+				}
+				copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(l, d, d, 0.01))
+			}
+			for _, protocol := range []string{Directed, Undirected} {
+				got, st, err := EvaluateEmbedding(context.Background(), e, pairs, protocol, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows, err := DotProductRows(e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := EvaluateProtocol(context.Background(), n, pairs, rows, 1, protocol)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Pairs != want.Pairs || got.Items != want.Items ||
+					!(math.Abs(got.MeanRank-want.MeanRank) <= 1e-12*want.MeanRank) || !(math.Abs(got.MAP-want.MAP) <= 1e-12) {
+					t.Errorf("%s: pruned %+v, full %+v", protocol, got, want)
+				}
+				t.Logf("%s: mean rank %.3f MAP %.4f; %d exact scores for %d rows (full: %d)", protocol, got.MeanRank, got.MAP, st.Exact, st.Rows, st.Rows*n)
+			}
+		})
+	}
+}
+
+// TestTrainerPrunedEvaluation checks that the trainer's evaluation above
+// the dense size (pruned) equals the full evaluation of its snapshot.
+func TestTrainerPrunedEvaluation(t *testing.T) {
+	defer func(m int) { hypDenseRowsMax = m }(hypDenseRowsMax)
+	hypDenseRowsMax = 100
+	const n = 300
+	pairs := hypBenchTree(n)
+	tr, err := NewTrainer(n, pairs, Config{Dim: 3, Negatives: 5, BatchSize: 500, Seed: 1, Epochs: 3, EvalEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tr.Step(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := p.Embedding(make([]string, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := DotProductRows(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		protocol  string
+		rank, mAP float64
+	}{{Directed, p.MeanRank, p.MAP}, {Undirected, p.UndirMeanRank, p.UndirMAP}} {
+		want, err := EvaluateProtocol(context.Background(), n, pairs, rows, 2, tc.protocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(math.Abs(tc.rank-want.MeanRank) <= 1e-9*want.MeanRank) || !(math.Abs(tc.mAP-want.MAP) <= 1e-9) {
+			t.Errorf("%s: trainer %v, %v; full evaluation %v, %v", tc.protocol, tc.rank, tc.mAP, want.MeanRank, want.MAP)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"burescope/datasets"
+	"burescope/engine/hypernymy"
+	"burescope/internal/cputime"
+)
+
+func init() {
+	Register(Command{
+		Name:    "eval-relations",
+		Summary: "mean rank and MAP of an embedding's pseudo dot product on (child, ancestor) relations (last stdout line: JSON)",
+		Run:     runEvalRelations,
+	})
+}
+
+// evalRelationsResult is the last stdout line of `burescope
+// eval-relations`.
+type evalRelationsResult struct {
+	N        int     `json:"n"`
+	Pairs    int     `json:"pairs"`
+	Dim      int     `json:"dim"`
+	Protocol string  `json:"protocol"`
+	MeanRank float64 `json:"mean_rank"`
+	MAP      float64 `json:"map"`
+	// Rows, ExactScores and Bounds are the work of the pruned evaluation:
+	// query rows, exact pseudo dot products, and bounds computed.
+	Rows        int     `json:"rows"`
+	ExactScores int64   `json:"exact_scores"`
+	Bounds      int64   `json:"bounds"`
+	Seconds     float64 `json:"seconds"`     // evaluation wall time
+	CPUSeconds  float64 `json:"cpu_seconds"` // process CPU time, loading included
+}
+
+// runEvalRelations implements `burescope eval-relations EMB.json RELATIONS
+// [--protocol directed|undirected] [--root SYNSET] [--workers W]`: the
+// reconstruction scores (hypernymy.EvaluateEmbedding, exact with bound
+// pruning) of the embedding's pseudo dot product <a_u, a_w> +
+// tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} on the relations of RELATIONS (a file,
+// builtin:NAME or wordnet:DIR), whose items are matched to the embedding
+// by label.
+func runEvalRelations(env Env) error {
+	fs := NewFlagSet(env, "eval-relations", "EMB.json RELATIONS [--protocol directed|undirected] [--root SYNSET] [--workers W]")
+	protocol := fs.String("protocol", hypernymy.Directed, "ranking protocol: directed (Poincaré reference) or undirected (the paper's authors' code)")
+	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
+	workers := fs.Int("workers", 0, "goroutines (0: all cores)")
+	pos, err := ParseInterspersed(fs, env.Args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		fmt.Fprintf(env.Stderr, "burescope eval-relations: want an embedding file and a relations input, got %d arguments\n", len(pos))
+		fs.Usage()
+		return ErrUsage
+	}
+	if *protocol != hypernymy.Directed && *protocol != hypernymy.Undirected {
+		fmt.Fprintf(env.Stderr, "burescope eval-relations: --protocol %q: want directed or undirected\n", *protocol)
+		fs.Usage()
+		return ErrUsage
+	}
+	emb, err := datasets.LoadEmbedding(pos[0])
+	if err != nil {
+		return err
+	}
+	ds, err := datasets.Load(pos[1], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})
+	if err != nil {
+		return err
+	}
+	index := make(map[string]int, emb.Len())
+	for i, l := range emb.Labels {
+		index[l] = i
+	}
+	pairs := make([][2]int, 0, len(ds.Relations))
+	for _, p := range ds.Relations {
+		u, ok1 := index[ds.Labels[p[0]]]
+		v, ok2 := index[ds.Labels[p[1]]]
+		if !ok1 || !ok2 {
+			missing := ds.Labels[p[0]]
+			if ok1 {
+				missing = ds.Labels[p[1]]
+			}
+			return fmt.Errorf("%s: item %q of %s has no measure in the embedding", pos[0], missing, pos[1])
+		}
+		pairs = append(pairs, [2]int{u, v})
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	w := *workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	start := time.Now()
+	r, st, err := hypernymy.EvaluateEmbedding(ctx, emb, pairs, *protocol, w)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol,
+		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Bounds: st.Bound,
+		Seconds: time.Since(start).Seconds(), CPUSeconds: cputime.Process().Seconds()}
+	fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; %d exact scores for %d rows (%.2f%% of all pairs)\n",
+		pos[0], pos[1], *protocol, r.MeanRank, r.MAP, st.Exact, st.Rows, 100*float64(st.Exact)/float64(max(int64(st.Rows)*int64(emb.Len()), 1)))
+	line, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, string(line))
+	return nil
+}
