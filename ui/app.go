@@ -350,6 +350,9 @@ func (a *App) refreshStatus() {
 		a.sess.State().String(),
 		"backend " + a.sess.BackendDesc(),
 	}
+	if ds.Asymmetry.Abs > 0 {
+		parts = append(parts, "asymmetric matrix averaged (Data tab)")
+	}
 	if lod := a.lod.Load(); lod != nil && *lod != render.LODShapes {
 		parts = append(parts, "drawn as "+lod.String())
 	}

@@ -42,6 +42,8 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 			a.do(func() {
 				if a.sess.Dataset() == nil {
 					a.canvas.SetMessage("No data: open a file or pick a built-in dataset")
+					// Not "Starting…": say why nothing is shown.
+					a.status.SetText(fmt.Sprintf("Could not open %s: %v", fit.DisplayName(req.Name), err))
 				}
 				a.showError("Could not open "+fit.DisplayName(req.Name), err)
 			})
@@ -107,6 +109,9 @@ func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autosta
 
 // loaded updates the UI for a newly opened dataset.
 func (a *App) loaded(ds *datasets.Dataset) {
+	for _, line := range ds.Notices() {
+		fmt.Fprintln(a.logw, "burescope: "+line)
+	}
 	a.rel.DatasetChanged(ds)
 	a.Leave()
 	a.explore.Reset()
