@@ -304,3 +304,11 @@ func (a *App) showTab(name string) {
 		}
 	}
 }
+
+// OpenWordNet opens wordnet:DIR under the root synset root (Relations
+// tab) without starting a fit.
+func (a *App) OpenWordNet(dir, root string) {
+	st := a.set
+	st.WordNetRoot = root
+	a.openRequest(loadRequest{Name: datasets.WordNetPrefix + dir}, st, false)
+}

@@ -71,6 +71,21 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 		return a.showEmbedding(ds, req.Name, st, gen) // shown as it is; FitEmbedding fits it
 	}
 	st.Dataset = req.Name
+	if ds.Kind == datasets.KindRelations && ds.Dist == nil {
+		// Too many nouns for the n^2 path distances: training only.
+		a.do(func() {
+			if gen != a.loadGen {
+				return
+			}
+			a.sess.Pause()
+			a.set = st
+			a.rel.DatasetChanged(ds)
+			a.data.ShowDataset(ds)
+			a.status.SetText(fmt.Sprintf("%s: %d items, %d relations: too many for an MDS fit of the path distances; train them in the Relations tab",
+				fit.DisplayName(ds.Name), ds.Len(), len(ds.Relations)))
+		})
+		return nil
+	}
 	return a.fitDataset(ds, st, gen, autostart)
 }
 

@@ -87,7 +87,7 @@ func NewOptimizer(ds *datasets.Dataset, st Settings, b engine.Backend) (*engine.
 // DatasetOptions turns the data settings into loader options; metadata
 // is an Embedding Projector metadata file ("" if none).
 func DatasetOptions(st Settings, metadata string) datasets.Options {
-	opt := datasets.Options{Symmetrize: st.Symmetrise, Metadata: metadata}
+	opt := datasets.Options{Symmetrize: st.Symmetrise, Metadata: metadata, WordNetRoot: st.WordNetRoot}
 	if st.Kind != "auto" {
 		opt.Kind = datasets.Kind(st.Kind)
 	}

@@ -17,6 +17,9 @@ type Settings struct {
 	Kind        string // "auto", "distances", "features", "relations" or "embedding"
 	Standardise string // "auto", "on" or "off": standardise feature columns
 	Symmetrise  bool   // symmetrise a non-symmetric distance matrix
+	// WordNetRoot is the root synset of a wordnet:DIR input ("": the
+	// loader's default; datasets.Options.WordNetRoot).
+	WordNetRoot string
 
 	// Model
 	Dim          int     // embedding dimension, 2 or 3
@@ -176,7 +179,8 @@ func (s Settings) ModelChanged(t Settings) bool {
 
 // DataChanged reports whether going from s to t needs the file read again.
 func (s Settings) DataChanged(t Settings) bool {
-	return s.Dataset != t.Dataset || s.Kind != t.Kind || s.Standardise != t.Standardise || s.Symmetrise != t.Symmetrise
+	return s.Dataset != t.Dataset || s.Kind != t.Kind || s.Standardise != t.Standardise || s.Symmetrise != t.Symmetrise ||
+		s.WordNetRoot != t.WordNetRoot
 }
 
 // Contains reports whether s is one of list (a choice check).
