@@ -46,6 +46,7 @@ func Run(args []string, stderr io.Writer) int {
 		return 2
 	}
 	started := time.Now()
+	defer startProfile(stderr)()
 	fa := app.NewWithID(AppID)
 	fa.SetIcon(iconResource())
 	w := fa.NewWindow("Burescope")
