@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"burescope/internal/cputime"
 	"context"
 	"math"
 	"sort"
@@ -8,7 +9,6 @@ import (
 	"time"
 
 	"burescope/engine"
-	"burescope/internal/cputime"
 )
 
 // BenchmarkFitSampledEpoch times sampled-fit epochs (sampling, on-the-fly

@@ -1,11 +1,10 @@
 package render
 
 import (
+	"burescope/internal/cputime"
 	"image"
 	"testing"
 	"time"
-
-	"burescope/internal/cputime"
 )
 
 // loopCPU runs f b.N times and reports process CPU milliseconds per call

@@ -46,6 +46,7 @@ func Run(args []string, stderr io.Writer) int {
 		return 2
 	}
 	started := time.Now()
+	defer startProfile(stderr)()
 	fa := app.NewWithID(AppID)
 	fa.SetIcon(iconResource())
 	w := fa.NewWindow("Burescope")
@@ -102,6 +103,8 @@ type App struct {
 	data    *data.Tab
 	model   *model.Tab
 	display *display.Tab
+	bary    barycenters                // class and selection barycenters on the canvas
+	lod     atomic.Pointer[render.LOD] // level of detail of the last frame
 	geo     *geodesic.Tab
 	explore *explore.Tab
 	rel     *relations.Tab
@@ -248,22 +251,7 @@ func (a *App) shutdown() {
 
 // style turns the view settings and the theme into a render style.
 func (a *App) style() render.Style {
-	st := render.DefaultStyle()
-	if a.set.View == "precision" {
-		st.View = render.Precision
-	}
-	switch a.set.ColorBy {
-	case "class":
-		st.ColorBy = render.ColorClass
-	case "stress":
-		st.ColorBy = render.ColorStress
-	default:
-		st.ColorBy = render.ColorNone
-	}
-	st.Labels = a.set.Labels
-	st.Level = a.set.Level
-	st.Dark = a.fa.Settings().ThemeVariant() == theme.VariantDark
-	return st
+	return fit.Style(a.set, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
 // applyView is called after a view setting changed.
@@ -295,6 +283,8 @@ func (a *App) frameInput() view.Input {
 			key.Baseline = a.baseline.Version()
 		}
 	}
+	sc = a.bary.decorate(sc, a.set.ClassBarycenters)
+	key.Barycenters = a.bary.Version()
 	sc, key.Highlight = a.explore.Decorate(sc)
 	return view.Input{Scene: sc, Key: key, Baseline: bl}
 }
@@ -302,6 +292,8 @@ func (a *App) frameInput() view.Input {
 // showFrame runs on the UI goroutine for every delivered frame.
 func (a *App) showFrame(f *view.Frame) {
 	a.canvas.ShowFrame(f)
+	lod := f.LOD
+	a.lod.Store(&lod)
 	a.canvas.SetLegend(view.BaselineLegend(f))
 	a.refreshStatus()
 	if f.Scene != nil {
@@ -342,7 +334,9 @@ func (a *App) refreshStatus() {
 	if snap == nil || ds == nil {
 		return
 	}
-	cd := bw.CurveData{History: snap.History, ClassicalRef: snap.ClassicalStress1}
+	sampled, se, _ := a.sess.Sampled()
+	cd := bw.CurveData{History: snap.History, ClassicalRef: snap.ClassicalStress1,
+		Text: a.iterText(snap) + "   " + fit.StressText(snap, sampled, se)}
 	if a.set.ShowBaseline {
 		cd.PointRef = snap.PointStress1
 	}
@@ -352,10 +346,16 @@ func (a *App) refreshStatus() {
 		fit.DisplayName(ds.Name),
 		fmt.Sprintf("n %d", snap.N),
 		fmt.Sprintf("d %d %s", snap.Dim, snap.Family.Name),
-		fmt.Sprintf("iteration %d", snap.Iter),
-		fmt.Sprintf("stress-1 %.4g", snap.Stress1),
+		a.iterText(snap),
+		fit.StressText(snap, sampled, se),
 		a.sess.State().String(),
 		"backend " + a.sess.BackendDesc(),
+	}
+	if ds.Asymmetry.Abs > 0 {
+		parts = append(parts, "asymmetric matrix averaged (Data tab)")
+	}
+	if lod := a.lod.Load(); lod != nil && *lod != render.LODShapes {
+		parts = append(parts, "drawn as "+lod.String())
 	}
 	if rate > 0 && a.sess.State() == fit.StateRunning {
 		parts = append(parts, fmt.Sprintf("%.0f it/s", rate))

@@ -54,6 +54,12 @@ func (a host) ApplyModel(st fit.Settings) {
 // ApplyView redraws with the view settings of st and keeps them.
 func (a host) ApplyView(st fit.Settings) {
 	a.set.View, a.set.ColorBy, a.set.Labels, a.set.Level = st.View, st.ColorBy, st.Labels, st.Level
+	a.set.Glyph, a.set.GlyphFactor, a.set.Order = st.Glyph, st.GlyphFactor, st.Order
+	a.set.OutlineOnly, a.set.Legend = st.OutlineOnly, st.Legend
+	if a.set.ClassBarycenters != st.ClassBarycenters {
+		a.set.ClassBarycenters = st.ClassBarycenters
+		a.bary.changed()
+	}
 	a.applyView()
 }
 
@@ -319,3 +325,11 @@ func (a host) Install(v *view.EmbView, fitView bool) { a.install(v, fitView) }
 // FitEmbedding fits elliptical MDS to the loaded embedding's W2
 // distances.
 func (a host) FitEmbedding() { a.fitEmbedding() }
+
+// OpenWordNet opens wordnet:DIR under the root synset root (Relations
+// tab) without starting a fit.
+func (a *App) OpenWordNet(dir, root string) {
+	st := a.set
+	st.WordNetRoot = root
+	a.openRequest(loadRequest{Name: datasets.WordNetPrefix + dir}, st, false)
+}

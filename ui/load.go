@@ -42,6 +42,8 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 			a.do(func() {
 				if a.sess.Dataset() == nil {
 					a.canvas.SetMessage("No data: open a file or pick a built-in dataset")
+					// Not "Starting…": say why nothing is shown.
+					a.status.SetText(fmt.Sprintf("Could not open %s: %v", fit.DisplayName(req.Name), err))
 				}
 				a.showError("Could not open "+fit.DisplayName(req.Name), err)
 			})
@@ -61,7 +63,7 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 		}
 		return a.showEmbedding(ds, req.Name, st, gen)
 	}
-	ds, err := datasets.Load(req.Name, fit.DatasetOptions(st, req.Metadata))
+	ds, err := fit.LoadDataset(req.Name, st, req.Metadata)
 	if err != nil {
 		return err
 	}
@@ -69,6 +71,21 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 		return a.showEmbedding(ds, req.Name, st, gen) // shown as it is; FitEmbedding fits it
 	}
 	st.Dataset = req.Name
+	if ds.Kind == datasets.KindRelations && ds.Dist == nil {
+		// Too many nouns for the n^2 path distances: training only.
+		a.do(func() {
+			if gen != a.loadGen {
+				return
+			}
+			a.sess.Pause()
+			a.set = st
+			a.rel.DatasetChanged(ds)
+			a.data.ShowDataset(ds)
+			a.status.SetText(fmt.Sprintf("%s: %d items, %d relations: too many for an MDS fit of the path distances; train them in the Relations tab",
+				fit.DisplayName(ds.Name), ds.Len(), len(ds.Relations)))
+		})
+		return nil
+	}
 	return a.fitDataset(ds, st, gen, autostart)
 }
 
@@ -76,8 +93,14 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 // (on a worker goroutine) and, unless a newer load was requested, shows
 // it (and starts the fit if autostart).
 func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool) error {
-	if _, _, err := fit.Problem(ds, st); err != nil {
+	sampled, err := fit.UseSampled(st.Pairs, ds.Kind, ds.Len())
+	if err != nil {
 		return err
+	}
+	if !sampled {
+		if _, _, err := fit.Problem(ds, st); err != nil {
+			return err
+		}
 	}
 	b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw})
 	if err != nil {
@@ -101,6 +124,9 @@ func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autosta
 
 // loaded updates the UI for a newly opened dataset.
 func (a *App) loaded(ds *datasets.Dataset) {
+	for _, line := range ds.Notices() {
+		fmt.Fprintln(a.logw, "burescope: "+line)
+	}
 	a.rel.DatasetChanged(ds)
 	a.leave()
 	a.explore.Reset()

@@ -160,6 +160,9 @@ func runFit(env Env) error {
 		return err
 	}
 	n := ds.Len()
+	for _, line := range ds.Notices() {
+		fmt.Fprintln(env.Stderr, line)
+	}
 	sampled, err := usePairs(*pairsMode, ds.Kind, n)
 	if err != nil {
 		return usage("%v", err)
@@ -176,12 +179,13 @@ func runFit(env Env) error {
 			return err
 		}
 	}
-	for _, line := range ds.Notices() {
-		fmt.Fprintln(env.Stderr, line)
-	}
 	st := def
 	st.Dim, st.Family, st.Tau, st.Eps, st.Iterations, st.Tol = *dim, *family, *tau, *eps, *iters, *tol
 	st.Optimizer, st.LearningRate, st.Seed = *optName, *lr, *seed
+	st.Structure, st.ScaleBudget = *structure, *budget
+	if *points {
+		st.Structure = engine.StructurePoints
+	}
 	// The app's rules: distances, or a trained embedding's own W2
 	// distances, starting from it when it has the requested dimension.
 	dist, opt, err := fit.Problem(ds, st)
@@ -191,14 +195,12 @@ func runFit(env Env) error {
 	if *initName != "mds" {
 		opt.InitEmbedding = nil
 	}
-	opt.Points = *points
-	if *structure != engine.StructureFull || !*points {
-		opt.Structure = *structure
+	if *points && *structure != engine.StructureFull && *structure != engine.StructurePoints {
+		return usage("--points contradicts --structure %s", *structure)
 	}
 	if *structure == engine.StructurePoints {
 		*points = true
 	}
-	opt.ScaleBudget = *budget
 	switch *initName {
 	case "mds", "random":
 		opt.Init = *initName
@@ -260,9 +262,10 @@ func runFit(env Env) error {
 	res := fitResult{
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
-		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1, Pairs: "exact",
+		Stress: s.Stress, Stress1: s.Stress1, MDSStress1: s.ClassicalStress1,
 		Roots:     string(backendRoots(be, *dim)),
 		Structure: o.Options().Structure, ScaleBudget: *budget, MeanShare: s.MeanShare,
+		Pairs: "exact",
 	}
 	if ds.Classes != nil {
 		v := engine.Silhouette(s.Means, n, s.Dim, ds.Classes)

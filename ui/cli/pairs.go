@@ -11,6 +11,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/ui/fit"
 )
 
 // SampledAutoMin is the size above which `fit --pairs auto` (the default)
@@ -22,26 +23,14 @@ const SampledAutoMin = engine.SampledAutoMin
 const pairsModes = "exact, sampled or auto"
 
 // usePairs decides between the exact and the sampled path for a dataset
-// of kind k with n items under mode (exact|sampled|auto).
+// of kind k with n items under mode (exact|sampled|auto): the app's rule,
+// fit.UseSampled, with the flag named in its errors.
 func usePairs(mode string, k datasets.Kind, n int) (sampled bool, err error) {
-	switch mode {
-	case "exact":
-		return false, nil
-	case "sampled":
-		if !sampledKind(k) {
-			return false, fmt.Errorf("--pairs sampled needs a feature table, an embedding file or a relations file (this input is %s)", k)
-		}
-		return true, nil
-	case "auto", "":
-		return sampledKind(k) && n > SampledAutoMin, nil
+	sampled, err = fit.UseSampled(mode, k, n)
+	if err != nil {
+		return false, fmt.Errorf("--%v", err)
 	}
-	return false, fmt.Errorf("--pairs %q: want %s", mode, pairsModes)
-}
-
-// sampledKind reports whether inputs of kind k can be fitted with sampled
-// pairs.
-func sampledKind(k datasets.Kind) bool {
-	return k == datasets.KindFeatures || k == datasets.KindEmbedding || k == datasets.KindRelations
+	return sampled, nil
 }
 
 // sampledFit runs engine.FitSampled with a progress line on w (if not

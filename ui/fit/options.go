@@ -30,6 +30,11 @@ func EngineOptions(st Settings) (engine.Options, error) {
 	opt.MaxIter = st.Iterations
 	opt.Seed = st.Seed
 	opt.Tol = st.Tol
+	if st.Structure != "" {
+		opt.Structure = st.Structure
+	}
+	opt.Points = opt.Structure == engine.StructurePoints
+	opt.ScaleBudget = st.ScaleBudget
 	return opt, nil
 }
 
@@ -51,7 +56,6 @@ func Problem(ds *datasets.Dataset, st Settings) ([]float64, engine.Options, erro
 	n := ds.Len()
 	dist := ds.Dist
 	if dist == nil && ds.Embedding != nil {
-		var err error
 		if dist, err = datasets.EmbeddingDistances(ds.Embedding); err != nil {
 			return nil, opt, fmt.Errorf("%s: %w", ds.Name, err)
 		}
@@ -83,7 +87,7 @@ func NewOptimizer(ds *datasets.Dataset, st Settings, b engine.Backend) (*engine.
 // DatasetOptions turns the data settings into loader options; metadata
 // is an Embedding Projector metadata file ("" if none).
 func DatasetOptions(st Settings, metadata string) datasets.Options {
-	opt := datasets.Options{Symmetrize: st.Symmetrise, Metadata: metadata}
+	opt := datasets.Options{Symmetrize: st.Symmetrise, Metadata: metadata, WordNetRoot: st.WordNetRoot}
 	if st.Kind != "auto" {
 		opt.Kind = datasets.Kind(st.Kind)
 	}

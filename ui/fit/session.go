@@ -18,6 +18,9 @@ import (
 // while running (the frame loop draws at most ~30 per second anyway).
 const publishEvery = 40 * time.Millisecond
 
+// timeZero is the zero time (no rate measured yet).
+var timeZero time.Time
+
 // Session owns one loaded dataset, its optimiser and the goroutine that
 // runs it. Every operation that touches the optimiser (run, step, reset,
 // jitter) is queued on a chain of goroutines, each waiting for the
@@ -36,6 +39,7 @@ type Session struct {
 	ds       *datasets.Dataset
 	settings Settings
 	opt      *engine.Optimizer
+	smp      *sampledRun // the sampled-pair fit (opt is nil then)
 	backend  engine.Backend
 	backendD string // backend description for the status bar
 	state    RunState
@@ -60,9 +64,18 @@ func NewSession() *Session { return &Session{} }
 // block while the optimiser initialises (classical MDS), so call it off
 // the UI goroutine. On error the previous state is kept and b is closed.
 func (s *Session) Open(ds *datasets.Dataset, st Settings, b engine.Backend, backendDesc string) error {
-	if ds == nil || (ds.Dist == nil && ds.Embedding == nil) {
+	if ds == nil || (ds.Dist == nil && ds.Embedding == nil && ds.Features == nil) {
 		b.Close()
 		return fmt.Errorf("%s: no distances to embed (a %s file)", nameOf(ds), kindOf(ds))
+	}
+	if sampled, err := UseSampled(st.Pairs, ds.Kind, ds.Len()); err != nil || sampled {
+		if err == nil {
+			err = s.openSampled(ds, st, b, backendDesc)
+		}
+		if err != nil {
+			b.Close()
+		}
+		return err
 	}
 	opt, err := NewOptimizer(ds, st, b)
 	if err != nil {
@@ -72,7 +85,7 @@ func (s *Session) Open(ds *datasets.Dataset, st Settings, b engine.Backend, back
 	s.mu.Lock()
 	s.stopLocked()
 	prevDone, oldBackend := s.done, s.backend
-	s.ds, s.settings, s.opt, s.backend, s.backendD = ds, st, opt, b, backendDesc
+	s.ds, s.settings, s.opt, s.smp, s.backend, s.backendD = ds, st, opt, nil, b, backendDesc
 	s.lastErr = nil
 	s.done = nil
 	s.rateIter, s.rateTime = 0, time.Time{}
@@ -96,7 +109,7 @@ func (s *Session) Close() {
 	s.mu.Lock()
 	s.stopLocked()
 	done, b := s.done, s.backend
-	s.backend, s.opt = nil, nil
+	s.backend, s.opt, s.smp = nil, nil, nil
 	s.state = StateEmpty // nothing can be started any more
 	s.mu.Unlock()
 	if done != nil {
@@ -165,8 +178,12 @@ func (s *Session) Toggle() {
 func (s *Session) Start() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.opt == nil || !s.setStateLocked(EvStart) {
+	if (s.opt == nil && s.smp == nil) || !s.setStateLocked(EvStart) {
 		return false
+	}
+	if s.smp != nil {
+		s.startSampledLocked(s.smp)
+		return true
 	}
 	s.startLocked()
 	return true
@@ -389,12 +406,17 @@ func (s *Session) setStateLocked(e RunEvent) bool {
 // rate and notifies OnSnapshot. Snapshots of an optimiser that has been
 // replaced (a worker finishing after Open) are dropped.
 func (s *Session) publish(opt *engine.Optimizer, snap *engine.Snapshot) {
+	s.publishIf(func() bool { return s.opt == opt }, snap)
+}
+
+// publishIf is publish with the owner check current (called under s.mu).
+func (s *Session) publishIf(current func() bool, snap *engine.Snapshot) {
 	if snap == nil {
 		return
 	}
 	now := time.Now()
 	s.mu.Lock()
-	if s.opt != opt || s.snap.Load() == snap {
+	if !current() || s.snap.Load() == snap {
 		s.mu.Unlock()
 		return
 	}

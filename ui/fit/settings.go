@@ -17,6 +17,9 @@ type Settings struct {
 	Kind        string // "auto", "distances", "features", "relations" or "embedding"
 	Standardise string // "auto", "on" or "off": standardise feature columns
 	Symmetrise  bool   // symmetrise a non-symmetric distance matrix
+	// WordNetRoot is the root synset of a wordnet:DIR input ("": the
+	// loader's default; datasets.Options.WordNetRoot).
+	WordNetRoot string
 
 	// Model
 	Dim          int     // embedding dimension, 2 or 3
@@ -31,6 +34,15 @@ type Settings struct {
 	// Tol is the optimiser's relative-improvement stopping tolerance
 	// (engine.Options.Tol; 0: never stop early). Not shown in the panel.
 	Tol float64
+	// Structure is the covariance structure (engine.Options.Structure):
+	// one of StructureChoices.
+	Structure string
+	// ScaleBudget is the penalty lambda on the scales' traces
+	// (engine.Options.ScaleBudget; 0: none).
+	ScaleBudget float64
+	// Pairs picks exact or sampled pairs: one of PairsChoices; "auto"
+	// samples above engine.SampledAutoMin rows (see UseSampled).
+	Pairs string
 
 	// View
 	View         string  // "covariance" or "precision"
@@ -38,6 +50,19 @@ type Settings struct {
 	Labels       bool    // draw item labels
 	Level        float64 // gaussian level-set radius (in standard deviations)
 	ShowBaseline bool    // overlay the point-MDS baseline
+	// Glyph shrinks ellipses about their means: one of GlyphChoices
+	// (render.Style.Glyph).
+	Glyph string
+	// GlyphFactor is the shrink factor of Glyph "on" in (0, 1]; 0: automatic.
+	GlyphFactor float64
+	// Order is the draw order: one of OrderChoices (render.Style.Order).
+	Order string
+	// OutlineOnly draws rings without fills (render.Style.NoFill).
+	OutlineOnly bool
+	// Legend shows the live view's legend (render.Style.Legend).
+	Legend bool
+	// ClassBarycenters draws the 2-Wasserstein barycenter of every class.
+	ClassBarycenters bool
 }
 
 // Choices offered by the side panel's selects.
@@ -50,6 +75,10 @@ var (
 	BackendChoices     = []string{"auto", "cpu", "gl", "gl64"}
 	ViewChoices        = []string{"covariance", "precision"}
 	ColorByChoices     = []string{"class", "stress", "none"}
+	StructureChoices   = []string{engine.StructureFull, engine.StructureDiagonal, engine.StructureSpherical, engine.StructurePoints}
+	PairsChoices       = []string{"auto", "exact", "sampled"}
+	GlyphChoices       = []string{"auto", "on", "off"}
+	OrderChoices       = []string{"auto", "largest-first", "interleaved", "data"}
 )
 
 // DefaultFamily is the elliptical family a fit uses unless told otherwise,
@@ -77,10 +106,15 @@ func DefaultSettings() Settings {
 		Seed:         eo.Seed,
 		Backend:      "auto",
 		Tol:          eo.Tol,
+		Structure:    engine.StructureFull,
+		Pairs:        "auto",
 		View:         "covariance",
 		ColorBy:      "class",
 		Labels:       true,
 		Level:        1,
+		Glyph:        "auto",
+		Order:        "auto",
+		Legend:       true,
 	}
 }
 
@@ -115,6 +149,18 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("colour by: %q (want %s)", s.ColorBy, strings.Join(ColorByChoices, ", "))
 	case !(s.Tol >= 0 && s.Tol < 1):
 		return fmt.Errorf("tolerance: %v (want 0 <= tol < 1)", s.Tol)
+	case !Contains(StructureChoices, s.Structure):
+		return fmt.Errorf("structure: %q (want %s)", s.Structure, strings.Join(StructureChoices, ", "))
+	case !(s.ScaleBudget >= 0 && s.ScaleBudget <= 100):
+		return fmt.Errorf("scale budget: %v (want 0 <= lambda <= 100)", s.ScaleBudget)
+	case !Contains(PairsChoices, s.Pairs):
+		return fmt.Errorf("pairs: %q (want %s)", s.Pairs, strings.Join(PairsChoices, ", "))
+	case !Contains(GlyphChoices, s.Glyph):
+		return fmt.Errorf("glyphs: %q (want %s)", s.Glyph, strings.Join(GlyphChoices, ", "))
+	case !(s.GlyphFactor >= 0 && s.GlyphFactor <= 1):
+		return fmt.Errorf("glyph factor: %v (want 0 < factor <= 1, or 0 for automatic)", s.GlyphFactor)
+	case !Contains(OrderChoices, s.Order):
+		return fmt.Errorf("draw order: %q (want %s)", s.Order, strings.Join(OrderChoices, ", "))
 	case !(s.Level > 0 && s.Level <= 10):
 		return fmt.Errorf("gaussian level: %v (want 0 < level <= 10)", s.Level)
 	}
@@ -127,12 +173,14 @@ func (s Settings) ModelChanged(t Settings) bool {
 	return s.DataChanged(t) ||
 		s.Dim != t.Dim || s.Family != t.Family || (t.Family == "custom" && s.Tau != t.Tau) ||
 		s.Eps != t.Eps || s.Optimizer != t.Optimizer || s.LearningRate != t.LearningRate ||
-		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol
+		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol ||
+		s.Structure != t.Structure || s.ScaleBudget != t.ScaleBudget || s.Pairs != t.Pairs
 }
 
 // DataChanged reports whether going from s to t needs the file read again.
 func (s Settings) DataChanged(t Settings) bool {
-	return s.Dataset != t.Dataset || s.Kind != t.Kind || s.Standardise != t.Standardise || s.Symmetrise != t.Symmetrise
+	return s.Dataset != t.Dataset || s.Kind != t.Kind || s.Standardise != t.Standardise || s.Symmetrise != t.Symmetrise ||
+		s.WordNetRoot != t.WordNetRoot
 }
 
 // Contains reports whether s is one of list (a choice check).

@@ -34,6 +34,8 @@ type Key struct {
 	Overlay   uint64 // the geodesic tool's state version
 	Baseline  uint64 // the point-MDS toggle's version
 	Highlight uint64 // the neighbour highlights' version
+	// Barycenters is the version of the barycenters drawn.
+	Barycenters uint64
 }
 
 // Frame is one finished picture handed to the UI goroutine.
@@ -48,6 +50,9 @@ type Frame struct {
 	Key     Key    // the Input.Key drawn
 	// Baseline locates the point-MDS markers in Scene (nil: none).
 	Baseline *BaselineOverlay
+	// LOD is the level of detail render.Live chose for the frame
+	// (render.Live.LOD: shapes, glyphs or density).
+	LOD render.LOD
 }
 
 // Loop owns rasterisation. It runs on its own goroutine, draws with
@@ -90,7 +95,12 @@ type Loop struct {
 	drawnVP  render.Viewport
 	drawnOv  *BaselineOverlay
 	drew     bool
+	cost     time.Duration // wall time of the last frame drawn
 }
+
+// snapshotDuty: frames that only show a new snapshot are spaced at least
+// snapshotDuty times the last frame's drawing time apart.
+const snapshotDuty = 5
 
 // NewLoop returns a frame loop that draws what source returns and shows
 // each frame with apply, posted to the UI goroutine with post (fyne.Do).
@@ -248,7 +258,20 @@ func (l *Loop) Run(ctx context.Context) {
 			return
 		case <-l.wake:
 		}
-		if wait := l.minInterval - time.Since(last); wait > 0 {
+		wait := l.minInterval - time.Since(last)
+		l.mu.Lock()
+		viewChanged := l.viewVer != l.lastView
+		l.mu.Unlock()
+		if !viewChanged {
+			// Only the data changed (a running fit publishing snapshots):
+			// keep the rasteriser, which shares the cores with the
+			// optimiser, to about 1/snapshotDuty of the time. Pan, zoom
+			// and hover keep the full frame rate.
+			if w := time.Duration(snapshotDuty*float64(l.cost)) - time.Since(last); w > wait {
+				wait = w
+			}
+		}
+		if wait > 0 {
 			select {
 			case <-ctx.Done():
 				return
@@ -312,6 +335,8 @@ func (l *Loop) Step() {
 	if scene != nil && scene.Len() > liveOutlineMax {
 		st.Outline = false // keeps large scenes inside a 16 ms frame (docs/render.md)
 	}
+	drawStart := time.Now()
+	defer func() { l.cost = time.Since(drawStart) }()
 	img := l.buffer(w, h)
 	hover := -1
 	if scene != nil && hoverOn && l.drew {
@@ -352,7 +377,7 @@ func (l *Loop) Step() {
 	l.mu.Unlock()
 
 	l.seq++
-	f := &Frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq, Key: in.Key, Baseline: in.Baseline}
+	f := &Frame{Img: img, Scene: scene, Style: st, VP: vp, Hover: hover, Seq: l.seq, Key: in.Key, Baseline: in.Baseline, LOD: l.live.LOD()}
 	if hover >= 0 {
 		f.Tooltip = frameTooltip(in.Baseline, scene, hover)
 	}

@@ -19,6 +19,10 @@ type CurveData struct {
 	History      []float64 // stress-1 after each iteration (read, never modified)
 	PointRef     float64   // stress-1 of point MDS; 0 = not known
 	ClassicalRef float64   // stress-1 of classical MDS; 0 = not known
+	// Text replaces the current-value line ("iteration N   stress-1 X")
+	// when not empty (the app adds the means' share, or says the value
+	// is a sampled-pair estimate).
+	Text string
 }
 
 // Colours of the curve and its reference lines.
@@ -158,10 +162,15 @@ func NewStressCurve() *StressCurve {
 	return c
 }
 
+// ValueText is the current-value line shown.
+func (c *StressCurve) ValueText() string { return c.value.Text }
+
 // SetData replaces what the widget shows; call it on the UI goroutine.
 func (c *StressCurve) SetData(d CurveData) {
 	c.data = d
-	if n := len(d.History); n > 0 {
+	if d.Text != "" {
+		c.value.SetText(d.Text)
+	} else if n := len(d.History); n > 0 {
 		c.value.SetText(fmt.Sprintf("iteration %d   stress-1 %.4g", n-1, d.History[n-1]))
 	} else {
 		c.value.SetText("stress-1 —")

@@ -172,7 +172,8 @@ func (p *Tab) ShowDataset(ds *datasets.Dataset) {
 }
 
 // Describe is the dataset card's text: name, size, kind or features,
-// class column and source.
+// class column, source and the loader's notices (datasets.Notices: the
+// detected kind, the largest asymmetry of a symmetrised matrix).
 func Describe(ds *datasets.Dataset) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n%d items · ", fit.DisplayName(ds.Name), ds.Len())
@@ -189,6 +190,9 @@ func Describe(ds *datasets.Dataset) string {
 	}
 	if ds.Source != "" && ds.Source != ds.Name {
 		fmt.Fprintf(&b, "\n%s", ds.Source)
+	}
+	for _, line := range ds.Notices() { // how it was read: detection, symmetrisation
+		fmt.Fprintf(&b, "\n%s", line)
 	}
 	return b.String()
 }

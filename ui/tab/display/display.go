@@ -1,10 +1,12 @@
 // Package display is the View tab of the side panel: covariance or
-// precision ellipses, colour, level, labels and the fit-view button. A
-// change only redraws.
+// precision ellipses, colour, level, labels, glyphs, draw order, outline
+// only, legend, barycenters and the fit-view button. A change only redraws.
 package display
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,6 +24,10 @@ type Host interface {
 	ApplyView(st fit.Settings)
 	// FitView fits the picture to the window again.
 	FitView()
+	// SelectionBarycenter draws the barycenter of the selected items.
+	SelectionBarycenter()
+	// ClearBarycenter removes the selection's barycenter.
+	ClearBarycenter()
 }
 
 // Tab is the View tab. Its methods run on the UI goroutine.
@@ -35,6 +41,13 @@ type Tab struct {
 	labels  *widget.Check
 	level   *widget.Slider
 	levelL  *widget.Label
+
+	glyph       *widget.Select // glyph mode (fit.GlyphChoices)
+	glyphFactor *widget.Entry  // glyph shrink factor; 0 automatic
+	order       *widget.Select // draw order (fit.OrderChoices)
+	outline     *widget.Check  // outline only
+	legend      *widget.Check  // legend on the canvas
+	classBary   *widget.Check  // barycenter of every class
 }
 
 // New builds the View tab.
@@ -50,19 +63,43 @@ func New(h Host) *Tab {
 		p.levelL.SetText(fmt.Sprintf("%.1f", v))
 		p.changed(func(s *fit.Settings) { s.Level = v })
 	}
+	p.glyph = widget.NewSelect(fit.GlyphChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Glyph = v }) })
+	p.glyphFactor = widget.NewEntry()
+	p.glyphFactor.OnSubmitted = func(v string) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || !(f >= 0 && f <= 1) {
+			p.Sync(p.h.Settings()) // not a factor in [0, 1]: show the setting again
+			return
+		}
+		p.changed(func(s *fit.Settings) { s.GlyphFactor = f })
+	}
+	p.order = widget.NewSelect(fit.OrderChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Order = v }) })
+	p.outline = widget.NewCheck("Outline only", func(on bool) { p.changed(func(s *fit.Settings) { s.OutlineOnly = on }) })
+	p.legend = widget.NewCheck("Legend", func(on bool) { p.changed(func(s *fit.Settings) { s.Legend = on }) })
+	p.classBary = widget.NewCheck("Class barycenters", func(on bool) { p.changed(func(s *fit.Settings) { s.ClassBarycenters = on }) })
+	selBary := widget.NewButton("Barycenter of selection", h.SelectionBarycenter)
+	clearBary := widget.NewButton("Clear", h.ClearBarycenter)
 	fitView := widget.NewButtonWithIcon("Fit view (F)", theme.ZoomFitIcon(), h.FitView)
 	form := widget.NewForm(
 		widget.NewFormItem("Ellipses", p.view),
 		widget.NewFormItem("Colour by", p.colorBy),
 		widget.NewFormItem("Level k", container.NewBorder(nil, nil, nil, p.levelL, p.level)),
+		widget.NewFormItem("Glyphs", p.glyph),
+		widget.NewFormItem("Glyph factor", p.glyphFactor),
+		widget.NewFormItem("Draw order", p.order),
 	)
+	glyphHelp := widget.NewLabel("Glyphs shrink every ellipse about its mean (auto: when they overlap heavily; factor 0 = automatic, applies on Enter). The hovered item shows its full-size ellipse.")
+	glyphHelp.Wrapping = fyne.TextWrapWord
+	glyphHelp.Importance = widget.LowImportance
 	levelHelp := widget.NewLabel("Level k: k-sigma ellipses for gaussians; k = 1 is the support of a uniform.")
 	levelHelp.Wrapping = fyne.TextWrapWord
 	levelHelp.Importance = widget.LowImportance
 	help := widget.NewLabel("Wheel: zoom · drag: pan (3D: rotate; Shift-drag pans) · click: select · double-click: fit · Space: run/pause · S: step · R: reset")
 	help.Wrapping = fyne.TextWrapWord
 	help.Importance = widget.LowImportance
-	p.content = container.NewVScroll(container.NewVBox(form, levelHelp, p.labels, fitView, help))
+	p.content = container.NewVScroll(container.NewVBox(form, levelHelp, glyphHelp,
+		container.NewGridWithColumns(2, p.labels, p.legend), container.NewGridWithColumns(2, p.outline, p.classBary),
+		container.NewBorder(nil, nil, nil, clearBary, selBary), fitView, help))
 	p.Sync(h.Settings())
 	return p
 }
@@ -79,6 +116,12 @@ func (p *Tab) Sync(s fit.Settings) {
 	p.labels.SetChecked(s.Labels)
 	p.level.SetValue(s.Level)
 	p.levelL.SetText(fmt.Sprintf("%.1f", s.Level))
+	p.glyph.SetSelected(s.Glyph)
+	p.glyphFactor.SetText(strconv.FormatFloat(s.GlyphFactor, 'g', -1, 64))
+	p.order.SetSelected(s.Order)
+	p.outline.SetChecked(s.OutlineOnly)
+	p.legend.SetChecked(s.Legend)
+	p.classBary.SetChecked(s.ClassBarycenters)
 }
 
 // SetEllipses picks "covariance" or "precision" as a user would.

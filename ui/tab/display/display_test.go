@@ -1,25 +1,31 @@
 package display
 
 import (
+	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
 	"testing"
 
-	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
-
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"burescope/render"
 	"burescope/ui/fit"
 )
 
 // fakeHost is the app as the View tab sees it.
 type fakeHost struct {
-	set     fit.Settings
-	applied []fit.Settings
-	fits    int
+	set          fit.Settings
+	applied      []fit.Settings
+	fits         int
+	bary, clears int
 }
 
 func (h *fakeHost) Settings() fit.Settings    { return h.set }
 func (h *fakeHost) ApplyView(st fit.Settings) { h.applied = append(h.applied, st); h.set = st }
 func (h *fakeHost) FitView()                  { h.fits++ }
+func (h *fakeHost) SelectionBarycenter()      { h.bary++ }
+func (h *fakeHost) ClearBarycenter()          { h.clears++ }
 
 // TestDisplayTab: each view change reaches the host as settings that
 // differ from the old ones only in that option; Sync shows settings
@@ -61,4 +67,69 @@ func TestDisplayTab(t *testing.T) {
 	if len(h.applied) != n || p.Ellipses() != fit.DefaultSettings().View {
 		t.Errorf("Sync applied %d settings, shows %q", len(h.applied)-n, p.Ellipses())
 	}
+}
+
+// TestViewTabReadability: glyph mode and factor, draw order, outline
+// only, legend and class barycenters reach the host, and fit.Style maps
+// them to the render style the canvas and exports draw with; a factor
+// outside [0, 1] is refused and the field shows the setting again.
+func TestViewTabReadability(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{set: fit.DefaultSettings()}
+	p := New(h)
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	if def := fit.Style(h.set, false); def.Glyph != render.GlyphAuto || !def.Legend || def.NoFill || def.Order != render.OrderAuto {
+		t.Errorf("default style %+v", def)
+	}
+	p.glyph.SetSelected("on")
+	p.glyphFactor.SetText("0.25")
+	p.glyphFactor.OnSubmitted(p.glyphFactor.Text)
+	p.order.SetSelected("interleaved")
+	p.outline.SetChecked(true)
+	p.legend.SetChecked(false)
+	p.classBary.SetChecked(true)
+	if len(h.applied) != 6 {
+		t.Fatalf("%d view changes applied, want 6", len(h.applied))
+	}
+	rs := fit.Style(h.set, false)
+	if rs.Glyph != render.GlyphOn || rs.GlyphFactor != 0.25 || rs.Order != render.OrderInterleaved || !rs.NoFill || rs.Legend || !h.set.ClassBarycenters {
+		t.Errorf("style %+v, class barycenters %v", rs, h.set.ClassBarycenters)
+	}
+	p.glyphFactor.SetText("2")
+	p.glyphFactor.OnSubmitted(p.glyphFactor.Text)
+	if len(h.applied) != 6 || p.glyphFactor.Text != "0.25" {
+		t.Errorf("factor 2: %d applied, field %q", len(h.applied), p.glyphFactor.Text)
+	}
+	test.Tap(findButton(t, p, "Barycenter of selection"))
+	test.Tap(findButton(t, p, "Clear"))
+	if h.bary != 1 || h.clears != 1 {
+		t.Errorf("barycenter commands: %d, clears %d", h.bary, h.clears)
+	}
+}
+
+// findButton finds the button labelled text in the tab.
+func findButton(t *testing.T, p *Tab, text string) *widget.Button {
+	t.Helper()
+	var found *widget.Button
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Button:
+			if v.Text == text {
+				found = v
+			}
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+		case *container.Scroll:
+			walk(v.Content)
+		}
+	}
+	walk(p.Content())
+	if found == nil {
+		t.Fatalf("no button %q", text)
+	}
+	return found
 }

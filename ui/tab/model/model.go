@@ -1,5 +1,6 @@
 // Package model is the Model tab of the side panel: dimension, family,
-// tau, eps, optimiser, learning rate, iterations, seed and backend, with
+// tau, eps, optimiser, learning rate, iterations, seed, backend,
+// covariance structure, scale budget and exact or sampled pairs, with
 // the backend in use shown below. A change rebuilds the fit.
 package model
 
@@ -43,6 +44,9 @@ type Tab struct {
 	seed      *widget.Entry
 	backend   *widget.Select
 	renderer  *widget.Label
+	structure *widget.Select // covariance structure (fit.StructureChoices)
+	budget    *widget.Entry  // scale budget lambda
+	pairs     *widget.Select // exact / sampled / auto pairs
 }
 
 // New builds the Model tab.
@@ -64,6 +68,9 @@ func New(h Host) *Tab {
 	p.iters = p.intEntry(func(v int64) { p.changed(func(s *fit.Settings) { s.Iterations = int(v) }) })
 	p.seed = p.intEntry(func(v int64) { p.changed(func(s *fit.Settings) { s.Seed = v }) })
 	p.backend = widget.NewSelect(fit.BackendChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Backend = v }) })
+	p.structure = widget.NewSelect(fit.StructureChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Structure = v }) })
+	p.budget = p.floatEntry(func(v float64) { p.changed(func(s *fit.Settings) { s.ScaleBudget = v }) })
+	p.pairs = widget.NewSelect(fit.PairsChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Pairs = v }) })
 	p.renderer = widget.NewLabel("")
 	p.renderer.Wrapping = fyne.TextWrapWord
 	p.renderer.Importance = widget.LowImportance
@@ -77,8 +84,11 @@ func New(h Host) *Tab {
 		widget.NewFormItem("Iterations", p.iters),
 		widget.NewFormItem("Seed", p.seed),
 		widget.NewFormItem("Backend", p.backend),
+		widget.NewFormItem("Structure", p.structure),
+		widget.NewFormItem("Scale budget", p.budget),
+		widget.NewFormItem("Pairs", p.pairs),
 	)
-	hint := widget.NewLabel("Text fields apply on Enter. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS.")
+	hint := widget.NewLabel("Text fields apply on Enter. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS. Structure: full ellipses, axis-aligned (diagonal), circles (spherical) or points. Scale budget lambda (0 to about 0.1) makes the means carry more of the distances, at a cost in stress-1. Pairs auto: sampled pairs above " + strconv.Itoa(fit.SampledAutoMin) + " rows of a feature table or an embedding.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	p.content = container.NewVScroll(container.NewVBox(form, p.renderer, hint))
@@ -103,6 +113,9 @@ func (p *Tab) Sync(s fit.Settings) {
 	p.iters.SetText(strconv.Itoa(s.Iterations))
 	p.seed.SetText(strconv.FormatInt(s.Seed, 10))
 	p.backend.SetSelected(s.Backend)
+	p.structure.SetSelected(s.Structure)
+	p.budget.SetText(formatFloat(s.ScaleBudget))
+	p.pairs.SetSelected(s.Pairs)
 	p.renderer.SetText("In use: " + p.h.BackendDesc())
 }
 

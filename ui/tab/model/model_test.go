@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"burescope/engine"
 	"burescope/ui/fit"
 )
 
@@ -63,5 +64,43 @@ func TestModelTab(t *testing.T) {
 	p.Sync(fit.DefaultSettings())
 	if len(h.applied) != 3 {
 		t.Errorf("Sync applied settings: %d", len(h.applied))
+	}
+}
+
+// TestModelTabStructure: the covariance structure, the scale budget and
+// the pairs choice reach the host as settings, and the options the
+// session builds from them (fit.EngineOptions) carry them to the engine.
+func TestModelTabStructure(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{set: fit.DefaultSettings()}
+	p := New(h)
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	if p.structure.Selected != engine.StructureFull || p.budget.Text != "0" || p.pairs.Selected != "auto" {
+		t.Fatalf("defaults shown: structure %q budget %q pairs %q", p.structure.Selected, p.budget.Text, p.pairs.Selected)
+	}
+	p.structure.SetSelected(engine.StructureDiagonal)
+	p.budget.SetText("0.03")
+	p.budget.OnSubmitted(p.budget.Text)
+	p.pairs.SetSelected("exact")
+	if len(h.applied) != 3 {
+		t.Fatalf("applied %d settings, want 3", len(h.applied))
+	}
+	st := h.applied[2]
+	opt, err := fit.EngineOptions(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.Structure != engine.StructureDiagonal || opt.ScaleBudget != 0.03 || opt.Points || st.Pairs != "exact" {
+		t.Errorf("engine options: structure %q budget %v points %v; pairs %q", opt.Structure, opt.ScaleBudget, opt.Points, st.Pairs)
+	}
+	p.structure.SetSelected(engine.StructurePoints)
+	if opt, _ := fit.EngineOptions(h.set); !opt.Points {
+		t.Error("points structure does not fit points")
+	}
+	p.budget.SetText("-1")
+	p.budget.OnSubmitted(p.budget.Text)
+	if err := h.set.Validate(); err == nil {
+		t.Error("a negative scale budget validates")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,6 +77,21 @@ type Tab struct {
 	spec   view.PlaneSpec // plane of the trained view (specMu)
 
 	updates atomic.Int64 // UI updates applied (tests)
+
+	wnDir, wnRoot *widget.Entry  // WordNet database folder and root synset
+	wnOpen        *widget.Button // opens wordnet:DIR under the root
+}
+
+// DefaultWordNetDir is where Debian's wordnet-base package installs the
+// WordNet database, the Relations tab's default.
+const DefaultWordNetDir = "/usr/share/wordnet"
+
+// memText is the memory line under the progress: the Go heap in use and
+// the memory obtained from the system.
+func memText() string {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return fmt.Sprintf("\nmemory: heap %.0f MiB, from the system %.0f MiB", float64(m.HeapAlloc)/(1<<20), float64(m.Sys)/(1<<20))
 }
 
 // Host is what the Relations tab needs from the app.
@@ -91,6 +107,9 @@ type Host interface {
 	// OpenDataset opens name (builtin:NAME or a file) without starting a
 	// fit.
 	OpenDataset(name string)
+	// OpenWordNet opens the noun hierarchy of the WordNet database in dir
+	// (wordnet:DIR) under the root synset root, without starting a fit.
+	OpenWordNet(dir, root string)
 	// NewPlane sets the plane of a new training's pictures in the
 	// Explore tab (and forgets its items).
 	NewPlane(spec view.PlaneSpec)
@@ -134,6 +153,12 @@ func New(h Host) *Tab {
 	r.mammals = widget.NewButtonWithIcon("Open the WordNet mammals", theme.FolderOpenIcon(), func() {
 		r.h.OpenDataset(datasets.BuiltinPrefix + "mammals")
 	})
+	r.wnDir = entry(DefaultWordNetDir)
+	r.wnRoot = entry("mammal.n.01")
+	r.wnRoot.SetPlaceHolder(datasets.DefaultWordNetRoot + " (all nouns)")
+	r.wnOpen = widget.NewButtonWithIcon("Open WordNet", theme.FolderOpenIcon(), func() {
+		r.h.OpenWordNet(strings.TrimSpace(r.wnDir.Text), strings.TrimSpace(r.wnRoot.Text))
+	})
 	r.bar = widget.NewProgressBar()
 	r.text = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	r.text.Wrapping = fyne.TextWrapWord
@@ -158,6 +183,8 @@ func New(h Host) *Tab {
 	r.content = container.NewVScroll(container.NewVBox(
 		widget.NewLabelWithStyle("Train from relations", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		r.info, r.mammals,
+		widget.NewForm(widget.NewFormItem("WordNet", r.wnDir), widget.NewFormItem("Root synset", r.wnRoot)),
+		r.wnOpen,
 		widget.NewSeparator(),
 		r.needs, form,
 		container.NewGridWithColumns(3, r.start, r.pause, r.stop),
@@ -454,7 +481,7 @@ func (r *Tab) apply(id int, p *hypernymy.Progress, v *view.EmbView) {
 	if p.Epochs > 0 {
 		r.bar.SetValue(float64(p.Epoch) / float64(p.Epochs))
 	}
-	r.setProgressText(progressText(p))
+	r.setProgressText(progressText(p) + memText())
 	if v != nil {
 		r.lastView = v
 		if r.show.Checked {
@@ -679,4 +706,16 @@ func (r *Tab) Type(field, value string) {
 	if e != nil {
 		e.SetText(value)
 	}
+}
+
+// ProgressText is the text under the progress bar (epoch, loss, MAP and
+// mean rank, time per epoch, memory).
+func (r *Tab) ProgressText() string { return r.text.Text }
+
+// OpenWordNetAs fills the WordNet folder and root and presses Open
+// WordNet, as a user would.
+func (r *Tab) OpenWordNetAs(dir, root string) {
+	r.wnDir.SetText(dir)
+	r.wnRoot.SetText(root)
+	r.wnOpen.OnTapped()
 }

@@ -22,8 +22,9 @@ import (
 // that one goroutine runs in order (the UI goroutine); the test runs its
 // own widget work there too, through on.
 type fakeHost struct {
-	ch    chan func()
-	shown atomic.Pointer[view.EmbView]
+	ch      chan func()
+	shown   atomic.Pointer[view.EmbView]
+	wordnet []string // OpenWordNet calls, "dir|root"
 }
 
 func newFakeHost() *fakeHost {
@@ -43,6 +44,7 @@ func (h *fakeHost) on(f func()) {
 }
 
 func (h *fakeHost) Shown() *view.EmbView              { return h.shown.Load() }
+func (h *fakeHost) OpenWordNet(dir, root string)      { h.wordnet = append(h.wordnet, dir+"|"+root) }
 func (h *fakeHost) Install(v *view.EmbView, fit bool) { h.shown.Store(v) }
 func (h *fakeHost) Leave()                            { h.shown.Store(nil) }
 func (h *fakeHost) PauseFit()                         {}
