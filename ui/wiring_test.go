@@ -203,7 +203,9 @@ func TestUseSampled(t *testing.T) {
 		{"auto", "distances", 100000, false, false},
 		{"exact", "features", 100000, false, false},
 		{"sampled", "features", 10, true, false},
-		{"sampled", "relations", 10, false, true},
+		{"sampled", "relations", 10, true, false},
+		{"auto", "relations", engine.SampledAutoMin + 1, true, false},
+		{"sampled", "distances", 10, false, true},
 		{"bogus", "features", 10, false, true},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%d", c.mode, c.kind, c.n), func(t *testing.T) {

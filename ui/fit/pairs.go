@@ -52,8 +52,8 @@ func SampledOptions(ds *datasets.Dataset, st Settings) (engine.SampledOptions, e
 }
 
 // LoadDataset loads name (a file or builtin:NAME) under the data
-// settings of st as the app fits it: a feature table is read without its
-// n^2 distances first, and read again with them only when the exact path
+// settings of st as the app fits it: a feature table or a relation graph
+// is read without its n^2 distances first, and read again with them only when the exact path
 // (UseSampled false) will fit it, so a table above engine.SampledAutoMin
 // rows never builds them.
 func LoadDataset(name string, st Settings, metadata string) (*datasets.Dataset, error) {
@@ -63,7 +63,7 @@ func LoadDataset(name string, st Settings, metadata string) (*datasets.Dataset, 
 	if err != nil {
 		return nil, err
 	}
-	if ds.Kind == datasets.KindFeatures && ds.Dist == nil {
+	if (ds.Kind == datasets.KindFeatures || ds.Kind == datasets.KindRelations) && ds.Dist == nil {
 		sampled, err := UseSampled(st.Pairs, ds.Kind, ds.Len())
 		if err != nil {
 			return nil, err
