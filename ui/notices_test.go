@@ -16,9 +16,10 @@ import (
 )
 
 // TestAppAsymmetryNotice: an asymmetric distance matrix is read with the
-// CLI's rule (datasets: averaged when symmetrising, the app's default)
-// and the dataset card and status bar say so, the card naming the pair
-// with the largest |D_ij - D_ji| found here by scanning the matrix.
+// CLI's rule: refused by default (the dataset stays), averaged when the
+// user asks to symmetrise, and then the dataset card and status bar say
+// so, the card naming the pair with the largest |D_ij - D_ji| found here
+// by scanning the matrix.
 func TestAppAsymmetryNotice(t *testing.T) {
 	labels := []string{"a", "b", "c", "d"}
 	D := [][]float64{
@@ -46,6 +47,14 @@ func TestAppAsymmetryNotice(t *testing.T) {
 	}
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
+	if a.set.Symmetrise {
+		t.Fatal("symmetrising is on by default; the CLI refuses asymmetric matrices by default")
+	}
+	openAndWait(t, a, path)
+	if ds := a.sess.Dataset(); ds == nil || ds.Name == path {
+		t.Fatalf("asymmetric %s opened without symmetrising", path)
+	}
+	a.on(func() { a.set.Symmetrise = true })
 	openAndWait(t, a, path)
 	ds := a.sess.Dataset()
 	if ds == nil || ds.Name != path {

@@ -91,7 +91,7 @@ func runFit(env Env) error {
 	figure := fs.String("figure", "", "also draw the fit to this figure (png, svg, pdf or eps; labels on, coloured by class when the data has one)")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
 	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic; see the datasets docs)")
-	symmetrize := fs.Bool("symmetrize", false, "average an asymmetric distance matrix with its transpose instead of rejecting it")
+	symmetrize := fs.Bool("symmetrize", def.Symmetrise, "average an asymmetric distance matrix with its transpose instead of rejecting it")
 	pairsMode := fs.String("pairs", "auto", fmt.Sprintf("pairs fitted: exact (all n(n-1)/2 distances), sampled (a fresh sample each epoch; feature tables and embedding files) or auto (sampled above %d rows)", SampledAutoMin))
 	epochs := fs.Int("epochs", 0, "epochs of a sampled fit (0: 600, or 300 above 20000 rows)")
 	rootsOpt := addRootsFlags(fs)

@@ -89,13 +89,15 @@ const DefaultFamily = "uniform"
 // and (for the model options) in `burescope fit`: the default built-in
 // dataset, d = 2, the uniform family, eps = 0.01 (the paper's value), Adam
 // with its default rate, 1000 iterations, seed 1, the automatic backend.
+// An asymmetric distance matrix is refused unless the user asks to
+// symmetrise it (the same rule as `burescope fit --symmetrize`).
 func DefaultSettings() Settings {
 	eo := engine.DefaultOptions()
 	return Settings{
 		Dataset:      datasets.BuiltinPrefix + datasets.DefaultBuiltin,
 		Kind:         "auto",
 		Standardise:  "auto",
-		Symmetrise:   true,
+		Symmetrise:   false,
 		Dim:          2,
 		Family:       DefaultFamily,
 		Tau:          1,
