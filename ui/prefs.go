@@ -62,24 +62,50 @@ func LoadSettings(p fyne.Preferences, def fit.Settings) fit.Settings {
 	return s
 }
 
-// SaveSettings stores the persistent options of s in p.
+// SaveSettings stores the persistent options of s in p, writing only the
+// keys whose value differs from what p already gives (a missing key counts
+// as its default). Each write makes Fyne save the whole file and its file
+// watcher reload it; a burst of writes can have the watcher read a file
+// that the next save has just truncated ("Preferences load error: EOF"),
+// so an unchanged setting is never written.
 func SaveSettings(p fyne.Preferences, s fit.Settings) {
-	p.SetString(prefView, s.View)
-	p.SetString(prefColorBy, s.ColorBy)
-	p.SetBool(prefLabels, s.Labels)
-	p.SetFloat(prefLevel, s.Level)
-	p.SetBool(prefBaseline, s.ShowBaseline)
-	p.SetInt(prefDim, s.Dim)
-	p.SetString(prefFamily, s.Family)
-	p.SetFloat(prefTau, s.Tau)
-	p.SetFloat(prefEps, s.Eps)
-	p.SetString(prefOptimizer, s.Optimizer)
-	p.SetFloat(prefRate, s.LearningRate)
-	p.SetInt(prefIterations, s.Iterations)
-	p.SetInt(prefSeed, int(s.Seed))
-	p.SetString(prefBackend, s.Backend)
-	p.SetString(prefStandardise, s.Standardise)
-	p.SetBool(prefSymmetrise, s.Symmetrise)
+	old := LoadSettings(p, fit.DefaultSettings())
+	setString := func(k, v, was string) {
+		if v != was {
+			p.SetString(k, v)
+		}
+	}
+	setBool := func(k string, v, was bool) {
+		if v != was {
+			p.SetBool(k, v)
+		}
+	}
+	setFloat := func(k string, v, was float64) {
+		if v != was {
+			p.SetFloat(k, v)
+		}
+	}
+	setInt := func(k string, v, was int) {
+		if v != was {
+			p.SetInt(k, v)
+		}
+	}
+	setString(prefView, s.View, old.View)
+	setString(prefColorBy, s.ColorBy, old.ColorBy)
+	setBool(prefLabels, s.Labels, old.Labels)
+	setFloat(prefLevel, s.Level, old.Level)
+	setBool(prefBaseline, s.ShowBaseline, old.ShowBaseline)
+	setInt(prefDim, s.Dim, old.Dim)
+	setString(prefFamily, s.Family, old.Family)
+	setFloat(prefTau, s.Tau, old.Tau)
+	setFloat(prefEps, s.Eps, old.Eps)
+	setString(prefOptimizer, s.Optimizer, old.Optimizer)
+	setFloat(prefRate, s.LearningRate, old.LearningRate)
+	setInt(prefIterations, s.Iterations, old.Iterations)
+	setInt(prefSeed, int(s.Seed), int(old.Seed))
+	setString(prefBackend, s.Backend, old.Backend)
+	setString(prefStandardise, s.Standardise, old.Standardise)
+	setBool(prefSymmetrise, s.Symmetrise, old.Symmetrise)
 }
 
 // RecentFiles returns the recently opened files, newest first.
@@ -104,5 +130,10 @@ func AddRecentFile(p fyne.Preferences, path string) []string {
 // none).
 func LastDir(p fyne.Preferences) string { return p.String(prefLastDir) }
 
-// SetLastDir remembers dir for the next file dialog.
-func SetLastDir(p fyne.Preferences, dir string) { p.SetString(prefLastDir, dir) }
+// SetLastDir remembers dir for the next file dialog (a write only when it
+// changes; see SaveSettings).
+func SetLastDir(p fyne.Preferences, dir string) {
+	if p.String(prefLastDir) != dir {
+		p.SetString(prefLastDir, dir)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 )
 
@@ -52,5 +53,50 @@ func TestRecentFiles(t *testing.T) {
 	SetLastDir(p, "/tmp/x")
 	if LastDir(p) != "/tmp/x" {
 		t.Error("last dir not kept")
+	}
+}
+
+// countingPrefs counts the writes that reach the preferences store.
+type countingPrefs struct {
+	fyne.Preferences
+	writes int
+}
+
+func (c *countingPrefs) SetString(k, v string)    { c.writes++; c.Preferences.SetString(k, v) }
+func (c *countingPrefs) SetBool(k string, v bool) { c.writes++; c.Preferences.SetBool(k, v) }
+func (c *countingPrefs) SetFloat(k string, v float64) {
+	c.writes++
+	c.Preferences.SetFloat(k, v)
+}
+func (c *countingPrefs) SetInt(k string, v int) { c.writes++; c.Preferences.SetInt(k, v) }
+
+// TestSaveSettingsWritesOnlyChanges: saving the defaults to an empty store
+// writes nothing, one changed option writes one key, saving it again
+// writes nothing (each write is a whole-file save that Fyne's watcher
+// reloads; a burst of them raced into "Preferences load error: EOF").
+func TestSaveSettingsWritesOnlyChanges(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := &countingPrefs{Preferences: a.Preferences()}
+	s := fit.DefaultSettings()
+	SaveSettings(p, s)
+	if p.writes != 0 {
+		t.Errorf("saving the defaults wrote %d keys, want 0", p.writes)
+	}
+	s.Dim = 3
+	SaveSettings(p, s)
+	if p.writes != 1 {
+		t.Errorf("one change wrote %d keys, want 1", p.writes)
+	}
+	SaveSettings(p, s)
+	if p.writes != 1 {
+		t.Errorf("saving unchanged settings wrote %d more keys", p.writes-1)
+	}
+	if got := LoadSettings(p, fit.DefaultSettings()); got.Dim != 3 {
+		t.Errorf("dimension read back %d, want 3", got.Dim)
+	}
+	SetLastDir(p, "/tmp")
+	SetLastDir(p, "/tmp")
+	if p.writes != 2 {
+		t.Errorf("SetLastDir twice with one directory: %d writes, want 2 in all", p.writes)
 	}
 }
