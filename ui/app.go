@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
+	"burescope/engine"
 	"burescope/render"
 	"burescope/ui/fit"
 	"burescope/ui/tab/data"
@@ -354,7 +355,7 @@ func (a *App) refreshStatus() {
 		fmt.Sprintf("d %d %s", snap.Dim, snap.Family.Name),
 		fmt.Sprintf("iteration %d", snap.Iter),
 		fmt.Sprintf("stress-1 %.4g", snap.Stress1),
-		a.sess.State().String(),
+		a.stateText(snap),
 		"backend " + a.sess.BackendDesc(),
 	}
 	if rate > 0 && a.sess.State() == fit.StateRunning {
@@ -362,6 +363,16 @@ func (a *App) refreshStatus() {
 	}
 	a.status.SetText(strings.Join(parts, "   ·   "))
 	a.refreshControls()
+}
+
+// stateText is the run state for the status bar; a finished run says why
+// it stopped.
+func (a *App) stateText(snap *engine.Snapshot) string {
+	st := a.sess.State()
+	if st == fit.StateDone {
+		return "done: " + fit.DoneReason(snap.Converged)
+	}
+	return st.String()
 }
 
 func (a *App) refreshControls() {

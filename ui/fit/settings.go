@@ -122,12 +122,14 @@ func (s Settings) Validate() error {
 }
 
 // ModelChanged reports whether going from s to t needs a new optimiser
-// (data or model options differ), as opposed to a redraw only.
+// (data or model options differ), as opposed to a redraw only. The
+// iteration budget is not part of the model: changing it never discards
+// a fit (Session.SetBudget).
 func (s Settings) ModelChanged(t Settings) bool {
 	return s.DataChanged(t) ||
 		s.Dim != t.Dim || s.Family != t.Family || (t.Family == "custom" && s.Tau != t.Tau) ||
 		s.Eps != t.Eps || s.Optimizer != t.Optimizer || s.LearningRate != t.LearningRate ||
-		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol
+		s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol
 }
 
 // DataChanged reports whether going from s to t needs the file read again.

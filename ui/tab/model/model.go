@@ -123,7 +123,7 @@ func (p *Tab) changed(edit func(*fit.Settings)) {
 	}
 	st := p.h.Settings()
 	edit(&st)
-	if st.ModelChanged(p.h.Settings()) {
+	if cur := p.h.Settings(); st.ModelChanged(cur) || st.Iterations != cur.Iterations {
 		p.h.ApplyModel(st)
 	}
 }
