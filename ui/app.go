@@ -76,12 +76,13 @@ func Run(args []string, stderr io.Writer) int {
 // interfaces of the ui/tab packages) and the only code that knows them
 // all.
 type App struct {
-	fa    fyne.App
-	win   fyne.Window
-	flags Flags
-	logw  io.Writer
-	do    func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut  atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	figure figureWhat // what the figure export being asked for draws
+	fa     fyne.App
+	win    fyne.Window
+	flags  Flags
+	logw   io.Writer
+	do     func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut   atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session
