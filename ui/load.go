@@ -40,8 +40,9 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 		err := a.load(req, st, gen, autostart)
 		if err != nil {
 			a.do(func() {
-				if a.sess.Dataset() == nil {
+				if a.sess.Dataset() == nil && a.shown.Load() == nil {
 					a.canvas.SetMessage("No data: open a file or pick a built-in dataset")
+					a.status.SetText("No data: " + fit.DisplayName(req.Name) + " could not be opened")
 				}
 				a.showError("Could not open "+fit.DisplayName(req.Name), err)
 			})
