@@ -121,6 +121,19 @@ func (s Settings) Validate() error {
 	return nil
 }
 
+// FamilyTau is the tau the fit uses: Tau for the custom family, the
+// family's own (uniform 1/(d+2), gaussian 1) otherwise; the Model tab
+// shows it so that it agrees with the figure caption.
+func (s Settings) FamilyTau() float64 {
+	if s.Family == "custom" {
+		return s.Tau
+	}
+	if fam, err := engine.ParseFamily(s.Family, s.Dim, s.Tau); err == nil {
+		return fam.Tau
+	}
+	return s.Tau
+}
+
 // ModelChanged reports whether going from s to t needs a new optimiser
 // (data or model options differ), as opposed to a redraw only. The
 // iteration budget is not part of the model: changing it never discards

@@ -96,7 +96,7 @@ func (p *Tab) Sync(s fit.Settings) {
 	p.dim.SetSelected(strconv.Itoa(s.Dim))
 	p.family.SetSelected(s.Family)
 	p.tauEnable(s.Family)
-	p.tau.SetText(formatFloat(s.Tau))
+	p.tau.SetText(formatFloat(s.FamilyTau()))
 	p.eps.SetText(formatFloat(s.Eps))
 	p.optimizer.SetSelected(s.Optimizer)
 	p.rate.SetText(formatFloat(s.LearningRate))
