@@ -41,7 +41,7 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 		if err != nil {
 			a.do(func() {
 				if a.sess.Dataset() == nil && a.shown.Load() == nil {
-					a.canvas.SetMessage("No data: open a file or pick a built-in dataset")
+					a.canvas.SetMessage("No data: open a file or pick a built-in dataset (Help > " + helpTitle + ")")
 					a.status.SetText("No data: " + fit.DisplayName(req.Name) + " could not be opened")
 				}
 				a.showError("Could not open "+fit.DisplayName(req.Name), err)
