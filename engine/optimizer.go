@@ -120,6 +120,7 @@ type Optimizer struct {
 	point1     atomic.Uint64 // math.Float64bits of PointStress1 (NaN = not computed)
 	pointMeans []float64     // the point-MDS baseline's means, input units (nil = not computed)
 	latest     atomic.Pointer[Snapshot]
+	budget     atomic.Int64 // MaxIter, changeable while running (SetMaxIter)
 }
 
 // NewOptimizer prepares a fit of n objects with packed distances dist (in
@@ -200,6 +201,7 @@ func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []flo
 	}
 	d := opt.Dim
 	o := &Optimizer{opt: opt, prob: prob, b: b, n: n, d: d, eps: opt.Eps}
+	o.budget.Store(int64(opt.MaxIter))
 	o.point1.Store(math.Float64bits(math.NaN()))
 	var sw float64
 	if opt.Weights == nil {
@@ -662,9 +664,27 @@ func (o *Optimizer) snapshot() *Snapshot {
 	return sn
 }
 
+// SetMaxIter changes the iteration budget of the run in progress without
+// touching the embedding; a budget at or below the iterations taken makes
+// Run stop after the current iteration. It does not wait for the
+// optimiser's lock, so it is safe to call while a run is in progress.
+func (o *Optimizer) SetMaxIter(n int) { o.budget.Store(int64(n)) }
+
+// Extend lets a finished run go on from where it is for k more
+// iterations: the budget becomes the iterations taken plus k and the
+// convergence flag is cleared (the stopping rule is checked again on the
+// next iteration).
+func (o *Optimizer) Extend(k int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.budget.Store(int64(o.iter + k))
+	o.converged = false
+}
+
 // done reports whether Run should stop.
 func (o *Optimizer) done() bool {
-	return o.converged || (o.opt.MaxIter > 0 && o.iter >= o.opt.MaxIter)
+	m := int(o.budget.Load())
+	return o.converged || (m > 0 && o.iter >= m)
 }
 
 // Step runs up to k iterations (fewer if the fit converges or reaches

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
+	"burescope/engine"
 	"burescope/render"
 	"burescope/ui/fit"
 	"burescope/ui/tab/data"
@@ -76,12 +77,13 @@ func Run(args []string, stderr io.Writer) int {
 // interfaces of the ui/tab packages) and the only code that knows them
 // all.
 type App struct {
-	fa    fyne.App
-	win   fyne.Window
-	flags Flags
-	logw  io.Writer
-	do    func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut  atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	figure figureWhat // what the figure export being asked for draws
+	fa     fyne.App
+	win    fyne.Window
+	flags  Flags
+	logw   io.Writer
+	do     func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut   atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session
@@ -348,7 +350,7 @@ func (a *App) refreshStatus() {
 		fmt.Sprintf("d %d %s", snap.Dim, snap.Family.Name),
 		a.iterText(snap),
 		fit.StressText(snap, sampled, se),
-		a.sess.State().String(),
+		a.stateText(snap),
 		"backend " + a.sess.BackendDesc(),
 	}
 	if ds.Asymmetry.Abs > 0 {
@@ -362,6 +364,16 @@ func (a *App) refreshStatus() {
 	}
 	a.status.SetText(strings.Join(parts, "   ·   "))
 	a.refreshControls()
+}
+
+// stateText is the run state for the status bar; a finished run says why
+// it stopped.
+func (a *App) stateText(snap *engine.Snapshot) string {
+	st := a.sess.State()
+	if st == fit.StateDone {
+		return "done: " + fit.DoneReason(snap.Converged)
+	}
+	return st.String()
 }
 
 func (a *App) refreshControls() {

@@ -50,7 +50,7 @@ func TestCanvasInput(t *testing.T) {
 	var shown bool
 	a.on(func() { tip, shown = a.canvas.Tooltip() })
 	label := a.sess.Dataset().Labels[f2.Hover]
-	if !shown || !strings.HasPrefix(tip, label) || !strings.Contains(tip, "cov eig") {
+	if !shown || !strings.HasPrefix(tip, label) || !strings.Contains(tip, "sd along axes") {
 		t.Errorf("tooltip %q (shown %v) for hovered %q", tip, shown, label)
 	}
 	a.on(func() { a.canvas.MouseOut() })

@@ -54,7 +54,7 @@ func (c *runControls) refresh(s fit.RunState, iter int) {
 	} else {
 		c.start.SetIcon(theme.MediaPlayIcon())
 	}
-	enable(c.start, s == fit.StatePaused || s == fit.StateRunning)
+	enable(c.start, s == fit.StatePaused || s == fit.StateRunning || s == fit.StateDone)
 	enable(c.step, s == fit.StatePaused)
 	enable(c.reset, s != fit.StateEmpty && s != fit.StateStepping)
 	enable(c.jitter, s != fit.StateEmpty && s != fit.StateStepping && s != fit.StateFailed)

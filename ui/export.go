@@ -42,11 +42,12 @@ var errNothing = errors.New("nothing to export yet: no dataset is loaded")
 // exportJob is what one export writes, captured on the UI goroutine so
 // that the (possibly slow) writing can happen on another.
 type exportJob struct {
-	kind  exportKind
-	snap  *engine.Snapshot
-	ds    *datasets.Dataset
-	scene *render.Scene // the picture on screen (figures)
-	style render.Style
+	kind    exportKind
+	snap    *engine.Snapshot
+	ds      *datasets.Dataset
+	scene   *render.Scene // the picture on screen (figures)
+	style   render.Style
+	caption string // the figure's caption ("" : render's default)
 }
 
 // exportJob captures the current state for kind; call it on the UI
@@ -64,6 +65,8 @@ func (a *App) exportJob(kind exportKind) (*exportJob, error) {
 		if j.scene == nil {
 			return nil, errNothing
 		}
+		j.style.Dark = false // light for print unless the dialog says dark
+		j.caption = figureCaption(j.scene, j.style, a.canvas.Badge(), a.set.ShowBaseline)
 	}
 	return j, nil
 }
@@ -73,7 +76,7 @@ func (a *App) exportJob(kind exportKind) (*exportJob, error) {
 func (j *exportJob) write(path string, dpi int) error {
 	switch j.kind {
 	case exportFigure:
-		return render.ExportFile(path, j.scene, j.style, render.ExportOptions{DPI: dpi, Title: fit.DisplayName(j.ds.Name)})
+		return render.ExportFile(path, j.scene, j.style, render.ExportOptions{DPI: dpi, Title: fit.DisplayName(j.ds.Name), Caption: j.caption})
 	case exportEmbeddingJSON:
 		return datasets.SaveEmbedding(path, j.snap.Embedding(j.ds.Labels))
 	case exportEmbeddingCSV:
@@ -175,15 +178,29 @@ func (a *App) exportFigureDialog() {
 			dpi.Disable()
 		}
 	}
-	form := container.NewVBox(
-		widget.NewForm(widget.NewFormItem("Format", format), widget.NewFormItem("DPI (PNG)", dpi)),
-	)
+	const drawView, drawFit = "The view, as shown", "The fit"
+	what := widget.NewRadioGroup([]string{drawView, drawFit}, nil)
+	what.SetSelected(drawView)
+	dark := widget.NewCheck("Dark background", nil)
+	dark.SetChecked(a.fa.Preferences().Bool(prefExportDark))
+	items := []*widget.FormItem{widget.NewFormItem("Format", format), widget.NewFormItem("DPI (PNG)", dpi), widget.NewFormItem("", dark)}
+	if a.canvas.Badge() != "" && a.shown.Load() == nil {
+		// The canvas shows something other than the fit (the geodesic
+		// tool): let the user choose.
+		items = append([]*widget.FormItem{widget.NewFormItem("Draw", what)}, items...)
+	}
+	form := container.NewVBox(widget.NewForm(items...))
 	dialog.ShowCustomConfirm("Export figure", "Choose file…", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
 		d, _ := strconv.Atoi(dpi.Selected)
 		a.fa.Preferences().SetInt(prefExportDPI, d)
+		a.fa.Preferences().SetBool(prefExportDark, dark.Checked)
+		a.figure = figureView
+		if what.Selected == drawFit {
+			a.figure = figureFit
+		}
 		a.saveDialog(exportFigure, "."+strings.ToLower(format.Selected), d)
 	}, a.win)
 }
@@ -213,6 +230,9 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 		}
 		SetLastDir(a.fa.Preferences(), filepath.Dir(path))
 		job, err := a.exportJob(kind)
+		if kind == exportFigure {
+			job, err = a.figureJob(a.figure, a.fa.Preferences().Bool(prefExportDark))
+		}
 		if err != nil {
 			a.showError("Export", err)
 			return
@@ -225,6 +245,7 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 					return
 				}
 				fmt.Fprintf(a.logw, "burescope: exported %s\n", path)
+				a.confirmExport(path)
 			})
 		}()
 	}, a.win)

@@ -20,8 +20,11 @@ type Flags struct {
 	Backend    string        // "auto", "cpu" or "gl"; "" = preference
 }
 
-// ParseFlags parses the app's options. A single positional argument is
-// taken as the dataset (so "burescope data.csv" opens that file).
+// ParseFlags parses the app's options, in any order with respect to the
+// file: "burescope data.csv --width 900" is "burescope --width 900
+// data.csv". A single positional argument is taken as the dataset (so
+// "burescope data.csv" opens that file); after "--" every argument is
+// positional.
 func ParseFlags(args []string, stderr io.Writer) (Flags, error) {
 	f := Flags{After: 5 * time.Second, Width: 1280, Height: 800}
 	fs := flag.NewFlagSet("burescope", flag.ContinueOnError)
@@ -33,10 +36,22 @@ func ParseFlags(args []string, stderr io.Writer) (Flags, error) {
 	w := fs.Float64("width", float64(f.Width), "initial window width")
 	h := fs.Float64("height", float64(f.Height), "initial window height")
 	fs.Usage = func() { FlagUsage(stderr) }
-	if err := fs.Parse(args); err != nil {
-		return f, err
+	var rest []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return f, err
+		}
+		left := fs.Args()
+		if used := len(args) - len(left); used > 0 && args[used-1] == "--" {
+			rest = append(rest, left...) // after "--": all positional
+			break
+		}
+		if len(left) == 0 {
+			break
+		}
+		rest = append(rest, left[0]) // a file; flags may follow it
+		args = left[1:]
 	}
-	rest := fs.Args()
 	switch {
 	case len(rest) == 1 && f.Dataset == "":
 		f.Dataset = rest[0]
@@ -59,7 +74,7 @@ func ParseFlags(args []string, stderr io.Writer) (Flags, error) {
 // FlagUsage prints the desktop app's options.
 func FlagUsage(w io.Writer) {
 	fmt.Fprint(w, `
-Desktop app: burescope [--dataset builtin:NAME|FILE] [FILE]
+Desktop app: burescope [options] [FILE] (options before or after FILE)
   --dataset NAME      open builtin:NAME or a file (default builtin:pisa2015)
   --backend B         auto, cpu, gl or gl64
   --width W --height H  initial window size

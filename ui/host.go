@@ -44,8 +44,24 @@ func (a host) ApplyData(st fit.Settings) {
 	}
 }
 
-// ApplyModel rebuilds the optimiser after a model setting changed.
+// ApplyModel rebuilds the optimiser after a model setting changed. A
+// change of the iteration budget alone keeps the fit: the session's
+// budget changes and the run can go on from where it is.
 func (a host) ApplyModel(st fit.Settings) {
+	if !st.ModelChanged(a.set) {
+		if st.Iterations != a.set.Iterations {
+			if err := st.Validate(); err != nil {
+				a.showError("Invalid setting", err)
+				a.syncTabs()
+				return
+			}
+			a.set.Iterations = st.Iterations
+			a.sess.SetBudget(st.Iterations)
+			SaveSettings(a.fa.Preferences(), a.set)
+			a.refreshStatus()
+		}
+		return
+	}
 	if a.sess.Dataset() != nil {
 		a.rebuild(st)
 	}

@@ -40,10 +40,10 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 		err := a.load(req, st, gen, autostart)
 		if err != nil {
 			a.do(func() {
-				if a.sess.Dataset() == nil {
-					a.canvas.SetMessage("No data: open a file or pick a built-in dataset")
+				if a.sess.Dataset() == nil && a.shown.Load() == nil {
+					a.canvas.SetMessage("No data: open a file or pick a built-in dataset (Help > " + helpTitle + ")")
 					// Not "Starting…": say why nothing is shown.
-					a.status.SetText(fmt.Sprintf("Could not open %s: %v", fit.DisplayName(req.Name), err))
+					a.status.SetText(fmt.Sprintf("No data: %s could not be opened: %v", fit.DisplayName(req.Name), err))
 				}
 				a.showError("Could not open "+fit.DisplayName(req.Name), err)
 			})

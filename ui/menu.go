@@ -50,7 +50,7 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Covariance ellipses", func() { a.setEllipses("covariance") }),
 		fyne.NewMenuItem("Precision ellipses", func() { a.setEllipses("precision") }),
 	)
-	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Burescope", a.about))
+	help := fyne.NewMenu("Help", fyne.NewMenuItem(helpTitle, a.showHelp), fyne.NewMenuItem("About Burescope", a.about))
 	return fyne.NewMainMenu(file, run, view, help)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 
 	"burescope/engine"
 	"burescope/gpucompute"
@@ -109,11 +110,23 @@ func OpenBackend(choice string, n int, o BackendOptions) (engine.Backend, string
 					return nil, "", err
 				}
 			}
-			return b, Describe(b) + " (auto: no usable GL)", nil
+			return b, Describe(b) + " (" + AutoNote(why) + ")", nil
 		}
 		return b, Describe(b), nil
 	}
 	return nil, "", fmt.Errorf("unknown backend %q (want %s)", choice, BackendNames)
+}
+
+// AutoNote is the status-bar form of gpucompute.Auto's reason for using
+// the CPU: the same words the CLI prints (so app and CLI give one, true
+// reason), without the "cpu: " prefix and the command-line hint after
+// the ";".
+func AutoNote(why string) string {
+	why = strings.TrimPrefix(why, "cpu: ")
+	if i := strings.Index(why, "; --backend"); i >= 0 {
+		why = why[:i]
+	}
+	return "auto: " + why
 }
 
 // Describe is a one-line description of a backend for the status bar

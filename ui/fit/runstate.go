@@ -42,9 +42,10 @@ const (
 	EvReset                    // re-initialise the embedding
 	EvFinished                 // the worker converged or hit the budget
 	EvFailed                   // the worker returned an error
+	EvBudget                   // the budget was raised above the iterations taken
 )
 
-var eventNames = [...]string{"loaded", "start", "pause", "toggle", "step", "step-done", "reset", "finished", "failed"}
+var eventNames = [...]string{"loaded", "start", "pause", "toggle", "step", "step-done", "reset", "finished", "failed", "budget"}
 
 // String returns the event's name for logs.
 func (e RunEvent) String() string {
@@ -96,7 +97,7 @@ func (s RunState) Next(e RunEvent) (RunState, bool) {
 			return StateRunning, true
 		case EvStep:
 			return StateStepping, true
-		case EvReset:
+		case EvReset, EvBudget:
 			return StatePaused, true
 		}
 	case StateFailed:
@@ -111,7 +112,8 @@ func (s RunState) Next(e RunEvent) (RunState, bool) {
 func (s RunState) Busy() bool { return s == StateRunning || s == StateStepping }
 
 // StartLabel is the caption of the start/pause button in state s, given
-// the iteration count so far.
+// the iteration count so far. A finished run can always be continued, so
+// the button never reads "Done".
 func (s RunState) StartLabel(iter int) string {
 	switch {
 	case s == StateRunning:
@@ -119,7 +121,16 @@ func (s RunState) StartLabel(iter int) string {
 	case iter == 0:
 		return "Start"
 	case s == StateDone:
-		return "Done"
+		return "Continue"
 	}
 	return "Resume"
+}
+
+// DoneReason says why a finished run stopped: on its budget while the
+// stress was still falling by more than the tolerance, or converged.
+func DoneReason(converged bool) string {
+	if converged {
+		return "converged"
+	}
+	return "stopped on budget while still improving"
 }

@@ -35,6 +35,9 @@ func TestRunStateNext(t *testing.T) {
 		{StateDone, EvStart, StateRunning, true},
 		{StateDone, EvStep, StateStepping, true},
 		{StateDone, EvReset, StatePaused, true},
+		{StateDone, EvBudget, StatePaused, true},
+		{StateRunning, EvBudget, StateRunning, false},
+		{StatePaused, EvBudget, StatePaused, false},
 		{StateFailed, EvStart, StateFailed, false},
 		{StateFailed, EvReset, StatePaused, true},
 	}
@@ -57,7 +60,7 @@ func TestRunStateLabels(t *testing.T) {
 		{StatePaused, 0, "Start"},
 		{StatePaused, 10, "Resume"},
 		{StateRunning, 10, "Pause"},
-		{StateDone, 1000, "Done"},
+		{StateDone, 1000, "Continue"},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%v@%d", tc.s, tc.iter), func(t *testing.T) {

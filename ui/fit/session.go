@@ -174,10 +174,13 @@ func (s *Session) Toggle() {
 }
 
 // Start runs the optimiser until it converges, uses its iteration budget,
-// fails or is paused.
+// fails or is paused. On a finished run it continues from where the run
+// is for another budget of iterations (Settings.Iterations); only Reset
+// starts again.
 func (s *Session) Start() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	extend := s.state == StateDone
 	if (s.opt == nil && s.smp == nil) || !s.setStateLocked(EvStart) {
 		return false
 	}
@@ -185,8 +188,28 @@ func (s *Session) Start() bool {
 		s.startSampledLocked(s.smp)
 		return true
 	}
+	if extend {
+		opt, k := s.opt, s.settings.Iterations
+		s.queueLocked(func() { opt.Extend(k) })
+	}
 	s.startLocked()
 	return true
+}
+
+// SetBudget changes the iteration budget to n without touching the
+// embedding: a run in progress stops at n (at once if it is past it), and
+// a run that stopped on its budget can be resumed up to n.
+func (s *Session) SetBudget(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settings.Iterations = n
+	if s.opt == nil {
+		return
+	}
+	s.opt.SetMaxIter(n)
+	if snap := s.snap.Load(); s.state == StateDone && snap != nil && !snap.Converged && snap.Iter < n {
+		s.setStateLocked(EvBudget)
+	}
 }
 
 func (s *Session) startLocked() {

@@ -169,13 +169,28 @@ func (s Settings) Validate() error {
 	return nil
 }
 
+// FamilyTau is the tau the fit uses: Tau for the custom family, the
+// family's own (uniform 1/(d+2), gaussian 1) otherwise; the Model tab
+// shows it so that it agrees with the figure caption.
+func (s Settings) FamilyTau() float64 {
+	if s.Family == "custom" {
+		return s.Tau
+	}
+	if fam, err := engine.ParseFamily(s.Family, s.Dim, s.Tau); err == nil {
+		return fam.Tau
+	}
+	return s.Tau
+}
+
 // ModelChanged reports whether going from s to t needs a new optimiser
-// (data or model options differ), as opposed to a redraw only.
+// (data or model options differ), as opposed to a redraw only. The
+// iteration budget is not part of the model: changing it never discards
+// a fit (Session.SetBudget).
 func (s Settings) ModelChanged(t Settings) bool {
 	return s.DataChanged(t) ||
 		s.Dim != t.Dim || s.Family != t.Family || (t.Family == "custom" && s.Tau != t.Tau) ||
 		s.Eps != t.Eps || s.Optimizer != t.Optimizer || s.LearningRate != t.LearningRate ||
-		s.Iterations != t.Iterations || s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol ||
+		s.Seed != t.Seed || s.Backend != t.Backend || s.Tol != t.Tol ||
 		s.Structure != t.Structure || s.ScaleBudget != t.ScaleBudget || s.Pairs != t.Pairs
 }
 

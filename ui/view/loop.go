@@ -443,8 +443,10 @@ func ProjectMean(sc *render.Scene, st render.Style, i int) (x, y float64) {
 	return x, y
 }
 
-// TooltipText describes item i: label, class, mean, the eigenvalues of its
-// covariance (tau times the scale) and its per-point stress.
+// TooltipText describes item i in the data's units: label, class, mean,
+// the standard deviations along the principal axes of its covariance (tau
+// times the scale; the square roots of the eigenvalues) and its share of
+// the total per-point stress.
 func TooltipText(sc *render.Scene, i int) string {
 	var b strings.Builder
 	d := sc.Dim
@@ -465,12 +467,18 @@ func TooltipText(sc *render.Scene, i int) string {
 	scale := sc.Scales[i*d*d : (i+1)*d*d]
 	ev := engine.EigenvaluesPSD(scale, d)
 	for k := range ev {
-		ev[k] *= tau
+		ev[k] = math.Sqrt(math.Max(0, tau*ev[k]))
 	}
-	b.WriteString("\ncov eig ")
+	b.WriteString("\nsd along axes ")
 	b.WriteString(formatVec(ev))
 	if sc.PerPoint != nil {
-		fmt.Fprintf(&b, "\nstress %.4g", sc.PerPoint[i])
+		var sum float64
+		for _, v := range sc.PerPoint {
+			sum += v
+		}
+		if sum > 0 {
+			fmt.Fprintf(&b, "\nshare of stress %.3g%%", 100*sc.PerPoint[i]/sum)
+		}
 	}
 	return b.String()
 }

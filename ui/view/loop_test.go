@@ -111,8 +111,10 @@ func TestFrameLoopZoomHoverPick(t *testing.T) {
 	if f.Hover != 1 {
 		t.Fatalf("hover at item 1's mean gave %d", f.Hover)
 	}
-	// Tooltip: covariance = tau * scale = 0.25 * 0.5 I, eigenvalues 0.125.
-	for _, want := range []string{"beta", "mean (4, 0)", "cov eig (0.125, 0.125)", "stress 0.2"} {
+	// Tooltip in the data's units: covariance = tau * scale = 0.25 * 0.5 I,
+	// so the standard deviation along each axis is sqrt(0.125) = 0.354;
+	// item 1 holds 0.2 of the per-point stresses 0.1 + 0.2 + 0.3: 33.3 %.
+	for _, want := range []string{"beta", "mean (4, 0)", "sd along axes (0.354, 0.354)", "share of stress 33.3%"} {
 		if !strings.Contains(f.Tooltip, want) {
 			t.Errorf("tooltip %q lacks %q", f.Tooltip, want)
 		}

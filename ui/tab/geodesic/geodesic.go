@@ -268,9 +268,11 @@ func (g *Tab) SetItems(labels []string) {
 	g.to.ClearSelected()
 	g.mu.Lock()
 	g.sa, g.sb, g.cache = nil, nil, nil
+	g.ia, g.ib = -1, -1
 	g.mu.Unlock()
 	g.showStates()
 	g.recompute()
+	g.updateBadge() // nothing of the old dataset stays on the canvas
 }
 
 // OfferItem fills From, then To, with a tapped item.

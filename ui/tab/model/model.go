@@ -106,7 +106,7 @@ func (p *Tab) Sync(s fit.Settings) {
 	p.dim.SetSelected(strconv.Itoa(s.Dim))
 	p.family.SetSelected(s.Family)
 	p.tauEnable(s.Family)
-	p.tau.SetText(formatFloat(s.Tau))
+	p.tau.SetText(formatFloat(s.FamilyTau()))
 	p.eps.SetText(formatFloat(s.Eps))
 	p.optimizer.SetSelected(s.Optimizer)
 	p.rate.SetText(formatFloat(s.LearningRate))
@@ -136,7 +136,7 @@ func (p *Tab) changed(edit func(*fit.Settings)) {
 	}
 	st := p.h.Settings()
 	edit(&st)
-	if st.ModelChanged(p.h.Settings()) {
+	if cur := p.h.Settings(); st.ModelChanged(cur) || st.Iterations != cur.Iterations {
 		p.h.ApplyModel(st)
 	}
 }

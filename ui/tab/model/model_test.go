@@ -2,6 +2,9 @@ package model
 
 import (
 	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
+	"fmt"
+	"math"
+	"strconv"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -102,5 +105,35 @@ func TestModelTabStructure(t *testing.T) {
 	p.budget.OnSubmitted(p.budget.Text)
 	if err := h.set.Validate(); err == nil {
 		t.Error("a negative scale budget validates")
+	}
+}
+
+// TestModelTabShowsTheFamilysTau: for the uniform and gaussian families
+// the tau field shows the constant the fit uses (the paper's 1/(d+2) for
+// the uniform family, 1 for the gaussian), not the custom family's.
+func TestModelTabShowsTheFamilysTau(t *testing.T) {
+	test.NewTempApp(t)
+	tests := []struct {
+		family string
+		dim    int
+		want   float64
+	}{
+		{"uniform", 2, 1.0 / 4},
+		{"uniform", 3, 1.0 / 5},
+		{"gaussian", 2, 1},
+		{"custom", 2, 0.7},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%s-d%d", tc.family, tc.dim), func(t *testing.T) {
+			st := fit.DefaultSettings()
+			st.Family, st.Dim, st.Tau = tc.family, tc.dim, 0.7
+			h := &fakeHost{set: st}
+			p := New(h)
+			p.Sync(st)
+			got, err := strconv.ParseFloat(p.tau.Text, 64)
+			if err != nil || !(math.Abs(got-tc.want) <= 1e-12) {
+				t.Errorf("tau field %q, want %g", p.tau.Text, tc.want)
+			}
+		})
 	}
 }

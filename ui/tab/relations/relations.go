@@ -402,7 +402,7 @@ func (r *Tab) refreshButtons() {
 	}
 	enable(r.start, !r.running && r.ds != nil)
 	enable(r.pause, r.running)
-	enable(r.stop, r.tr != nil)
+	enable(r.stop, r.tr != nil && !r.finishedRun()) // nothing to stop once training ended
 	for _, f := range r.fields {
 		enable(f, r.ds != nil && (r.tr == nil || r.finishedRun())) // fixed while a run can resume
 	}
@@ -673,6 +673,9 @@ func enable(w fyne.Disableable, on bool) {
 		w.Disable()
 	}
 }
+
+// StopEnabled reports whether the Stop button can be pressed.
+func (r *Tab) StopEnabled() bool { return !r.stop.Disabled() }
 
 // Stop ends the run as the Stop button does.
 func (r *Tab) Stop() { r.StopTraining(true) }

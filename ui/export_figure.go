@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+
+	"fyne.io/fyne/v2/dialog"
+
+	"burescope/render"
+	"burescope/ui/fit"
+)
+
+// figureWhat picks what a figure export draws.
+type figureWhat int
+
+const (
+	figureView figureWhat = iota // the picture on screen, overlays included
+	figureFit                    // the fit itself (the session's newest snapshot)
+)
+
+// prefExportDark keeps the figure background choice; light (for print) is
+// the default, as in the CLI.
+const prefExportDark = "export.dark"
+
+// figureJob is the figure export of what (the view or the fit) on a
+// light or dark background, with a caption naming exactly what is drawn.
+// Call it on the UI goroutine.
+func (a *App) figureJob(what figureWhat, dark bool) (*exportJob, error) {
+	j, err := a.exportJob(exportFigure)
+	if err != nil {
+		return nil, err
+	}
+	drawn := a.canvas.Badge()
+	if what == figureFit && a.shown.Load() == nil {
+		j.scene = fit.Scene(j.ds, j.snap)
+		drawn = ""
+	}
+	j.style.Dark = dark
+	j.caption = figureCaption(j.scene, j.style, drawn, a.set.ShowBaseline && what == figureView)
+	return j, nil
+}
+
+// figureCaption is the caption of a figure of sc: what the canvas tool
+// draws instead of the fit (the geodesic badge's text, "" for the fit),
+// then render's caption of the scene, then the overlays drawn on it.
+func figureCaption(sc *render.Scene, st render.Style, drawn string, baseline bool) string {
+	capt := render.Caption(sc, st)
+	switch {
+	case drawn != "":
+		capt = drawn + "  |  " + capt
+	case sc.Iterations > 0:
+		capt = "fit  |  " + capt
+	}
+	if baseline {
+		capt += "  |  point-MDS baseline overlay"
+	}
+	return capt
+}
+
+// confirmExport tells the user in the window where an export went and
+// how big it is.
+func (a *App) confirmExport(path string) {
+	msg := "Wrote " + path
+	if fi, err := os.Stat(path); err == nil {
+		msg += fmt.Sprintf("\n%s", byteSize(fi.Size()))
+	}
+	dialog.ShowInformation("Exported", msg, a.win)
+}
+
+// byteSize writes n bytes in B, KB or MB.
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
