@@ -31,7 +31,7 @@ type Options struct {
 	Tol           float64
 	Seed          int64      // seeds the initial scales (and random means)
 	Init          string     // "mds" (classical MDS means, default) or "random"
-	InitEmbedding *Embedding // initial state in input units; overrides Init
+	InitEmbedding *Embedding // initial state in input units (covariances kept across families); overrides Init
 	Points        bool       // fit Diracs (point MDS) instead of ellipses
 	Weights       []float64  // packed pair weights, nil = all 1
 	// Structure restricts the scales: StructureFull ("" or "full": any
@@ -300,10 +300,17 @@ func (o *Optimizer) reset(seed int64) error {
 			means[k] = e.Means[k] / s
 		}
 		if !o.opt.Points {
+			// Keep the covariances tau * scale: an embedding of another
+			// family (e.g. gaussian into a uniform fit) starts from the
+			// same measures' covariances, not from the same numbers.
+			ratio := 1.0
+			if e.Family.Tau > 0 && o.opt.Family.Tau > 0 {
+				ratio = e.Family.Tau / o.opt.Family.Tau
+			}
 			c := make([]float64, d*d)
 			for i := 0; i < n; i++ {
 				for k := range c {
-					c[k] = e.Scales[i*d*d+k] / (s * s)
+					c[k] = ratio * e.Scales[i*d*d+k] / (s * s)
 				}
 				if err := factorFromScale(o.x[n*d+i*d*d:n*d+(i+1)*d*d], c, d, o.eps); err != nil {
 					return fmt.Errorf("engine: initial embedding item %d: %w", i, err)

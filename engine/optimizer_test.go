@@ -348,6 +348,36 @@ func TestInitEmbeddingRoundTrip(t *testing.T) {
 	}
 }
 
+// TestInitEmbeddingOtherFamily: a gaussian embedding fitted with the
+// uniform family (the app's default) starts from the same covariances, so
+// the initial stress against its own W2 distances is ~0; copying the scale
+// numbers would make every covariance 4x too small (tau 1/4 vs 1).
+func TestInitEmbeddingOtherFamily(t *testing.T) {
+	n, dist := featureDistances(t, pisaPath, false)
+	opt := engine.DefaultOptions()
+	opt.Family = engine.Gaussian()
+	opt.MaxIter = 100
+	e := run(t, newOpt(t, n, dist, opt, 0)).Embedding(nil)
+	own := engine.DistanceMatrix(e)
+	packed := make([]float64, 0, n*(n-1)/2)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			packed = append(packed, own[i*n+j])
+		}
+	}
+	uopt := engine.DefaultOptions()
+	fam, err := engine.ParseFamily("uniform", 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uopt.Family = fam
+	uopt.InitEmbedding = e
+	s := newOpt(t, n, packed, uopt, 0).Latest()
+	if !(s.Stress1 <= 1e-6) {
+		t.Errorf("uniform fit started from a gaussian embedding: initial stress-1 %g, want ~0", s.Stress1)
+	}
+}
+
 func TestResetAndJitter(t *testing.T) {
 	n, dist := featureDistances(t, pisaPath, false)
 	o := newOpt(t, n, dist, engine.DefaultOptions(), 0)
