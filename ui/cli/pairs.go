@@ -110,6 +110,10 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		N: s.N, Dim: s.Dim, Family: s.Family.Name, Tau: s.Family.Tau, Iters: s.Iter,
 		Backend: s.Backend, Seconds: took.Seconds(), Stress: s.Stress, Stress1: s.Stress1,
 		MDSStress1: s.ClassicalStress1, Pairs: "sampled", Stress1SE: &se,
+		Structure: engine.StructureFull, Roots: string(engine.RootsEigen),
+	}
+	if f.points {
+		out.Structure = engine.StructurePoints
 	}
 	if f.points {
 		v := s.Stress1

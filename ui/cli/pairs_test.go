@@ -39,6 +39,9 @@ func TestFitPairsSampled(t *testing.T) {
 	if r.Pairs != "sampled" || r.N != n || r.Iters != 80 || r.Stress1SE == nil {
 		t.Fatalf("summary %+v", r)
 	}
+	if r.Structure != "full" || r.Roots != "eigen" {
+		t.Errorf("sampled summary says structure %q, roots %q; want full, eigen", r.Structure, r.Roots)
+	}
 	ds, err := datasets.Load(in, datasets.Options{})
 	if err != nil {
 		t.Fatal(err)
