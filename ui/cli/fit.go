@@ -93,7 +93,7 @@ func runFit(env Env) error {
 	standardize := fs.Bool("standardize", false, "standardise feature columns (default: automatic; see the datasets docs)")
 	symmetrize := fs.Bool("symmetrize", def.Symmetrise, "average an asymmetric distance matrix with its transpose instead of rejecting it")
 	pairsMode := fs.String("pairs", "auto", fmt.Sprintf("pairs fitted: exact (all n(n-1)/2 distances), sampled (a fresh sample each epoch; feature tables and embedding files) or auto (sampled above %d rows)", SampledAutoMin))
-	epochs := fs.Int("epochs", 0, "epochs of a sampled fit (0: 600, or 300 above 20000 rows)")
+	epochs := fs.Int("epochs", 0, "epochs of a sampled fit (0: 600, or 300 above 200000 rows)")
 	rootsOpt := addRootsFlags(fs)
 	stressFigure := addStressFigureFlag(fs)
 	pos, err := ParseInterspersed(fs, env.Args)
