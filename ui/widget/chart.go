@@ -1,10 +1,10 @@
 package widget
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	"math"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -139,15 +139,17 @@ func niceTicks(lo, hi float64, n int, integer bool) []float64 {
 // [lo, hi], each centred at its position along the row's width.
 type XTicks struct {
 	widget.BaseWidget
-	lo, hi float64
-	vals   []float64
-	texts  []*canvas.Text
-	box    *fyne.Container
+	lo, hi   float64
+	vals     []float64
+	texts    []*canvas.Text
+	box      *fyne.Container
+	vertical bool // a y axis: labels stacked, lo at the bottom
+	integer  bool // whole-number steps (counts)
 }
 
 // NewXTicks returns an empty tick row.
 func NewXTicks() *XTicks {
-	x := &XTicks{}
+	x := &XTicks{integer: true}
 	x.box = container.New(&xTickLayout{x: x})
 	x.ExtendBaseWidget(x)
 	return x
@@ -156,11 +158,18 @@ func NewXTicks() *XTicks {
 // SetRange labels the whole numbers of a round step in [lo, hi].
 func (x *XTicks) SetRange(lo, hi float64) {
 	x.lo, x.hi = lo, hi
-	x.vals = niceTicks(lo, hi, 6, true)
+	x.vals = niceTicks(lo, hi, 6, x.integer)
+	if x.vertical {
+		x.vals = niceTicks(lo, hi, 3, x.integer)
+	}
 	x.texts = x.texts[:0]
 	objs := make([]fyne.CanvasObject, 0, len(x.vals))
 	for _, v := range x.vals {
-		t := canvas.NewText(fmt.Sprintf("%g", v), theme.Color(theme.ColorNamePlaceHolder))
+		s := strconv.FormatFloat(v, 'g', 3, 64)
+		if x.integer {
+			s = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		t := canvas.NewText(s, theme.Color(theme.ColorNamePlaceHolder))
 		t.TextSize = theme.CaptionTextSize()
 		x.texts = append(x.texts, t)
 		objs = append(objs, t)
@@ -203,10 +212,14 @@ func (l *xTickLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		if span > 0 {
 			f = (l.x.vals[i] - l.x.lo) / span
 		}
-		px := float32(f)*size.Width - ms.Width/2
-		px = max(0, min(px, size.Width-ms.Width))
 		o.Resize(ms)
-		o.Move(fyne.NewPos(px, 0))
+		if l.x.vertical {
+			py := float32(1-f)*size.Height - ms.Height/2
+			o.Move(fyne.NewPos(size.Width-ms.Width, max(0, min(py, size.Height-ms.Height))))
+			continue
+		}
+		px := float32(f)*size.Width - ms.Width/2
+		o.Move(fyne.NewPos(max(0, min(px, size.Width-ms.Width)), 0))
 	}
 }
 
@@ -214,5 +227,12 @@ func (l *xTickLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 func (l *xTickLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	t := canvas.NewText("0", color.Black)
 	t.TextSize = theme.CaptionTextSize()
+	if l.x.vertical {
+		var w float32
+		for _, o := range objs {
+			w = max(w, o.MinSize().Width)
+		}
+		return fyne.NewSize(max(w, t.MinSize().Width), 0)
+	}
 	return fyne.NewSize(0, t.MinSize().Height)
 }

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"testing"
 
@@ -89,5 +90,50 @@ func TestNiceTicks(t *testing.T) {
 				t.Errorf("niceTicks(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDerivPlotAxes: with two items the metric derivative is W2 on
+// [0, 1] (a flat line); the plot labels t from TMin to TMax and a y axis
+// from 0 through 1 (the normalised value on [0, 1]) to its top, which
+// is DerivTop divided by W2.
+func TestDerivPlotAxes(t *testing.T) {
+	test.NewTempApp(t)
+	p := NewDerivPlot()
+	w := test.NewWindow(p)
+	defer w.Close()
+	if len(p.YTicks()) != 0 {
+		t.Errorf("y labels %q without samples", p.YTicks())
+	}
+	const w2 = 7.5
+	var ts, ds []float64
+	for k := 0; k <= 50; k++ {
+		tt := TMin + (TMax-TMin)*float64(k)/50
+		ts = append(ts, tt)
+		// |t| growth outside [0, 1] as an extrapolation would give.
+		ds = append(ds, w2*(1+0.3*math.Max(0, math.Max(-tt, tt-1))))
+	}
+	p.SetSamples(ts, ds)
+	xs := p.XTicks()
+	if fmt.Sprint(xs) != "[-2 -1 0 1 2 3]" {
+		t.Errorf("t labels %q, want -2 .. 3", xs)
+	}
+	ys := p.YTicks()
+	if len(ys) < 2 {
+		t.Fatalf("y labels %q", ys)
+	}
+	top := DerivTop(ts, ds) / w2
+	prev := math.Inf(-1)
+	has1 := false
+	for _, s := range ys {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(v > prev) || v < 0 || !(v <= top*(1+1e-9)) {
+			t.Fatalf("y labels %q not increasing in [0, %g]", ys, top)
+		}
+		has1 = has1 || v == 1
+		prev = v
+	}
+	if ys[0] != "0" || !has1 {
+		t.Errorf("y labels %q lack 0 or 1 (the geodesic's normalised speed)", ys)
 	}
 }
