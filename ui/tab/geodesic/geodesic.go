@@ -68,7 +68,10 @@ type Tab struct {
 	saveB  *widget.Button
 	states *widget.Label
 
-	mu     sync.Mutex // guards the fields below (read by the frame goroutine)
+	mu     sync.Mutex    // guards the fields below (read by the frame goroutine)
+	fitSc  *render.Scene // what the view is fitted to (see PathFit)
+	trailM []float64     // means of the trail (see WithTrail)
+	trailS []float64     // their scales
 	on     bool
 	whole  bool // interpolate two saved states of the whole embedding
 	ia, ib int
@@ -451,6 +454,7 @@ func (g *Tab) togglePlay() {
 // that changes with the tool's state. It runs on the frame goroutine.
 func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 	g.mu.Lock()
+	g.fitSc, g.trailM, g.trailS = nil, nil, nil
 	on, ia, ib, t, ver := g.on, g.ia, g.ib, g.t, g.ver
 	whole, sa, sb, cache, cacheV := g.whole, g.sa, g.sb, g.cache, g.cacheV
 	g.mu.Unlock()
@@ -482,7 +486,64 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 	if err != nil {
 		return nil, ver
 	}
+	// The whole path at trailStep: the view is fitted to all of it (one
+	// scale for every frame of Play), and its means up to t are the trail.
+	var pm, ps, tm, tsc []float64
+	for k := 0; ; k++ {
+		tk := geoTMin + float64(k)*trailStep
+		if tk > geoTMax+1e-9 {
+			break
+		}
+		m, c, err := engine.Geodesic(sc.Means[ia*d:(ia+1)*d], sc.Scales[ia*d*d:(ia+1)*d*d],
+			sc.Means[ib*d:(ib+1)*d], sc.Scales[ib*d*d:(ib+1)*d*d], d, tk)
+		if err != nil {
+			continue
+		}
+		pm, ps = append(pm, m...), append(ps, c...)
+		if tk <= t+1e-9 {
+			tm = append(tm, m...)
+			for _, v := range c {
+				tsc = append(tsc, trailScale*v)
+			}
+		}
+	}
+	g.mu.Lock()
+	g.fitSc = view.AppendTrail(sc, pm, ps)
+	g.trailM, g.trailS = tm, tsc
+	g.mu.Unlock()
 	return view.AppendMeasure(sc, mean, scale, view.GeodesicLabel(t), view.GeodesicClass(t), []int{ia, ib}), ver
+}
+
+// WithTrail returns ov (the last Overlay's scene) with the trail of the
+// pair's geodesic appended after the measure at t: the means of the
+// path from its start up to t as small dots (ov itself when the last
+// Overlay showed no pair).
+func (g *Tab) WithTrail(ov *render.Scene) *render.Scene {
+	g.mu.Lock()
+	tm, ts := g.trailM, g.trailS
+	g.mu.Unlock()
+	if ov == nil || len(tm) == 0 {
+		return ov
+	}
+	return view.AppendTrail(ov, tm, ts)
+}
+
+// Trail of a pair's geodesic: one dot per trailStep of t, each the
+// measure at that time shrunk to trailScale of its scale (a twentieth of
+// its axes).
+const (
+	trailStep  = 0.1
+	trailScale = 0.0025
+)
+
+// PathFit returns the scene the view is fitted to while the geodesic of
+// a pair is shown: the scene of the last Overlay with the measures of the
+// whole path appended (nil when the last Overlay showed no pair). It
+// does not depend on t, so playing the geodesic keeps the view's scale.
+func (g *Tab) PathFit() *render.Scene {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.fitSc
 }
 
 // Content is the tab's content.
