@@ -51,17 +51,20 @@ type Host interface {
 // outside [0, 1]. Beside it, the metric derivative |mu'|(t) over the
 // whole range (1 x W2(a, b) on [0, 1]; it changes outside).
 type Tab struct {
-	h       Host
-	from    *widget.Select
-	to      *widget.Select
-	show    *widget.Check
-	slider  *widget.Slider
-	ticks   *bw.TTicks // labels under the slider
-	tLabel  *widget.Label
-	play    *widget.Button
-	plot    *bw.DerivPlot
-	note    *widget.Label
-	content fyne.CanvasObject
+	h    Host
+	from *widget.Select
+	to   *widget.Select
+	// fromFind and toFind filter the pickers' labels as one types.
+	fromFind, toFind *widget.SelectEntry
+	offered          map[*widget.SelectEntry][]string // drop-down of each (UI goroutine)
+	show             *widget.Check
+	slider           *widget.Slider
+	ticks            *bw.TTicks // labels under the slider
+	tLabel           *widget.Label
+	play             *widget.Button
+	plot             *bw.DerivPlot
+	note             *widget.Label
+	content          fyne.CanvasObject
 
 	mode   *widget.RadioGroup
 	saveA  *widget.Button
@@ -92,6 +95,7 @@ func New(h Host) *Tab {
 	g.to = widget.NewSelect(nil, func(string) { g.pairChanged() })
 	g.from.PlaceHolder = "(click an ellipse or pick)"
 	g.to.PlaceHolder = "(click an ellipse or pick)"
+	g.fromFind, g.toFind = g.newFind(g.from), g.newFind(g.to)
 	g.show = widget.NewCheck("Draw on canvas", func(on bool) {
 		g.mu.Lock()
 		g.on = on
@@ -113,8 +117,8 @@ func New(h Host) *Tab {
 	g.note.Importance = widget.LowImportance
 	g.slider.SetValue(0.5)
 	form := widget.NewForm(
-		widget.NewFormItem("From", g.from),
-		widget.NewFormItem("To", g.to),
+		widget.NewFormItem("From", container.NewGridWithColumns(2, g.fromFind, g.from)),
+		widget.NewFormItem("To", container.NewGridWithColumns(2, g.toFind, g.to)),
 	)
 	g.states = widget.NewLabel("")
 	g.states.Wrapping = fyne.TextWrapWord
