@@ -60,8 +60,8 @@ func (c *RelCurve) CreateRenderer() fyne.WidgetRenderer {
 	zero.TextSize = theme.CaptionTextSize()
 	rankOne := canvas.NewText("rank 1", rankColor)
 	rankOne.TextSize = theme.CaptionTextSize()
-	left := container.NewBorder(one, zero, nil, nil, layout.NewSpacer())
-	right := container.NewBorder(c.rankHi, rankOne, nil, nil, layout.NewSpacer())
+	left := container.NewBorder(nil, tickRowGap(), nil, nil, container.NewBorder(one, zero, nil, nil, layout.NewSpacer()))
+	right := container.NewBorder(nil, tickRowGap(), nil, nil, container.NewBorder(c.rankHi, rankOne, nil, nil, layout.NewSpacer()))
 	plot := container.NewBorder(nil, c.xTicks, nil, nil, c.raster)
 	body := container.NewBorder(head, nil, left, right, plot)
 	return widget.NewSimpleRenderer(container.NewPadded(body))
@@ -235,4 +235,13 @@ func (l *xTickLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 		return fyne.NewSize(max(w, t.MinSize().Width), 0)
 	}
 	return fyne.NewSize(0, t.MinSize().Height)
+}
+
+// tickRowGap is an empty box as tall as an XTicks row: placed under a
+// plot's y-axis labels, it ends them where the plot ends, above the
+// row of x labels.
+func tickRowGap() fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	r.SetMinSize(fyne.NewSize(0, (&xTickLayout{x: &XTicks{}}).MinSize(nil).Height))
+	return r
 }

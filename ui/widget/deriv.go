@@ -134,7 +134,7 @@ func (p *DerivPlot) CreateRenderer() fyne.WidgetRenderer {
 	p.showPlaceholder()
 	plot := container.NewStack(p.raster, container.NewCenter(p.placeholder))
 	col := container.NewBorder(nil, p.xTicks, nil, nil, plot)
-	body := container.NewBorder(p.yName, nil, p.yTicks, nil, col)
+	body := container.NewBorder(p.yName, nil, container.NewBorder(nil, tickRowGap(), nil, nil, p.yTicks), nil, col)
 	return widget.NewSimpleRenderer(body)
 }
 

@@ -241,7 +241,7 @@ func (c *StressCurve) CreateRenderer() fyne.WidgetRenderer {
 	}
 	legend := container.NewHBox(ell, c.pointChip, cl)
 	head := container.NewBorder(nil, nil, legend, c.value, c.refs)
-	axis := container.NewBorder(c.top, c.bottom, nil, nil, layout.NewSpacer())
+	axis := container.NewBorder(nil, tickRowGap(), nil, nil, container.NewBorder(c.top, c.bottom, nil, nil, layout.NewSpacer()))
 	plot := container.NewBorder(nil, c.xTicks, nil, nil, c.raster)
 	body := container.NewBorder(head, nil, axis, nil, plot)
 	return widget.NewSimpleRenderer(body)
