@@ -75,14 +75,17 @@ type Tab struct {
 	fitSc  *render.Scene // what the view is fitted to (see PathFit)
 	trailM []float64     // means of the trail (see WithTrail)
 	trailS []float64     // their scales
-	on     bool
-	whole  bool // interpolate two saved states of the whole embedding
-	ia, ib int
-	sa, sb *engine.Snapshot // saved states (whole-embedding mode)
-	t      float64
-	ver    uint64
-	cache  *render.Scene // whole-embedding scene for cacheV
-	cacheV uint64
+
+	wholeFit             *render.Scene    // see wholePathFit
+	wholeFitA, wholeFitB *engine.Snapshot // the states it is for
+	on                   bool
+	whole                bool // interpolate two saved states of the whole embedding
+	ia, ib               int
+	sa, sb               *engine.Snapshot // saved states (whole-embedding mode)
+	t                    float64
+	ver                  uint64
+	cache                *render.Scene // whole-embedding scene for cacheV
+	cacheV               uint64
 
 	labels  []string
 	stopPly context.CancelFunc
@@ -466,6 +469,10 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 		if !on || sa == nil || sb == nil || sa.N != sb.N || sa.Dim != sb.Dim || sa.N != sc.Len() || sa.Dim != sc.Dim {
 			return nil, ver
 		}
+		fitSc := g.wholePathFit(sc, sa, sb)
+		g.mu.Lock()
+		g.fitSc = fitSc
+		g.mu.Unlock()
 		if cache != nil && cacheV == ver {
 			out := *cache
 			out.Selected = sc.Selected
@@ -530,6 +537,40 @@ func (g *Tab) WithTrail(ov *render.Scene) *render.Scene {
 		return ov
 	}
 	return view.AppendTrail(ov, tm, ts)
+}
+
+// wholeFitStep is the step in t of the scenes whose union the view is
+// fitted to between two saved states.
+const wholeFitStep = 0.5
+
+// wholePathFit returns sc's items at every wholeFitStep of t in
+// [geoTMin, geoTMax] of their geodesics from sa to sb, as one scene (nil
+// on error); it is computed once per pair of states (frame goroutine).
+func (g *Tab) wholePathFit(sc *render.Scene, sa, sb *engine.Snapshot) *render.Scene {
+	g.mu.Lock()
+	if g.wholeFit != nil && g.wholeFitA == sa && g.wholeFitB == sb && g.wholeFit.Dim == sc.Dim {
+		defer g.mu.Unlock()
+		return g.wholeFit
+	}
+	g.mu.Unlock()
+	var base *render.Scene
+	var ms, cs []float64
+	for k := 0; geoTMin+float64(k)*wholeFitStep <= geoTMax+1e-9; k++ {
+		out, err := view.WholeScene(sc, sa, sb, geoTMin+float64(k)*wholeFitStep)
+		if err != nil {
+			return nil
+		}
+		if base == nil {
+			base = out
+			continue
+		}
+		ms, cs = append(ms, out.Means...), append(cs, out.Scales...)
+	}
+	fit := view.AppendTrail(base, ms, cs)
+	g.mu.Lock()
+	g.wholeFit, g.wholeFitA, g.wholeFitB = fit, sa, sb
+	g.mu.Unlock()
+	return fit
 }
 
 // Trail of a pair's geodesic: one dot per trailStep of t, each the

@@ -101,3 +101,60 @@ func TestPlayKeepsViewAndDrawsTrail(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayStatesKeepsView: between two saved states, frames at
+// successive t fitted to PathFit share one viewport, while fitting each
+// frame's own scene changes it.
+func TestPlayStatesKeepsView(t *testing.T) {
+	test.NewTempApp(t)
+	a := &engine.Snapshot{N: 2, Dim: 2, Family: engine.Gaussian(),
+		Means: []float64{0, 0, 1, 1}, Scales: []float64{1, 0, 0, 1, 1, 0, 0, 1}}
+	b := &engine.Snapshot{N: 2, Dim: 2, Family: engine.Gaussian(),
+		Means: []float64{20, 5, -3, 8}, Scales: []float64{4, 0, 0, 1, 1, 0, 0, 9}}
+	h := &fakeHost{snap: a}
+	g := New(h)
+	w := test.NewWindow(g.Content())
+	defer w.Close()
+	g.SetItems([]string{"p", "q"})
+	g.SaveState(false)
+	h.snap = b
+	g.SaveState(true)
+	g.SetStatesMode(true)
+	sc := &render.Scene{Dim: 2, Means: a.Means, Scales: a.Scales, Labels: []string{"p", "q"}}
+	var ver uint64
+	useFit := true
+	src := func() view.Input {
+		ov, _ := g.Overlay(sc)
+		ver++
+		in := view.Input{Scene: ov, Key: view.Key{Snapshot: ver}}
+		if useFit {
+			in.FitScene = g.PathFit()
+		}
+		return in
+	}
+	var got *view.Frame
+	l := view.NewLoop(src, func(f *view.Frame) { got = f }, func(fn func()) { fn() })
+	l.SetSize(300, 200)
+	for _, mode := range []bool{true, false} {
+		useFit = mode
+		var vps []string
+		for _, tt := range []float64{-2, -0.5, 0.5, 1.7, 3} {
+			g.SetT(tt)
+			l.Step()
+			if got == nil || got.Scene == nil || got.Scene.Len() != 2 {
+				t.Fatalf("t = %v: frame %v", tt, got)
+			}
+			vps = append(vps, fmt.Sprint(got.VP))
+		}
+		same := true
+		for _, vp := range vps[1:] {
+			same = same && vp == vps[0]
+		}
+		if mode && !same {
+			t.Errorf("viewport changes between frames of the states' geodesic: %v", vps)
+		}
+		if !mode && same {
+			t.Errorf("fitting each frame gave one viewport: the test does not exercise the rescaling")
+		}
+	}
+}
