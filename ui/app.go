@@ -269,6 +269,7 @@ func (a *App) frameInput() view.Input {
 	var sc *render.Scene
 	var key view.Key
 	var bl *view.BaselineOverlay
+	var fitSc *render.Scene
 	if v := a.shown.Load(); v != nil {
 		sc, key.View = v.Scene, v.ID // a loaded or trained embedding, not the fit
 	} else {
@@ -278,7 +279,8 @@ func (a *App) frameInput() view.Input {
 		if sc != nil {
 			ov, over := a.geo.Overlay(sc)
 			if ov != nil {
-				sc = ov
+				sc = a.geo.WithTrail(ov)
+				fitSc = a.geo.PathFit()
 			}
 			key.Overlay = over
 			sc, bl = view.WithBaseline(sc, snap, a.baseline.On(), a.loop.Style())
@@ -288,7 +290,7 @@ func (a *App) frameInput() view.Input {
 	sc = a.bary.decorate(sc, a.set.ClassBarycenters)
 	key.Barycenters = a.bary.Version()
 	sc, key.Highlight = a.explore.Decorate(sc)
-	return view.Input{Scene: sc, Key: key, Baseline: bl}
+	return view.Input{Scene: sc, Key: key, Baseline: bl, FitScene: fitSc}
 }
 
 // showFrame runs on the UI goroutine for every delivered frame.

@@ -70,3 +70,34 @@ func WholeScene(sc *render.Scene, a, b *engine.Snapshot, t float64) (*render.Sce
 	out.Stress1 = 0
 	return &out, nil
 }
+
+// TrailClass is the colour class of the dots of a geodesic's trail.
+const TrailClass = "geodesic path"
+
+// AppendTrail returns a copy of sc with the measures (means, scales: k
+// of them, row-major) appended unlabelled in class TrailClass: the path
+// of a geodesic's means drawn as small ellipses.
+func AppendTrail(sc *render.Scene, means, scales []float64) *render.Scene {
+	n, d := sc.Len(), sc.Dim
+	k := len(means) / d
+	out := *sc
+	out.Means = append(append(make([]float64, 0, len(sc.Means)+len(means)), sc.Means...), means...)
+	out.Scales = append(append(make([]float64, 0, len(sc.Scales)+len(scales)), sc.Scales...), scales...)
+	labels := make([]string, n+k)
+	if sc.Labels != nil {
+		copy(labels, sc.Labels)
+	}
+	out.Labels = labels
+	classes := make([]string, n+k)
+	if sc.Classes != nil {
+		copy(classes, sc.Classes)
+	}
+	for i := n; i < n+k; i++ {
+		classes[i] = TrailClass
+	}
+	out.Classes = classes
+	if sc.PerPoint != nil {
+		out.PerPoint = append(append(make([]float64, 0, n+k), sc.PerPoint...), make([]float64, k)...)
+	}
+	return &out
+}

@@ -23,6 +23,10 @@ type Input struct {
 	// Baseline locates the point-MDS markers appended to Scene (nil:
 	// none); see baseline.go.
 	Baseline *BaselineOverlay
+	// FitScene, when not nil, is what fitting the view frames instead
+	// of Scene (a geodesic's whole path, so that playing it does not
+	// rescale the view every frame).
+	FitScene *render.Scene
 }
 
 // Key names the content of an Input: two inputs with equal keys draw the
@@ -329,7 +333,11 @@ func (l *Loop) Step() {
 			px, py := vp.ToPixel(x, y)
 			vp.Pan(float64(w)/2-px, float64(h)/2-py)
 		case fit || !(vp.S > 0):
-			vp.FitTo(scene, st, w, h)
+			if in.FitScene != nil && in.FitScene.Validate() == nil {
+				vp.FitTo(in.FitScene, st, w, h)
+			} else {
+				vp.FitTo(scene, st, w, h)
+			}
 		}
 	}
 	if scene != nil && scene.Len() > liveOutlineMax {

@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -59,9 +60,10 @@ func (c *RelCurve) CreateRenderer() fyne.WidgetRenderer {
 	zero.TextSize = theme.CaptionTextSize()
 	rankOne := canvas.NewText("rank 1", rankColor)
 	rankOne.TextSize = theme.CaptionTextSize()
-	left := container.NewBorder(one, zero, nil, nil, layout.NewSpacer())
-	right := container.NewBorder(c.rankHi, rankOne, nil, nil, layout.NewSpacer())
-	body := container.NewBorder(head, nil, left, right, c.raster)
+	left := container.NewBorder(nil, tickRowGap(), nil, nil, container.NewBorder(one, zero, nil, nil, layout.NewSpacer()))
+	right := container.NewBorder(nil, tickRowGap(), nil, nil, container.NewBorder(c.rankHi, rankOne, nil, nil, layout.NewSpacer()))
+	plot := container.NewBorder(nil, c.xTicks, nil, nil, c.raster)
+	body := container.NewBorder(head, nil, left, right, plot)
 	return widget.NewSimpleRenderer(container.NewPadded(body))
 }
 
@@ -101,4 +103,145 @@ func recolourTexts(name fyne.ThemeColorName, texts ...*canvas.Text) {
 		t.Color = c
 		t.Refresh()
 	}
+}
+
+// niceTicks returns the round values (1, 2 or 5 times a power of ten
+// apart) in [lo, hi], at most about n of them; integer says the values
+// are counts (iterations, epochs), so the step is at least 1.
+func niceTicks(lo, hi float64, n int, integer bool) []float64 {
+	if !(hi >= lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || n < 1 {
+		return nil
+	}
+	if hi == lo {
+		return []float64{lo}
+	}
+	raw := (hi - lo) / float64(n)
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * p
+	for _, m := range []float64{1, 2, 5} {
+		if m*p >= raw {
+			step = m * p
+			break
+		}
+	}
+	if integer {
+		step = math.Max(1, math.Round(step))
+	}
+	var out []float64
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+1e-9*step; k++ {
+		out = append(out, k*step+0) // +0: no "-0" label
+	}
+	return out
+}
+
+// XTicks is the row of tick labels under a plot's x axis (iterations of
+// the stress curve, epochs of the relations curve): round values of
+// [lo, hi], each centred at its position along the row's width.
+type XTicks struct {
+	widget.BaseWidget
+	lo, hi   float64
+	vals     []float64
+	texts    []*canvas.Text
+	box      *fyne.Container
+	vertical bool // a y axis: labels stacked, lo at the bottom
+	integer  bool // whole-number steps (counts)
+}
+
+// NewXTicks returns an empty tick row.
+func NewXTicks() *XTicks {
+	x := &XTicks{integer: true}
+	x.box = container.New(&xTickLayout{x: x})
+	x.ExtendBaseWidget(x)
+	return x
+}
+
+// SetRange labels the whole numbers of a round step in [lo, hi].
+func (x *XTicks) SetRange(lo, hi float64) {
+	x.lo, x.hi = lo, hi
+	x.vals = niceTicks(lo, hi, 6, x.integer)
+	if x.vertical {
+		x.vals = niceTicks(lo, hi, 3, x.integer)
+	}
+	x.texts = x.texts[:0]
+	objs := make([]fyne.CanvasObject, 0, len(x.vals))
+	for _, v := range x.vals {
+		s := strconv.FormatFloat(v, 'g', 3, 64)
+		if x.integer {
+			s = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		t := canvas.NewText(s, theme.Color(theme.ColorNamePlaceHolder))
+		t.TextSize = theme.CaptionTextSize()
+		x.texts = append(x.texts, t)
+		objs = append(objs, t)
+	}
+	x.box.Objects = objs
+	x.box.Refresh()
+}
+
+// Labels returns the tick labels shown, left to right.
+func (x *XTicks) Labels() []string {
+	out := make([]string, len(x.texts))
+	for i, t := range x.texts {
+		out[i] = t.Text
+	}
+	return out
+}
+
+// CreateRenderer shows the labels.
+func (x *XTicks) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(x.box) }
+
+// Refresh gives the labels the current theme's colour.
+func (x *XTicks) Refresh() {
+	recolourTexts(theme.ColorNamePlaceHolder, x.texts...)
+	x.BaseWidget.Refresh()
+}
+
+// xTickLayout centres each label at its value's position, kept inside
+// the row.
+type xTickLayout struct{ x *XTicks }
+
+// Layout places the labels.
+func (l *xTickLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	span := l.x.hi - l.x.lo
+	for i, o := range objs {
+		if i >= len(l.x.vals) {
+			break
+		}
+		ms := o.MinSize()
+		f := 0.0
+		if span > 0 {
+			f = (l.x.vals[i] - l.x.lo) / span
+		}
+		o.Resize(ms)
+		if l.x.vertical {
+			py := float32(1-f)*size.Height - ms.Height/2
+			o.Move(fyne.NewPos(size.Width-ms.Width, max(0, min(py, size.Height-ms.Height))))
+			continue
+		}
+		px := float32(f)*size.Width - ms.Width/2
+		o.Move(fyne.NewPos(max(0, min(px, size.Width-ms.Width)), 0))
+	}
+}
+
+// MinSize is one caption-sized row.
+func (l *xTickLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	t := canvas.NewText("0", color.Black)
+	t.TextSize = theme.CaptionTextSize()
+	if l.x.vertical {
+		var w float32
+		for _, o := range objs {
+			w = max(w, o.MinSize().Width)
+		}
+		return fyne.NewSize(max(w, t.MinSize().Width), 0)
+	}
+	return fyne.NewSize(0, t.MinSize().Height)
+}
+
+// tickRowGap is an empty box as tall as an XTicks row: placed under a
+// plot's y-axis labels, it ends them where the plot ends, above the
+// row of x labels.
+func tickRowGap() fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	r.SetMinSize(fyne.NewSize(0, (&xTickLayout{x: &XTicks{}}).MinSize(nil).Height))
+	return r
 }

@@ -28,12 +28,20 @@ type DerivPlot struct {
 	t           float64
 	raster      *canvas.Raster
 	placeholder *canvas.Text // shown while there are no samples
+	xTicks      *XTicks      // t under the plot
+	yTicks      *XTicks      // normalised metric derivative left of it
+	yName       *canvas.Text // what the y axis shows
 }
 
 // NewDerivPlot returns an empty metric-derivative plot.
 func NewDerivPlot() *DerivPlot {
 	p := &DerivPlot{placeholder: canvas.NewText("pick two items", theme.Color(theme.ColorNamePlaceHolder))}
 	p.placeholder.Alignment = fyne.TextAlignCenter
+	p.xTicks, p.yTicks = NewXTicks(), NewXTicks()
+	p.yTicks.vertical, p.yTicks.integer = true, false
+	p.xTicks.SetRange(TMin, TMax)
+	p.yName = canvas.NewText("metric derivative ÷ W₂(from, to)", theme.Color(theme.ColorNamePlaceHolder))
+	p.yName.TextSize = theme.CaptionTextSize()
 	p.raster = canvas.NewRaster(p.generate)
 	p.ExtendBaseWidget(p)
 	return p
@@ -42,6 +50,7 @@ func NewDerivPlot() *DerivPlot {
 // SetSamples shows the samples ds of the metric derivative at times ts.
 func (p *DerivPlot) SetSamples(ts, ds []float64) {
 	p.ts, p.ds = ts, ds
+	p.setYRange()
 	p.showPlaceholder()
 	p.raster.Refresh()
 }
@@ -50,11 +59,48 @@ func (p *DerivPlot) SetSamples(ts, ds []float64) {
 func (p *DerivPlot) SetData(ds []float64, t float64) {
 	if ds == nil {
 		p.ts, p.ds = nil, nil
+		p.setYRange()
 	}
 	p.t = t
 	p.showPlaceholder()
 	p.raster.Refresh()
 }
+
+// derivUnit is the value the plot's y labels divide by: the mean of the
+// samples on [0, 1] (there the metric derivative of a geodesic is
+// constant, the W2 distance of its ends), 1 when there is none.
+func derivUnit(ts, ds []float64) float64 {
+	var sum float64
+	var n int
+	for k, v := range ds {
+		if ts[k] >= 0 && ts[k] <= 1 && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			sum += v
+			n++
+		}
+	}
+	if n == 0 || !(sum > 0) {
+		return 1
+	}
+	return sum / float64(n)
+}
+
+// setYRange labels the y axis from 0 to the plot's top in units of
+// derivUnit (no labels without samples).
+func (p *DerivPlot) setYRange() {
+	top := DerivTop(p.ts, p.ds)
+	if len(p.ds) == 0 || !(top > 0) {
+		p.yTicks.SetRange(0, -1)
+		return
+	}
+	p.yTicks.SetRange(0, top/derivUnit(p.ts, p.ds))
+}
+
+// XTicks returns the t labels under the plot, left to right.
+func (p *DerivPlot) XTicks() []string { return p.xTicks.Labels() }
+
+// YTicks returns the labels of the normalised metric derivative, bottom
+// to top.
+func (p *DerivPlot) YTicks() []string { return p.yTicks.Labels() }
 
 // SetT moves the t marker.
 func (p *DerivPlot) SetT(t float64) { p.t = t; p.raster.Refresh() }
@@ -86,13 +132,16 @@ func (p *DerivPlot) MinSize() fyne.Size { return fyne.NewSize(180, 90) }
 // CreateRenderer shows the raster with the placeholder centred on it.
 func (p *DerivPlot) CreateRenderer() fyne.WidgetRenderer {
 	p.showPlaceholder()
-	return widget.NewSimpleRenderer(container.NewStack(p.raster, container.NewCenter(p.placeholder)))
+	plot := container.NewStack(p.raster, container.NewCenter(p.placeholder))
+	col := container.NewBorder(nil, p.xTicks, nil, nil, plot)
+	body := container.NewBorder(p.yName, nil, container.NewBorder(nil, tickRowGap(), nil, nil, p.yTicks), nil, col)
+	return widget.NewSimpleRenderer(body)
 }
 
 // Refresh redraws the plot and the placeholder in the current theme's
 // colours (Fyne refreshes every widget on a theme change).
 func (p *DerivPlot) Refresh() {
-	recolourTexts(theme.ColorNamePlaceHolder, p.placeholder)
+	recolourTexts(theme.ColorNamePlaceHolder, p.placeholder, p.yName)
 	p.raster.Refresh()
 	p.BaseWidget.Refresh()
 }

@@ -100,7 +100,7 @@ func TestDerivPlotThemes(t *testing.T) {
 		// t = 0.5 is 2.5/5 of the width; sample near the top, above the
 		// centred placeholder text.
 		x := int((pos.X + 0.5*sz.Width) * sc)
-		y := int((pos.Y + 3) * sc)
+		y := int((pos.Y + 0.15*sz.Height) * sc)
 		r, g, b, _ := img.At(x, y).RGBA()
 		band := [3]float64{float64(r >> 8), float64(g >> 8), float64(b >> 8)}
 		br, bgc, bb, _ := th.theme.Color(theme.ColorNameInputBackground, th.variant).RGBA()

@@ -31,6 +31,7 @@ type RelCurve struct {
 	raster *canvas.Raster
 	value  *widget.Label
 	rankHi *canvas.Text
+	xTicks *XTicks        // epochs under the plot
 	legend []*canvas.Text // legend texts (foreground colour)
 }
 
@@ -39,6 +40,7 @@ func NewRelCurve() *RelCurve {
 	c := &RelCurve{
 		value:  widget.NewLabelWithStyle("MAP —", fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true}),
 		rankHi: canvas.NewText("", rankColor),
+		xTicks: NewXTicks(),
 	}
 	c.rankHi.TextSize = theme.CaptionTextSize()
 	c.raster = canvas.NewRaster(c.generate)
@@ -59,8 +61,16 @@ func (c *RelCurve) SetData(evals []hypernymy.Eval, epochs int) {
 	_, hi := rankRange(evals)
 	c.rankHi.Text = fmt.Sprintf("rank %.3g", math.Pow(10, hi))
 	c.rankHi.Refresh()
+	maxEpoch := max(epochs, 1)
+	if n := len(evals); n > 0 {
+		maxEpoch = max(maxEpoch, evals[n-1].Epoch)
+	}
+	c.xTicks.SetRange(0, float64(maxEpoch))
 	c.raster.Refresh()
 }
+
+// EpochTicks returns the epoch labels under the plot, left to right.
+func (c *RelCurve) EpochTicks() []string { return c.xTicks.Labels() }
 
 // Points returns the number of evaluations shown (tests).
 func (c *RelCurve) Points() int { return len(c.evals) }

@@ -142,6 +142,7 @@ type StressCurve struct {
 	top    *canvas.Text
 	bottom *canvas.Text
 	refs   *widget.Label
+	xTicks *XTicks // iterations under the plot
 
 	pointChip fyne.CanvasObject // legend entry, shown with the baseline
 	legend    []*canvas.Text    // legend texts (foreground colour)
@@ -154,6 +155,7 @@ func NewStressCurve() *StressCurve {
 		top:    canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)),
 		bottom: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)),
 		refs:   widget.NewLabel(""),
+		xTicks: NewXTicks(),
 	}
 	c.top.TextSize = theme.CaptionTextSize()
 	c.bottom.TextSize = theme.CaptionTextSize()
@@ -200,8 +202,17 @@ func (c *StressCurve) SetData(d CurveData) {
 	}
 	c.top.Refresh()
 	c.bottom.Refresh()
+	if n := len(d.History); n > 0 {
+		c.xTicks.SetRange(0, float64(n-1))
+	} else {
+		c.xTicks.SetRange(0, -1)
+	}
 	c.raster.Refresh()
 }
+
+// IterationTicks returns the iteration labels under the plot, left to
+// right.
+func (c *StressCurve) IterationTicks() []string { return c.xTicks.Labels() }
 
 // Data returns what the widget shows.
 func (c *StressCurve) Data() CurveData { return c.data }
@@ -230,8 +241,9 @@ func (c *StressCurve) CreateRenderer() fyne.WidgetRenderer {
 	}
 	legend := container.NewHBox(ell, c.pointChip, cl)
 	head := container.NewBorder(nil, nil, legend, c.value, c.refs)
-	axis := container.NewBorder(c.top, c.bottom, nil, nil, layout.NewSpacer())
-	body := container.NewBorder(head, nil, axis, nil, c.raster)
+	axis := container.NewBorder(nil, tickRowGap(), nil, nil, container.NewBorder(c.top, c.bottom, nil, nil, layout.NewSpacer()))
+	plot := container.NewBorder(nil, c.xTicks, nil, nil, c.raster)
+	body := container.NewBorder(head, nil, axis, nil, plot)
 	return widget.NewSimpleRenderer(body)
 }
 

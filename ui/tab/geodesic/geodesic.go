@@ -51,32 +51,41 @@ type Host interface {
 // outside [0, 1]. Beside it, the metric derivative |mu'|(t) over the
 // whole range (1 x W2(a, b) on [0, 1]; it changes outside).
 type Tab struct {
-	h       Host
-	from    *widget.Select
-	to      *widget.Select
-	show    *widget.Check
-	slider  *widget.Slider
-	ticks   *bw.TTicks // labels under the slider
-	tLabel  *widget.Label
-	play    *widget.Button
-	plot    *bw.DerivPlot
-	note    *widget.Label
-	content fyne.CanvasObject
+	h    Host
+	from *widget.Select
+	to   *widget.Select
+	// fromFind and toFind filter the pickers' labels as one types.
+	fromFind, toFind *widget.SelectEntry
+	offered          map[*widget.SelectEntry][]string // drop-down of each (UI goroutine)
+	show             *widget.Check
+	slider           *widget.Slider
+	ticks            *bw.TTicks // labels under the slider
+	tLabel           *widget.Label
+	play             *widget.Button
+	plot             *bw.DerivPlot
+	note             *widget.Label
+	content          fyne.CanvasObject
 
 	mode   *widget.RadioGroup
 	saveA  *widget.Button
 	saveB  *widget.Button
 	states *widget.Label
 
-	mu     sync.Mutex // guards the fields below (read by the frame goroutine)
-	on     bool
-	whole  bool // interpolate two saved states of the whole embedding
-	ia, ib int
-	sa, sb *engine.Snapshot // saved states (whole-embedding mode)
-	t      float64
-	ver    uint64
-	cache  *render.Scene // whole-embedding scene for cacheV
-	cacheV uint64
+	mu     sync.Mutex    // guards the fields below (read by the frame goroutine)
+	fitSc  *render.Scene // what the view is fitted to (see PathFit)
+	trailM []float64     // means of the trail (see WithTrail)
+	trailS []float64     // their scales
+
+	wholeFit             *render.Scene    // see wholePathFit
+	wholeFitA, wholeFitB *engine.Snapshot // the states it is for
+	on                   bool
+	whole                bool // interpolate two saved states of the whole embedding
+	ia, ib               int
+	sa, sb               *engine.Snapshot // saved states (whole-embedding mode)
+	t                    float64
+	ver                  uint64
+	cache                *render.Scene // whole-embedding scene for cacheV
+	cacheV               uint64
 
 	labels  []string
 	stopPly context.CancelFunc
@@ -89,6 +98,7 @@ func New(h Host) *Tab {
 	g.to = widget.NewSelect(nil, func(string) { g.pairChanged() })
 	g.from.PlaceHolder = "(click an ellipse or pick)"
 	g.to.PlaceHolder = "(click an ellipse or pick)"
+	g.fromFind, g.toFind = g.newFind(g.from), g.newFind(g.to)
 	g.show = widget.NewCheck("Draw on canvas", func(on bool) {
 		g.mu.Lock()
 		g.on = on
@@ -110,8 +120,8 @@ func New(h Host) *Tab {
 	g.note.Importance = widget.LowImportance
 	g.slider.SetValue(0.5)
 	form := widget.NewForm(
-		widget.NewFormItem("From", g.from),
-		widget.NewFormItem("To", g.to),
+		widget.NewFormItem("From", container.NewGridWithColumns(2, g.fromFind, g.from)),
+		widget.NewFormItem("To", container.NewGridWithColumns(2, g.toFind, g.to)),
 	)
 	g.states = widget.NewLabel("")
 	g.states.Wrapping = fyne.TextWrapWord
@@ -451,6 +461,7 @@ func (g *Tab) togglePlay() {
 // that changes with the tool's state. It runs on the frame goroutine.
 func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 	g.mu.Lock()
+	g.fitSc, g.trailM, g.trailS = nil, nil, nil
 	on, ia, ib, t, ver := g.on, g.ia, g.ib, g.t, g.ver
 	whole, sa, sb, cache, cacheV := g.whole, g.sa, g.sb, g.cache, g.cacheV
 	g.mu.Unlock()
@@ -458,6 +469,10 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 		if !on || sa == nil || sb == nil || sa.N != sb.N || sa.Dim != sb.Dim || sa.N != sc.Len() || sa.Dim != sc.Dim {
 			return nil, ver
 		}
+		fitSc := g.wholePathFit(sc, sa, sb)
+		g.mu.Lock()
+		g.fitSc = fitSc
+		g.mu.Unlock()
 		if cache != nil && cacheV == ver {
 			out := *cache
 			out.Selected = sc.Selected
@@ -482,7 +497,98 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 	if err != nil {
 		return nil, ver
 	}
+	// The whole path at trailStep: the view is fitted to all of it (one
+	// scale for every frame of Play), and its means up to t are the trail.
+	var pm, ps, tm, tsc []float64
+	for k := 0; ; k++ {
+		tk := geoTMin + float64(k)*trailStep
+		if tk > geoTMax+1e-9 {
+			break
+		}
+		m, c, err := engine.Geodesic(sc.Means[ia*d:(ia+1)*d], sc.Scales[ia*d*d:(ia+1)*d*d],
+			sc.Means[ib*d:(ib+1)*d], sc.Scales[ib*d*d:(ib+1)*d*d], d, tk)
+		if err != nil {
+			continue
+		}
+		pm, ps = append(pm, m...), append(ps, c...)
+		if tk <= t+1e-9 {
+			tm = append(tm, m...)
+			for _, v := range c {
+				tsc = append(tsc, trailScale*v)
+			}
+		}
+	}
+	g.mu.Lock()
+	g.fitSc = view.AppendTrail(sc, pm, ps)
+	g.trailM, g.trailS = tm, tsc
+	g.mu.Unlock()
 	return view.AppendMeasure(sc, mean, scale, view.GeodesicLabel(t), view.GeodesicClass(t), []int{ia, ib}), ver
+}
+
+// WithTrail returns ov (the last Overlay's scene) with the trail of the
+// pair's geodesic appended after the measure at t: the means of the
+// path from its start up to t as small dots (ov itself when the last
+// Overlay showed no pair).
+func (g *Tab) WithTrail(ov *render.Scene) *render.Scene {
+	g.mu.Lock()
+	tm, ts := g.trailM, g.trailS
+	g.mu.Unlock()
+	if ov == nil || len(tm) == 0 {
+		return ov
+	}
+	return view.AppendTrail(ov, tm, ts)
+}
+
+// wholeFitStep is the step in t of the scenes whose union the view is
+// fitted to between two saved states.
+const wholeFitStep = 0.5
+
+// wholePathFit returns sc's items at every wholeFitStep of t in
+// [geoTMin, geoTMax] of their geodesics from sa to sb, as one scene (nil
+// on error); it is computed once per pair of states (frame goroutine).
+func (g *Tab) wholePathFit(sc *render.Scene, sa, sb *engine.Snapshot) *render.Scene {
+	g.mu.Lock()
+	if g.wholeFit != nil && g.wholeFitA == sa && g.wholeFitB == sb && g.wholeFit.Dim == sc.Dim {
+		defer g.mu.Unlock()
+		return g.wholeFit
+	}
+	g.mu.Unlock()
+	var base *render.Scene
+	var ms, cs []float64
+	for k := 0; geoTMin+float64(k)*wholeFitStep <= geoTMax+1e-9; k++ {
+		out, err := view.WholeScene(sc, sa, sb, geoTMin+float64(k)*wholeFitStep)
+		if err != nil {
+			return nil
+		}
+		if base == nil {
+			base = out
+			continue
+		}
+		ms, cs = append(ms, out.Means...), append(cs, out.Scales...)
+	}
+	fit := view.AppendTrail(base, ms, cs)
+	g.mu.Lock()
+	g.wholeFit, g.wholeFitA, g.wholeFitB = fit, sa, sb
+	g.mu.Unlock()
+	return fit
+}
+
+// Trail of a pair's geodesic: one dot per trailStep of t, each the
+// measure at that time shrunk to trailScale of its scale (a twentieth of
+// its axes).
+const (
+	trailStep  = 0.1
+	trailScale = 0.0025
+)
+
+// PathFit returns the scene the view is fitted to while the geodesic of
+// a pair is shown: the scene of the last Overlay with the measures of the
+// whole path appended (nil when the last Overlay showed no pair). It
+// does not depend on t, so playing the geodesic keeps the view's scale.
+func (g *Tab) PathFit() *render.Scene {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.fitSc
 }
 
 // Content is the tab's content.
