@@ -97,9 +97,12 @@ type App struct {
 	curve    *bw.StressCurve
 	status   *widget.Label
 	controls *runControls
-	search   *widget.Entry
-	bottom   *fyne.Container // below the canvas: one child shown (updateBottom)
-	baseline view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
+	// The View menu and its checkable items (checkMenu).
+	menuView                        *fyne.Menu
+	menuCov, menuPrec, menuBaseline *fyne.MenuItem
+	search                          *widget.Entry
+	bottom                          *fyne.Container // below the canvas: one child shown (updateBottom)
+	baseline                        view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
 
 	tabs    *container.AppTabs
 	data    *data.Tab
@@ -259,6 +262,7 @@ func (a *App) style() render.Style {
 // applyView is called after a view setting changed.
 func (a *App) applyView() {
 	a.loop.SetStyle(a.style())
+	a.checkMenu()
 	SaveSettings(a.fa.Preferences(), a.set)
 }
 

@@ -15,14 +15,15 @@ const jitterScale = 0.1
 // runControls are the buttons above the canvas: start/pause, step,
 // reset, jitter and the point-MDS baseline toggle.
 type runControls struct {
-	start, step, reset, jitter *widget.Button
-	baseline                   *widget.Check
-	box                        *fyne.Container
+	start               *steadyButton
+	step, reset, jitter *widget.Button
+	baseline            *widget.Check
+	box                 *fyne.Container
 }
 
 func newRunControls(a *App) *runControls {
 	c := &runControls{}
-	c.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), func() { a.sess.Toggle() })
+	c.start = newSteadyButton("Start", theme.MediaPlayIcon(), func() { a.sess.Toggle() }, startLabels)
 	c.start.Importance = widget.HighImportance
 	c.step = widget.NewButtonWithIcon("Step", theme.MediaSkipNextIcon(), func() { a.sess.Step(stepSize) })
 	c.reset = widget.NewButtonWithIcon("Reset", theme.MediaReplayIcon(), func() { a.sess.Reset(a.set.Seed) })
@@ -62,7 +63,7 @@ func (c *runControls) refresh(s fit.RunState, iter int) {
 
 // disable greys out the run buttons (no fit on the canvas).
 func (c *runControls) disable() {
-	for _, b := range []*widget.Button{c.start, c.step, c.reset, c.jitter} {
+	for _, b := range []*widget.Button{&c.start.Button, c.step, c.reset, c.jitter} {
 		b.Disable()
 	}
 }
@@ -73,4 +74,32 @@ func enable(w fyne.Disableable, on bool) {
 	} else {
 		w.Disable()
 	}
+}
+
+// startLabels are every label the main button takes.
+var startLabels = []string{"Start", "Pause", "Resume", "Continue"}
+
+// steadyButton is a button as wide as its widest label, so that a label
+// change (Start, Pause, Resume, Continue) never moves the toolbar.
+type steadyButton struct {
+	widget.Button
+	labels []string
+}
+
+func newSteadyButton(text string, icon fyne.Resource, tapped func(), labels []string) *steadyButton {
+	b := &steadyButton{labels: labels}
+	b.Text, b.Icon, b.OnTapped = text, icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// MinSize is the largest minimum size over the labels.
+func (b *steadyButton) MinSize() fyne.Size {
+	b.ExtendBaseWidget(b)
+	m := b.Button.MinSize()
+	for _, l := range b.labels {
+		probe := &widget.Button{Text: l, Icon: b.Icon, Importance: b.Importance}
+		m = m.Max(probe.MinSize())
+	}
+	return m
 }

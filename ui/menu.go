@@ -44,14 +44,32 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Jitter", func() { a.sess.Jitter(jitterScale) }))
 	find := fyne.NewMenuItem("Find item…", func() { a.win.Canvas().Focus(a.search) })
 	find.Shortcut = shortcutFind
-	view := fyne.NewMenu("View",
+	a.menuCov = fyne.NewMenuItem("Covariance ellipses", func() { a.setEllipses("covariance") })
+	a.menuPrec = fyne.NewMenuItem("Precision ellipses", func() { a.setEllipses("precision") })
+	a.menuBaseline = fyne.NewMenuItem("Point-MDS baseline", func() { a.controls.baseline.SetChecked(!a.set.ShowBaseline) })
+	a.menuView = fyne.NewMenu("View",
 		fyne.NewMenuItem("Fit to window\tF", a.loop.ResetView),
 		find,
-		fyne.NewMenuItem("Covariance ellipses", func() { a.setEllipses("covariance") }),
-		fyne.NewMenuItem("Precision ellipses", func() { a.setEllipses("precision") }),
+		fyne.NewMenuItemSeparator(),
+		a.menuCov, a.menuPrec,
+		fyne.NewMenuItemSeparator(),
+		a.menuBaseline,
 	)
+	a.checkMenu()
+	view := a.menuView
 	help := fyne.NewMenu("Help", fyne.NewMenuItem(helpTitle, a.showHelp), fyne.NewMenuItem("About Burescope", a.about))
 	return fyne.NewMainMenu(file, run, view, help)
+}
+
+// checkMenu sets the View menu's check marks from the settings in use.
+func (a *App) checkMenu() {
+	if a.menuView == nil {
+		return
+	}
+	a.menuCov.Checked = a.set.View != "precision"
+	a.menuPrec.Checked = a.set.View == "precision"
+	a.menuBaseline.Checked = a.set.ShowBaseline
+	a.menuView.Refresh()
 }
 
 // addShortcuts registers the modifier shortcuts on the window canvas (the

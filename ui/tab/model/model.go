@@ -28,6 +28,11 @@ type Host interface {
 	ShowError(title string, err error)
 }
 
+// EpsHint explains eps below its field: every covariance gets eps times
+// the data's squared RMS distance added to its diagonal, which keeps it
+// invertible (docs/math.md).
+const EpsHint = "Regularisation: adds eps × (RMS distance)² to every covariance so it stays invertible; larger eps = rounder, smoother ellipses."
+
 // Tab is the Model tab. Its methods run on the UI goroutine.
 type Tab struct {
 	h       Host
@@ -74,11 +79,13 @@ func New(h Host) *Tab {
 	p.renderer = widget.NewLabel("")
 	p.renderer.Wrapping = fyne.TextWrapWord
 	p.renderer.Importance = widget.LowImportance
+	epsItem := widget.NewFormItem("eps", p.eps)
+	epsItem.HintText = EpsHint
 	form := widget.NewForm(
 		widget.NewFormItem("Dimension", p.dim),
 		widget.NewFormItem("Family", p.family),
 		widget.NewFormItem("tau", p.tau),
-		widget.NewFormItem("eps", p.eps),
+		epsItem,
 		widget.NewFormItem("Optimiser", p.optimizer),
 		widget.NewFormItem("Learning rate", p.rate),
 		widget.NewFormItem("Iterations", p.iters),

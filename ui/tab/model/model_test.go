@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"burescope/engine"
 	"burescope/ui/fit"
@@ -135,5 +137,31 @@ func TestModelTabShowsTheFamilysTau(t *testing.T) {
 				t.Errorf("tau field %q, want %g", p.tau.Text, tc.want)
 			}
 		})
+	}
+}
+
+// TestEpsExplained: the eps field carries a short explanation below it
+// that names what eps does (regularisation of the covariances).
+func TestEpsExplained(t *testing.T) {
+	test.NewTempApp(t)
+	p := New(&fakeHost{set: fit.DefaultSettings()})
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	var hint string
+	found := false
+	for _, o := range test.LaidOutObjects(p.Content()) {
+		if f, ok := o.(*widget.Form); ok {
+			for _, it := range f.Items {
+				if it.Text == "eps" {
+					hint, found = it.HintText, true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no eps field in the Model tab")
+	}
+	if !strings.Contains(hint, "covariance") || !strings.Contains(strings.ToLower(hint), "regularis") {
+		t.Errorf("eps hint %q does not explain the regularisation", hint)
 	}
 }
