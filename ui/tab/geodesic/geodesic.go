@@ -120,8 +120,8 @@ func New(h Host) *Tab {
 	g.note.Importance = widget.LowImportance
 	g.slider.SetValue(0.5)
 	form := widget.NewForm(
-		widget.NewFormItem("From", container.NewGridWithColumns(2, g.fromFind, g.from)),
-		widget.NewFormItem("To", container.NewGridWithColumns(2, g.toFind, g.to)),
+		widget.NewFormItem("From", container.NewVBox(g.from, g.fromFind)),
+		widget.NewFormItem("To", container.NewVBox(g.to, g.toFind)),
 	)
 	g.states = widget.NewLabel("")
 	g.states.Wrapping = fyne.TextWrapWord

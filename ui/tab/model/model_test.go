@@ -165,3 +165,15 @@ func TestEpsExplained(t *testing.T) {
 		t.Errorf("eps hint %q does not explain the regularisation", hint)
 	}
 }
+
+// TestModelTabNarrow: the tab's help texts do not widen the side panel
+// (a long one-line hint once forced the whole window to 1449 px).
+func TestModelTabNarrow(t *testing.T) {
+	test.NewTempApp(t)
+	p := New(&fakeHost{set: fit.DefaultSettings()})
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	if wd := p.Content().MinSize().Width; !(wd <= 400) {
+		t.Errorf("Model tab needs %v px of width, want at most 400", wd)
+	}
+}
