@@ -29,14 +29,6 @@ type HitIndex struct {
 // list checked on every query instead of into the cells.
 const hitBigCells = 64
 
-// NewHitIndex builds the index of lay (O(n) time and memory). The layout
-// must not change while the index is used.
-func NewHitIndex(lay *Layout) *HitIndex {
-	h := &HitIndex{}
-	h.Build(lay)
-	return h
-}
-
 // Build (re)indexes lay, reusing h's storage.
 func (h *HitIndex) Build(lay *Layout) {
 	n := len(lay.Shapes)
