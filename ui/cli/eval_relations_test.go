@@ -67,6 +67,19 @@ func TestEvalRelations(t *testing.T) {
 				!(math.Abs(r.MeanRank-want.MeanRank) <= 1e-12*want.MeanRank) || !(math.Abs(r.MAP-want.MAP) <= 1e-12) {
 				t.Errorf("eval-relations %+v; full evaluation %+v", r, want)
 			}
+			// --brute scores every pair and must give the same ranks.
+			code, stdout, stderr = trRun("eval-relations", emb, in, "--protocol", protocol, "--brute")
+			if code != 0 {
+				t.Fatalf("--brute: exit %d: %s", code, stderr)
+			}
+			lines = strings.Split(strings.TrimSpace(stdout), "\n")
+			var b evalRelationsResult
+			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &b); err != nil {
+				t.Fatal(err)
+			}
+			if b.Pairs != want.Pairs || b.MeanRank != r.MeanRank || b.MAP != r.MAP || b.ExactScores != 0 {
+				t.Errorf("--brute %+v; pruned %+v", b, r)
+			}
 		})
 	}
 	t.Run("errors", func(t *testing.T) {
