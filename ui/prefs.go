@@ -11,9 +11,9 @@ import (
 // Preference keys. Only options a user would expect to survive a restart
 // are kept. Global ones (one value for every dataset): the colouring, the
 // labels, the gaussian level, the point-MDS overlay, the iteration budget,
-// the backend, the export resolution, the last directory and the recent
-// files. Per dataset (prefDatasets, keyed by fit.DatasetKey): how its file
-// is read, its model and its ellipse view (fit.DatasetSettings). The
+// the backend, standardising and symmetrising, the export resolution, the last directory and the recent
+// files. Per dataset (prefDatasets, keyed by fit.DatasetKey): the kind its
+// file is read as, its model and its ellipse view (fit.DatasetSettings). The
 // dataset itself is not restored (the app always opens on the default
 // built-in unless told otherwise). docs/ui.md has the table.
 const (
@@ -23,6 +23,8 @@ const (
 	prefBaseline     = "view.baseline"
 	prefIterations   = "model.iterations"
 	prefBackend      = "model.backend"
+	prefStandardise  = "data.standardise"
+	prefSymmetrise   = "data.symmetrise"
 	prefDatasets     = "datasets.settings"
 	maxDatasets      = 64
 	prefLastDir      = "files.lastDir"
@@ -43,6 +45,8 @@ func LoadSettings(p fyne.Preferences, def fit.Settings) fit.Settings {
 	s.ShowBaseline = p.BoolWithFallback(prefBaseline, s.ShowBaseline)
 	s.Iterations = p.IntWithFallback(prefIterations, s.Iterations)
 	s.Backend = p.StringWithFallback(prefBackend, s.Backend)
+	s.Standardise = p.StringWithFallback(prefStandardise, s.Standardise)
+	s.Symmetrise = p.BoolWithFallback(prefSymmetrise, s.Symmetrise)
 	if s.Validate() != nil {
 		// A preference file from another version (or edited by hand):
 		// keep the defaults rather than start in a broken state.
@@ -155,6 +159,8 @@ func SaveSettings(p fyne.Preferences, s fit.Settings) {
 	setBool(prefBaseline, s.ShowBaseline, old.ShowBaseline)
 	setInt(prefIterations, s.Iterations, old.Iterations)
 	setString(prefBackend, s.Backend, old.Backend)
+	setString(prefStandardise, s.Standardise, old.Standardise)
+	setBool(prefSymmetrise, s.Symmetrise, old.Symmetrise)
 	rememberDataset(p, s)
 }
 

@@ -60,6 +60,7 @@ func TestModelRememberedPerDataset(t *testing.T) {
 	if s := statusText(t, a, "d = 2 · uniform"); strings.Contains(s, "last settings") {
 		t.Errorf("iris status %q claims remembered settings", s)
 	}
+	maybeShot(t, a, "settings-iris-defaults.png")
 
 	openAndLoad(t, a, "builtin:pisa2015")
 	a.on(func() { dim, fam = a.set.Dim, a.set.Family })
@@ -67,6 +68,7 @@ func TestModelRememberedPerDataset(t *testing.T) {
 		t.Errorf("pisa2015 reopened with d = %d %s, want its own d = 3 gaussian", dim, fam)
 	}
 	statusText(t, a, "d = 3 · gaussian · covariance view (this dataset's last settings)")
+	maybeShot(t, a, "settings-pisa-remembered.png")
 
 	// The next launch, on the same preferences: iris still gets the
 	// defaults, pisa2015 its d = 3.
@@ -99,6 +101,7 @@ func TestExploreViewRestoredOnLeave(t *testing.T) {
 	})
 	eventually(t, "precision frame", func() bool { f := a.frame(); return f != nil && f.Style.View.String() == "precision" })
 	statusText(t, a, "precision view")
+	maybeShot(t, a, "explore-precision.png")
 	if got, _ := ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "covariance" {
 		t.Errorf("Explore's view was remembered for pisa2015: %q", got.View)
 	}
@@ -109,6 +112,8 @@ func TestExploreViewRestoredOnLeave(t *testing.T) {
 		t.Errorf("view %q after leaving Explore, want covariance back", v)
 	}
 	eventually(t, "covariance frame", func() bool { return a.frame().Style.View.String() == "covariance" })
+	statusText(t, a, "covariance view")
+	maybeShot(t, a, "explore-left-covariance.png")
 
 	// Again, but open another dataset while Explore is in front.
 	a.on(func() {
@@ -151,8 +156,10 @@ func TestExploreHighlightsOnlyInExplore(t *testing.T) {
 	})
 	nb := waitNeighbours(t, a, 4)
 	eventually(t, "highlights in Explore", func() bool { return highlighted() == len(nb) })
+	maybeShot(t, a, "highlights-explore.png")
 	a.on(func() { a.showTab("View") })
 	eventually(t, "no highlights in View", func() bool { return highlighted() == 0 })
+	maybeShot(t, a, "highlights-view-tab.png")
 	a.on(func() { a.showTab("Explore") })
 	eventually(t, "highlights back in Explore", func() bool { return highlighted() == len(nb) })
 	openAndLoad(t, a, "builtin:iris")

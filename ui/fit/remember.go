@@ -10,14 +10,13 @@ import (
 )
 
 // DatasetSettings is the part of Settings that belongs to one dataset and
-// is remembered for it (docs/ui.md, "Which settings persist"): how its
-// file is read, the model fitted to it and the ellipse view. Everything
-// else (backend, iteration budget, colouring, labels) is global, so a
-// model chosen for one dataset never becomes the next dataset's model.
+// is remembered for it (docs/ui.md, "Which settings persist"): the kind
+// its file is read as, the model fitted to it and the ellipse view.
+// Everything else (backend, iteration budget, standardising and
+// symmetrising, colouring, labels) is global, so a model chosen for one
+// dataset never becomes the next dataset's model.
 type DatasetSettings struct {
 	Kind         string  `json:"kind"`
-	Standardise  string  `json:"standardise"`
-	Symmetrise   bool    `json:"symmetrise"`
 	Dim          int     `json:"dim"`
 	Family       string  `json:"family"`
 	Tau          float64 `json:"tau"`
@@ -34,8 +33,8 @@ type DatasetSettings struct {
 // DatasetPart returns the per-dataset part of s.
 func (s Settings) DatasetPart() DatasetSettings {
 	return DatasetSettings{
-		Kind: s.Kind, Standardise: s.Standardise, Symmetrise: s.Symmetrise,
-		Dim: s.Dim, Family: s.Family, Tau: s.Tau, Eps: s.Eps, Optimizer: s.Optimizer,
+		Kind: s.Kind,
+		Dim:  s.Dim, Family: s.Family, Tau: s.Tau, Eps: s.Eps, Optimizer: s.Optimizer,
 		LearningRate: s.LearningRate, Seed: s.Seed, Structure: s.Structure,
 		ScaleBudget: s.ScaleBudget, Pairs: s.Pairs, View: s.View,
 	}
@@ -43,7 +42,7 @@ func (s Settings) DatasetPart() DatasetSettings {
 
 // WithDatasetPart returns s with its per-dataset part replaced by d.
 func (s Settings) WithDatasetPart(d DatasetSettings) Settings {
-	s.Kind, s.Standardise, s.Symmetrise = d.Kind, d.Standardise, d.Symmetrise
+	s.Kind = d.Kind
 	s.Dim, s.Family, s.Tau, s.Eps, s.Optimizer = d.Dim, d.Family, d.Tau, d.Eps, d.Optimizer
 	s.LearningRate, s.Seed, s.Structure = d.LearningRate, d.Seed, d.Structure
 	s.ScaleBudget, s.Pairs, s.View = d.ScaleBudget, d.Pairs, d.View

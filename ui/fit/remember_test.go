@@ -12,14 +12,15 @@ import (
 // DatasetPart took and leaves the global ones alone.
 func TestDatasetPartRoundTrip(t *testing.T) {
 	s := DefaultSettings()
-	s.Dim, s.Family, s.Tau, s.View, s.Structure, s.ScaleBudget, s.Symmetrise = 3, "custom", 0.4, "precision", "diagonal", 0.5, true
-	s.Backend, s.Iterations, s.ColorBy = "cpu", 77, "stress"
+	s.Dim, s.Family, s.Tau, s.View, s.Structure, s.ScaleBudget, s.Kind = 3, "custom", 0.4, "precision", "diagonal", 0.5, "distances"
+	s.Backend, s.Iterations, s.ColorBy, s.Symmetrise, s.Standardise = "cpu", 77, "stress", true, "off"
 	g := DefaultSettings().WithDatasetPart(s.DatasetPart())
-	if g.Dim != 3 || g.Family != "custom" || g.Tau != 0.4 || g.View != "precision" || g.Structure != "diagonal" || g.ScaleBudget != 0.5 || !g.Symmetrise {
+	if g.Dim != 3 || g.Family != "custom" || g.Tau != 0.4 || g.View != "precision" || g.Structure != "diagonal" || g.ScaleBudget != 0.5 || g.Kind != "distances" {
 		t.Errorf("per-dataset part not carried: %+v", g)
 	}
-	if g.Backend != "auto" || g.Iterations == 77 || g.ColorBy != "class" {
-		t.Errorf("global options carried with the dataset part: backend %q iterations %d colour %q", g.Backend, g.Iterations, g.ColorBy)
+	if g.Backend != "auto" || g.Iterations == 77 || g.ColorBy != "class" || g.Symmetrise || g.Standardise != "auto" {
+		t.Errorf("global options carried with the dataset part: backend %q iterations %d colour %q symmetrise %v standardise %q",
+			g.Backend, g.Iterations, g.ColorBy, g.Symmetrise, g.Standardise)
 	}
 }
 
