@@ -71,7 +71,7 @@ func (a *App) tabChanged(it *container.TabItem) {
 func (a *App) modelViewText(dim int, name string) string {
 	s := fit.ModelViewText(dim, a.set)
 	if a.restoredFor != "" && a.restoredFor == name {
-		s += " (this dataset's last settings)"
+		s += " (remembered)"
 	}
 	return s
 }

@@ -57,7 +57,7 @@ func TestModelRememberedPerDataset(t *testing.T) {
 	if dim != 2 || fam != fit.DefaultFamily || a.sess.Snapshot().Dim != 2 {
 		t.Errorf("iris opened with d = %d %s (snapshot d = %d), want the defaults", dim, fam, a.sess.Snapshot().Dim)
 	}
-	if s := statusText(t, a, "d = 2 · uniform"); strings.Contains(s, "last settings") {
+	if s := statusText(t, a, "d = 2 · uniform"); strings.Contains(s, "(remembered)") {
 		t.Errorf("iris status %q claims remembered settings", s)
 	}
 	maybeShot(t, a, "settings-iris-defaults.png")
@@ -67,7 +67,7 @@ func TestModelRememberedPerDataset(t *testing.T) {
 	if dim != 3 || fam != "gaussian" || a.sess.Snapshot().Dim != 3 {
 		t.Errorf("pisa2015 reopened with d = %d %s, want its own d = 3 gaussian", dim, fam)
 	}
-	statusText(t, a, "d = 3 · gaussian · covariance view (this dataset's last settings)")
+	statusText(t, a, "d = 3 · gaussian · covariance view (remembered)")
 	maybeShot(t, a, "settings-pisa-remembered.png")
 
 	// The next launch, on the same preferences: iris still gets the
