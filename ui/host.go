@@ -299,6 +299,7 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.sess.Pause()
 	st.Dataset = name
 	a.set = st
+	a.viewSettingsChanged()
 	a.explore.Reset()
 	a.loop.Select(nil, -1)
 	a.search.SetText("")

@@ -138,8 +138,7 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	a.loop.ResetView()
 	a.search.SetText("")
 	a.data.ShowDataset(ds)
-	a.model.Sync(a.set)
-	a.display.Sync(a.set)
+	a.viewSettingsChanged()
 	a.geo.SetItems(ds.Labels)
 	if !strings.HasPrefix(ds.Name, datasets.BuiltinPrefix) {
 		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), ds.Name))

@@ -23,6 +23,16 @@ func (a *App) openNew(req loadRequest, st fit.Settings, autostart bool) {
 	a.openRequest(req, st, autostart)
 }
 
+// viewSettingsChanged draws with the settings in use and shows them in
+// the Model and View tabs and the View menu (a dataset opened with its
+// own remembered model and view).
+func (a *App) viewSettingsChanged() {
+	a.loop.SetStyle(a.style())
+	a.checkMenu()
+	a.model.Sync(a.set)
+	a.display.Sync(a.set)
+}
+
 // saveSettings stores the settings in use: the global ones and those of
 // the current dataset. A view a side tab switched to for as long as it is
 // in front (tabView) is not stored: the one it replaced is.

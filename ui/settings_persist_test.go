@@ -47,6 +47,8 @@ func TestModelRememberedPerDataset(t *testing.T) {
 		host{a.App}.ApplyModel(st)
 	})
 	a.loads.Wait()
+	a.on(func() { a.display.SetEllipses("precision") }) // the View tab
+	a.loads.Wait()
 	eventually(t, "d = 3 fit", func() bool { s := a.sess.Snapshot(); return s != nil && s.Dim == 3 })
 	pause(t, a)
 
@@ -57,7 +59,16 @@ func TestModelRememberedPerDataset(t *testing.T) {
 	if dim != 2 || fam != fit.DefaultFamily || a.sess.Snapshot().Dim != 2 {
 		t.Errorf("iris opened with d = %d %s (snapshot d = %d), want the defaults", dim, fam, a.sess.Snapshot().Dim)
 	}
-	if s := statusText(t, a, "d = 2 · uniform"); strings.Contains(s, "(remembered)") {
+	eventually(t, "iris drawn in the covariance view", func() bool {
+		f := a.frame()
+		return f != nil && f.Style.View.String() == "covariance"
+	})
+	var viewChecked string
+	a.on(func() { viewChecked = a.display.Ellipses() })
+	if viewChecked != "covariance" {
+		t.Errorf("View tab shows %q on iris", viewChecked)
+	}
+	if s := statusText(t, a, "d = 2 · uniform · covariance view"); strings.Contains(s, "(remembered)") {
 		t.Errorf("iris status %q claims remembered settings", s)
 	}
 	maybeShot(t, a, "settings-iris-defaults.png")
@@ -67,7 +78,8 @@ func TestModelRememberedPerDataset(t *testing.T) {
 	if dim != 3 || fam != "gaussian" || a.sess.Snapshot().Dim != 3 {
 		t.Errorf("pisa2015 reopened with d = %d %s, want its own d = 3 gaussian", dim, fam)
 	}
-	statusText(t, a, "d = 3 · gaussian · covariance view (remembered)")
+	statusText(t, a, "d = 3 · gaussian · precision view (remembered)")
+	eventually(t, "pisa2015 drawn in its precision view", func() bool { return a.frame().Style.View.String() == "precision" })
 	maybeShot(t, a, "settings-pisa-remembered.png")
 
 	// The next launch, on the same preferences: iris still gets the
