@@ -125,8 +125,9 @@ type App struct {
 
 	// tabView is the view a side tab replaced while it is in front ("":
 	// none; session_settings.go); restoredFor names the dataset whose
-	// remembered settings were applied when it opened.
-	tabView, restoredFor string
+	// remembered settings were applied when it opened, pendingRestored the
+	// one being opened with its remembered settings.
+	tabView, restoredFor, pendingRestored string
 
 	lastError string // the text of the last error dialog (tests)
 	searchErr error  // why the last search found nothing (nil: found)

@@ -16,17 +16,22 @@ import (
 func (a *App) openNew(req loadRequest, st fit.Settings, autostart bool) {
 	a.tabView = "" // a view a tab chose for the old dataset does not carry over
 	st, remembered := ForDataset(a.fa.Preferences(), st, req.Name)
-	a.restoredFor = ""
+	a.pendingRestored = ""
 	if remembered {
-		a.restoredFor = req.Name
+		a.pendingRestored = req.Name
 	}
 	a.openRequest(req, st, autostart)
 }
 
 // viewSettingsChanged draws with the settings in use and shows them in
 // the Model and View tabs and the View menu (a dataset opened with its
-// own remembered model and view).
+// own remembered model and view); it runs once a dataset has opened.
 func (a *App) viewSettingsChanged() {
+	if a.pendingRestored == a.set.Dataset {
+		a.restoredFor = a.set.Dataset
+	} else {
+		a.restoredFor = ""
+	}
 	a.loop.SetStyle(a.style())
 	a.checkMenu()
 	a.model.Sync(a.set)
@@ -48,6 +53,10 @@ func (a *App) saveSettings() {
 // principal-axes plane uses the precision view). The view it replaced is
 // restored when the user leaves the tab and is what stays remembered.
 func (a *App) tabEllipses(v string) {
+	if it := a.tabs.Selected(); it == nil || it.Text != "Explore" {
+		a.setEllipses(v) // not for a tab in front: an ordinary change
+		return
+	}
 	if a.set.View == v {
 		return
 	}
