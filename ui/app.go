@@ -123,6 +123,12 @@ type App struct {
 	started   time.Time // when Run began (zero in tests)
 	exitCode  int
 
+	// tabView is the view a side tab replaced while it is in front ("":
+	// none; session_settings.go); restoredFor names the dataset whose
+	// remembered settings were applied when it opened, pendingRestored the
+	// one being opened with its remembered settings.
+	tabView, restoredFor, pendingRestored string
+
 	lastError string // the text of the last error dialog (tests)
 	searchErr error  // why the last search found nothing (nil: found)
 }
@@ -174,6 +180,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 		container.NewTabItem("Relations", a.rel.Content()),
 	)
 	a.tabs.SetTabLocation(container.TabLocationLeading)
+	a.tabs.OnSelected = a.tabChanged
 	a.search = widget.NewEntry()
 	a.search.SetPlaceHolder("Search…")
 	a.search.OnSubmitted = a.find
@@ -202,6 +209,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	w.SetOnDropped(a.dropped)
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { a.runKey(ev.Name) })
 	fa.Settings().AddListener(func(fyne.Settings) { a.loop.SetStyle(a.style()) })
+	fa.Lifecycle().SetOnExitedForeground(func() { a.do(a.foregroundLost) })
 	return a
 }
 
@@ -263,7 +271,8 @@ func (a *App) style() render.Style {
 func (a *App) applyView() {
 	a.loop.SetStyle(a.style())
 	a.checkMenu()
-	SaveSettings(a.fa.Preferences(), a.set)
+	a.saveSettings()
+	a.refreshStatus()
 }
 
 // frameInput is the frame loop's source (frame goroutine): the canvas
@@ -353,7 +362,7 @@ func (a *App) refreshStatus() {
 	parts := []string{
 		fit.DisplayName(ds.Name),
 		fmt.Sprintf("n %d", snap.N),
-		fmt.Sprintf("d %d %s", snap.Dim, snap.Family.Name),
+		a.modelViewText(snap.Dim, ds.Name),
 		a.iterText(snap),
 		fit.StressText(snap, sampled, se),
 		a.stateText(snap),

@@ -224,8 +224,8 @@ func TestAppViewToggleChangesImage(t *testing.T) {
 	if bytes.Equal(pix0, f1.Img.Pix) {
 		t.Error("precision view rendered the same image")
 	}
-	if got := a.fa.Preferences().String(prefView); got != "precision" {
-		t.Errorf("view preference %q", got)
+	if got, _ := ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "precision" {
+		t.Errorf("view remembered for pisa2015: %q", got.View)
 	}
 }
 

@@ -24,7 +24,7 @@ func (a host) Settings() fit.Settings { return a.set }
 
 // Load opens name with st and starts the fit (Data tab).
 func (a host) Load(name string, st fit.Settings) {
-	a.openRequest(loadRequest{Name: name}, st, true)
+	a.openNew(loadRequest{Name: name}, st, true)
 }
 
 // OpenDataset opens name with the current settings without starting a
@@ -32,7 +32,7 @@ func (a host) Load(name string, st fit.Settings) {
 func (a host) OpenDataset(name string) { a.open(name, nil, false) }
 
 // Reload opens name again with the current settings (Explore tab).
-func (a host) Reload(name string) { a.open(name, nil, false) }
+func (a host) Reload(name string) { a.openRequest(loadRequest{Name: name}, a.set, false) }
 
 // OpenDialog asks for a file to open.
 func (a host) OpenDialog() { a.openDialog() }
@@ -57,7 +57,7 @@ func (a host) ApplyModel(st fit.Settings) {
 			}
 			a.set.Iterations = st.Iterations
 			a.sess.SetBudget(st.Iterations)
-			SaveSettings(a.fa.Preferences(), a.set)
+			a.saveSettings()
 			a.refreshStatus()
 		}
 		return
@@ -69,6 +69,9 @@ func (a host) ApplyModel(st fit.Settings) {
 
 // ApplyView redraws with the view settings of st and keeps them.
 func (a host) ApplyView(st fit.Settings) {
+	if st.View != a.set.View {
+		a.tabView = "" // the user chose a view: it is no longer a tab's
+	}
 	a.set.View, a.set.ColorBy, a.set.Labels, a.set.Level = st.View, st.ColorBy, st.Labels, st.Level
 	a.set.Glyph, a.set.GlyphFactor, a.set.Order = st.Glyph, st.GlyphFactor, st.Order
 	a.set.OutlineOnly, a.set.Legend = st.OutlineOnly, st.Legend
@@ -83,6 +86,7 @@ func (a host) ApplyView(st fit.Settings) {
 // (the menu; the Explore tab's item-axes plane) and shows it in the View
 // tab.
 func (a *App) setEllipses(v string) {
+	a.tabView = "" // the user chose a view: it is no longer a tab's
 	if a.set.View == v {
 		return
 	}
@@ -249,7 +253,7 @@ func (a *App) embeddingStatus() bool {
 	if v == nil {
 		return false
 	}
-	parts := []string{fit.DisplayName(v.Name), fmt.Sprintf("n %d", v.Emb.Len()), fmt.Sprintf("d %d %s", v.Emb.Dim, v.Emb.Family.Name)}
+	parts := []string{fit.DisplayName(v.Name), fmt.Sprintf("n %d", v.Emb.Len()), fmt.Sprintf("d = %d · %s · %s view", v.Emb.Dim, v.Emb.Family.Name, a.set.View)}
 	if v.Plane != nil {
 		mean, _ := view.KeptSummary(v.Kept)
 		parts = append(parts, fmt.Sprintf("%s, keeps %.0f%% of the variance", view.PlaneShort(v.Spec.Kind), 100*mean))
@@ -295,6 +299,7 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.sess.Pause()
 	st.Dataset = name
 	a.set = st
+	a.viewSettingsChanged()
 	a.explore.Reset()
 	a.loop.Select(nil, -1)
 	a.search.SetText("")
@@ -324,7 +329,8 @@ func (a *App) showTab(name string) {
 }
 
 // SetEllipses switches the View setting (Explore tab).
-func (a host) SetEllipses(v string) { a.setEllipses(v) }
+// The view it replaced comes back when the user leaves the tab.
+func (a host) SetEllipses(v string) { a.tabEllipses(v) }
 
 // Go runs f on a goroutine that shutdown waits for.
 func (a host) Go(f func()) { a.goTracked(f) }
@@ -347,5 +353,5 @@ func (a host) FitEmbedding() { a.fitEmbedding() }
 func (a *App) OpenWordNet(dir, root string) {
 	st := a.set
 	st.WordNetRoot = root
-	a.openRequest(loadRequest{Name: datasets.WordNetPrefix + dir}, st, false)
+	a.openNew(loadRequest{Name: datasets.WordNetPrefix + dir}, st, false)
 }

@@ -18,7 +18,8 @@ type loadRequest struct {
 	Metadata string
 }
 
-// open loads req.Name with the current settings in the background and, on
+// open loads name with the current global settings and the per-dataset
+// ones remembered for it (openNew) in the background and, on
 // success, replaces the session (and starts it if autostart). Errors are
 // shown in a dialog; the current dataset and run are kept.
 func (a *App) open(name string, metadata []string, autostart bool) {
@@ -26,7 +27,7 @@ func (a *App) open(name string, metadata []string, autostart bool) {
 	if len(metadata) > 0 {
 		meta = metadata[0]
 	}
-	a.openRequest(loadRequest{Name: name, Metadata: meta}, a.set, autostart)
+	a.openNew(loadRequest{Name: name, Metadata: meta}, a.set, autostart)
 }
 
 // openRequest is open with explicit settings (the dataset name in st is
@@ -137,8 +138,7 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	a.loop.ResetView()
 	a.search.SetText("")
 	a.data.ShowDataset(ds)
-	a.model.Sync(a.set)
-	a.display.Sync(a.set)
+	a.viewSettingsChanged()
 	a.geo.SetItems(ds.Labels)
 	if !strings.HasPrefix(ds.Name, datasets.BuiltinPrefix) {
 		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), ds.Name))
@@ -148,7 +148,7 @@ func (a *App) loaded(ds *datasets.Dataset) {
 		a.sess.PointBaseline()
 	}
 	a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
-	SaveSettings(a.fa.Preferences(), a.set)
+	a.saveSettings()
 	a.refreshStatus()
 }
 

@@ -1,32 +1,32 @@
 package ui
 
 import (
+	"encoding/json"
+
 	"burescope/ui/fit"
 
 	"fyne.io/fyne/v2"
 )
 
 // Preference keys. Only options a user would expect to survive a restart
-// are kept: the view, the model options, the last directory and the
-// recent files. The dataset itself is not restored (the app always opens
-// on the default built-in unless told otherwise).
+// are kept. Global ones (one value for every dataset): the colouring, the
+// labels, the gaussian level, the point-MDS overlay, the iteration budget,
+// the backend, standardising and symmetrising, the export resolution, the last directory and the recent
+// files. Per dataset (prefDatasets, keyed by fit.DatasetKey): the kind its
+// file is read as, its model and its ellipse view (fit.DatasetSettings). The
+// dataset itself is not restored (the app always opens on the default
+// built-in unless told otherwise). docs/ui.md has the table.
 const (
-	prefView         = "view.mode"
 	prefColorBy      = "view.colorBy"
 	prefLabels       = "view.labels"
 	prefLevel        = "view.level"
 	prefBaseline     = "view.baseline"
-	prefDim          = "model.dim"
-	prefFamily       = "model.family"
-	prefTau          = "model.tau"
-	prefEps          = "model.eps"
-	prefOptimizer    = "model.optimizer"
-	prefRate         = "model.rate"
 	prefIterations   = "model.iterations"
-	prefSeed         = "model.seed"
 	prefBackend      = "model.backend"
 	prefStandardise  = "data.standardise"
 	prefSymmetrise   = "data.symmetrise"
+	prefDatasets     = "datasets.settings"
+	maxDatasets      = 64
 	prefLastDir      = "files.lastDir"
 	prefRecent       = "files.recent"
 	maxRecent        = 8
@@ -34,23 +34,16 @@ const (
 	defaultExportDPI = 150
 )
 
-// LoadSettings returns def with every option that p holds (and that is
-// valid) replacing the default.
+// LoadSettings returns def with every global option that p holds (and
+// that is valid) replacing the default. The per-dataset options stay as
+// in def: ForDataset sets them for the dataset being opened.
 func LoadSettings(p fyne.Preferences, def fit.Settings) fit.Settings {
 	s := def
-	s.View = p.StringWithFallback(prefView, s.View)
 	s.ColorBy = p.StringWithFallback(prefColorBy, s.ColorBy)
 	s.Labels = p.BoolWithFallback(prefLabels, s.Labels)
 	s.Level = p.FloatWithFallback(prefLevel, s.Level)
 	s.ShowBaseline = p.BoolWithFallback(prefBaseline, s.ShowBaseline)
-	s.Dim = p.IntWithFallback(prefDim, s.Dim)
-	s.Family = p.StringWithFallback(prefFamily, s.Family)
-	s.Tau = p.FloatWithFallback(prefTau, s.Tau)
-	s.Eps = p.FloatWithFallback(prefEps, s.Eps)
-	s.Optimizer = p.StringWithFallback(prefOptimizer, s.Optimizer)
-	s.LearningRate = p.FloatWithFallback(prefRate, s.LearningRate)
 	s.Iterations = p.IntWithFallback(prefIterations, s.Iterations)
-	s.Seed = int64(p.IntWithFallback(prefSeed, int(s.Seed)))
 	s.Backend = p.StringWithFallback(prefBackend, s.Backend)
 	s.Standardise = p.StringWithFallback(prefStandardise, s.Standardise)
 	s.Symmetrise = p.BoolWithFallback(prefSymmetrise, s.Symmetrise)
@@ -62,9 +55,79 @@ func LoadSettings(p fyne.Preferences, def fit.Settings) fit.Settings {
 	return s
 }
 
-// SaveSettings stores the persistent options of s in p, writing only the
-// keys whose value differs from what p already gives (a missing key counts
-// as its default). Each write makes Fyne save the whole file and its file
+// ForDataset returns s with the per-dataset options of the dataset name:
+// those remembered for it (remembered = true), else the defaults
+// (fit.DefaultSettings), never the previous dataset's.
+func ForDataset(p fyne.Preferences, s fit.Settings, name string) (fit.Settings, bool) {
+	s.Dataset = name
+	if d, ok := lookupDataset(readDatasets(p), fit.DatasetKey(name)); ok {
+		t := s.WithDatasetPart(d)
+		if t.Validate() == nil {
+			return t, true
+		}
+	}
+	return s.WithDatasetPart(fit.DefaultSettings().DatasetPart()), false
+}
+
+// datasetEntry is one remembered dataset in prefDatasets.
+type datasetEntry struct {
+	Key      string              `json:"key"`
+	Settings fit.DatasetSettings `json:"settings"`
+}
+
+// readDatasets returns the remembered datasets, newest first (none if the
+// preference is missing or unreadable).
+func readDatasets(p fyne.Preferences) []datasetEntry {
+	var list []datasetEntry
+	if raw := p.String(prefDatasets); raw != "" {
+		if json.Unmarshal([]byte(raw), &list) != nil {
+			return nil
+		}
+	}
+	return list
+}
+
+func lookupDataset(list []datasetEntry, key string) (fit.DatasetSettings, bool) {
+	for _, e := range list {
+		if e.Key == key {
+			return e.Settings, true
+		}
+	}
+	return fit.DatasetSettings{}, false
+}
+
+// rememberDataset stores the per-dataset options of s under its
+// dataset's key (newest first, at most maxDatasets), writing nothing
+// when they equal what is stored (a dataset never stored counts as
+// having the defaults).
+func rememberDataset(p fyne.Preferences, s fit.Settings) {
+	list := readDatasets(p)
+	key := fit.DatasetKey(s.Dataset)
+	was, ok := lookupDataset(list, key)
+	if !ok {
+		was = fit.DefaultSettings().DatasetPart()
+	}
+	now := s.DatasetPart()
+	if now == was {
+		return
+	}
+	out := []datasetEntry{{Key: key, Settings: now}}
+	for _, e := range list {
+		if e.Key != key && len(out) < maxDatasets {
+			out = append(out, e)
+		}
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return
+	}
+	p.SetString(prefDatasets, string(raw))
+}
+
+// SaveSettings stores the persistent options of s in p: the global ones
+// and the per-dataset ones of s.Dataset. Only keys whose value differs
+// from what p already gives are written (a missing key counts as its
+// default). Each write makes Fyne save the whole file and its file
 // watcher reload it; a burst of writes can have the watcher read a file
 // that the next save has just truncated ("Preferences load error: EOF"),
 // so an unchanged setting is never written.
@@ -90,22 +153,15 @@ func SaveSettings(p fyne.Preferences, s fit.Settings) {
 			p.SetInt(k, v)
 		}
 	}
-	setString(prefView, s.View, old.View)
 	setString(prefColorBy, s.ColorBy, old.ColorBy)
 	setBool(prefLabels, s.Labels, old.Labels)
 	setFloat(prefLevel, s.Level, old.Level)
 	setBool(prefBaseline, s.ShowBaseline, old.ShowBaseline)
-	setInt(prefDim, s.Dim, old.Dim)
-	setString(prefFamily, s.Family, old.Family)
-	setFloat(prefTau, s.Tau, old.Tau)
-	setFloat(prefEps, s.Eps, old.Eps)
-	setString(prefOptimizer, s.Optimizer, old.Optimizer)
-	setFloat(prefRate, s.LearningRate, old.LearningRate)
 	setInt(prefIterations, s.Iterations, old.Iterations)
-	setInt(prefSeed, int(s.Seed), int(old.Seed))
 	setString(prefBackend, s.Backend, old.Backend)
 	setString(prefStandardise, s.Standardise, old.Standardise)
 	setBool(prefSymmetrise, s.Symmetrise, old.Symmetrise)
+	rememberDataset(p, s)
 }
 
 // RecentFiles returns the recently opened files, newest first.

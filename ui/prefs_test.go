@@ -16,8 +16,8 @@ func TestSettingsRoundTrip(t *testing.T) {
 	s.View, s.ColorBy, s.Labels, s.Level, s.ShowBaseline = "precision", "stress", false, 2, true
 	s.Dim, s.Family, s.Tau, s.Eps, s.Seed, s.Backend = 3, "custom", 0.4, 0.001, 42, "cpu"
 	SaveSettings(p, s)
-	got := LoadSettings(p, fit.DefaultSettings())
-	if !reflect.DeepEqual(got, s) {
+	got, remembered := ForDataset(p, LoadSettings(p, fit.DefaultSettings()), s.Dataset)
+	if !remembered || !reflect.DeepEqual(got, s) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, s)
 	}
 }
@@ -25,8 +25,8 @@ func TestSettingsRoundTrip(t *testing.T) {
 func TestLoadSettingsRejectsInvalid(t *testing.T) {
 	a := test.NewTempApp(t)
 	p := a.Preferences()
-	p.SetInt(prefDim, 7) // not a valid dimension
-	p.SetString(prefView, "precision")
+	p.SetInt(prefIterations, -7) // not a valid budget
+	p.SetString(prefBackend, "cpu")
 	if got := LoadSettings(p, fit.DefaultSettings()); !reflect.DeepEqual(got, fit.DefaultSettings()) {
 		t.Errorf("invalid preferences were used: %+v", got)
 	}
@@ -91,7 +91,7 @@ func TestSaveSettingsWritesOnlyChanges(t *testing.T) {
 	if p.writes != 1 {
 		t.Errorf("saving unchanged settings wrote %d more keys", p.writes-1)
 	}
-	if got := LoadSettings(p, fit.DefaultSettings()); got.Dim != 3 {
+	if got, _ := ForDataset(p, LoadSettings(p, fit.DefaultSettings()), s.Dataset); got.Dim != 3 {
 		t.Errorf("dimension read back %d, want 3", got.Dim)
 	}
 	SetLastDir(p, "/tmp")

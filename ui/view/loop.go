@@ -76,11 +76,16 @@ type Loop struct {
 	w, h     int  // pixel size
 	hoverOn  bool
 	hx, hy   float64 // hover position (pixels)
-	selected []int
-	centreOn int // item to centre on at the next frame, or -1
-	pickAt   *[2]float64
-	onPick   func(int) // called on the UI goroutine with a picked index (-1: none)
-	viewVer  uint64    // bumped by every view change
+	hoverSeq uint64  // bumped by every Hover call (the idle timer's check)
+	// hoverIdle is how long a tooltip stays without pointer motion
+	// (HoverIdle; tests shorten it).
+	hoverIdle  time.Duration
+	hoverTimer *time.Timer
+	selected   []int
+	centreOn   int // item to centre on at the next frame, or -1
+	pickAt     *[2]float64
+	onPick     func(int) // called on the UI goroutine with a picked index (-1: none)
+	viewVer    uint64    // bumped by every view change
 
 	wake    chan struct{}
 	pending atomic.Bool
@@ -121,8 +126,15 @@ func NewLoop(source func() Input, apply func(*Frame), post func(func())) *Loop {
 		centreOn:    -1,
 		wake:        make(chan struct{}, 1),
 		hover:       -1,
+		hoverIdle:   HoverIdle,
 	}
 }
+
+// HoverIdle is how long the tooltip stays while the pointer does not
+// move. GLFW tells Fyne nothing when the pointer leaves the window, so a
+// pointer that left straight from the canvas sends no MouseOut; the
+// tooltip then goes after this time instead of staying for good.
+const HoverIdle = 8 * time.Second
 
 // Wake asks for a new frame (coalesced: many wakes make one frame).
 func (l *Loop) Wake() {
@@ -219,9 +231,41 @@ func (l *Loop) Fitting() bool {
 	return l.fit
 }
 
-// Hover sets (on=true) or clears the pointer position.
+// Hover sets (on=true) or clears the pointer position. A frame drawn
+// for an earlier pointer position that reaches the UI after Hover(false)
+// shows no tooltip (deliver), and a hover with no new Hover call for
+// hoverIdle ends by itself.
 func (l *Loop) Hover(on bool, px, py float64) {
-	l.update(func() { l.hoverOn, l.hx, l.hy = on, px, py })
+	l.update(func() {
+		l.hoverOn, l.hx, l.hy = on, px, py
+		l.hoverSeq++
+		if l.hoverTimer != nil {
+			l.hoverTimer.Stop()
+			l.hoverTimer = nil
+		}
+		if on && l.hoverIdle > 0 {
+			seq := l.hoverSeq
+			l.hoverTimer = time.AfterFunc(l.hoverIdle, func() { l.hoverExpired(seq) })
+		}
+	})
+}
+
+// hoverExpired ends the hover that Hover call seq began, unless the
+// pointer has moved (or left) since.
+func (l *Loop) hoverExpired(seq uint64) {
+	l.mu.Lock()
+	stale := l.hoverOn && l.hoverSeq == seq
+	l.mu.Unlock()
+	if stale {
+		l.Hover(false, 0, 0)
+	}
+}
+
+// Hovering reports whether the loop tracks a pointer over the picture.
+func (l *Loop) Hovering() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.hoverOn
 }
 
 // Pick hit-tests pixel (px, py) on the loop goroutine and reports the
@@ -401,6 +445,14 @@ func (l *Loop) deliver() {
 	f := l.out.Load()
 	if f == nil {
 		return
+	}
+	if f.Tooltip != "" && !l.Hovering() {
+		// Drawn while the pointer was over an item, delivered after it
+		// left: no tooltip (the next frame, already asked for by
+		// Hover(false), drops the hover highlight too).
+		cp := *f
+		cp.Tooltip, cp.Hover = "", -1
+		f = &cp
 	}
 	l.shown.Store(f.Img)
 	l.apply(f)

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"time"
 
 	"burescope/render"
 )
@@ -259,4 +260,77 @@ func TestFrameLoopOutlinesSmallScenesOnly(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pendingLoop is a loop over testScene whose posted deliveries wait in
+// *queued until the test runs them (a UI goroutine that is busy).
+func pendingLoop(got **Frame) (*Loop, *[]func()) {
+	var queued []func()
+	l := NewLoop(func() Input { return Input{Scene: testScene(), Key: Key{Snapshot: 1}} },
+		func(g *Frame) { *got = g }, func(fn func()) { queued = append(queued, fn) })
+	l.SetSize(200, 150)
+	return l, &queued
+}
+
+func runQueued(q *[]func()) {
+	for len(*q) > 0 {
+		fn := (*q)[0]
+		*q = (*q)[1:]
+		fn()
+	}
+}
+
+// TestTooltipNotShownAfterPointerLeft: a frame drawn while the pointer
+// was over an item, delivered after the pointer left, shows no tooltip.
+func TestTooltipNotShownAfterPointerLeft(t *testing.T) {
+	var f *Frame
+	l, q := pendingLoop(&f)
+	l.Step()
+	runQueued(q)
+	px, py := f.VP.ToPixel(4, 0) // item 1's mean
+	l.Hover(true, px, py)
+	l.Step() // drawn with the tooltip, not yet delivered
+	if drawn := l.out.Load(); drawn == nil || drawn.Hover != 1 || drawn.Tooltip == "" {
+		t.Fatalf("the hovered frame has no tooltip: %+v", drawn)
+	}
+	l.Hover(false, 0, 0) // MouseOut before the UI took the frame
+	runQueued(q)
+	if f.Tooltip != "" || f.Hover != -1 {
+		t.Errorf("frame delivered after the pointer left shows hover %d, tooltip %q", f.Hover, f.Tooltip)
+	}
+}
+
+// TestTooltipIdleExpiry: with no pointer motion for the idle time the
+// hover ends by itself (the pointer may have left the window without an
+// event) and the next frame has no tooltip; motion keeps it.
+func TestTooltipIdleExpiry(t *testing.T) {
+	var f *Frame
+	l, _ := newTestLoop(testScene(), &f)
+	l.hoverIdle = 30 * time.Millisecond
+	l.Step()
+	px, py := f.VP.ToPixel(4, 0)
+	l.Hover(true, px, py)
+	l.Step()
+	if f.Tooltip == "" {
+		t.Fatal("no tooltip over item 1")
+	}
+	deadline := time.Now().Add(10 * time.Second) // a deadlock guard, not a speed requirement
+	for l.Hovering() {
+		if time.Now().After(deadline) {
+			t.Fatal("hover never expired")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	l.Step()
+	if f.Tooltip != "" || f.Hover != -1 {
+		t.Errorf("after the idle time: hover %d, tooltip %q", f.Hover, f.Tooltip)
+	}
+	// Motion within the idle time keeps the hover: the timer restarts.
+	l.hoverIdle = time.Hour
+	l.Hover(true, px, py)
+	l.hoverExpired(l.hoverSeq - 1) // an older hover's timer firing late
+	if !l.Hovering() {
+		t.Error("an older hover's timer ended the current hover")
+	}
+	l.Hover(false, 0, 0)
 }

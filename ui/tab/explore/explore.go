@@ -78,9 +78,12 @@ type Tab struct {
 	selected int // the neighbour query item, or -1
 
 	// Neighbours: hl is read by the frame goroutine.
-	hlMu   sync.Mutex
-	hl     []int
-	hlVer  atomic.Uint64
+	hlMu  sync.Mutex
+	hl    []int
+	hlVer atomic.Uint64
+	// front: the tab is in front; the highlights are drawn only then
+	// (read by the frame goroutine).
+	front  atomic.Bool
 	nbGen  int                // (UI)
 	nbStop context.CancelFunc // (UI) cancels the running query
 	nbList []engine.Neighbor  // (UI) rows of the list
@@ -266,15 +269,15 @@ func (x *Tab) build() {
 	x.Refresh()
 }
 
-// Decorate returns sc with the neighbour highlights added and the
-// highlights' version (for view.Key.Highlight). It runs on the frame
-// goroutine.
+// Decorate returns sc with the neighbour highlights added (only while
+// the tab is in front, SetActive) and the highlights' version (for
+// view.Key.Highlight). It runs on the frame goroutine.
 func (x *Tab) Decorate(sc *render.Scene) (*render.Scene, uint64) {
 	ver := x.hlVer.Load()
 	x.hlMu.Lock()
 	hl := x.hl
 	x.hlMu.Unlock()
-	if len(hl) == 0 || sc == nil {
+	if len(hl) == 0 || sc == nil || !x.front.Load() {
 		return sc, ver
 	}
 	cp := *sc
@@ -290,6 +293,19 @@ func (x *Tab) setHighlight(items []int) {
 	x.hlVer.Add(1)
 	x.h.Wake()
 }
+
+// SetActive tells the tab whether it is in front. The neighbour
+// highlights are drawn only while it is: leaving the tab hides them,
+// coming back shows them again (a new dataset clears them: Reset).
+func (x *Tab) SetActive(front bool) {
+	if x.front.Swap(front) != front {
+		x.hlVer.Add(1)
+		x.h.Wake()
+	}
+}
+
+// Active reports whether the tab is in front (SetActive).
+func (x *Tab) Active() bool { return x.front.Load() }
 
 // Highlighted returns the items highlighted as neighbours.
 func (x *Tab) Highlighted() []int {
