@@ -188,7 +188,7 @@ class Source:
         # Where the pointer would be: the centre of the window, in root
         # coordinates; the top-level window under that point must be target.
         g = target.get_geometry()
-        c = target.translate_coords(self.root, g.width // 2, g.height // 2)
+        c = self.root.translate_coords(target, g.width // 2, g.height // 2)  # target -> root
         x, y = c.x, c.y
         under = self.root.translate_coords(self.root, x, y).child
         if under is None or under == X.NONE or under.id != target.id:
@@ -210,7 +210,7 @@ class Source:
         # The pointer's way in: steps positions from the left quarter of
         # the window to its centre, each answered by XdndStatus before the
         # next (as sources do).
-        x0 = target.translate_coords(self.root, g.width // 4, g.height // 4)
+        x0 = self.root.translate_coords(target, g.width // 4, g.height // 4)
         for i in range(1, steps + 1):
             px = x0.x + (x - x0.x) * i // steps
             py = x0.y + (y - x0.y) * i // steps
