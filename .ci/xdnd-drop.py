@@ -21,8 +21,9 @@ It does what a file manager does when a user drags files onto a window:
 It prints one JSON line with what happened and exits 0 only when every
 step succeeded (non-zero with an "error" field otherwise). `shot`
 writes the window's pixels (GetImage) to a PNG; `close` sends
-WM_DELETE_WINDOW to the window, as a window manager's close button does. The protocol is freedesktop.org's XDND, version 5
-(https://www.freedesktop.org/wiki/Specifications/XDND/).
+WM_DELETE_WINDOW to the window, as a window manager's close button does.
+The protocol is freedesktop.org's XDND, version 5; docs/ui.md (drag and
+drop) says what this covers of GLFW's side and what it does not.
 
 Usage:
   xdnd-drop.py drop --title-prefix "Burescope" [--expect-title T]
@@ -136,6 +137,7 @@ class Source:
         raise Fail("no PropertyNotify to take a timestamp from")
 
     def send(self, target, name, data):
+        """Sends the XDND ClientMessage name with data (padded to 5 longs) to target."""
         ev = event.ClientMessage(window=target, client_type=self.atom[name],
                                  data=(32, data + [0] * (5 - len(data))))
         target.send_event(ev, event_mask=0, propagate=False)
