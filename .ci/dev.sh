@@ -23,7 +23,7 @@ BURESCOPE_GOPROXY="${BURESCOPE_GOPROXY:-https://proxy.golang.org}"
 APT_PKGS="ca-certificates curl unzip gcc libc6-dev pkg-config libgl1-mesa-dev libegl-dev
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
   libxkbcommon-dev xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0
-  wordnet-base"
+  wordnet-base python3-xlib"
 
 log() { printf '\033[1m[burescope]\033[0m %s\n' "$*" >&2; }
 
@@ -125,6 +125,10 @@ cmd_test() {
   if [ -x .ci/e2e.sh ]; then
     log "end-to-end: the real app under Xvfb"
     .ci/e2e.sh "$(mktemp -d)"
+  fi
+  if [ -x .ci/e2e-drop.sh ]; then
+    log "end-to-end: real XDND drops onto the app under Xvfb"
+    .ci/e2e-drop.sh "$(mktemp -d)"
   fi
   log "all tests passed"
 }
