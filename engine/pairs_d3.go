@@ -25,14 +25,24 @@ import "math"
 // Per-point data is one 20-value record: mean (3), scaled scale (6: 00 01
 // 02 11 12 22), its inverse (6), trace, sqrt det, sqrt trace, 2 unused.
 // The same 18 values are also kept as a structure of arrays (pk:
-// component c of point j at c*n + j) for the AVX2 kernel
+// component c of point j at c*ns + j) for the AVX2 kernel
 // (pairs_d3_amd64.s), and the block accumulators are component-major, so
 // that kernel reads and updates 4 consecutive points per instruction.
 type d3Kernel struct {
 	n   int
+	ns  int // component stride of pk (d3PadStride)
 	tau float64
 	pt  []float64
 	pk  []float64
+}
+
+// d3PadStride returns the smallest stride >= n that is 24 modulo 512
+// elements: the 18 components of a point then lie 3 cache lines apart
+// modulo 4 KiB instead of in the same few sets of the L1 cache, which a
+// stride near a multiple of 512 (n = 1025, say) does, halving the
+// vector kernel's speed.
+func d3PadStride(n int) int {
+	return n + ((24-n)%512+512)%512
 }
 
 const (
@@ -48,9 +58,10 @@ func (k *d3Kernel) stride() int { return d3Stride }
 func (k *d3Kernel) prepare(p *Problem, s State) {
 	n := p.N
 	k.n = n
+	k.ns = d3PadStride(n)
 	k.tau = p.Tau
 	k.pt = growF64(k.pt, n*d3Rec)
-	k.pk = growF64(k.pk, n*d3Comp)
+	k.pk = growF64(k.pk, k.ns*d3Comp)
 	for i := 0; i < n; i++ {
 		r := k.pt[i*d3Rec : (i+1)*d3Rec]
 		copy(r[0:3], s.Means[3*i:3*i+3])
@@ -82,7 +93,7 @@ func (k *d3Kernel) prepare(p *Problem, s State) {
 		r[15] = a00 + a11 + a22
 		r[17] = math.Sqrt(math.Max(r[15], 0))
 		for c := 0; c < d3Comp; c++ {
-			k.pk[c*n+i] = r[c]
+			k.pk[c*k.ns+i] = r[c]
 		}
 	}
 }

@@ -16,7 +16,7 @@ var d3HasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // pairs_d3_amd64.s and checked by TestD3ArgsLayout: keep the field order).
 type d3Args struct {
 	pt        unsafe.Pointer // &pk[j0]: component c of point j0+q at pt + c*ptStride + 8q
-	ptStride  uintptr        // n * 8 bytes
+	ptStride  uintptr        // pk's component stride * 8 bytes
 	dist      unsafe.Pointer // &dist[0]
 	wts       unsafe.Pointer // &wts[0], or nil (unweighted)
 	acc       unsafe.Pointer // component c of point j0+q at acc + c*accStride + 8q
@@ -42,7 +42,7 @@ type d3Args struct {
 const (
 	d3ArgsC   = 128
 	d3ArgsSt  = 896
-	d3ArgsOut = 8320
+	d3ArgsOut = 896 + 29*8*32
 )
 
 //go:noescape
@@ -69,7 +69,7 @@ func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, su
 		_ = wts[4*groups-1]
 	}
 	_ = acc[(d3Stride-1)*m0+j0-off+4*groups-1]
-	_ = k.pk[(d3Comp-1)*n+j0+4*groups-1]
+	_ = k.pk[(d3Comp-1)*k.ns+j0+4*groups-1]
 	var a d3Args
 	x := k.pt[i*d3Rec : (i+1)*d3Rec]
 	vals := [...]float64{
@@ -79,7 +79,7 @@ func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, su
 	for c, v := range vals {
 		a.c[c] = [4]float64{v, v, v, v}
 	}
-	a.ptStride = uintptr(n) * 8
+	a.ptStride = uintptr(k.ns) * 8
 	a.accStride = uintptr(m0) * 8
 	a.pt = unsafe.Pointer(&k.pk[j0])
 	a.dist = unsafe.Pointer(&dist[0])

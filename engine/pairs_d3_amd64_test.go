@@ -202,14 +202,14 @@ func TestD3AVX2SkipsOffPathGroups(t *testing.T) {
 	for c, v := range vals {
 		a.c[c] = [4]float64{v, v, v, v}
 	}
-	a.pt, a.ptStride = unsafe.Pointer(&k.pk[1]), uintptr(n)*8
+	a.pt, a.ptStride = unsafe.Pointer(&k.pk[1]), uintptr(k.ns)*8
 	a.dist = unsafe.Pointer(&p.Dist[0])
 	a.acc, a.accStride = unsafe.Pointer(&acc[1]), uintptr(n)*8
 	a.groups = 11
 	gotSkip := map[int]bool{}
 	for calls := 0; a.done < a.groups && calls < 20; calls++ {
 		d3RowAVX2(&a)
-		for b := 0; b < 8; b++ {
+		for b := 0; b < 64; b++ {
 			if a.skip&(1<<b) != 0 {
 				gotSkip[a.chunk+b] = true
 			}
