@@ -145,9 +145,9 @@
 	VDIVPD Y10, Y9, Y11; \
 	VSUBPD Y11, Y0, Y11
 
-#define SETPTRS \
+#define PTRS \
+	MOVQ 72(R15), BX; \
 	SHLQ $5, BX; \
-	MOVQ BX, 80(R15); \
 	MOVQ 0(R15), SI; \
 	ADDQ BX, SI; \
 	MOVQ 32(R15), R13; \
@@ -160,12 +160,11 @@
 	LEAQ (R11)(BX*1), R12; \
 	LEAQ (R14)(R14*2), BX; \
 	LEAQ (R13)(BX*1), CX; \
-	LEAQ (CX)(R14*2), AX
-
-#define SLOT \
-	MOVQ 96(R15), DX; \
-	SHLQ $5, DX; \
-	ADDQ R15, DX
+	LEAQ (CX)(R14*2), AX; \
+	MOVQ R15, DX; \
+	MOVQ 88(R15), BX; \
+	SHLQ $5, BX; \
+	ADDQ R15, BX
 
 TEXT ·d3RowAVX2(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), R15
@@ -186,16 +185,11 @@ sized:
 	MOVQ BX, 72(R15)
 	MOVQ $0, 64(R15)
 
-	// Pass 1: invariants and Newton start of each group.
-	MOVQ $0, 96(R15)
+	// Pass 1: invariants and Newton start of each group (DX: the group's
+	// scratch, BX: past the chunk's last one).
+	PTRS
 
 p1:
-	MOVQ 96(R15), BX
-	CMPQ BX, 88(R15)
-	JGE  p2
-	SLOT
-	ADDQ 72(R15), BX
-	SETPTRS
 	VMOVUPD P_B00, Y0
 	VMOVUPD P_B01, Y1
 	VMOVUPD P_B02, Y2
@@ -315,8 +309,12 @@ p1:
 	VMOVUPD     Y7, ST_TE1
 	VCMPPD      $0x0E, K_ZERO, Y1, Y4
 	VMOVUPD     Y4, ST_MORE
-	INCQ        96(R15)
-	JMP         p1
+	ADDQ        $32, DI
+	ADDQ        $32, R9
+	ADDQ        $32, R12
+	ADDQ        $32, DX
+	CMPQ        DX, BX
+	JLT         p1
 
 	// Newton start p = sqrt(e1 + 2 sqrt(e2 + 2 r p0)), slot by slot
 	// (DX: the group's scratch, SI: past the last one).
@@ -386,17 +384,18 @@ testedslot:
 	VTESTPD   Y15, Y15
 	JNE       tested
 
-	// Pass 3: gate, transport maps and accumulation of each group.
+	// Pass 3: gate and the pair scalars of each group (R9: distances,
+	// R10: weights).
 p3:
-	MOVQ $0, 96(R15)
+	PTRS
+	MOVQ 72(R15), R11
+	SHLQ $5, R11
+	MOVQ 16(R15), R9
+	ADDQ R11, R9
+	MOVQ 24(R15), R10
+	ADDQ R11, R10
 
 p3slot:
-	MOVQ 96(R15), BX
-	CMPQ BX, 88(R15)
-	JGE  p3done
-	SLOT
-	ADDQ 72(R15), BX
-	SETPTRS
 	VMOVUPD ST_P, Y0
 	// b - a (Y5, Y6, Y7), W (Y8)
 	VMOVUPD      P_MX, Y5
@@ -438,11 +437,13 @@ p3slot:
 	VANDPD    Y13, Y12, Y12
 	VCMPPD    $0x01, K_BIG, Y14, Y13
 	VANDPD    Y13, Y12, Y12
-	VMOVMSKPD Y12, BX
-	CMPQ      BX, $15
+	VMOVMSKPD Y12, R11
+	CMPQ      R11, $15
 	JEQ       scalars
-	MOVQ      96(R15), BX
-	BTSQ      BX, 64(R15)
+	MOVQ      DX, R11
+	SUBQ      R15, R11
+	SHRQ      $5, R11
+	BTSQ      R11, 64(R15)
 	JMP       p3next
 
 scalars:
@@ -452,15 +453,11 @@ scalars:
 	VMULPD  Y13, Y8, Y14
 	VMULPD  Y13, Y11, Y13
 	// res = D - W (Y10); r2 (Y12), gn (Y13)
-	MOVQ    16(R15), BX
-	ADDQ    80(R15), BX
-	VMOVUPD (BX), Y10
+	VMOVUPD (R9), Y10
 	VSUBPD  Y8, Y10, Y10
-	MOVQ    24(R15), BX
-	TESTQ   BX, BX
+	CMPQ    24(R15), $0
 	JEQ     unweighted
-	ADDQ    80(R15), BX
-	VMOVUPD (BX), Y12
+	VMOVUPD (R10), Y12
 	VMULPD  Y10, Y12, Y15
 	VMULPD  Y10, Y15, Y12
 	VMULPD  Y13, Y15, Y13
@@ -488,83 +485,100 @@ weighted:
 	VMOVUPD Y7, ST_Z
 
 p3next:
-	INCQ 96(R15)
-	JMP  p3slot
+	ADDQ $32, SI
+	ADDQ $32, R12
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, DX
+	CMPQ DX, BX
+	JLT  p3slot
 
-	// Pass 4: accumulation of each group not skipped.
-p3done:
-	MOVQ $0, 96(R15)
+	// Pass 4: i-side sums of the groups not skipped, in Y0..Y11 (CX:
+	// skip mask, shifted one group per slot).
+	PTRS
+	MOVQ 64(R15), CX
+	VMOVUPD O_G00, Y0
+	VMOVUPD O_G01, Y1
+	VMOVUPD O_G02, Y2
+	VMOVUPD O_G11, Y3
+	VMOVUPD O_G12, Y4
+	VMOVUPD O_G22, Y5
+	VMOVUPD O_MX, Y6
+	VMOVUPD O_MY, Y7
+	VMOVUPD O_MZ, Y8
+	VMOVUPD O_R2, Y9
+	VMOVUPD O_GN, Y10
+	VMOVUPD O_V, Y11
 
-p4slot:
-	MOVQ 96(R15), BX
-	CMPQ BX, 88(R15)
-	JGE  p4done
-	BTQ  BX, 64(R15)
-	JCS  p4next
-	SLOT
-	ADDQ 72(R15), BX
-	SETPTRS
-	VMOVUPD     ST_R2W, Y12
-	VMOVUPD     ST_GN, Y13
-	VMOVUPD     ST_NDX, Y5
-	VMOVUPD     ST_NDY, Y6
-	VMOVUPD     ST_NDZ, Y7
-	VADDPD      O_R2, Y12, Y15
-	VMOVUPD     Y15, O_R2
-	VMOVUPD     A_R2, Y15
-	VFMADD231PD K_HALF, Y12, Y15
-	VMOVUPD     Y15, A_R2
-	VADDPD      O_GN, Y13, Y15
-	VMOVUPD     Y15, O_GN
-	// means
-	VMOVUPD      O_MX, Y15
-	VFMADD231PD  Y5, Y13, Y15
-	VMOVUPD      Y15, O_MX
+p4i:
+	SHRQ $1, CX
+	JCS  p4inext
+	VMOVUPD ST_U, Y12
+	VMOVUPD ST_Z, Y13
+	VMOVUPD ST_GN, Y14
+	VFMADD231PD  P_B00, Y12, Y0
+	VFNMADD231PD ST_M00, Y13, Y0
+	VFMADD231PD  P_B01, Y12, Y1
+	VFNMADD231PD ST_M01, Y13, Y1
+	VFMADD231PD  P_B02, Y12, Y2
+	VFNMADD231PD ST_M02, Y13, Y2
+	VFMADD231PD  P_B11, Y12, Y3
+	VFNMADD231PD ST_M11, Y13, Y3
+	VFMADD231PD  P_B12, Y12, Y4
+	VFNMADD231PD ST_M12, Y13, Y4
+	VFMADD231PD  P_B22, Y12, Y5
+	VFNMADD231PD ST_M22, Y13, Y5
+	VFMADD231PD  ST_NDX, Y14, Y6
+	VFMADD231PD  ST_NDY, Y14, Y7
+	VFMADD231PD  ST_NDZ, Y14, Y8
+	VADDPD       ST_R2W, Y9, Y9
+	VADDPD       Y14, Y10, Y10
+	VADDPD       ST_V, Y11, Y11
+
+p4inext:
+	ADDQ $32, DI
+	ADDQ $32, R9
+	ADDQ $32, DX
+	CMPQ DX, BX
+	JLT  p4i
+	VMOVUPD Y0, O_G00
+	VMOVUPD Y1, O_G01
+	VMOVUPD Y2, O_G02
+	VMOVUPD Y3, O_G11
+	VMOVUPD Y4, O_G12
+	VMOVUPD Y5, O_G22
+	VMOVUPD Y6, O_MX
+	VMOVUPD Y7, O_MY
+	VMOVUPD Y8, O_MZ
+	VMOVUPD Y9, O_R2
+	VMOVUPD Y10, O_GN
+	VMOVUPD Y11, O_V
+
+	// Pass 5: j-side accumulators of the groups not skipped (SI: skip
+	// mask).
+	PTRS
+	MOVQ 64(R15), SI
+
+p5:
+	SHRQ $1, SI
+	JCS  p5next
+	VMOVUPD      ST_R2W, Y12
+	VMOVUPD      ST_GN, Y13
+	VMOVUPD      A_R2, Y15
+	VFMADD231PD  K_HALF, Y12, Y15
+	VMOVUPD      Y15, A_R2
 	VMOVUPD      A_MX, Y15
-	VFNMADD231PD Y5, Y13, Y15
+	VFNMADD231PD ST_NDX, Y13, Y15
 	VMOVUPD      Y15, A_MX
-	VMOVUPD      O_MY, Y15
-	VFMADD231PD  Y6, Y13, Y15
-	VMOVUPD      Y15, O_MY
 	VMOVUPD      A_MY, Y15
-	VFNMADD231PD Y6, Y13, Y15
+	VFNMADD231PD ST_NDY, Y13, Y15
 	VMOVUPD      Y15, A_MY
-	VMOVUPD      O_MZ, Y15
-	VFMADD231PD  Y7, Y13, Y15
-	VMOVUPD      Y15, O_MZ
 	VMOVUPD      A_MZ, Y15
-	VFNMADD231PD Y7, Y13, Y15
+	VFNMADD231PD ST_NDZ, Y13, Y15
 	VMOVUPD      Y15, A_MZ
 	VMOVUPD      ST_U, Y5
 	VMOVUPD      ST_V, Y6
 	VMOVUPD      ST_Z, Y7
-	VADDPD       O_V, Y6, Y15
-	VMOVUPD      Y15, O_V
-	// i-side: G += u B - z M
-	VMOVUPD      O_G00, Y15
-	VFMADD231PD  P_B00, Y5, Y15
-	VFNMADD231PD ST_M00, Y7, Y15
-	VMOVUPD      Y15, O_G00
-	VMOVUPD      O_G01, Y15
-	VFMADD231PD  P_B01, Y5, Y15
-	VFNMADD231PD ST_M01, Y7, Y15
-	VMOVUPD      Y15, O_G01
-	VMOVUPD      O_G02, Y15
-	VFMADD231PD  P_B02, Y5, Y15
-	VFNMADD231PD ST_M02, Y7, Y15
-	VMOVUPD      Y15, O_G02
-	VMOVUPD      O_G11, Y15
-	VFMADD231PD  P_B11, Y5, Y15
-	VFNMADD231PD ST_M11, Y7, Y15
-	VMOVUPD      Y15, O_G11
-	VMOVUPD      O_G12, Y15
-	VFMADD231PD  P_B12, Y5, Y15
-	VFNMADD231PD ST_M12, Y7, Y15
-	VMOVUPD      Y15, O_G12
-	VMOVUPD      O_G22, Y15
-	VFMADD231PD  P_B22, Y5, Y15
-	VFNMADD231PD ST_M22, Y7, Y15
-	VMOVUPD      Y15, O_G22
 	// j-side: G_j += -gn I + u A + v B^{-1} - z N
 	VMOVUPD      A_G00, Y15
 	VSUBPD       Y13, Y15, Y15
@@ -600,11 +614,16 @@ p4slot:
 	VFNMADD231PD ST_N22, Y7, Y15
 	VMOVUPD      Y15, A_G22
 
-p4next:
-	INCQ 96(R15)
-	JMP  p4slot
+p5next:
+	ADDQ $32, R10
+	ADDQ $32, R11
+	ADDQ $32, R13
+	ADDQ $32, CX
+	ADDQ $32, AX
+	ADDQ $32, DX
+	CMPQ DX, BX
+	JLT  p5
 
-p4done:
 	MOVQ 88(R15), BX
 	ADDQ BX, 56(R15)
 	CMPQ 64(R15), $0
