@@ -26,9 +26,10 @@ type d3Args struct {
 	skip      uint64         // bit b: group chunk+b was not processed
 	chunk     int            // first group of the last chunk
 	_         [6]int         // the kernel's loop state
-	// c holds broadcast constants (indices in pairs_d3_amd64.s): the mean,
-	// scaled scale, trace, sqrt det and sqrt trace of point i, then 0, 1,
-	// 2, 4, 8, 1/2, the Newton tolerance, d3FastCond and an overflow bound.
+	// c holds broadcast constants (setConsts; indices in pairs_d3_amd64.s):
+	// the mean, scaled scale, trace, sqrt det and sqrt trace of point i,
+	// then 0, 1, 2, 4, 8, 1/2, half the Newton tolerance, d3FastCond, an
+	// overflow bound and 3.
 	c [24][4]float64
 	// st is the per-group scratch of a chunk of up to 8 groups.
 	st [29][8][4]float64
@@ -44,6 +45,25 @@ const (
 	d3ArgsSt  = 896
 	d3ArgsOut = 896 + 29*8*32
 )
+
+// d3NewtonTol bounds the vector root finder's predicted remaining error:
+// a lane stops once f”(p) s^2 / (2 f'(p)) <= d3NewtonTol p after a step
+// s. That is the error left by a Newton step from above to first order
+// (f” increases beyond the root), and Halley's steps, which the kernel
+// takes, converge faster still; it saves the confirming step that the
+// scalar test f <= 1e-15 f' p needs.
+const d3NewtonTol = 1e-16
+
+// setConsts fills a.c from the record x of point i.
+func (a *d3Args) setConsts(x []float64) {
+	vals := [...]float64{
+		x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[15], x[16], x[17],
+		0, 1, 2, 4, 8, 0.5, d3NewtonTol, d3FastCond, 1e300, 6,
+	}
+	for c, v := range vals {
+		a.c[c] = [4]float64{v, v, v, v}
+	}
+}
 
 //go:noescape
 func d3RowAVX2(a *d3Args)
@@ -72,13 +92,7 @@ func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, su
 	_ = k.pk[(d3Comp-1)*k.ns+j0+4*groups-1]
 	var a d3Args
 	x := k.pt[i*d3Rec : (i+1)*d3Rec]
-	vals := [...]float64{
-		x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[15], x[16], x[17],
-		0, 1, 2, 4, 8, 0.5, 1e-15, d3FastCond, 1e300,
-	}
-	for c, v := range vals {
-		a.c[c] = [4]float64{v, v, v, v}
-	}
+	a.setConsts(x)
 	a.ptStride = uintptr(k.ns) * 8
 	a.accStride = uintptr(m0) * 8
 	a.pt = unsafe.Pointer(&k.pk[j0])

@@ -63,6 +63,7 @@
 #define K_TOL 704(R15)
 #define K_COND 736(R15)
 #define K_BIG 768(R15)
+#define K_SIX 800(R15)
 #define ST_M00 896(DX)
 #define ST_M01 1152(DX)
 #define ST_M02 1408(DX)
@@ -133,7 +134,7 @@
 #define A_MZ (R13)(R14*8)
 #define A_R2 (AX)(R14*4)
 
-#define NEWTON \
+#define HALLEY \
 	VMOVUPD ST_P, Y0; \
 	VMULPD Y0, Y0, Y8; \
 	VSUBPD ST_TE1, Y8, Y9; \
@@ -142,8 +143,13 @@
 	VSUBPD ST_E1, Y8, Y10; \
 	VFMSUB213PD ST_TR, Y0, Y10; \
 	VMULPD K_FOUR, Y10, Y10; \
-	VDIVPD Y10, Y9, Y11; \
-	VSUBPD Y11, Y0, Y11
+	VMULPD K_SIX, Y8, Y13; \
+	VSUBPD ST_TE1, Y13, Y13; \
+	VMULPD Y10, Y10, Y12; \
+	VFNMADD231PD Y13, Y9, Y12; \
+	VMULPD Y10, Y9, Y11; \
+	VDIVPD Y12, Y11, Y14; \
+	VSUBPD Y14, Y0, Y11
 
 #define PTRS \
 	MOVQ 72(R15), BX; \
@@ -341,17 +347,17 @@ blind:
 	MOVQ R15, DX
 
 blindslot:
-	NEWTON
-	VCMPPD    $0x01, Y0, Y11, Y12
-	VCMPPD    $0x0E, K_ZERO, Y10, Y13
-	VANDPD    Y13, Y12, Y12
-	VBLENDVPD Y12, Y11, Y0, Y0
+	HALLEY
+	VCMPPD    $0x01, Y0, Y11, Y1
+	VCMPPD    $0x0E, K_ZERO, Y12, Y2
+	VANDPD    Y2, Y1, Y1
+	VBLENDVPD Y1, Y11, Y0, Y0
 	VMOVUPD   Y0, ST_P
 	ADDQ      $32, DX
 	CMPQ      DX, SI
 	JLT       blindslot
 	INCQ      DI
-	CMPQ      DI, $3
+	CMPQ      DI, $2
 	JLT       blind
 	XORQ      DI, DI
 
@@ -360,21 +366,30 @@ tested:
 	MOVQ   R15, DX
 
 testedslot:
-	NEWTON
-	VCMPPD    $0x0E, K_ZERO, Y10, Y12
-	VCMPPD    $0x0E, K_ZERO, Y9, Y13
-	VANDPD    Y13, Y12, Y12
-	VCMPPD    $0x01, Y0, Y11, Y13
-	VANDPD    Y13, Y12, Y12
-	VANDPD    ST_MORE, Y12, Y12
-	VBLENDVPD Y12, Y11, Y0, Y0
+	VMOVUPD   ST_MORE, Y4
+	VTESTPD   Y4, Y4
+	JEQ       testednextslot
+	HALLEY
+	VCMPPD    $0x01, Y0, Y11, Y1
+	VCMPPD    $0x0E, K_ZERO, Y12, Y2
+	VANDPD    Y2, Y1, Y1
+	VCMPPD    $0x0E, K_ZERO, Y9, Y2
+	VANDPD    Y2, Y1, Y1
+	VCMPPD    $0x0E, K_ZERO, Y10, Y2
+	VANDPD    Y2, Y1, Y1
+	VANDPD    ST_MORE, Y1, Y1
+	VBLENDVPD Y1, Y11, Y0, Y0
 	VMOVUPD   Y0, ST_P
-	VMULPD    K_TOL, Y10, Y13
-	VMULPD    Y11, Y13, Y13
-	VCMPPD    $0x0E, Y13, Y9, Y13
-	VANDPD    Y13, Y12, Y4
+	VMULPD    Y14, Y14, Y14
+	VMULPD    Y14, Y13, Y13
+	VMULPD    Y11, Y10, Y2
+	VMULPD    K_TOL, Y2, Y2
+	VCMPPD    $0x0E, Y2, Y13, Y13
+	VANDPD    Y13, Y1, Y4
 	VMOVUPD   Y4, ST_MORE
 	VORPD     Y4, Y15, Y15
+
+testednextslot:
 	ADDQ      $32, DX
 	CMPQ      DX, SI
 	JLT       testedslot

@@ -197,11 +197,7 @@ func TestD3AVX2SkipsOffPathGroups(t *testing.T) {
 	// The assembly alone: which groups does it skip?
 	acc := make([]float64, n*d3Stride)
 	var a d3Args
-	x := k.pt[0:d3Rec]
-	vals := [...]float64{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[15], x[16], x[17], 0, 1, 2, 4, 8, 0.5, 1e-15, d3FastCond, 1e300}
-	for c, v := range vals {
-		a.c[c] = [4]float64{v, v, v, v}
-	}
+	a.setConsts(k.pt[0:d3Rec])
 	a.pt, a.ptStride = unsafe.Pointer(&k.pk[1]), uintptr(k.ns)*8
 	a.dist = unsafe.Pointer(&p.Dist[0])
 	a.acc, a.accStride = unsafe.Pointer(&acc[1]), uintptr(n)*8
