@@ -132,3 +132,11 @@ func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, su
 	sums[9] += 0.5 * lane(9)
 	return 4 * groups
 }
+
+// d3SetVector turns the vector kernel on or off (where the CPU has it)
+// and returns the previous setting; for tests and benchmarks.
+func d3SetVector(on bool) bool {
+	old := d3HasAVX2
+	d3HasAVX2 = on && cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	return old
+}

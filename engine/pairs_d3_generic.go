@@ -7,3 +7,7 @@ package engine
 func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, sums *d3Sums) int {
 	return 0
 }
+
+// d3SetVector is a no-op here (there is no vector kernel); for tests and
+// benchmarks.
+func d3SetVector(on bool) bool { return false }
