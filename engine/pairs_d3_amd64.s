@@ -7,41 +7,53 @@
 // AVX2+FMA version of d3Kernel.rowScalar for pairs on the fast path
 // (d3Inv.mapsFast): pairs (i, j), 4 per instruction, A the scale of i
 // (broadcast constants), B those of 4 consecutive js (structure of
-// arrays). Groups of 4 pairs are taken in chunks of up to 8 groups, in
-// three passes, so that the long dependency chains (two chained square
-// roots for the Newton start, Newton steps with a division each) of
-// different groups overlap:
+// arrays). Groups of 4 pairs are taken in chunks of up to 8 groups, pass
+// by pass, so that the long dependency chains of different groups (two
+// chained square roots for the start, a division per root-finding step,
+// the square roots and division of the maps) overlap:
 //
 // 1. per group: C = AB, M = BAB = BC, N = ABA = CA, e1 = tr C,
 //    e2 = max(sum of the principal 2x2 minors of C, 0),
-//    r = sqrt det A sqrt det B, c0 = e1^2 - 4 e2 and the Newton start
-//    p = sqrt(e1 + 2 sqrt(e2 + 2 r sqrt(tr A) sqrt(tr B))), into scratch;
-// 2. Newton on f(p) = p^4 - 2 e1 p^2 - 8 r p + c0, round by round over
-//    the chunk's groups: 3 untested steps (p moves where p - f/f' < p and
-//    f' > 0), then tested steps with per-lane masks as in newtonStep
-//    (a lane stops when f <= 0, f' <= 0, the step does not decrease p or
-//    f <= 1e-15 f' p), while some lane moves (at most 100 rounds);
+//    r = sqrt det A sqrt det B, c0 = e1^2 - 4 e2, into scratch;
+//    start: p = sqrt(e1 + 2 sqrt(e2 + 2 r sqrt(tr A) sqrt(tr B))) (above
+//    the root, as d3Inv.invariants);
+// 2. Halley's method on f(p) = p^4 - 2 e1 p^2 - 8 r p + c0 (root finder
+//    of order 3: from the start, 3 steps where Newton takes 4-5), round by
+//    round over the chunk's groups: step s = f f' / (f'^2 - f f''/2);
+//    2 untested rounds (p moves where p - s < p and the denominator is
+//    > 0), then tested ones with per-lane masks: a lane moves only while
+//    it has not stopped, f > 0, f' > 0 and p - s < p, and stops once
+//    f'' s^2 / (2 f') <= d3NewtonTol p (the error a Newton step of that
+//    size would leave, to first order); groups whose lanes all stopped
+//    are passed over; rounds go on while some lane moves (at most 100);
 // 3. per group: W^2 = |a - b|^2 + tr A + tr B - 2p, q = sqrt(e2 + 2pr),
 //    den = pq - r, one division 1/(den W) for both 1/den and 1/W;
-//    gn = wt (D - W)/W, u = gn (p^2 - q)/den, v = gn p r/den, z = gn/den:
-//    i-side lane sums: G += u B - z M, V += v, GN += gn,
-//    M += gn (b - a), R2 += wt (D - W)^2;
-//    j-side: G_j += -gn I + u A + v B^{-1} - z N, mean_j -= gn (b - a),
+//    gn = wt (D - W)/W, u = gn (p^2 - q)/den, v = gn p r/den, z = gn/den,
+//    wt (D - W)^2 and b - a into scratch. A group where some lane has
+//    tr AB <= 0, den <= 0, p^3 > d3FastCond den, den W outside
+//    (0, 1e300) or a NaN is not accumulated: its bit (group - chunk
+//    start) is set in skip;
+// 4. i-side lane sums, in registers over the chunk: G += u B - z M,
+//    V += v, GN += gn, M += gn (b - a), R2 += wt (D - W)^2;
+// 5. j-side: G_j += -gn I + u A + v B^{-1} - z N, mean_j -= gn (b - a),
 //    half residual_j += wt (D - W)^2 / 2.
-//    A group where some lane has tr AB <= 0, den <= 0,
-//    p^3 > d3FastCond den, den W outside (0, 1e300) or a NaN is not
-//    accumulated: its bit (group - chunk start) is set in skip.
 //
 // The kernel returns after a chunk with a skipped group (done counts the
 // groups of all chunks processed, chunk is that chunk's first group) or
 // when done = groups.
 //
 // d3Args offsets: pt 0, ptStride 8, dist 16, wts 24, acc 32, accStride 40,
-// groups 48, done 56, skip 64, chunk 72, cur 80 (byte offset of the
-// current group), cg 88 (groups in the chunk), slot 96; c (24 x 32
-// bytes) 128; st 896 (29 components x 8 slots x 32 bytes: component c of
-// slot s at 896 + 256 c + 32 s); out 8320 (12 x 32).
+// groups 48, done 56, skip 64, chunk 72, cg 88 (groups in the chunk);
+// c (24 x 32 bytes) 128; st 896 (29 components x 8 slots x 32 bytes:
+// component c of slot s at 896 + 256 c + 32 s); out 8320 (12 x 32).
+// Registers: R15 the frame, R8 the point component stride, R14 the
+// accumulator component stride; PTRS points SI, DI, R9..R12 at point
+// components 0, 3, 6, 9, 12, 15 and R13, CX, AX at accumulator components
+// 0, 3, 5 of the chunk's first group, DX at its scratch and BX past the
+// chunk's last; each pass advances the pointers it uses by 32 per group.
 
+// Broadcast constants (K_), scratch of the current group (ST_, relative
+// to DX), i-side sums (O_), point components (P_) and accumulators (A_).
 #define K_AX 128(R15)
 #define K_AY 160(R15)
 #define K_AZ 192(R15)
@@ -134,6 +146,9 @@
 #define A_MZ (R13)(R14*8)
 #define A_R2 (AX)(R14*4)
 
+// HALLEY loads p (Y0) and computes p^2 (Y8), f (Y9), f' (Y10), f''/2
+// (Y13), the denominator f'^2 - f f''/2 (Y12), the step s (Y14) and
+// p - s (Y11).
 #define HALLEY \
 	VMOVUPD ST_P, Y0; \
 	VMULPD Y0, Y0, Y8; \
@@ -151,6 +166,7 @@
 	VDIVPD Y12, Y11, Y14; \
 	VSUBPD Y14, Y0, Y11
 
+// PTRS sets the chunk's pointers (see above).
 #define PTRS \
 	MOVQ 72(R15), BX; \
 	SHLQ $5, BX; \
@@ -322,7 +338,7 @@ p1:
 	CMPQ        DX, BX
 	JLT         p1
 
-	// Newton start p = sqrt(e1 + 2 sqrt(e2 + 2 r p0)), slot by slot
+	// Start p = sqrt(e1 + 2 sqrt(e2 + 2 r p0)), slot by slot
 	// (DX: the group's scratch, SI: past the last one).
 p2:
 	MOVQ 88(R15), SI
@@ -340,7 +356,7 @@ start:
 	CMPQ        DX, SI
 	JLT         start
 
-	// Pass 2: Newton, round by round over the chunk's groups (DI: round).
+	// Pass 2: Halley, round by round over the chunk's groups (DI: round).
 	XORQ DI, DI
 
 blind:
