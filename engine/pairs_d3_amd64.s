@@ -446,11 +446,12 @@ p3slot:
 	VFNMADD231PD K_TWO, Y0, Y8
 	VMAXPD       K_ZERO, Y8, Y8
 	VSQRTPD      Y8, Y8
-	// q (Y9), den = pq - r (Y11)
-	VMOVUPD     ST_E2, Y9
-	VADDPD      Y0, Y0, Y10
-	VFMADD231PD ST_R, Y10, Y9
-	VSQRTPD     Y9, Y9
+	// q = (p^2 - e1)/2 (Y9; from p^2 = e1 + 2q, as accurate as
+	// sqrt(e2 + 2pr) since e2 and p carry the same rounding), den = pq - r
+	// (Y11)
+	VMULPD      Y0, Y0, Y9
+	VSUBPD      ST_E1, Y9, Y9
+	VMULPD      K_HALF, Y9, Y9
 	VMOVUPD     ST_R, Y11
 	VFMSUB231PD Y9, Y0, Y11
 	// Gate (Y12): e1 > 0, den > 0, p^3 <= cond den, 0 < den W < big.
