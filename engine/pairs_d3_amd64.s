@@ -26,7 +26,7 @@
 //    f'' s^2 / (2 f') <= d3NewtonTol p (the error a Newton step of that
 //    size would leave, to first order); groups whose lanes all stopped
 //    are passed over; rounds go on while some lane moves (at most 100);
-// 3. per group: W^2 = |a - b|^2 + tr A + tr B - 2p, q = sqrt(e2 + 2pr),
+// 3. per group: W^2 = |a - b|^2 + tr A + tr B - 2p, q = (p^2 - e1)/2,
 //    den = pq - r, one division 1/(den W) for both 1/den and 1/W;
 //    gn = wt (D - W)/W, u = gn (p^2 - q)/den, v = gn p r/den, z = gn/den,
 //    wt (D - W)^2 and b - a into scratch. A group where some lane has
