@@ -28,8 +28,9 @@ type d3Args struct {
 	_         [6]int         // the kernel's loop state
 	// c holds broadcast constants (setConsts; indices in pairs_d3_amd64.s):
 	// the mean, scaled scale, trace, sqrt det and sqrt trace of point i,
-	// then 0, 1, 2, 4, 8, 1/2, half the Newton tolerance, d3FastCond, an
-	// overflow bound and 3.
+	// then 0, 1, 2, 4, 8, 1/2, d3NewtonTol, d3FastCond, 1e300, 6 and
+	// 1e-300 (1e300 and 1e-300 bound (pq - r) W, whose reciprocal the
+	// kernel takes).
 	c [24][4]float64
 	// st is the per-group scratch of a chunk of up to 8 groups.
 	st [29][8][4]float64
@@ -58,7 +59,7 @@ const d3NewtonTol = 1e-16
 func (a *d3Args) setConsts(x []float64) {
 	vals := [...]float64{
 		x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[15], x[16], x[17],
-		0, 1, 2, 4, 8, 0.5, d3NewtonTol, d3FastCond, 1e300, 6,
+		0, 1, 2, 4, 8, 0.5, d3NewtonTol, d3FastCond, 1e300, 6, 1e-300,
 	}
 	for c, v := range vals {
 		a.c[c] = [4]float64{v, v, v, v}
@@ -70,12 +71,14 @@ func d3RowAVX2(a *d3Args)
 
 // d3RowFast runs the AVX2 kernel on the first 4*floor((j1-j0)/4) pairs
 // of row i and returns how many pairs it processed (the scalar kernel
-// finishes the row). The assembly stops before a group of 4 with a lane
+// finishes the row). The assembly leaves alone a group of 4 with a lane
 // off its path (a zero or ill-conditioned transport denominator
-// pq - r, p^3 > d3FastCond (pq - r), W = 0, tr AB = 0, a NaN): that group
-// goes through rowScalar, so its pairs get exactly the scalar results,
-// and the kernel resumes after it. Which pairs a group holds depends only
-// on the row blocking (a function of n), never on the thread count.
+// pq - r, p^3 > d3FastCond (pq - r), W = 0, tr AB = 0, a NaN or an
+// overflow) and reports it after the chunk of up to 8 groups it belongs
+// to: that group goes through rowScalar, so its pairs get exactly the
+// scalar results, and the kernel resumes with the next chunk. Which pairs
+// a group holds depends only on the row blocking (a function of n), never
+// on the thread count.
 func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, sums *d3Sums) int {
 	m := j1 - j0
 	if !d3HasAVX2 || m < 4 {

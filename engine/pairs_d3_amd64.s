@@ -31,7 +31,7 @@
 //    gn = wt (D - W)/W, u = gn (p^2 - q)/den, v = gn p r/den, z = gn/den,
 //    wt (D - W)^2 and b - a into scratch. A group where some lane has
 //    tr AB <= 0, den <= 0, p^3 > d3FastCond den, den W outside
-//    (0, 1e300) or a NaN is not accumulated: its bit (group - chunk
+//    (1e-300, 1e300) or a NaN is not accumulated: its bit (group - chunk
 //    start) is set in skip;
 // 4. i-side lane sums, in registers over the chunk: G += u B - z M,
 //    V += v, GN += gn, M += gn (b - a), R2 += wt (D - W)^2;
@@ -76,6 +76,7 @@
 #define K_COND 736(R15)
 #define K_BIG 768(R15)
 #define K_SIX 800(R15)
+#define K_TINY 832(R15)
 #define ST_M00 896(DX)
 #define ST_M01 1152(DX)
 #define ST_M02 1408(DX)
@@ -454,7 +455,7 @@ p3slot:
 	VMULPD      K_HALF, Y9, Y9
 	VMOVUPD     ST_R, Y11
 	VFMSUB231PD Y9, Y0, Y11
-	// Gate (Y12): e1 > 0, den > 0, p^3 <= cond den, 0 < den W < big.
+	// Gate (Y12): e1 > 0, den > 0, p^3 <= cond den, tiny < den W < big.
 	VMOVUPD   ST_E1, Y12
 	VCMPPD    $0x0E, K_ZERO, Y12, Y12
 	VCMPPD    $0x0E, K_ZERO, Y11, Y13
@@ -465,7 +466,7 @@ p3slot:
 	VCMPPD    $0x02, Y14, Y13, Y13
 	VANDPD    Y13, Y12, Y12
 	VMULPD    Y8, Y11, Y14
-	VCMPPD    $0x0E, K_ZERO, Y14, Y13
+	VCMPPD    $0x0E, K_TINY, Y14, Y13
 	VANDPD    Y13, Y12, Y12
 	VCMPPD    $0x01, K_BIG, Y14, Y13
 	VANDPD    Y13, Y12, Y12
