@@ -48,7 +48,7 @@ func d3PadStride(n int) int {
 const (
 	d3Rec    = 20
 	d3Comp   = 18 // components of the structure of arrays pk
-	d3Stride = 10 // G (00 01 02 11 12 22), mean (3), half squared residual
+	d3Stride = 11 // G (00 01 02 11 12 22), mean (3), half squared residual, V (see finish)
 )
 
 func (k *d3Kernel) soa() bool { return true }
@@ -437,6 +437,11 @@ func (k *d3Kernel) rowScalar(i, j0, j1 int, dist, wts, acc []float64, off int, s
 	}
 }
 
+// finish turns the accumulators of point i into its gradients. The scale
+// gradient is G + V A_i^{-1}: the vector kernel sums the coefficients V of
+// the point's own inverse scale in the transport maps as one number per
+// pair instead of adding V A_i^{-1} (6 numbers); the scalar kernel adds
+// the full maps to G and leaves V = 0.
 func (k *d3Kernel) finish(i int, a []float64, g *Gradient) {
 	if g.Means != nil {
 		g.Means[3*i] = 2 * a[6]
@@ -445,10 +450,14 @@ func (k *d3Kernel) finish(i int, a []float64, g *Gradient) {
 	}
 	if g.Scales != nil {
 		t := k.tau
+		x := k.pt[i*d3Rec : (i+1)*d3Rec]
+		v := a[10]
+		g00, g01, g02 := a[0]+v*x[9], a[1]+v*x[10], a[2]+v*x[11]
+		g11, g12, g22 := a[3]+v*x[12], a[4]+v*x[13], a[5]+v*x[14]
 		gs := g.Scales[9*i : 9*i+9]
-		gs[0], gs[1], gs[2] = t*a[0], t*a[1], t*a[2]
-		gs[3], gs[4], gs[5] = t*a[1], t*a[3], t*a[4]
-		gs[6], gs[7], gs[8] = t*a[2], t*a[4], t*a[5]
+		gs[0], gs[1], gs[2] = t*g00, t*g01, t*g02
+		gs[3], gs[4], gs[5] = t*g01, t*g11, t*g12
+		gs[6], gs[7], gs[8] = t*g02, t*g12, t*g22
 	}
 	if g.PerPoint != nil {
 		g.PerPoint[i] = a[9]

@@ -122,10 +122,11 @@ func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, su
 		}
 	}
 	lane := func(c int) float64 { return (a.out[c][0] + a.out[c][1]) + (a.out[c][2] + a.out[c][3]) }
-	sg, sv := lane(10), lane(11)
+	sg := lane(10)
 	for e := 0; e < 6; e++ {
-		sums[e] += lane(e) + sv*x[9+e]
+		sums[e] += lane(e)
 	}
+	sums[10] += lane(11)
 	sums[0] -= sg
 	sums[3] -= sg
 	sums[5] -= sg

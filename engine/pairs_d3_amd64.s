@@ -35,8 +35,8 @@
 //    start) is set in skip;
 // 4. i-side lane sums, in registers over the chunk: G += u B - z M,
 //    V += v, GN += gn, M += gn (b - a), R2 += wt (D - W)^2;
-// 5. j-side: G_j += -gn I + u A + v B^{-1} - z N, mean_j -= gn (b - a),
-//    half residual_j += wt (D - W)^2 / 2.
+// 5. j-side: G_j += -gn I + u A - z N, V_j += v (d3Kernel.finish adds
+//    V_j B^{-1}), mean_j -= gn (b - a), half residual_j += wt (D - W)^2 / 2.
 //
 // The kernel returns after a chunk with a skipped group (done counts the
 // groups of all chunks processed, chunk is that chunk's first group) or
@@ -146,6 +146,7 @@
 #define A_MY (CX)(R14*4)
 #define A_MZ (R13)(R14*8)
 #define A_R2 (AX)(R14*4)
+#define A_V (R10)
 
 // HALLEY loads p (Y0) and computes p^2 (Y8), f (Y9), f' (Y10), f''/2
 // (Y13), the denominator f'^2 - f f''/2 (Y12), the step s (Y14) and
@@ -591,6 +592,8 @@ p4inext:
 	// mask).
 	PTRS
 	MOVQ 64(R15), SI
+	LEAQ (R13)(R14*8), R10
+	LEAQ (R10)(R14*2), R10
 
 p5:
 	SHRQ $1, SI
@@ -612,44 +615,39 @@ p5:
 	VMOVUPD      ST_U, Y5
 	VMOVUPD      ST_V, Y6
 	VMOVUPD      ST_Z, Y7
-	// j-side: G_j += -gn I + u A + v B^{-1} - z N
+	VADDPD       A_V, Y6, Y15
+	VMOVUPD      Y15, A_V
+	// j-side: G_j += -gn I + u A - z N
 	VMOVUPD      A_G00, Y15
 	VSUBPD       Y13, Y15, Y15
 	VFMADD231PD  K_A00, Y5, Y15
-	VFMADD231PD  P_IB00, Y6, Y15
 	VFNMADD231PD ST_N00, Y7, Y15
 	VMOVUPD      Y15, A_G00
 	VMOVUPD      A_G01, Y15
 	VFMADD231PD  K_A01, Y5, Y15
-	VFMADD231PD  P_IB01, Y6, Y15
 	VFNMADD231PD ST_N01, Y7, Y15
 	VMOVUPD      Y15, A_G01
 	VMOVUPD      A_G02, Y15
 	VFMADD231PD  K_A02, Y5, Y15
-	VFMADD231PD  P_IB02, Y6, Y15
 	VFNMADD231PD ST_N02, Y7, Y15
 	VMOVUPD      Y15, A_G02
 	VMOVUPD      A_G11, Y15
 	VSUBPD       Y13, Y15, Y15
 	VFMADD231PD  K_A11, Y5, Y15
-	VFMADD231PD  P_IB11, Y6, Y15
 	VFNMADD231PD ST_N11, Y7, Y15
 	VMOVUPD      Y15, A_G11
 	VMOVUPD      A_G12, Y15
 	VFMADD231PD  K_A12, Y5, Y15
-	VFMADD231PD  P_IB12, Y6, Y15
 	VFNMADD231PD ST_N12, Y7, Y15
 	VMOVUPD      Y15, A_G12
 	VMOVUPD      A_G22, Y15
 	VSUBPD       Y13, Y15, Y15
 	VFMADD231PD  K_A22, Y5, Y15
-	VFMADD231PD  P_IB22, Y6, Y15
 	VFNMADD231PD ST_N22, Y7, Y15
 	VMOVUPD      Y15, A_G22
 
 p5next:
 	ADDQ $32, R10
-	ADDQ $32, R11
 	ADDQ $32, R13
 	ADDQ $32, CX
 	ADDQ $32, AX
