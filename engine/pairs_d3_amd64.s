@@ -451,18 +451,18 @@ p3slot:
 	// q = (p^2 - e1)/2 (Y9; from p^2 = e1 + 2q, as accurate as
 	// sqrt(e2 + 2pr) since e2 and p carry the same rounding), den = pq - r
 	// (Y11)
-	VMULPD      Y0, Y0, Y9
-	VSUBPD      ST_E1, Y9, Y9
+	VMULPD      Y0, Y0, Y4    // p^2
+	VSUBPD      ST_E1, Y4, Y9
 	VMULPD      K_HALF, Y9, Y9
-	VMOVUPD     ST_R, Y11
+	VMOVUPD     ST_R, Y3      // r
+	VMOVAPD     Y3, Y11
 	VFMSUB231PD Y9, Y0, Y11
 	// Gate (Y12): e1 > 0, den > 0, p^3 <= cond den, tiny < den W < big.
 	VMOVUPD   ST_E1, Y12
 	VCMPPD    $0x0E, K_ZERO, Y12, Y12
 	VCMPPD    $0x0E, K_ZERO, Y11, Y13
 	VANDPD    Y13, Y12, Y12
-	VMULPD    Y0, Y0, Y13
-	VMULPD    Y0, Y13, Y13
+	VMULPD    Y0, Y4, Y13
 	VMULPD    K_COND, Y11, Y14
 	VCMPPD    $0x02, Y14, Y13, Y13
 	VANDPD    Y13, Y12, Y12
@@ -502,16 +502,14 @@ unweighted:
 	VMULPD Y13, Y10, Y13
 
 weighted:
-	VMOVUPD ST_P, Y0
 	VMOVUPD Y12, ST_R2W
 	VMOVUPD Y13, ST_GN
 	// u = gn (p^2 - q)/den, v = gn p r/den, z = gn/den
-	VMULPD  Y0, Y0, Y5
-	VSUBPD  Y9, Y5, Y5
+	VSUBPD  Y9, Y4, Y5
 	VMULPD  Y14, Y5, Y5
 	VMULPD  Y13, Y5, Y5
 	VMOVUPD Y5, ST_U
-	VMULPD  ST_R, Y0, Y6
+	VMULPD  Y3, Y0, Y6
 	VMULPD  Y14, Y6, Y6
 	VMULPD  Y13, Y6, Y6
 	VMOVUPD Y6, ST_V
