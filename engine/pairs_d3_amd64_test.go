@@ -270,3 +270,54 @@ func TestD3ThreadIndependent(t *testing.T) {
 		})
 	}
 }
+
+// TestD3DiracsArePointMDS evaluates problems whose measures are all
+// Diracs (zero scales: every group leaves the vector path for the scalar
+// code) with the vector kernel on and off, against the point-MDS stress
+// sum w (D - |a - b|)^2 and its mean gradient
+// sum -2 w (D - W) (a - b) / W computed here directly.
+func TestD3DiracsArePointMDS(t *testing.T) {
+	for _, weighted := range []bool{false, true} {
+		t.Run(fmt.Sprintf("weighted=%v", weighted), func(t *testing.T) {
+			n := 29
+			p, s := d3Problem(n, 13, weighted, func(rng *rand.Rand, i int) []float64 { return make([]float64, 9) })
+			var want float64
+			gm := make([]float64, 3*n)
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					var d2 float64
+					for c := 0; c < 3; c++ {
+						v := s.Means[3*i+c] - s.Means[3*j+c]
+						d2 += v * v
+					}
+					q := PairIndex(n, i, j)
+					wt := 1.0
+					if weighted {
+						wt = p.Weights[q]
+					}
+					w := math.Sqrt(d2)
+					r := p.Dist[q] - w
+					want += wt * r * r
+					if w > 0 {
+						for c := 0; c < 3; c++ {
+							v := -2 * wt * r * (s.Means[3*i+c] - s.Means[3*j+c]) / w
+							gm[3*i+c] += v
+							gm[3*j+c] -= v
+						}
+					}
+				}
+			}
+			for _, avx := range []bool{false, true} {
+				got, g := evalD3(t, p, s, 2, avx)
+				if !(math.Abs(got-want) <= 1e-12*want) {
+					t.Errorf("avx2=%v: stress %.15g, point MDS %.15g", avx, got, want)
+				}
+				for k := range gm {
+					if !(math.Abs(g.Means[k]-gm[k]) <= 1e-11*(1+math.Abs(gm[k]))) {
+						t.Errorf("avx2=%v: mean gradient[%d] %.15g, point MDS %.15g", avx, k, g.Means[k], gm[k])
+					}
+				}
+			}
+		})
+	}
+}
