@@ -22,8 +22,9 @@ import (
 // endpoints. Per-point precomputations (scaled scale matrix, trace, square
 // root of the determinant, inverse) are made once per evaluation; for
 // d = 2 they are a structure of arrays read by an AVX2+FMA kernel on
-// amd64 (pairs_d2_amd64.s) or by portable Go, for d = 3 one record per
-// point, for other d exact matrix roots (pairs_general.go). With
+// amd64 (pairs_d2_amd64.s) or by portable Go, for d = 3 likewise
+// (pairs_d3_amd64.s, groups of 4 pairs off its path in portable Go), for
+// other d exact matrix roots (pairs_general.go). With
 // CPUOptions.Roots = RootsNewtonSchulz every d uses Newton-Schulz roots
 // instead (pairs_ns.go).
 type CPUBackend struct {

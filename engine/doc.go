@@ -35,8 +35,8 @@
 //
 // Elliptical MDS (docs/mds.md):
 //   - backend.go: the Backend interface (stress + gradient), Problem, State.
-//   - cpu_backend.go, pairs_d2*.go, pairs_d3.go, pairs_general.go: the CPU
-//     backend (closed forms, AVX2 for d = 2, fixed-block reduction so results
+//   - cpu_backend.go, pairs_d2*.go, pairs_d3*.go, pairs_general.go: the CPU
+//     backend (closed forms, AVX2 for d = 2 and 3, fixed-block reduction so results
 //     do not depend on the thread count); engine/backendtest holds the
 //     conformance suite every Backend (CPU, gpucompute's GL) passes.
 //   - problem.go, optimizer.go, optim.go, init.go, pointmds.go, stress.go,

@@ -24,24 +24,44 @@ import "math"
 //
 // Per-point data is one 20-value record: mean (3), scaled scale (6: 00 01
 // 02 11 12 22), its inverse (6), trace, sqrt det, sqrt trace, 2 unused.
+// The same 18 values are also kept as a structure of arrays (pk:
+// component c of point j at c*ns + j) for the AVX2 kernel
+// (pairs_d3_amd64.s), and the block accumulators are component-major, so
+// that kernel reads and updates 4 consecutive points per instruction.
 type d3Kernel struct {
+	n   int
+	ns  int // component stride of pk (d3PadStride)
 	tau float64
 	pt  []float64
+	pk  []float64
+}
+
+// d3PadStride returns the smallest stride >= n that is 24 modulo 512
+// elements: the 18 components of a point then lie 3 cache lines apart
+// modulo 4 KiB instead of in the same few sets of the L1 cache, which a
+// stride near a multiple of 512 (n = 1025, say) does, halving the
+// vector kernel's speed.
+func d3PadStride(n int) int {
+	return n + ((24-n)%512+512)%512
 }
 
 const (
 	d3Rec    = 20
-	d3Stride = 10 // G (00 01 02 11 12 22), mean (3), half squared residual
+	d3Comp   = 18 // components of the structure of arrays pk
+	d3Stride = 11 // G (00 01 02 11 12 22), mean (3), half squared residual, V (see finish)
 )
 
-func (k *d3Kernel) soa() bool { return false }
+func (k *d3Kernel) soa() bool { return true }
 
 func (k *d3Kernel) stride() int { return d3Stride }
 
 func (k *d3Kernel) prepare(p *Problem, s State) {
 	n := p.N
+	k.n = n
+	k.ns = d3PadStride(n)
 	k.tau = p.Tau
 	k.pt = growF64(k.pt, n*d3Rec)
+	k.pk = growF64(k.pk, k.ns*d3Comp)
 	for i := 0; i < n; i++ {
 		r := k.pt[i*d3Rec : (i+1)*d3Rec]
 		copy(r[0:3], s.Means[3*i:3*i+3])
@@ -72,6 +92,9 @@ func (k *d3Kernel) prepare(p *Problem, s State) {
 		}
 		r[15] = a00 + a11 + a22
 		r[17] = math.Sqrt(math.Max(r[15], 0))
+		for c := 0; c < d3Comp; c++ {
+			k.pk[c*k.ns+i] = r[c]
+		}
 	}
 }
 
@@ -321,17 +344,42 @@ func (v *d3Inv) mapsFast(p float64, tab, tba *[6]float64) bool {
 	return true
 }
 
+// d3Sums are the i-side sums of one row (same order as the accumulators).
+type d3Sums [d3Stride]float64
+
 func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
+	m0 := k.n - off // component stride of the block buffer
+	var sums d3Sums
+	q := d3RowFast(k, i, j0, j1, dist, wts, acc, off, &sums)
+	if q < j1-j0 {
+		var w []float64
+		if wts != nil {
+			w = wts[q:]
+		}
+		k.rowScalar(i, j0+q, j1, dist[q:], w, acc, off, &sums)
+	}
+	b := acc[i-off:]
+	for c := 0; c < d3Stride; c++ {
+		b[c*m0] += sums[c]
+	}
+	return 2 * sums[9]
+}
+
+// rowScalar is the portable kernel (and the reference for the SIMD one):
+// pairs (i, j), j in [j0, j1), with dist[j-j0] and wts[j-j0]; the j-side
+// terms go to acc (component c of point j at c*(n-off) + j-off), the
+// i-side ones to sums.
+func (k *d3Kernel) rowScalar(i, j0, j1 int, dist, wts, acc []float64, off int, sums *d3Sums) {
+	m0 := k.n - off
 	x := (*[d3Rec]float64)(k.pt[i*d3Rec : (i+1)*d3Rec])
-	bi := (*[d3Stride]float64)(acc[(i-off)*d3Stride : (i-off+1)*d3Stride])
-	var sum float64
+	bi := sums
 	var tab, tba [6]float64
 	var v [4]d3Inv
 	var p [4]float64
 	pair := func(j int, v *d3Inv, p float64) {
 		q := j - j0
 		y := v.y
-		bj := (*[d3Stride]float64)(acc[(j-off)*d3Stride : (j-off+1)*d3Stride])
+		bj := acc[j-off:]
 		dx, dy, dz := x[0]-y[0], x[1]-y[1], x[2]-y[2]
 		w2 := dx*dx + dy*dy + dz*dz + x[15] + y[15] - 2*p
 		if w2 < 0 {
@@ -344,9 +392,8 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 			wt = wts[q]
 		}
 		r2 := wt * r * r
-		sum += r2
 		bi[9] += 0.5 * r2
-		bj[9] += 0.5 * r2
+		bj[9*m0] += 0.5 * r2
 		if !(w > 0) {
 			return
 		}
@@ -357,9 +404,9 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		bi[6] += g * dx
 		bi[7] += g * dy
 		bi[8] += g * dz
-		bj[6] -= g * dx
-		bj[7] -= g * dy
-		bj[8] -= g * dz
+		bj[6*m0] -= g * dx
+		bj[7*m0] -= g * dy
+		bj[8*m0] -= g * dz
 		bi[0] += g * (1 - tab[0])
 		bi[1] -= g * tab[1]
 		bi[2] -= g * tab[2]
@@ -367,11 +414,11 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		bi[4] -= g * tab[4]
 		bi[5] += g * (1 - tab[5])
 		bj[0] += g * (1 - tba[0])
-		bj[1] -= g * tba[1]
-		bj[2] -= g * tba[2]
-		bj[3] += g * (1 - tba[3])
-		bj[4] -= g * tba[4]
-		bj[5] += g * (1 - tba[5])
+		bj[m0] -= g * tba[1]
+		bj[2*m0] -= g * tba[2]
+		bj[3*m0] += g * (1 - tba[3])
+		bj[4*m0] -= g * tba[4]
+		bj[5*m0] += g * (1 - tba[5])
 	}
 	j := j0
 	// Four pairs at a time: their Newton iterations interleave (root4).
@@ -388,9 +435,13 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 		v[0].invariants(x[:], k.pt[j*d3Rec:(j+1)*d3Rec])
 		pair(j, &v[0], v[0].root())
 	}
-	return sum
 }
 
+// finish turns the accumulators of point i into its gradients. The scale
+// gradient is G + V A_i^{-1}: the vector kernel sums the coefficients V of
+// the point's own inverse scale in the transport maps as one number per
+// pair instead of adding V A_i^{-1} (6 numbers); the scalar kernel adds
+// the full maps to G and leaves V = 0.
 func (k *d3Kernel) finish(i int, a []float64, g *Gradient) {
 	if g.Means != nil {
 		g.Means[3*i] = 2 * a[6]
@@ -399,10 +450,14 @@ func (k *d3Kernel) finish(i int, a []float64, g *Gradient) {
 	}
 	if g.Scales != nil {
 		t := k.tau
+		x := k.pt[i*d3Rec : (i+1)*d3Rec]
+		v := a[10]
+		g00, g01, g02 := a[0]+v*x[9], a[1]+v*x[10], a[2]+v*x[11]
+		g11, g12, g22 := a[3]+v*x[12], a[4]+v*x[13], a[5]+v*x[14]
 		gs := g.Scales[9*i : 9*i+9]
-		gs[0], gs[1], gs[2] = t*a[0], t*a[1], t*a[2]
-		gs[3], gs[4], gs[5] = t*a[1], t*a[3], t*a[4]
-		gs[6], gs[7], gs[8] = t*a[2], t*a[4], t*a[5]
+		gs[0], gs[1], gs[2] = t*g00, t*g01, t*g02
+		gs[3], gs[4], gs[5] = t*g01, t*g11, t*g12
+		gs[6], gs[7], gs[8] = t*g02, t*g12, t*g22
 	}
 	if g.PerPoint != nil {
 		g.PerPoint[i] = a[9]

@@ -350,3 +350,30 @@ func TestD3KernelAgainstJacobiKernel(t *testing.T) {
 		})
 	}
 }
+
+// d3Problem builds an n-point d = 3 problem; scale(i) gives the scales,
+// weighted adds weights in [0, 2), and points 0 and 1 share their mean.
+// (Not their scale too: at W = 0 the stress is not differentiable, and
+// W is then rounding noise of order sqrt(eps tr A) in either kernel.)
+func d3Problem(n int, seed uint64, weighted bool, scale func(rng *rand.Rand, i int) []float64) (*Problem, State) {
+	rng := rand.New(rand.NewPCG(seed, 31))
+	p := &Problem{N: n, Dim: 3, Tau: 0.6, Dist: make([]float64, n*(n-1)/2)}
+	for k := range p.Dist {
+		p.Dist[k] = 0.5 + 2*rng.Float64()
+	}
+	if weighted {
+		p.Weights = make([]float64, len(p.Dist))
+		for k := range p.Weights {
+			p.Weights[k] = 2 * rng.Float64()
+		}
+	}
+	s := State{Means: make([]float64, 3*n), Scales: make([]float64, 9*n)}
+	for i := 0; i < n; i++ {
+		for k := 0; k < 3; k++ {
+			s.Means[3*i+k] = rng.NormFloat64()
+		}
+		copy(s.Scales[9*i:], scale(rng, i))
+	}
+	copy(s.Means[3:6], s.Means[0:3])
+	return p, s
+}
