@@ -213,6 +213,9 @@ func (b *CPUBackend) Evaluate(ctx context.Context, s State, g *Gradient) (float6
 	for bi := range b.blocks {
 		bl := &b.blocks[bi]
 		m := (n - bl.r0) * st
+		if k.soa() {
+			m = soaStride(n-bl.r0) * st
+		}
 		if cap(bl.acc) < m {
 			bl.acc = make([]float64, m)
 		}
@@ -246,7 +249,7 @@ func (b *CPUBackend) Evaluate(ctx context.Context, s State, g *Gradient) (float6
 					break
 				}
 				if k.soa() {
-					m0 := n - bl.r0
+					m0 := soaStride(n - bl.r0)
 					for c := range sum {
 						sum[c] += bl.acc[c*m0+i-bl.r0]
 					}
@@ -354,4 +357,15 @@ func growF64(s []float64, n int) []float64 {
 		return make([]float64, n)
 	}
 	return s[:n]
+}
+
+// soaStride is the component stride of a structure-of-arrays accumulator
+// buffer for m points: m rounded up to a multiple of 64, plus 24. Component
+// c of point q lives at c*soaStride(m)+q. With a stride of a multiple of
+// 512 float64s (4 KiB) every component of one point falls into the same L1
+// cache sets and the row kernels ran several times slower (d = 2 measured
+// 17 ns per pair at n = 1025 against 3.4 at n = 1100); the extra 24 shifts
+// consecutive components by three cache lines.
+func soaStride(m int) int {
+	return (m+63)&^63 + 24
 }

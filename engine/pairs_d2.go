@@ -81,7 +81,7 @@ func (k *d2Kernel) prepare(p *Problem, s State) {
 type d2Sums [d2Stride]float64
 
 func (k *d2Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
-	m0 := k.n - off // component stride of the block buffer
+	m0 := soaStride(k.n - off) // component stride of the block buffer
 	var sums d2Sums
 	q0 := 0
 	if wts == nil {

@@ -348,7 +348,7 @@ func (v *d3Inv) mapsFast(p float64, tab, tba *[6]float64) bool {
 type d3Sums [d3Stride]float64
 
 func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuWorkspace) float64 {
-	m0 := k.n - off // component stride of the block buffer
+	m0 := soaStride(k.n - off) // component stride of the block buffer
 	var sums d3Sums
 	q := d3RowFast(k, i, j0, j1, dist, wts, acc, off, &sums)
 	if q < j1-j0 {
@@ -370,7 +370,7 @@ func (k *d3Kernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *cpuW
 // terms go to acc (component c of point j at c*(n-off) + j-off), the
 // i-side ones to sums.
 func (k *d3Kernel) rowScalar(i, j0, j1 int, dist, wts, acc []float64, off int, sums *d3Sums) {
-	m0 := k.n - off
+	m0 := soaStride(k.n - off)
 	x := (*[d3Rec]float64)(k.pt[i*d3Rec : (i+1)*d3Rec])
 	bi := sums
 	var tab, tba [6]float64

@@ -89,7 +89,7 @@ func d3RowFast(k *d3Kernel, i, j0, j1 int, dist, wts, acc []float64, off int, su
 		return 0
 	}
 	n := k.n
-	m0 := n - off
+	m0 := soaStride(n - off)
 	groups := m / 4
 	_ = dist[4*groups-1]
 	if wts != nil {

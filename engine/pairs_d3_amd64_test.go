@@ -168,7 +168,7 @@ func TestD3AVX2SkipsOffPathGroups(t *testing.T) {
 	}
 
 	// The assembly alone: which groups does it skip?
-	acc := make([]float64, n*d3Stride)
+	acc := make([]float64, soaStride(n)*d3Stride)
 	var a d3Args
 	a.setConsts(k.pt[0:d3Rec])
 	a.pt, a.ptStride = unsafe.Pointer(&k.pk[1]), uintptr(k.ns)*8
@@ -198,8 +198,8 @@ func TestD3AVX2SkipsOffPathGroups(t *testing.T) {
 	}
 
 	// The whole row (assembly + scalar fix-up) against the scalar row.
-	accV := make([]float64, n*d3Stride)
-	accS := make([]float64, n*d3Stride)
+	accV := make([]float64, soaStride(n)*d3Stride)
+	accS := make([]float64, soaStride(n)*d3Stride)
 	var sumsV, sumsS d3Sums
 	if got := d3RowFast(k, 0, 1, n, p.Dist[:n-1], nil, accV, 0, &sumsV); got != 44 {
 		t.Fatalf("d3RowFast processed %d pairs, want 44", got)
@@ -216,15 +216,15 @@ func TestD3AVX2SkipsOffPathGroups(t *testing.T) {
 	for j := 1; j < n; j++ {
 		skipped := wantSkip[(j-1)/4]
 		for c := 0; c < d3Stride; c++ {
-			v, w := accV[c*n+j], accS[c*n+j]
+			v, w := accV[c*soaStride(n)+j], accS[c*soaStride(n)+j]
 			if skipped && math.Float64bits(v) != math.Float64bits(w) {
 				t.Errorf("pair (0, %d) in a skipped group, component %d: %.17g, scalar %.17g", j, c, v, w)
 			}
 			if c == 10 {
 				continue
 			}
-			v = eff(func(c int) float64 { return accV[c*n+j] }, j, c)
-			w = eff(func(c int) float64 { return accS[c*n+j] }, j, c)
+			v = eff(func(c int) float64 { return accV[c*soaStride(n)+j] }, j, c)
+			w = eff(func(c int) float64 { return accS[c*soaStride(n)+j] }, j, c)
 			if !(math.Abs(v-w) <= 1e-11*(1+math.Abs(w))) {
 				t.Errorf("pair (0, %d) component %d: %.17g, scalar %.17g", j, c, v, w)
 			}

@@ -189,7 +189,7 @@ func (e *PairEvaluator) Evaluate(ctx context.Context, s State, ps *PairSet, g *G
 				if b >= nb {
 					return
 				}
-				e.acc[b] = growF64(e.acc[b], n*st)
+				e.acc[b] = growF64(e.acc[b], soaStride(n)*st)
 				acc := e.acc[b]
 				clear(acc)
 				q0, q1 := m*b/nb, m*(b+1)/nb
@@ -224,6 +224,7 @@ func (e *PairEvaluator) Evaluate(ctx context.Context, s State, ps *PairSet, g *G
 		return total, nil
 	}
 	soa := k.soa()
+	sn := soaStride(n)
 	parallelRanges(n, func(lo, hi int) {
 		sum := make([]float64, st)
 		for i := lo; i < hi; i++ {
@@ -232,7 +233,7 @@ func (e *PairEvaluator) Evaluate(ctx context.Context, s State, ps *PairSet, g *G
 				a := e.acc[b]
 				for c := range sum {
 					if soa {
-						sum[c] += a[c*n+i]
+						sum[c] += a[c*sn+i]
 					} else {
 						sum[c] += a[i*st+c]
 					}
@@ -894,7 +895,7 @@ func (f *sampledFit) residuals(ctx context.Context, ps *PairSet, a []float64) er
 	var firstErr error
 	parallelRanges(ps.Len(), func(lo, hi int) {
 		ws := &cpuWorkspace{}
-		acc := make([]float64, f.n*st)
+		acc := make([]float64, soaStride(f.n)*st)
 		for q := lo; q < hi; q++ {
 			if (q-lo)&8191 == 0 && ctx.Err() != nil {
 				errMu.Lock()
