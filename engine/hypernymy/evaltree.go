@@ -1,0 +1,314 @@
+package hypernymy
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Bounds and the ball tree of the pruned reconstruction evaluation
+// (prune.go; docs/hypernymy.md, "Evaluation"). With S = A^{1/2}, the cross
+// term of the pseudo dot product is the nuclear norm of S_w S_u, so
+//
+//	max(<S_u, S_w>_F, sqrt(<A_u, A_w>_F)) <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2}
+//	    <= min(|S_u|_F |S_w|_F, sqrt(d <A_u, A_w>_F)),
+//
+// (trace <= nuclear norm, Frobenius <= nuclear <= sqrt(rank) Frobenius,
+// and Cauchy-Schwarz on the singular values), with |S|_F^2 = tr A. All of
+// these are bilinear in per-item feature vectors (the mean a, and the
+// upper triangles of S and A with the off-diagonal entries scaled by
+// sqrt 2, so that plain dot products are Frobenius products). A ball
+// tree over the items (centre and radius of each feature block per node)
+// turns them into bounds over a whole node: for |x_w - c| <= r,
+// <x_u, x_w> lies in <x_u, c> -+ |x_u| r.
+
+// hypBoundRel is the relative margin added to every bound against the
+// rounding of the exact score: the eigenvalues of M are exact to about
+// 1e-16 |M|, so their square roots to about 1e-8 sqrt|M| <= 1e-8
+// |S_u|_F |S_w|_F each; 1e-6 |S_u|_F |S_w|_F covers d <= 100 with room.
+const hypBoundRel = 1e-6
+
+// hypTreeLeaf is the largest number of items in a leaf of the ball tree.
+const hypTreeLeaf = 16
+
+// hypEvalTree holds the feature vectors of all items in tree order and
+// the ball tree over them.
+type hypEvalTree struct {
+	d, q, nf int       // dimension, d(d+1)/2, features per item (d + 2q)
+	order    []int32   // tree position -> item
+	pos      []int32   // item -> tree position
+	feat     []float64 // nf per item, tree order: mean, S, A
+	nm, ns   []float64 // |a_w| and |S_w|_F = sqrt(tr A_w), tree order
+	na       []float64 // |A_w|_F, tree order
+	nodes    []hypTreeNode
+	cent     []float64 // nf per node: the centres of the three blocks
+}
+
+// hypTreeNode is a node of the ball tree: items lo..hi-1 in tree order,
+// its children (-1 for a leaf), and the radii of the mean, S and A
+// blocks about the node's centres, the largest |a_w| and |S_w|_F.
+type hypTreeNode struct {
+	lo, hi, left, right int32
+	rm, rs, ra          float64
+	maxNm, maxNs        float64
+}
+
+// hypFeatures writes the features of the symmetric d x d matrix x (upper
+// triangle, off-diagonal entries times sqrt 2) into out (d(d+1)/2).
+func hypFeatures(out, x []float64, d int) {
+	k := 0
+	for i := 0; i < d; i++ {
+		out[k] = x[i*d+i]
+		k++
+		for j := i + 1; j < d; j++ {
+			out[k] = math.Sqrt2 * 0.5 * (x[i*d+j] + x[j*d+i])
+			k++
+		}
+	}
+}
+
+// hypDot returns the dot product of a and b (len(a) <= len(b)).
+func hypDot(a, b []float64) float64 {
+	var s float64
+	b = b[:len(a)]
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// newHypEvalTree builds the tree over the n items of the cache (A
+// current) and means, computing S = A^{1/2} by an eigendecomposition per
+// item, parallel over workers goroutines.
+func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree {
+	d := c.d
+	dd := d * d
+	n := len(means) / d
+	q := d * (d + 1) / 2
+	nf := d + 2*q
+	raw := make([]float64, n*nf)
+	wss := make([]*hypCacheWS, max(workers, 1))
+	hypParallel(len(wss), n, func(w, i int) {
+		ws := wss[w]
+		if ws == nil {
+			ws = newHypCacheWS(d)
+			wss[w] = ws
+		}
+		f := raw[i*nf : (i+1)*nf]
+		copy(f[:d], means[i*d:(i+1)*d])
+		a := c.a[i*dd : (i+1)*dd]
+		copy(ws.m, a)
+		ws.eig.vectors(ws.m, ws.v, ws.lam)
+		for k, l := range ws.lam {
+			ws.f[k] = math.Sqrt(math.Max(l, 0))
+		}
+		hypSpectral(ws.m, ws.v, ws.f, d)
+		hypFeatures(f[d:d+q], ws.m, d)
+		hypFeatures(f[d+q:], a, d)
+	})
+	t := &hypEvalTree{d: d, q: q, nf: nf, order: make([]int32, n), pos: make([]int32, n)}
+	for i := range t.order {
+		t.order[i] = int32(i)
+	}
+	// Split recursively at the median of the widest coordinate of the
+	// mean and S features.
+	key := make([]float64, n)
+	var build func(lo, hi int) int32
+	build = func(lo, hi int) int32 {
+		id := int32(len(t.nodes))
+		t.nodes = append(t.nodes, hypTreeNode{lo: int32(lo), hi: int32(hi), left: -1, right: -1})
+		if hi-lo <= hypTreeLeaf {
+			return id
+		}
+		best, bestW := 0, -1.0
+		for k := 0; k < d+q; k++ {
+			lo1, hi1 := math.Inf(1), math.Inf(-1)
+			for _, it := range t.order[lo:hi] {
+				v := raw[int(it)*nf+k]
+				lo1, hi1 = math.Min(lo1, v), math.Max(hi1, v)
+			}
+			if hi1-lo1 > bestW {
+				best, bestW = k, hi1-lo1
+			}
+		}
+		for _, it := range t.order[lo:hi] {
+			key[it] = raw[int(it)*nf+best]
+		}
+		seg := t.order[lo:hi]
+		slices.SortStableFunc(seg, func(x, y int32) int {
+			if key[x] < key[y] {
+				return -1
+			}
+			if key[x] > key[y] {
+				return 1
+			}
+			return int(x) - int(y)
+		})
+		mid := lo + (hi-lo)/2
+		l := build(lo, mid)
+		r := build(mid, hi)
+		t.nodes[id].left, t.nodes[id].right = l, r
+		return id
+	}
+	build(0, n)
+	t.feat = make([]float64, n*nf)
+	t.nm, t.ns, t.na = make([]float64, n), make([]float64, n), make([]float64, n)
+	for p, it := range t.order {
+		t.pos[it] = int32(p)
+		f := t.feat[p*nf : (p+1)*nf]
+		copy(f, raw[int(it)*nf:(int(it)+1)*nf])
+		t.nm[p] = math.Sqrt(hypDot(f[:d], f[:d]))
+		t.ns[p] = math.Sqrt(math.Max(engineTrace(c.a[int(it)*dd:(int(it)+1)*dd], d), 0))
+		t.na[p] = math.Sqrt(hypDot(f[d+q:], f[d+q:]))
+	}
+	t.cent = make([]float64, len(t.nodes)*nf)
+	hypParallel(max(workers, 1), len(t.nodes), func(_, k int) {
+		nd := &t.nodes[k]
+		c := t.cent[k*nf : (k+1)*nf]
+		for p := nd.lo; p < nd.hi; p++ {
+			f := t.feat[int(p)*nf : int(p+1)*nf]
+			for i, v := range f {
+				c[i] += v
+			}
+			nd.maxNm = math.Max(nd.maxNm, t.nm[p])
+			nd.maxNs = math.Max(nd.maxNs, t.ns[p])
+		}
+		inv := 1 / float64(nd.hi-nd.lo)
+		for i := range c {
+			c[i] *= inv
+		}
+		for p := nd.lo; p < nd.hi; p++ {
+			f := t.feat[int(p)*nf : int(p+1)*nf]
+			nd.rm = math.Max(nd.rm, hypDist(f[:d], c[:d]))
+			nd.rs = math.Max(nd.rs, hypDist(f[d:d+q], c[d:d+q]))
+			nd.ra = math.Max(nd.ra, hypDist(f[d+q:], c[d+q:]))
+		}
+		// Rounding in the distances: widen by a relative 1e-12.
+		nd.rm *= 1 + 1e-12
+		nd.rs *= 1 + 1e-12
+		nd.ra *= 1 + 1e-12
+	})
+	return t
+}
+
+// engineTrace returns the trace of the d x d matrix a.
+func engineTrace(a []float64, d int) float64 {
+	var s float64
+	for i := 0; i < d; i++ {
+		s += a[i*d+i]
+	}
+	return s
+}
+
+// hypDist returns |a - b|.
+func hypDist(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		x := v - b[i]
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+// crossBounds returns the bounds above on the cross term from the
+// Frobenius products ss = <S_u, S_w>, aa = <A_u, A_w> and the product of
+// the S norms, without margin.
+func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
+	aa = math.Max(aa, 0)
+	return math.Max(ss, math.Sqrt(aa)), math.Min(nsProd, math.Sqrt(float64(d)*aa))
+}
+
+// nodeBounds returns lower and upper bounds on s(u, w) over the items w
+// of node k for the query features fu (tree order features of u) and its
+// norms.
+func (t *hypEvalTree) nodeBounds(k int, fu []float64, nmu, nsu, nau float64) (lo, hi float64) {
+	d, q, nf := t.d, t.q, t.nf
+	nd := &t.nodes[k]
+	c := t.cent[k*nf : (k+1)*nf]
+	dm := hypDot(fu[:d], c[:d])
+	ds := hypDot(fu[d:d+q], c[d:d+q])
+	da := hypDot(fu[d+q:], c[d+q:])
+	em := nmu * nd.rm
+	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
+	cl := math.Max(ds-nsu*nd.rs, math.Sqrt(math.Max(da-nau*nd.ra, 0)))
+	ch := math.Min(nsu*nd.maxNs, math.Sqrt(float64(d)*math.Max(da+nau*nd.ra, 0)))
+	return dm - em + cl - margin, dm + em + ch + margin
+}
+
+// itemBounds returns lower and upper bounds on s(u, w) for the item at
+// tree position p.
+func (t *hypEvalTree) itemBounds(p int, fu []float64, nmu, nsu float64) (lo, hi float64) {
+	d, q, nf := t.d, t.q, t.nf
+	f := t.feat[p*nf : (p+1)*nf]
+	dm := hypDot(fu[:d], f[:d])
+	ds := hypDot(fu[d:d+q], f[d:d+q])
+	da := hypDot(fu[d+q:], f[d+q:])
+	nsw := t.ns[p]
+	margin := hypBoundRel*nsu*nsw + 1e-12*nmu*t.nm[p]
+	cl, ch := hypCrossBounds(d, ds, da, nsu*nsw)
+	return dm + cl - margin, dm + ch + margin
+}
+
+// hypTreeWS is one worker's scratch space for the tree evaluation.
+type hypTreeWS struct {
+	stack []int32
+	marks []int32 // sorted tree positions of the excluded items
+	stamp []uint32
+	cur   uint32
+}
+
+// hypCountLess returns #{i : p[i] < x} for ascending p.
+func hypCountLess(p []float64, x float64) int {
+	return sort.SearchFloat64s(p, x)
+}
+
+// countAbove adds to cnt[b] (len(p)+1) the number of candidates w (all
+// items but the excluded ones, whose sorted tree positions are
+// ws.marks and which carry ws.cur in ws.stamp) with exactly b of the
+// ascending positive scores p strictly below s(u, w). exact(w) returns
+// the exact score of item w. It returns the node and item bounds
+// computed and the exact scores asked for.
+func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, exacts int64) {
+	pu := int(t.pos[u])
+	fu := t.feat[pu*t.nf : (pu+1)*t.nf]
+	nmu, nsu, nau := t.nm[pu], t.ns[pu], t.na[pu]
+	marked := func(lo, hi int32) int {
+		a := sort.Search(len(ws.marks), func(i int) bool { return ws.marks[i] >= lo })
+		b := sort.Search(len(ws.marks), func(i int) bool { return ws.marks[i] >= hi })
+		return b - a
+	}
+	st := append(ws.stack[:0], 0)
+	for len(st) > 0 {
+		k := st[len(st)-1]
+		st = st[:len(st)-1]
+		nd := &t.nodes[k]
+		nodes++
+		lo, hi := t.nodeBounds(int(k), fu, nmu, nsu, nau)
+		blo := hypCountLess(p, lo)
+		if bhi := hypCountLess(p, hi); blo == bhi {
+			if blo > 0 {
+				cnt[blo] += int64(int(nd.hi-nd.lo) - marked(nd.lo, nd.hi))
+			}
+			continue
+		}
+		if nd.left >= 0 {
+			st = append(st, nd.right, nd.left)
+			continue
+		}
+		for q := nd.lo; q < nd.hi; q++ {
+			if ws.stamp[q] == ws.cur {
+				continue
+			}
+			items++
+			lo, hi := t.itemBounds(int(q), fu, nmu, nsu)
+			b := hypCountLess(p, lo)
+			if b != hypCountLess(p, hi) {
+				exacts++
+				b = hypCountLess(p, exact(int(t.order[q])))
+			}
+			cnt[b]++
+		}
+	}
+	ws.stack = st
+	return nodes, items, exacts
+}
