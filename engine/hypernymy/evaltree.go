@@ -14,8 +14,13 @@ import (
 //	    <= min(|S_u|_F |S_w|_F, sqrt(d <A_u, A_w>_F)),
 //
 // (trace <= nuclear norm, Frobenius <= nuclear <= sqrt(rank) Frobenius,
-// and Cauchy-Schwarz on the singular values), with |S|_F^2 = tr A. All of
-// these are bilinear in per-item feature vectors (the mean a, and the
+// and Cauchy-Schwarz on the singular values), with |S|_F^2 = tr A, and,
+// from sigma_i(S_w) lambda_min(S_u) <= sigma_i(S_w S_u) and Hoelder,
+//
+//	lambda_min(S_u) tr S_w <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= lambda_max(S_u) tr S_w
+//
+// and the same with u and w exchanged (both exact for isotropic S_u).
+// The Frobenius products are bilinear in per-item feature vectors (the mean a, and the
 // upper triangles of S and A with the off-diagonal entries scaled by
 // sqrt 2, so that plain dot products are Frobenius products). A ball
 // tree over the items (centre and radius of each feature block per node)
@@ -40,8 +45,11 @@ type hypEvalTree struct {
 	feat     []float64 // nf per item, tree order: mean, S, A
 	nm, ns   []float64 // |a_w| and |S_w|_F = sqrt(tr A_w), tree order
 	na       []float64 // |A_w|_F, tree order
-	nodes    []hypTreeNode
-	cent     []float64 // nf per node: the centres of the three blocks
+	// trS, lmax and lmin: tr S_w and the largest and smallest
+	// eigenvalues of S_w, tree order.
+	trS, lmax, lmin []float64
+	nodes           []hypTreeNode
+	cent            []float64 // nf per node: the centres of the three blocks
 }
 
 // hypTreeNode is a node of the ball tree: items lo..hi-1 in tree order,
@@ -51,6 +59,8 @@ type hypTreeNode struct {
 	lo, hi, left, right int32
 	rm, rs, ra          float64
 	maxNm, maxNs        float64
+	maxTrS, minTrS      float64
+	maxLmax, minLmin    float64
 }
 
 // hypFeatures writes the features of the symmetric d x d matrix x (upper
@@ -87,6 +97,7 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	q := d * (d + 1) / 2
 	nf := d + 2*q
 	raw := make([]float64, n*nf)
+	spec := make([]float64, 3*n) // tr S, lambda_max(S), lambda_min(S) per item
 	wss := make([]*hypCacheWS, max(workers, 1))
 	hypParallel(len(wss), n, func(w, i int) {
 		ws := wss[w]
@@ -99,9 +110,14 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		a := c.a[i*dd : (i+1)*dd]
 		copy(ws.m, a)
 		ws.eig.vectors(ws.m, ws.v, ws.lam)
+		lo, hi := math.Inf(1), 0.0
+		var tr float64
 		for k, l := range ws.lam {
 			ws.f[k] = math.Sqrt(math.Max(l, 0))
+			tr += ws.f[k]
+			lo, hi = math.Min(lo, ws.f[k]), math.Max(hi, ws.f[k])
 		}
+		spec[3*i], spec[3*i+1], spec[3*i+2] = tr, hi, lo
 		hypSpectral(ws.m, ws.v, ws.f, d)
 		hypFeatures(f[d:d+q], ws.m, d)
 		hypFeatures(f[d+q:], a, d)
@@ -153,6 +169,7 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	build(0, n)
 	t.feat = make([]float64, n*nf)
 	t.nm, t.ns, t.na = make([]float64, n), make([]float64, n), make([]float64, n)
+	t.trS, t.lmax, t.lmin = make([]float64, n), make([]float64, n), make([]float64, n)
 	for p, it := range t.order {
 		t.pos[it] = int32(p)
 		f := t.feat[p*nf : (p+1)*nf]
@@ -160,12 +177,16 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		t.nm[p] = math.Sqrt(hypDot(f[:d], f[:d]))
 		t.ns[p] = math.Sqrt(math.Max(engineTrace(c.a[int(it)*dd:(int(it)+1)*dd], d), 0))
 		t.na[p] = math.Sqrt(hypDot(f[d+q:], f[d+q:]))
+		t.trS[p], t.lmax[p], t.lmin[p] = spec[3*it], spec[3*it+1], spec[3*it+2]
 	}
 	t.cent = make([]float64, len(t.nodes)*nf)
 	hypParallel(max(workers, 1), len(t.nodes), func(_, k int) {
 		nd := &t.nodes[k]
 		c := t.cent[k*nf : (k+1)*nf]
+		nd.minTrS, nd.minLmin = math.Inf(1), math.Inf(1)
 		for p := nd.lo; p < nd.hi; p++ {
+			nd.maxTrS, nd.minTrS = math.Max(nd.maxTrS, t.trS[p]), math.Min(nd.minTrS, t.trS[p])
+			nd.maxLmax, nd.minLmin = math.Max(nd.maxLmax, t.lmax[p]), math.Min(nd.minLmin, t.lmin[p])
 			f := t.feat[int(p)*nf : int(p+1)*nf]
 			for i, v := range f {
 				c[i] += v
@@ -221,7 +242,7 @@ func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
 // nodeBounds returns lower and upper bounds on s(u, w) over the items w
 // of node k for the query features fu (tree order features of u) and its
 // norms.
-func (t *hypEvalTree) nodeBounds(k int, fu []float64, nmu, nsu, nau float64) (lo, hi float64) {
+func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu, nau float64) (lo, hi float64) {
 	d, q, nf := t.d, t.q, t.nf
 	nd := &t.nodes[k]
 	c := t.cent[k*nf : (k+1)*nf]
@@ -232,12 +253,14 @@ func (t *hypEvalTree) nodeBounds(k int, fu []float64, nmu, nsu, nau float64) (lo
 	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
 	cl := math.Max(ds-nsu*nd.rs, math.Sqrt(math.Max(da-nau*nd.ra, 0)))
 	ch := math.Min(nsu*nd.maxNs, math.Sqrt(float64(d)*math.Max(da+nau*nd.ra, 0)))
+	cl = math.Max(cl, math.Max(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu]))
+	ch = math.Min(ch, math.Min(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
 	return dm - em + cl - margin, dm + em + ch + margin
 }
 
 // itemBounds returns lower and upper bounds on s(u, w) for the item at
 // tree position p.
-func (t *hypEvalTree) itemBounds(p int, fu []float64, nmu, nsu float64) (lo, hi float64) {
+func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo, hi float64) {
 	d, q, nf := t.d, t.q, t.nf
 	f := t.feat[p*nf : (p+1)*nf]
 	dm := hypDot(fu[:d], f[:d])
@@ -246,6 +269,8 @@ func (t *hypEvalTree) itemBounds(p int, fu []float64, nmu, nsu float64) (lo, hi 
 	nsw := t.ns[p]
 	margin := hypBoundRel*nsu*nsw + 1e-12*nmu*t.nm[p]
 	cl, ch := hypCrossBounds(d, ds, da, nsu*nsw)
+	cl = math.Max(cl, math.Max(t.lmin[pu]*t.trS[p], t.lmin[p]*t.trS[pu]))
+	ch = math.Min(ch, math.Min(t.lmax[pu]*t.trS[p], t.lmax[p]*t.trS[pu]))
 	return dm + cl - margin, dm + ch + margin
 }
 
@@ -283,7 +308,7 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 		st = st[:len(st)-1]
 		nd := &t.nodes[k]
 		nodes++
-		lo, hi := t.nodeBounds(int(k), fu, nmu, nsu, nau)
+		lo, hi := t.nodeBounds(int(k), pu, fu, nmu, nsu, nau)
 		blo := hypCountLess(p, lo)
 		if bhi := hypCountLess(p, hi); blo == bhi {
 			if blo > 0 {
@@ -300,7 +325,7 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 				continue
 			}
 			items++
-			lo, hi := t.itemBounds(int(q), fu, nmu, nsu)
+			lo, hi := t.itemBounds(int(q), pu, fu, nmu, nsu)
 			b := hypCountLess(p, lo)
 			if b != hypCountLess(p, hi) {
 				exacts++

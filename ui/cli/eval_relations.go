@@ -31,11 +31,15 @@ type evalRelationsResult struct {
 	Protocol string  `json:"protocol"`
 	MeanRank float64 `json:"mean_rank"`
 	MAP      float64 `json:"map"`
-	// Rows, ExactScores and Bounds are the work of the pruned evaluation:
-	// query rows, exact pseudo dot products, and bounds computed.
+	// Rows, ExactScores, Ambiguous, Bounds and NodeBounds are the work of
+	// the pruned evaluation: query rows, exact pseudo dot products (all,
+	// and those of candidates the bounds could not place), item bounds
+	// and tree-node bounds computed.
 	Rows        int     `json:"rows"`
 	ExactScores int64   `json:"exact_scores"`
+	Ambiguous   int64   `json:"ambiguous"`
 	Bounds      int64   `json:"bounds"`
+	NodeBounds  int64   `json:"node_bounds"`
 	Seconds     float64 `json:"seconds"`     // evaluation wall time
 	CPUSeconds  float64 `json:"cpu_seconds"` // process CPU time, loading included
 }
@@ -67,7 +71,7 @@ func runEvalRelations(env Env) error {
 		fs.Usage()
 		return ErrUsage
 	}
-	emb, err := datasets.LoadEmbedding(pos[0])
+	emb, err := datasets.LoadLargeEmbedding(pos[0])
 	if err != nil {
 		return err
 	}
@@ -115,14 +119,14 @@ func runEvalRelations(env Env) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol,
-		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Bounds: st.Bound,
+		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, NodeBounds: st.Nodes,
 		Seconds: time.Since(start).Seconds(), CPUSeconds: cputime.Process().Seconds()}
 	if *brute {
 		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; every pair scored (--brute)\n",
 			pos[0], pos[1], *protocol, r.MeanRank, r.MAP)
 	} else {
-		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; %d exact scores for %d rows (%.2f%% of all pairs)\n",
-			pos[0], pos[1], *protocol, r.MeanRank, r.MAP, st.Exact, st.Rows, 100*float64(st.Exact)/float64(max(int64(st.Rows)*int64(emb.Len()), 1)))
+		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; %d exact scores (%d of them ambiguous candidates) for %d rows (%.4f%% of all pairs)\n",
+			pos[0], pos[1], *protocol, r.MeanRank, r.MAP, st.Exact, st.Ambiguous, st.Rows, 100*float64(st.Exact)/float64(max(int64(st.Rows)*int64(emb.Len()), 1)))
 	}
 	line, err := json.Marshal(res)
 	if err != nil {
