@@ -19,7 +19,17 @@ import (
 //
 //	lambda_min(S_u) tr S_w <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= lambda_max(S_u) tr S_w
 //
-// and the same with u and w exchanged (both exact for isotropic S_u).
+// and the same with u and w exchanged (both exact for isotropic S_u), and
+// ||X||_* >= ||X||_F^2 / ||X||_op >= <A_u, A_w>_F / (lambda_max(S_u)
+// lambda_max(S_w)). Per query, in the eigenbasis A_u = sum_j lambda_j
+// v_j v_j^T: X = S_w V diag(lambda)^{1/2} V^T has the nuclear norm of
+// S_w V diag(lambda)^{1/2}, at most the sum of its column norms,
+//
+//	tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= sum_j sqrt(lambda_j v_j^T A_w v_j),
+//
+// exact when A_w commutes with A_u, never above |S_u|_F |S_w|_F, and
+// bilinear too (v_j^T A_w v_j = <A_w, v_j v_j^T>_F): the tightening made
+// for the items the first bounds leave ambiguous.
 // The Frobenius products are bilinear in per-item feature vectors (the mean a, and the
 // upper triangles of S and A with the off-diagonal entries scaled by
 // sqrt 2, so that plain dot products are Frobenius products). A ball
@@ -270,16 +280,56 @@ func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo,
 	margin := hypBoundRel*nsu*nsw + 1e-12*nmu*t.nm[p]
 	cl, ch := hypCrossBounds(d, ds, da, nsu*nsw)
 	cl = math.Max(cl, math.Max(t.lmin[pu]*t.trS[p], t.lmin[p]*t.trS[pu]))
+	if lm := t.lmax[pu] * t.lmax[p]; lm > 0 {
+		cl = math.Max(cl, math.Max(da, 0)/lm)
+	}
 	ch = math.Min(ch, math.Min(t.lmax[pu]*t.trS[p], t.lmax[p]*t.trS[pu]))
 	return dm + cl - margin, dm + ch + margin
 }
 
+// eigenUpper returns the eigenbasis upper bound above on the cross term
+// of the query (its eigenvalues' roots sl and projector features proj, d
+// x q) with the item at tree position p.
+func (t *hypEvalTree) eigenUpper(p int, sl, proj []float64) float64 {
+	d, q, nf := t.d, t.q, t.nf
+	a := t.feat[p*nf+d+q : (p+1)*nf]
+	var s float64
+	for j, l := range sl {
+		s += l * math.Sqrt(math.Max(hypDot(proj[j*q:(j+1)*q], a), 0))
+	}
+	return s
+}
+
+// setQuery prepares the eigenbasis bound of query item u: the
+// eigendecomposition of A_u and the features of its projectors.
+func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
+	d, q := t.d, t.q
+	if ws.cws == nil {
+		ws.cws = newHypCacheWS(d)
+		ws.sl, ws.proj, ws.vv = make([]float64, d), make([]float64, d*q), make([]float64, d*d)
+	}
+	copy(ws.cws.m, c.a[u*d*d:(u+1)*d*d])
+	ws.cws.eig.vectors(ws.cws.m, ws.cws.v, ws.cws.lam)
+	v := ws.cws.v
+	for j, l := range ws.cws.lam {
+		ws.sl[j] = math.Sqrt(math.Max(l, 0))
+		for r := 0; r < d; r++ {
+			for k := 0; k < d; k++ {
+				ws.vv[r*d+k] = v[r*d+j] * v[k*d+j]
+			}
+		}
+		hypFeatures(ws.proj[j*q:(j+1)*q], ws.vv, d)
+	}
+}
+
 // hypTreeWS is one worker's scratch space for the tree evaluation.
 type hypTreeWS struct {
-	stack []int32
-	marks []int32 // sorted tree positions of the excluded items
-	stamp []uint32
-	cur   uint32
+	cws          *hypCacheWS
+	sl, proj, vv []float64 // setQuery's eigenbasis bound
+	stack        []int32
+	marks        []int32 // sorted tree positions of the excluded items
+	stamp        []uint32
+	cur          uint32
 }
 
 // hypCountLess returns #{i : p[i] < x} for ascending p.
@@ -291,9 +341,9 @@ func hypCountLess(p []float64, x float64) int {
 // items but the excluded ones, whose sorted tree positions are
 // ws.marks and which carry ws.cur in ws.stamp) with exactly b of the
 // ascending positive scores p strictly below s(u, w). exact(w) returns
-// the exact score of item w. It returns the node and item bounds
-// computed and the exact scores asked for.
-func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, exacts int64) {
+// the exact score of item w; setQuery(ws, c, u) must have been called.
+// It returns the node, item and eigenbasis bounds computed.
+func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, eig int64) {
 	pu := int(t.pos[u])
 	fu := t.feat[pu*t.nf : (pu+1)*t.nf]
 	nmu, nsu, nau := t.nm[pu], t.ns[pu], t.na[pu]
@@ -328,12 +378,17 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 			lo, hi := t.itemBounds(int(q), pu, fu, nmu, nsu)
 			b := hypCountLess(p, lo)
 			if b != hypCountLess(p, hi) {
-				exacts++
+				eig++
+				f := t.feat[int(q)*t.nf : int(q)*t.nf+t.d]
+				hi = hypDot(fu[:t.d], f) + t.eigenUpper(int(q), ws.sl, ws.proj) +
+					hypBoundRel*nsu*t.ns[q] + 1e-12*nmu*t.nm[q]
+			}
+			if b != hypCountLess(p, hi) {
 				b = hypCountLess(p, exact(int(t.order[q])))
 			}
 			cnt[b]++
 		}
 	}
 	ws.stack = st
-	return nodes, items, exacts
+	return nodes, items, eig
 }

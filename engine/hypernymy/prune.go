@@ -32,6 +32,9 @@ type PruneStats struct {
 	Bound int64 // item bounds computed (in the leaves of the tree)
 	// Nodes is the number of tree nodes whose bounds were computed.
 	Nodes int64
+	// EigenBound is the number of items given the tighter bound in the
+	// query's eigenbasis (those the first bounds left ambiguous).
+	EigenBound int64
 	// Ambiguous is the number of exact scores of candidates (not
 	// positives): those whose bounds could not place them.
 	Ambiguous int64
@@ -81,6 +84,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		}
 		w.st.Rows++
 		clear(w.memo)
+		tree.setQuery(&w.tws, c, u)
 		mu := means[u*d : (u+1)*d]
 		score := func(x int) float64 {
 			if s, ok := w.memo[int32(x)]; ok {
@@ -128,9 +132,10 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			cnt := w.cnt[:m+1]
 			clear(cnt)
 			ex0 := w.st.Exact
-			nodes, items, _ := tree.countAbove(tw, u, p, cnt, score)
+			nodes, items, eig := tree.countAbove(tw, u, p, cnt, score)
 			w.st.Nodes += nodes
 			w.st.Bound += items
+			w.st.EigenBound += eig
 			w.st.Ambiguous += w.st.Exact - ex0
 			// above[j] = sum_{k > j} cnt[k]; positive j (ascending) is
 			// the (m-j)-th best.
@@ -155,6 +160,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			st.Bound += w.st.Bound
 			st.Nodes += w.st.Nodes
 			st.Ambiguous += w.st.Ambiguous
+			st.EigenBound += w.st.EigenBound
 		}
 	}
 	if err := ctx.Err(); err != nil || cancelled.Load() {
