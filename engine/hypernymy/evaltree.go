@@ -253,6 +253,20 @@ func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
 // of node k for the query features fu (tree order features of u) and its
 // norms.
 func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu, nau float64) (lo, hi float64) {
+	d, nf := t.d, t.nf
+	nd := &t.nodes[k]
+	c := t.cent[k*nf : (k+1)*nf]
+	dm := hypDot(fu[:d], c[:d])
+	em := nmu * nd.rm
+	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
+	cl := math.Max(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu])
+	ch := math.Min(nsu*nd.maxNs, math.Min(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
+	return dm - em + cl - margin, dm + em + ch + margin
+}
+
+// nodeBoundsFull tightens the bounds lo, hi of nodeBounds with the
+// Frobenius products of the S and A features.
+func (t *hypEvalTree) nodeBoundsFull(k int, fu []float64, nmu, nsu, nau, lo, hi float64) (float64, float64) {
 	d, q, nf := t.d, t.q, t.nf
 	nd := &t.nodes[k]
 	c := t.cent[k*nf : (k+1)*nf]
@@ -262,29 +276,36 @@ func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu, nau floa
 	em := nmu * nd.rm
 	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
 	cl := math.Max(ds-nsu*nd.rs, math.Sqrt(math.Max(da-nau*nd.ra, 0)))
-	ch := math.Min(nsu*nd.maxNs, math.Sqrt(float64(d)*math.Max(da+nau*nd.ra, 0)))
-	cl = math.Max(cl, math.Max(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu]))
-	ch = math.Min(ch, math.Min(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
-	return dm - em + cl - margin, dm + em + ch + margin
+	ch := math.Sqrt(float64(d) * math.Max(da+nau*nd.ra, 0))
+	return math.Max(lo, dm-em+cl-margin), math.Min(hi, dm+em+ch+margin)
 }
 
 // itemBounds returns lower and upper bounds on s(u, w) for the item at
 // tree position p.
-func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo, hi float64) {
+func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo, hi, dm, margin float64) {
+	d, nf := t.d, t.nf
+	f := t.feat[p*nf : (p+1)*nf]
+	dm = hypDot(fu[:d], f[:d])
+	nsw := t.ns[p]
+	margin = hypBoundRel*nsu*nsw + 1e-12*nmu*t.nm[p]
+	cl := math.Max(t.lmin[pu]*t.trS[p], t.lmin[p]*t.trS[pu])
+	ch := math.Min(nsu*nsw, math.Min(t.lmax[pu]*t.trS[p], t.lmax[p]*t.trS[pu]))
+	return dm + cl - margin, dm + ch + margin, dm, margin
+}
+
+// itemBoundsFull tightens the bounds lo, hi of itemBounds (which also
+// gave dm = <a_u, a_w> and the margin) with the Frobenius products of the
+// S and A features.
+func (t *hypEvalTree) itemBoundsFull(p, pu int, fu []float64, nsu, lo, hi, dm, margin float64) (float64, float64) {
 	d, q, nf := t.d, t.q, t.nf
 	f := t.feat[p*nf : (p+1)*nf]
-	dm := hypDot(fu[:d], f[:d])
 	ds := hypDot(fu[d:d+q], f[d:d+q])
 	da := hypDot(fu[d+q:], f[d+q:])
-	nsw := t.ns[p]
-	margin := hypBoundRel*nsu*nsw + 1e-12*nmu*t.nm[p]
-	cl, ch := hypCrossBounds(d, ds, da, nsu*nsw)
-	cl = math.Max(cl, math.Max(t.lmin[pu]*t.trS[p], t.lmin[p]*t.trS[pu]))
+	cl, ch := hypCrossBounds(d, ds, da, nsu*t.ns[p])
 	if lm := t.lmax[pu] * t.lmax[p]; lm > 0 {
 		cl = math.Max(cl, math.Max(da, 0)/lm)
 	}
-	ch = math.Min(ch, math.Min(t.lmax[pu]*t.trS[p], t.lmax[p]*t.trS[pu]))
-	return dm + cl - margin, dm + ch + margin
+	return math.Max(lo, dm+cl-margin), math.Min(hi, dm+ch+margin)
 }
 
 // eigenUpper returns the eigenbasis upper bound above on the cross term
@@ -342,8 +363,9 @@ func hypCountLess(p []float64, x float64) int {
 // ws.marks and which carry ws.cur in ws.stamp) with exactly b of the
 // ascending positive scores p strictly below s(u, w). exact(w) returns
 // the exact score of item w; setQuery(ws, c, u) must have been called.
-// It returns the node, item and eigenbasis bounds computed.
-func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, eig int64) {
+// It returns the node and item bounds computed, how many of them were
+// tightened by the feature products, and the eigenbasis bounds computed.
+func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, full, eig int64) {
 	pu := int(t.pos[u])
 	fu := t.feat[pu*t.nf : (pu+1)*t.nf]
 	nmu, nsu, nau := t.nm[pu], t.ns[pu], t.na[pu]
@@ -360,6 +382,11 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 		nodes++
 		lo, hi := t.nodeBounds(int(k), pu, fu, nmu, nsu, nau)
 		blo := hypCountLess(p, lo)
+		if blo != hypCountLess(p, hi) {
+			full++
+			lo, hi = t.nodeBoundsFull(int(k), fu, nmu, nsu, nau, lo, hi)
+			blo = hypCountLess(p, lo)
+		}
 		if bhi := hypCountLess(p, hi); blo == bhi {
 			if blo > 0 {
 				cnt[blo] += int64(int(nd.hi-nd.lo) - marked(nd.lo, nd.hi))
@@ -375,13 +402,16 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 				continue
 			}
 			items++
-			lo, hi := t.itemBounds(int(q), pu, fu, nmu, nsu)
+			lo, hi, dm, margin := t.itemBounds(int(q), pu, fu, nmu, nsu)
 			b := hypCountLess(p, lo)
 			if b != hypCountLess(p, hi) {
+				full++
+				lo, hi = t.itemBoundsFull(int(q), pu, fu, nsu, lo, hi, dm, margin)
+				b = hypCountLess(p, lo)
+			}
+			if b != hypCountLess(p, hi) {
 				eig++
-				f := t.feat[int(q)*t.nf : int(q)*t.nf+t.d]
-				hi = hypDot(fu[:t.d], f) + t.eigenUpper(int(q), ws.sl, ws.proj) +
-					hypBoundRel*nsu*t.ns[q] + 1e-12*nmu*t.nm[q]
+				hi = math.Min(hi, dm+t.eigenUpper(int(q), ws.sl, ws.proj)+margin)
 			}
 			if b != hypCountLess(p, hi) {
 				b = hypCountLess(p, exact(int(t.order[q])))
@@ -390,5 +420,5 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 		}
 	}
 	ws.stack = st
-	return nodes, items, eig
+	return nodes, items, full, eig
 }

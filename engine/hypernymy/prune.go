@@ -32,6 +32,9 @@ type PruneStats struct {
 	Bound int64 // item bounds computed (in the leaves of the tree)
 	// Nodes is the number of tree nodes whose bounds were computed.
 	Nodes int64
+	// Full is the number of node and item bounds tightened by the
+	// Frobenius products of the S and A features.
+	Full int64
 	// EigenBound is the number of items given the tighter bound in the
 	// query's eigenbasis (those the first bounds left ambiguous).
 	EigenBound int64
@@ -132,7 +135,8 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			cnt := w.cnt[:m+1]
 			clear(cnt)
 			ex0 := w.st.Exact
-			nodes, items, eig := tree.countAbove(tw, u, p, cnt, score)
+			nodes, items, full, eig := tree.countAbove(tw, u, p, cnt, score)
+			w.st.Full += full
 			w.st.Nodes += nodes
 			w.st.Bound += items
 			w.st.EigenBound += eig
@@ -161,6 +165,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			st.Nodes += w.st.Nodes
 			st.Ambiguous += w.st.Ambiguous
 			st.EigenBound += w.st.EigenBound
+			st.Full += w.st.Full
 		}
 	}
 	if err := ctx.Err(); err != nil || cancelled.Load() {
