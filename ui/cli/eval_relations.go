@@ -35,11 +35,15 @@ type evalRelationsResult struct {
 	// the pruned evaluation: query rows, exact pseudo dot products (all,
 	// and those of candidates the bounds could not place), item bounds
 	// and tree-node bounds computed.
-	Rows        int     `json:"rows"`
-	ExactScores int64   `json:"exact_scores"`
-	Ambiguous   int64   `json:"ambiguous"`
-	Bounds      int64   `json:"bounds"`
-	NodeBounds  int64   `json:"node_bounds"`
+	Rows        int   `json:"rows"`
+	ExactScores int64 `json:"exact_scores"`
+	Ambiguous   int64 `json:"ambiguous"`
+	Bounds      int64 `json:"bounds"`
+	NodeBounds  int64 `json:"node_bounds"`
+	// FullBounds counts the node and item bounds tightened by the
+	// Frobenius products, EigenBounds the eigenbasis bounds.
+	FullBounds  int64   `json:"full_bounds"`
+	EigenBounds int64   `json:"eigen_bounds"`
 	Seconds     float64 `json:"seconds"`     // evaluation wall time
 	CPUSeconds  float64 `json:"cpu_seconds"` // process CPU time, loading included
 }
@@ -119,7 +123,7 @@ func runEvalRelations(env Env) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol,
-		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, NodeBounds: st.Nodes,
+		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, NodeBounds: st.Nodes, FullBounds: st.Full, EigenBounds: st.EigenBound,
 		Seconds: time.Since(start).Seconds(), CPUSeconds: cputime.Process().Seconds()}
 	if *brute {
 		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; every pair scored (--brute)\n",
