@@ -47,7 +47,6 @@ type PruneStats struct {
 // cache (A current) and means; it returns the scores and the work done.
 func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, graphs []*hypGraph, workers int) ([]Reconstruction, PruneStats, error) {
 	n, d := graphs[0].n, c.d
-	dd := d * d
 	if workers <= 0 {
 		workers = 1
 	}
@@ -56,13 +55,12 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 	rankSum := make([]float64, n*ng)
 	apRow := make([]float64, n*ng)
 	type ws struct {
-		m, tmp, lam []float64
-		eig         *hypEig
-		memo        map[int32]float64
-		pos         []float64
-		cnt         []int64
-		tws         hypTreeWS
-		st          PruneStats
+		ews  *hypEvalWS
+		memo map[int32]float64
+		pos  []float64
+		cnt  []int64
+		tws  hypTreeWS
+		st   PruneStats
 	}
 	wss := make([]*ws, workers)
 	var cancelled atomic.Bool
@@ -80,26 +78,19 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		}
 		w := wss[wk]
 		if w == nil {
-			w = &ws{m: make([]float64, dd), tmp: make([]float64, dd), lam: make([]float64, d),
-				eig: newHypEig(d), memo: map[int32]float64{}}
+			w = &ws{ews: newHypEvalWS(d), memo: map[int32]float64{}}
 			w.tws.stamp = make([]uint32, n)
 			wss[wk] = w
 		}
 		w.st.Rows++
 		clear(w.memo)
 		tree.setQuery(&w.tws, c, u)
-		mu := means[u*d : (u+1)*d]
 		score := func(x int) float64 {
 			if s, ok := w.memo[int32(x)]; ok {
 				return s
 			}
-			mx := means[x*d : (x+1)*d]
-			var dot float64
-			for i := range mu {
-				dot += mu[i] * mx[i]
-			}
 			w.st.Exact++
-			s := dot + c.crossTrace(w.eig, w.m, w.tmp, w.lam, u, x)
+			s := c.evalScore(w.ews, means, u, x)
 			w.memo[int32(x)] = s
 			return s
 		}
