@@ -1,10 +1,6 @@
 package hypernymy
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/lapack/gonum"
-)
+import "math"
 
 // The exact score of the reconstruction evaluation: the cross term
 // tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} = tr M^{1/2}, M = F_u^T A_w F_u, from
@@ -12,8 +8,9 @@ import (
 // tridiagonal form by Householder reflections without accumulating them
 // (tred2 of Numerical Recipes, values only: about 2d^3/3 multiply-adds,
 // several times faster at d = 10 than LAPACK's Dsytd2 through the BLAS
-// interface) and takes the eigenvalues of the tridiagonal matrix with
-// LAPACK's Dsterf (gonum). Smaller d use crossTrace (closed forms, Jacobi).
+// interface) and takes the eigenvalues of the tridiagonal matrix by the
+// implicit QL algorithm (tqli, values only; faster here than LAPACK's
+// Dsterf, which also rescales and sorts). Smaller d use crossTrace (closed forms, Jacobi).
 // Both the brute-force rows (DotProductRows) and the pruned evaluation
 // score with it, so their ranks agree exactly.
 
@@ -64,8 +61,7 @@ func (c *hypItemCache) evalCross(ws *hypEvalWS, u, w int) float64 {
 	}
 	lam, e := ws.lam[:d], ws.e[:d]
 	hypTridiagValues(m, lam, e, d)
-	var impl gonum.Implementation
-	if !impl.Dsterf(d, lam, e[1:]) {
+	if !hypTQLValues(lam, e, d) {
 		return math.NaN()
 	}
 	var s float64
@@ -147,4 +143,61 @@ func (c *hypItemCache) evalScore(ws *hypEvalWS, means []float64, u, w int) float
 		dot += mu[i] * mw[i]
 	}
 	return dot + c.evalCross(ws, u, w)
+}
+
+// hypTQLValues overwrites diag with the eigenvalues (unsorted) of the
+// symmetric tridiagonal matrix with diagonal diag and subdiagonal e[1:]
+// (e is overwritten), by the implicit QL algorithm with Wilkinson shifts
+// (tqli of Numerical Recipes, values only). It returns false if an
+// eigenvalue needs more than 60 iterations (non-finite input).
+func hypTQLValues(diag, e []float64, n int) bool {
+	for i := 1; i < n; i++ {
+		e[i-1] = e[i]
+	}
+	e[n-1] = 0
+	for l := 0; l < n; l++ {
+		for iter := 0; ; iter++ {
+			m := l
+			for ; m < n-1; m++ {
+				dd := math.Abs(diag[m]) + math.Abs(diag[m+1])
+				if math.Abs(e[m])+dd == dd {
+					break
+				}
+			}
+			if m == l {
+				break
+			}
+			if iter == 60 {
+				return false
+			}
+			g := (diag[l+1] - diag[l]) / (2 * e[l])
+			r := math.Sqrt(g*g + 1)
+			g = diag[m] - diag[l] + e[l]/(g+math.Copysign(r, g))
+			s, c, p := 1.0, 1.0, 0.0
+			i := m - 1
+			for ; i >= l; i-- {
+				f, b := s*e[i], c*e[i]
+				r = math.Sqrt(f*f + g*g)
+				e[i+1] = r
+				if r == 0 {
+					diag[i+1] -= p
+					e[m] = 0
+					break
+				}
+				s, c = f/r, g/r
+				g = diag[i+1] - p
+				r = (diag[i]-g)*s + 2*c*b
+				p = s * r
+				diag[i+1] = g + p
+				g = c*r - b
+			}
+			if r == 0 && i >= l {
+				continue
+			}
+			diag[l] -= p
+			e[l] = g
+			e[m] = 0
+		}
+	}
+	return true
 }
