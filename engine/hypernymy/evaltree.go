@@ -245,8 +245,8 @@ func hypDist(a, b []float64) float64 {
 // Frobenius products ss = <S_u, S_w>, aa = <A_u, A_w> and the product of
 // the S norms, without margin.
 func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
-	aa = math.Max(aa, 0)
-	return math.Max(ss, math.Sqrt(aa)), math.Min(nsProd, math.Sqrt(float64(d)*aa))
+	aa = hypMax(aa, 0)
+	return hypMax(ss, math.Sqrt(aa)), hypMin(nsProd, math.Sqrt(float64(d)*aa))
 }
 
 // nodeBounds returns lower and upper bounds on s(u, w) over the items w
@@ -259,8 +259,8 @@ func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu, nau floa
 	dm := hypDot(fu[:d], c[:d])
 	em := nmu * nd.rm
 	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
-	cl := math.Max(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu])
-	ch := math.Min(nsu*nd.maxNs, math.Min(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
+	cl := hypMax(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu])
+	ch := hypMin(nsu*nd.maxNs, hypMin(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
 	return dm - em + cl - margin, dm + em + ch + margin
 }
 
@@ -275,9 +275,9 @@ func (t *hypEvalTree) nodeBoundsFull(k int, fu []float64, nmu, nsu, nau, lo, hi 
 	da := hypDot(fu[d+q:], c[d+q:])
 	em := nmu * nd.rm
 	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
-	cl := math.Max(ds-nsu*nd.rs, math.Sqrt(math.Max(da-nau*nd.ra, 0)))
-	ch := math.Sqrt(float64(d) * math.Max(da+nau*nd.ra, 0))
-	return math.Max(lo, dm-em+cl-margin), math.Min(hi, dm+em+ch+margin)
+	cl := hypMax(ds-nsu*nd.rs, math.Sqrt(hypMax(da-nau*nd.ra, 0)))
+	ch := math.Sqrt(float64(d) * hypMax(da+nau*nd.ra, 0))
+	return hypMax(lo, dm-em+cl-margin), hypMin(hi, dm+em+ch+margin)
 }
 
 // itemBounds returns lower and upper bounds on s(u, w) for the item at
@@ -288,8 +288,8 @@ func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo,
 	dm = hypDot(fu[:d], f[:d])
 	nsw := t.ns[p]
 	margin = hypBoundRel*nsu*nsw + 1e-12*nmu*t.nm[p]
-	cl := math.Max(t.lmin[pu]*t.trS[p], t.lmin[p]*t.trS[pu])
-	ch := math.Min(nsu*nsw, math.Min(t.lmax[pu]*t.trS[p], t.lmax[p]*t.trS[pu]))
+	cl := hypMax(t.lmin[pu]*t.trS[p], t.lmin[p]*t.trS[pu])
+	ch := hypMin(nsu*nsw, hypMin(t.lmax[pu]*t.trS[p], t.lmax[p]*t.trS[pu]))
 	return dm + cl - margin, dm + ch + margin, dm, margin
 }
 
@@ -303,9 +303,9 @@ func (t *hypEvalTree) itemBoundsFull(p, pu int, fu []float64, nsu, lo, hi, dm, m
 	da := hypDot(fu[d+q:], f[d+q:])
 	cl, ch := hypCrossBounds(d, ds, da, nsu*t.ns[p])
 	if lm := t.lmax[pu] * t.lmax[p]; lm > 0 {
-		cl = math.Max(cl, math.Max(da, 0)/lm)
+		cl = hypMax(cl, hypMax(da, 0)/lm)
 	}
-	return math.Max(lo, dm+cl-margin), math.Min(hi, dm+ch+margin)
+	return hypMax(lo, dm+cl-margin), hypMin(hi, dm+ch+margin)
 }
 
 // eigenUpper returns the eigenbasis upper bound above on the cross term
@@ -316,7 +316,7 @@ func (t *hypEvalTree) eigenUpper(p int, sl, proj []float64) float64 {
 	a := t.feat[p*nf+d+q : (p+1)*nf]
 	var s float64
 	for j, l := range sl {
-		s += l * math.Sqrt(math.Max(hypDot(proj[j*q:(j+1)*q], a), 0))
+		s += l * math.Sqrt(hypMax(hypDot(proj[j*q:(j+1)*q], a), 0))
 	}
 	return s
 }
@@ -333,7 +333,7 @@ func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
 	ws.cws.eig.vectors(ws.cws.m, ws.cws.v, ws.cws.lam)
 	v := ws.cws.v
 	for j, l := range ws.cws.lam {
-		ws.sl[j] = math.Sqrt(math.Max(l, 0))
+		ws.sl[j] = math.Sqrt(hypMax(l, 0))
 		for r := 0; r < d; r++ {
 			for k := 0; k < d; k++ {
 				ws.vv[r*d+k] = v[r*d+j] * v[k*d+j]
@@ -355,7 +355,30 @@ type hypTreeWS struct {
 
 // hypCountLess returns #{i : p[i] < x} for ascending p.
 func hypCountLess(p []float64, x float64) int {
+	if len(p) <= 16 {
+		k := 0
+		for k < len(p) && p[k] < x {
+			k++
+		}
+		return k
+	}
 	return sort.SearchFloat64s(p, x)
+}
+
+// hypMax and hypMin are math.Max and math.Min for the finite bounds
+// (no NaN or signed-zero handling).
+func hypMax(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func hypMin(a, b float64) float64 {
+	if a < b {
+		return a
+	}
+	return b
 }
 
 // countAbove adds to cnt[b] (len(p)+1) the number of candidates w (all
