@@ -194,13 +194,31 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 // (exact; the work it did is returned), parallel over workers
 // goroutines.
 func EvaluateEmbedding(ctx context.Context, e *engine.Embedding, relations [][2]int, protocol string, workers int) (Reconstruction, PruneStats, error) {
+	return EvaluateEmbeddingEvery(ctx, e, relations, protocol, workers, 1)
+}
+
+// EvaluateEmbeddingEvery is EvaluateEmbedding restricted to the query
+// rows of the items 0, every, 2 every, ... (every >= 1): each of their
+// ranks is exact, all candidates counted, and the mean rank and MAP over
+// them estimate those over all rows at 1/every of the cost.
+func EvaluateEmbeddingEvery(ctx context.Context, e *engine.Embedding, relations [][2]int, protocol string, workers, every int) (Reconstruction, PruneStats, error) {
 	n, d := e.Len(), e.Dim
 	if d < 1 || len(e.Means) != n*d || len(e.Scales) != n*d*d {
 		return Reconstruction{}, PruneStats{}, fmt.Errorf("reconstruction: embedding of %d labels has %d mean and %d scale entries for dimension %d", n, len(e.Means), len(e.Scales), d)
 	}
+	if every < 1 {
+		return Reconstruction{}, PruneStats{}, fmt.Errorf("reconstruction: every = %d, want >= 1", every)
+	}
 	g, err := protocolGraph(n, relations, protocol)
 	if err != nil {
 		return Reconstruction{}, PruneStats{}, err
+	}
+	if every > 1 {
+		q := make([]bool, n)
+		for u := 0; u < n; u += every {
+			q[u] = g.queries == nil || g.queries[u]
+		}
+		g.queries = q
 	}
 	c := newHypItemCache(n, d)
 	cws := make([]*hypCacheWS, max(workers, 1))

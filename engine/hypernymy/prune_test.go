@@ -121,3 +121,51 @@ func TestTrainerPrunedEvaluation(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateEmbeddingEvery checks the sampled evaluation against the
+// full evaluation (every score computed) of the same rows: those of the
+// items 0, K, 2K, ... under both protocols.
+func TestEvaluateEmbeddingEvery(t *testing.T) {
+	const n, d, every = 150, 3, 4
+	rng := rand.New(rand.NewPCG(3, 4))
+	pairs := hypBenchTree(n)
+	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Labels: make([]string, n),
+		Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	for i := 0; i < n; i++ {
+		for k := 0; k < d; k++ {
+			e.Means[i*d+k] = rng.NormFloat64()
+		}
+		copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(hypRandFactor(rng, d, 0.5), d, d, 0.01))
+	}
+	rows, err := DotProductRows(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, protocol := range []string{Directed, Undirected} {
+		t.Run(protocol, func(t *testing.T) {
+			got, st, err := EvaluateEmbeddingEvery(context.Background(), e, pairs, protocol, 2, every)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := protocolGraph(n, pairs, protocol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := make([]bool, n)
+			for u := range q {
+				q[u] = u%every == 0 && (g.queries == nil || g.queries[u])
+			}
+			g.queries = q
+			want, err := evaluateGraphs(context.Background(), []*hypGraph{g}, rows, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want[0] || st.Rows != want[0].Items {
+				t.Errorf("every %d: %+v (%d rows), full evaluation of those rows %+v", every, got, st.Rows, want[0])
+			}
+		})
+	}
+	if _, _, err := EvaluateEmbeddingEvery(context.Background(), e, pairs, Directed, 1, 0); err == nil {
+		t.Error("every = 0 accepted")
+	}
+}

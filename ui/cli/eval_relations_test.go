@@ -93,6 +93,8 @@ func TestEvalRelations(t *testing.T) {
 			{[]string{"eval-relations", emb}, 2, "want an embedding file"},
 			{[]string{"eval-relations", emb, in, "--protocol", "x"}, 2, "--protocol"},
 			{[]string{"eval-relations", emb, other}, 1, `"zebra"`},
+			{[]string{"eval-relations", emb, in, "--every", "0"}, 2, "--every 0"},
+			{[]string{"eval-relations", emb, in, "--every", "2", "--brute"}, 2, "--brute"},
 		} {
 			code, _, stderr := trRun(tc.args...)
 			if code != tc.code || !strings.Contains(stderr, tc.want) {
