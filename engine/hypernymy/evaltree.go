@@ -53,6 +53,8 @@ type hypEvalTree struct {
 	order    []int32   // tree position -> item
 	pos      []int32   // item -> tree position
 	feat     []float64 // nf per item, tree order: mean, S, A
+	mean     []float64 // d per item, tree order (the means again, packed for the first bounds)
+	sc       []hypItemScalars
 	nm, ns   []float64 // |a_w| and |S_w|_F = sqrt(tr A_w), tree order
 	na       []float64 // |A_w|_F, tree order
 	// trS, lmax and lmin: tr S_w and the largest and smallest
@@ -60,6 +62,12 @@ type hypEvalTree struct {
 	trS, lmax, lmin []float64
 	nodes           []hypTreeNode
 	cent            []float64 // nf per node: the centres of the three blocks
+}
+
+// hypItemScalars are the per-item numbers of the first bounds, packed:
+// |a|, |S|_F, tr S and the extreme eigenvalues of S.
+type hypItemScalars struct {
+	nm, ns, trS, lmax, lmin float64
 }
 
 // hypTreeNode is a node of the ball tree: items lo..hi-1 in tree order,
@@ -187,6 +195,8 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	}
 	build(0, n)
 	t.feat = make([]float64, n*nf)
+	t.mean = make([]float64, n*d)
+	t.sc = make([]hypItemScalars, n)
 	t.nm, t.ns, t.na = make([]float64, n), make([]float64, n), make([]float64, n)
 	t.trS, t.lmax, t.lmin = make([]float64, n), make([]float64, n), make([]float64, n)
 	for p, it := range t.order {
@@ -197,6 +207,8 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		t.ns[p] = math.Sqrt(math.Max(engineTrace(c.a[int(it)*dd:(int(it)+1)*dd], d), 0))
 		t.na[p] = math.Sqrt(hypDot(f[d+q:], f[d+q:]))
 		t.trS[p], t.lmax[p], t.lmin[p] = spec[3*it], spec[3*it+1], spec[3*it+2]
+		copy(t.mean[p*d:(p+1)*d], f[:d])
+		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p], trS: t.trS[p], lmax: t.lmax[p], lmin: t.lmin[p]}
 	}
 	t.cent = make([]float64, len(t.nodes)*nf)
 	hypParallel(max(workers, 1), len(t.nodes), func(_, k int) {
@@ -292,13 +304,16 @@ func (t *hypEvalTree) nodeBoundsFull(k int, fu []float64, nmu, nsu, nau, lo, hi 
 // itemBounds returns lower and upper bounds on s(u, w) for the item at
 // tree position p.
 func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo, hi, dm, margin float64) {
-	d, nf := t.d, t.nf
-	f := t.feat[p*nf : (p+1)*nf]
-	dm = hypDot(fu[:d], f[:d])
-	nsw := t.ns[p]
-	margin = hypBoundRel*nsu*nsw + 1e-12*nmu*t.nm[p]
-	cl := hypMax(t.lmin[pu]*t.trS[p], t.lmin[p]*t.trS[pu])
-	ch := hypMin(nsu*nsw, hypMin(t.lmax[pu]*t.trS[p], t.lmax[p]*t.trS[pu]))
+	d := t.d
+	mw := t.mean[p*d : (p+1)*d]
+	mu := fu[:d]
+	for i, v := range mw {
+		dm += mu[i] * v
+	}
+	w, u := &t.sc[p], &t.sc[pu]
+	margin = hypBoundRel*nsu*w.ns + 1e-12*nmu*w.nm
+	cl := hypMax(u.lmin*w.trS, w.lmin*u.trS)
+	ch := hypMin(nsu*w.ns, hypMin(u.lmax*w.trS, w.lmax*u.trS))
 	return dm + cl - margin, dm + ch + margin, dm, margin
 }
 
