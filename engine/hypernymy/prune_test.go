@@ -2,6 +2,7 @@ package hypernymy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -167,5 +168,26 @@ func TestEvaluateEmbeddingEvery(t *testing.T) {
 	}
 	if _, _, err := EvaluateEmbeddingEvery(context.Background(), e, pairs, Directed, 1, 0); err == nil {
 		t.Error("every = 0 accepted")
+	}
+}
+
+// TestEvaluateEmbeddingCancelled checks that a cancelled context stops the
+// pruned evaluation with its error and no scores.
+func TestEvaluateEmbeddingCancelled(t *testing.T) {
+	const n, d = 60, 3
+	rng := rand.New(rand.NewPCG(5, 6))
+	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Labels: make([]string, n),
+		Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	for i := 0; i < n; i++ {
+		for k := 0; k < d; k++ {
+			e.Means[i*d+k] = rng.NormFloat64()
+		}
+		copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(hypRandFactor(rng, d, 0.5), d, d, 0.01))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, _, err := EvaluateEmbedding(ctx, e, hypBenchTree(n), Directed, 2)
+	if !errors.Is(err, context.Canceled) || r != (Reconstruction{}) {
+		t.Errorf("cancelled: %+v, %v", r, err)
 	}
 }
