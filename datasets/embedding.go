@@ -61,6 +61,21 @@ func LoadEmbedding(name string) (*engine.Embedding, error) {
 	return parseEmbedding(name, data)
 }
 
+// LoadLargeEmbedding is LoadEmbedding for a JSON file of up to
+// MaxFeatureRows items (no pairwise matrix is built from it: memory is
+// O(n d^2)), for commands that score relations, such as eval-relations
+// on the 82,115 WordNet nouns.
+func LoadLargeEmbedding(name string) (*engine.Embedding, error) {
+	if IsNumPyPath(name) {
+		return LoadNPY(name, NPYOptions{})
+	}
+	data, err := readInput(name)
+	if err != nil {
+		return nil, err
+	}
+	return parseEmbeddingUpTo(name, data, MaxFeatureRows)
+}
+
 // jsonError turns an encoding/json error into an *Error with a line.
 func jsonError(file string, data []byte, err error) error {
 	var se *json.SyntaxError
@@ -113,6 +128,11 @@ func jsonTypeName(t string) string {
 
 // parseEmbedding decodes and validates an embedding file.
 func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
+	return parseEmbeddingUpTo(file, data, MaxItems)
+}
+
+// parseEmbeddingUpTo is parseEmbedding with at most limit items.
+func parseEmbeddingUpTo(file string, data []byte, limit int) (*engine.Embedding, error) {
 	data, err := checkText(file, data)
 	if err != nil {
 		return nil, err
@@ -158,8 +178,8 @@ func parseEmbedding(file string, data []byte) (*engine.Embedding, error) {
 	if n == 0 {
 		return nil, errf(file, "\"labels\" is missing or empty")
 	}
-	if n > MaxItems {
-		return nil, errf(file, "%d labels: more than the %d items Burescope handles", n, MaxItems)
+	if n > limit {
+		return nil, errf(file, "%d labels: more than the %d items Burescope handles", n, limit)
 	}
 	if i, err := checkItemLabels(file, f.Labels); err != nil {
 		return nil, withItemLine(data, "labels", i, err)

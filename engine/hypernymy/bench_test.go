@@ -88,7 +88,8 @@ func BenchmarkHypPairLoss(b *testing.B) {
 }
 
 // BenchmarkHypernymyEvaluate times one reconstruction evaluation (all
-// n^2/2 scores and the ranking) on the 1,182-node random tree.
+// n^2/2 scores and the ranking) on the 1,182-node random tree, then the
+// pruned and brute-force evaluations of eval-relations.
 func BenchmarkHypernymyEvaluate(b *testing.B) {
 	const n = 1182
 	pairs := hypBenchTree(n)
@@ -101,6 +102,44 @@ func BenchmarkHypernymyEvaluate(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := tr.EvaluateOn(context.Background(), pairs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	// The pruned evaluation (EvaluateEmbedding, as eval-relations runs
+	// it) of the same tree after 3 training epochs, and the brute-force
+	// one (every pair scored by DotProductRows) it must equal.
+	for _, d := range []int{2, 5, 10} {
+		tr, err := NewTrainer(n, pairs, Config{Dim: d, Seed: 1, EvalEvery: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := tr.Step(context.Background(), 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		e, err := p.Embedding(make([]string, n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("pruned/d=%d", d), func(b *testing.B) {
+			var st PruneStats
+			for i := 0; i < b.N; i++ {
+				if _, st, err = EvaluateEmbedding(context.Background(), e, pairs, Directed, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(st.Ambiguous)/float64(st.Rows), "ambiguous/row")
+			b.ReportMetric(float64(st.Exact)/float64(st.Rows), "exact/row")
+		})
+		b.Run(fmt.Sprintf("brute/d=%d", d), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				rows, err := DotProductRows(e)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := EvaluateProtocol(context.Background(), n, pairs, rows, 0, Directed); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -216,23 +216,15 @@ func (c *hypItemCache) denseRows(ctx context.Context, means []float64, workers i
 }
 
 // rowScorer scores rows by the pseudo dot product from the cache (whose
-// A and S must be current) and the means.
+// A and F must be current) and the means, with evalScore: the same
+// arithmetic as the pruned evaluation's exact scores.
 func (c *hypItemCache) rowScorer(means []float64) RowScorer {
 	d := c.d
 	return func() func(int, []float64) {
-		m := make([]float64, d*d)
-		tmp := make([]float64, d*d)
-		lam := make([]float64, d)
-		eig := newHypEig(d)
+		ws := newHypEvalWS(d)
 		return func(u int, out []float64) {
-			mu := means[u*d : (u+1)*d]
 			for w := range out {
-				mw := means[w*d : (w+1)*d]
-				var dot float64
-				for i := range mu {
-					dot += mu[i] * mw[i]
-				}
-				out[w] = dot + c.crossTrace(eig, m, tmp, lam, u, w)
+				out[w] = c.evalScore(ws, means, u, w)
 			}
 		}
 	}

@@ -3,7 +3,7 @@ package hypernymy
 import (
 	"context"
 	"fmt"
-	"math"
+	"slices"
 	"sort"
 	"sync/atomic"
 
@@ -11,59 +11,59 @@ import (
 )
 
 // Pruned reconstruction evaluation for large n (the WordNet nouns: 82,115
-// items, 6.7e9 scores). Only the non-neighbours scoring above u's lowest
-// positive change a rank, and the pseudo dot product has the admissible
-// upper bound (Cauchy-Schwarz on the singular values of B^{1/2} A^{1/2})
-//
-//	[u : w] = <a_u, a_w> + tr (A_u^{1/2} A_w A_u^{1/2})^{1/2}
-//	       <= <a_u, a_w> + sqrt(tr A_u tr A_w),
-//
-// which costs d + 1 multiplications against an eigenvalue problem. Per
-// query u: the exact scores of its positives give the threshold t (their
-// minimum over the graphs evaluated); every w whose bound exceeds t is
-// scored exactly, the others cannot rank above any positive. The counts
-// are exact: the result equals evaluateGraphs on the full score rows
-// (tested), and the bound carries a relative margin of 1e-9 against
-// rounding in the eigenvalues.
-
-// hypPruneMargin is the relative safety margin on the cross-term bound.
-const hypPruneMargin = 1e-9
+// items, 6.7e9 scores). The rank of a positive v of u needs only the
+// number of candidates w with s(u, w) > s(u, v), and the pseudo dot
+// product has cheap lower and upper bounds (evaltree.go) that hold over
+// whole nodes of a ball tree of the items. Per query u: the exact scores
+// of its positives, sorted, p_1 <= ... <= p_m; then a walk down the tree
+// where a node whose bounds [L, U] contain no p_j (L <= p_j < U) adds
+// all its candidates to the count of the positives below L at once
+// (nothing when that is none), other nodes are opened, and in the leaves
+// the same test is made per item with the item's bounds; only the items
+// whose interval still contains a positive score are scored exactly
+// (eigenvalues of M), by the same function as the brute-force rows
+// (rowScorer), so the counts, ties included (ties count in v's favour),
+// are those of evaluateGraphs on the full score rows (tested).
 
 // PruneStats counts the work of a pruned evaluation.
 type PruneStats struct {
 	Rows  int   // query rows evaluated
 	Exact int64 // exact scores computed (positives included)
-	Bound int64 // bounds computed
+	Bound int64 // item bounds computed (in the leaves of the tree)
+	// Nodes is the number of tree nodes whose bounds were computed.
+	Nodes int64
+	// Full is the number of node and item bounds tightened by the
+	// Frobenius products of the S and A features.
+	Full int64
+	// EigenBound is the number of items given the tighter bound in the
+	// query's eigenbasis (those the first bounds left ambiguous).
+	EigenBound int64
+	// Ambiguous is the number of exact scores of candidates (not
+	// positives): those whose bounds could not place them.
+	Ambiguous int64
 }
 
 // evaluatePruned evaluates graphs (sharing n) by bound pruning on the
-// cache (A, S current) and means; it returns the scores and the work
-// done.
+// cache (A current) and means; it returns the scores and the work done.
 func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, graphs []*hypGraph, workers int) ([]Reconstruction, PruneStats, error) {
 	n, d := graphs[0].n, c.d
-	dd := d * d
 	if workers <= 0 {
 		workers = 1
 	}
-	sqrtTr := make([]float64, n)
-	for i := 0; i < n; i++ {
-		sqrtTr[i] = math.Sqrt(math.Max(engine.Trace(c.a[i*dd:(i+1)*dd], d), 0))
-	}
+	tree := newHypEvalTree(c, means, workers)
 	ng := len(graphs)
 	rankSum := make([]float64, n*ng)
 	apRow := make([]float64, n*ng)
 	type ws struct {
-		m, tmp, lam []float64
-		eig         *hypEig
-		pos         [][]float64 // per graph: positive scores, ascending
-		cnt         []int64
-		candW       []int32
-		candS       []float64
-		exact, bnd  int64
+		ews  *hypEvalWS
+		memo map[int32]float64
+		pos  []float64
+		cnt  []int64
+		tws  hypTreeWS
+		st   PruneStats
 	}
 	wss := make([]*ws, workers)
 	var cancelled atomic.Bool
-	var rows atomic.Int64
 	hypParallel(workers, n, func(wk, u int) {
 		query := false
 		for _, g := range graphs {
@@ -72,81 +72,66 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		if !query || cancelled.Load() {
 			return
 		}
-		if u%256 == 0 && ctx.Err() != nil {
+		if ctx.Err() != nil { // every row: a row can take 0.1 s at d = 10
 			cancelled.Store(true)
 			return
 		}
 		w := wss[wk]
 		if w == nil {
-			w = &ws{m: make([]float64, dd), tmp: make([]float64, dd), lam: make([]float64, d),
-				eig: newHypEig(d), pos: make([][]float64, ng)}
+			w = &ws{ews: newHypEvalWS(d), memo: map[int32]float64{}}
+			w.tws.stamp = make([]uint32, n)
 			wss[wk] = w
 		}
-		rows.Add(1)
-		mu := means[u*d : (u+1)*d]
+		w.st.Rows++
+		clear(w.memo)
+		tree.setQuery(&w.tws, c, u)
 		score := func(x int) float64 {
-			mx := means[x*d : (x+1)*d]
-			var dot float64
-			for i := range mu {
-				dot += mu[i] * mx[i]
+			if s, ok := w.memo[int32(x)]; ok {
+				return s
 			}
-			w.exact++
-			return dot + c.crossTrace(w.eig, w.m, w.tmp, w.lam, u, x)
+			w.st.Exact++
+			s := c.evalScore(w.ews, means, u, x)
+			w.memo[int32(x)] = s
+			return s
 		}
-		t := math.Inf(1)
-		for k, g := range graphs {
-			p := w.pos[k][:0]
-			if g.isQuery(u) {
-				for _, v := range g.row(u) {
-					p = append(p, score(int(v)))
-				}
-				sort.Float64s(p)
-				t = math.Min(t, p[0])
-			}
-			w.pos[k] = p
-		}
-		// Candidates: every w whose bound exceeds t, with its exact score.
-		w.candW, w.candS = w.candW[:0], w.candS[:0]
-		su := sqrtTr[u] * (1 + hypPruneMargin)
-		for x := 0; x < n; x++ {
-			mx := means[x*d : (x+1)*d]
-			var dot float64
-			for i := range mu {
-				dot += mu[i] * mx[i]
-			}
-			if dot+su*sqrtTr[x] <= t {
-				continue
-			}
-			w.candW = append(w.candW, int32(x))
-			w.candS = append(w.candS, score(x))
-		}
-		w.bnd += int64(n)
 		for k, g := range graphs {
 			if !g.isQuery(u) {
 				continue
 			}
-			p := w.pos[k]
+			row := g.row(u)
+			p := w.pos[:0]
+			tw := &w.tws
+			tw.cur++
+			if tw.cur == 0 { // wrapped: reset the stamps
+				clear(tw.stamp)
+				tw.cur = 1
+			}
+			tw.marks = tw.marks[:0]
+			for _, v := range row {
+				p = append(p, score(int(v)))
+				tw.marks = append(tw.marks, tree.pos[v])
+			}
+			if !g.selfCand && !g.has(u, u) {
+				tw.marks = append(tw.marks, tree.pos[u])
+			}
+			for _, q := range tw.marks {
+				tw.stamp[q] = tw.cur
+			}
+			slices.Sort(tw.marks)
+			sort.Float64s(p)
 			m := len(p)
 			if cap(w.cnt) < m+1 {
 				w.cnt = make([]int64, m+1)
 			}
 			cnt := w.cnt[:m+1]
 			clear(cnt)
-			row := g.row(u)
-			for ci, x := range w.candW {
-				s := w.candS[ci]
-				if !(s > p[0]) {
-					continue
-				}
-				if int(x) == u && !g.selfCand {
-					continue
-				}
-				if j := sort.Search(len(row), func(i int) bool { return row[i] >= x }); j < len(row) && row[j] == x {
-					continue
-				}
-				// s ranks above the positives p[0..idx-1].
-				cnt[sort.SearchFloat64s(p, s)]++
-			}
+			ex0 := w.st.Exact
+			nodes, items, full, eig := tree.countAbove(tw, u, p, cnt, score)
+			w.st.Full += full
+			w.st.Nodes += nodes
+			w.st.Bound += items
+			w.st.EigenBound += eig
+			w.st.Ambiguous += w.st.Exact - ex0
 			// above[j] = sum_{k > j} cnt[k]; positive j (ascending) is
 			// the (m-j)-th best.
 			var above int64
@@ -159,14 +144,19 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			}
 			rankSum[u*ng+k] = rs
 			apRow[u*ng+k] = ap / float64(m)
+			w.pos = p
 		}
 	})
 	var st PruneStats
-	st.Rows = int(rows.Load())
 	for _, w := range wss {
 		if w != nil {
-			st.Exact += w.exact
-			st.Bound += w.bnd
+			st.Rows += w.st.Rows
+			st.Exact += w.st.Exact
+			st.Bound += w.st.Bound
+			st.Nodes += w.st.Nodes
+			st.Ambiguous += w.st.Ambiguous
+			st.EigenBound += w.st.EigenBound
+			st.Full += w.st.Full
 		}
 	}
 	if err := ctx.Err(); err != nil || cancelled.Load() {
@@ -204,13 +194,31 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 // (exact; the work it did is returned), parallel over workers
 // goroutines.
 func EvaluateEmbedding(ctx context.Context, e *engine.Embedding, relations [][2]int, protocol string, workers int) (Reconstruction, PruneStats, error) {
+	return EvaluateEmbeddingEvery(ctx, e, relations, protocol, workers, 1)
+}
+
+// EvaluateEmbeddingEvery is EvaluateEmbedding restricted to the query
+// rows of the items 0, every, 2 every, ... (every >= 1): each of their
+// ranks is exact, all candidates counted, and the mean rank and MAP over
+// them estimate those over all rows at 1/every of the cost.
+func EvaluateEmbeddingEvery(ctx context.Context, e *engine.Embedding, relations [][2]int, protocol string, workers, every int) (Reconstruction, PruneStats, error) {
 	n, d := e.Len(), e.Dim
 	if d < 1 || len(e.Means) != n*d || len(e.Scales) != n*d*d {
 		return Reconstruction{}, PruneStats{}, fmt.Errorf("reconstruction: embedding of %d labels has %d mean and %d scale entries for dimension %d", n, len(e.Means), len(e.Scales), d)
 	}
+	if every < 1 {
+		return Reconstruction{}, PruneStats{}, fmt.Errorf("reconstruction: every = %d, want >= 1", every)
+	}
 	g, err := protocolGraph(n, relations, protocol)
 	if err != nil {
 		return Reconstruction{}, PruneStats{}, err
+	}
+	if every > 1 {
+		q := make([]bool, n)
+		for u := 0; u < n; u += every {
+			q[u] = g.queries == nil || g.queries[u]
+		}
+		g.queries = q
 	}
 	c := newHypItemCache(n, d)
 	cws := make([]*hypCacheWS, max(workers, 1))

@@ -2,6 +2,7 @@ package hypernymy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,17 +13,21 @@ import (
 
 // TestPrunedEvaluationMatchesFull compares the pruned evaluation with the
 // full one (every score computed, evaluateGraphs, itself checked against
-// brute force) on random embeddings and relations under both protocols
-// and with self pairs, including embeddings where the cross-term bound
-// is attained (all scales proportional) and tied scores (repeated
-// measures).
+// brute force) on random embeddings and relations under both protocols,
+// including embeddings where the cross-term bounds are attained (all
+// scales proportional; isotropic scales) and tied scores (repeated
+// measures), for d = 1 to 10. The mean rank and MAP must be equal, not
+// close: the pruned evaluation counts the same candidates.
 func TestPrunedEvaluationMatchesFull(t *testing.T) {
 	for _, tc := range []struct {
 		d            int
 		proportional bool
 		repeated     bool
-	}{{1, false, false}, {2, false, false}, {3, false, true}, {5, false, false}, {3, true, false}, {2, true, true}} {
-		t.Run(fmt.Sprintf("d=%d proportional=%v repeated=%v", tc.d, tc.proportional, tc.repeated), func(t *testing.T) {
+		isotropic    bool
+	}{{1, false, false, false}, {2, false, false, false}, {3, false, true, false}, {5, false, false, false},
+		{3, true, false, false}, {2, true, true, false}, {10, false, false, false}, {10, false, true, false},
+		{10, true, true, false}, {4, false, true, true}} {
+		t.Run(fmt.Sprintf("d=%d proportional=%v repeated=%v isotropic=%v", tc.d, tc.proportional, tc.repeated, tc.isotropic), func(t *testing.T) {
 			const n = 160
 			d := tc.d
 			rng := rand.New(rand.NewPCG(uint64(d), 11))
@@ -47,6 +52,13 @@ func TestPrunedEvaluationMatchesFull(t *testing.T) {
 						l[k] = s * base[k]
 					}
 				}
+				if tc.isotropic {
+					clear(l)
+					s := 0.2 + r.Float64()
+					for k := 0; k < d; k++ {
+						l[k*d+k] = s
+					}
+				}
 				copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(l, d, d, 0.01))
 			}
 			for _, protocol := range []string{Directed, Undirected} {
@@ -62,11 +74,13 @@ func TestPrunedEvaluationMatchesFull(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got.Pairs != want.Pairs || got.Items != want.Items ||
-					!(math.Abs(got.MeanRank-want.MeanRank) <= 1e-12*want.MeanRank) || !(math.Abs(got.MAP-want.MAP) <= 1e-12) {
+				if got != want {
 					t.Errorf("%s: pruned %+v, full %+v", protocol, got, want)
 				}
-				t.Logf("%s: mean rank %.3f MAP %.4f; %d exact scores for %d rows (full: %d)", protocol, got.MeanRank, got.MAP, st.Exact, st.Rows, st.Rows*n)
+				if !(st.Ambiguous <= st.Exact) || !(st.Exact <= int64(st.Rows)*n) || st.Rows != want.Items {
+					t.Errorf("%s: work %+v for %d rows of %d", protocol, st, want.Items, n)
+				}
+				t.Logf("%s: mean rank %.3f MAP %.4f; %d exact scores (%d ambiguous) for %d rows (full: %d)", protocol, got.MeanRank, got.MAP, st.Exact, st.Ambiguous, st.Rows, st.Rows*n)
 			}
 		})
 	}
@@ -106,5 +120,74 @@ func TestTrainerPrunedEvaluation(t *testing.T) {
 		if !(math.Abs(tc.rank-want.MeanRank) <= 1e-9*want.MeanRank) || !(math.Abs(tc.mAP-want.MAP) <= 1e-9) {
 			t.Errorf("%s: trainer %v, %v; full evaluation %v, %v", tc.protocol, tc.rank, tc.mAP, want.MeanRank, want.MAP)
 		}
+	}
+}
+
+// TestEvaluateEmbeddingEvery checks the sampled evaluation against the
+// full evaluation (every score computed) of the same rows: those of the
+// items 0, K, 2K, ... under both protocols.
+func TestEvaluateEmbeddingEvery(t *testing.T) {
+	const n, d, every = 150, 3, 4
+	rng := rand.New(rand.NewPCG(3, 4))
+	pairs := hypBenchTree(n)
+	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Labels: make([]string, n),
+		Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	for i := 0; i < n; i++ {
+		for k := 0; k < d; k++ {
+			e.Means[i*d+k] = rng.NormFloat64()
+		}
+		copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(hypRandFactor(rng, d, 0.5), d, d, 0.01))
+	}
+	rows, err := DotProductRows(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, protocol := range []string{Directed, Undirected} {
+		t.Run(protocol, func(t *testing.T) {
+			got, st, err := EvaluateEmbeddingEvery(context.Background(), e, pairs, protocol, 2, every)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := protocolGraph(n, pairs, protocol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := make([]bool, n)
+			for u := range q {
+				q[u] = u%every == 0 && (g.queries == nil || g.queries[u])
+			}
+			g.queries = q
+			want, err := evaluateGraphs(context.Background(), []*hypGraph{g}, rows, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want[0] || st.Rows != want[0].Items {
+				t.Errorf("every %d: %+v (%d rows), full evaluation of those rows %+v", every, got, st.Rows, want[0])
+			}
+		})
+	}
+	if _, _, err := EvaluateEmbeddingEvery(context.Background(), e, pairs, Directed, 1, 0); err == nil {
+		t.Error("every = 0 accepted")
+	}
+}
+
+// TestEvaluateEmbeddingCancelled checks that a cancelled context stops the
+// pruned evaluation with its error and no scores.
+func TestEvaluateEmbeddingCancelled(t *testing.T) {
+	const n, d = 60, 3
+	rng := rand.New(rand.NewPCG(5, 6))
+	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Labels: make([]string, n),
+		Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	for i := 0; i < n; i++ {
+		for k := 0; k < d; k++ {
+			e.Means[i*d+k] = rng.NormFloat64()
+		}
+		copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(hypRandFactor(rng, d, 0.5), d, d, 0.01))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, _, err := EvaluateEmbedding(ctx, e, hypBenchTree(n), Directed, 2)
+	if !errors.Is(err, context.Canceled) || r != (Reconstruction{}) {
+		t.Errorf("cancelled: %+v, %v", r, err)
 	}
 }

@@ -25,17 +25,27 @@ func init() {
 // evalRelationsResult is the last stdout line of `burescope
 // eval-relations`.
 type evalRelationsResult struct {
-	N        int     `json:"n"`
-	Pairs    int     `json:"pairs"`
-	Dim      int     `json:"dim"`
-	Protocol string  `json:"protocol"`
+	N        int    `json:"n"`
+	Pairs    int    `json:"pairs"`
+	Dim      int    `json:"dim"`
+	Protocol string `json:"protocol"`
+	// Every is --every: the rows ranked are those of items 0, K, 2K, ...
+	Every    int     `json:"every"`
 	MeanRank float64 `json:"mean_rank"`
 	MAP      float64 `json:"map"`
-	// Rows, ExactScores and Bounds are the work of the pruned evaluation:
-	// query rows, exact pseudo dot products, and bounds computed.
-	Rows        int     `json:"rows"`
-	ExactScores int64   `json:"exact_scores"`
-	Bounds      int64   `json:"bounds"`
+	// Rows, ExactScores, Ambiguous, Bounds and NodeBounds are the work of
+	// the pruned evaluation: query rows, exact pseudo dot products (all,
+	// and those of candidates the bounds could not place), item bounds
+	// and tree-node bounds computed.
+	Rows        int   `json:"rows"`
+	ExactScores int64 `json:"exact_scores"`
+	Ambiguous   int64 `json:"ambiguous"`
+	Bounds      int64 `json:"bounds"`
+	NodeBounds  int64 `json:"node_bounds"`
+	// FullBounds counts the node and item bounds tightened by the
+	// Frobenius products, EigenBounds the eigenbasis bounds.
+	FullBounds  int64   `json:"full_bounds"`
+	EigenBounds int64   `json:"eigen_bounds"`
 	Seconds     float64 `json:"seconds"`     // evaluation wall time
 	CPUSeconds  float64 `json:"cpu_seconds"` // process CPU time, loading included
 }
@@ -48,10 +58,11 @@ type evalRelationsResult struct {
 // builtin:NAME or wordnet:DIR), whose items are matched to the embedding
 // by label.
 func runEvalRelations(env Env) error {
-	fs := NewFlagSet(env, "eval-relations", "EMB.json RELATIONS [--protocol directed|undirected] [--root SYNSET] [--workers W] [--brute]")
+	fs := NewFlagSet(env, "eval-relations", "EMB.json RELATIONS [--protocol directed|undirected] [--root SYNSET] [--workers W] [--every K] [--brute]")
 	protocol := fs.String("protocol", hypernymy.Directed, "ranking protocol: directed (Poincaré reference) or undirected (the paper's authors' code)")
 	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
 	workers := fs.Int("workers", 0, "goroutines (0: all cores)")
+	every := fs.Int("every", 1, "rank only the relations of every K-th item of the embedding (items 0, K, 2K, ...): exact ranks of those rows, an estimate of the whole at 1/K of the cost")
 	brute := fs.Bool("brute", false, "score every pair exactly instead of pruning with the bound (a check of the pruned evaluation; O(n^2) scores)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
@@ -67,7 +78,16 @@ func runEvalRelations(env Env) error {
 		fs.Usage()
 		return ErrUsage
 	}
-	emb, err := datasets.LoadEmbedding(pos[0])
+	if *brute && *every != 1 {
+		fmt.Fprintf(env.Stderr, "burescope eval-relations: --brute ranks every row: it takes no --every\n")
+		fs.Usage()
+		return ErrUsage
+	}
+	if err := checkFlags(env, "eval-relations", intRange("every", *every, 1, datasets.MaxFeatureRows),
+		intRange("workers", *workers, 0, maxWorkers)); err != nil {
+		return err
+	}
+	emb, err := datasets.LoadLargeEmbedding(pos[0])
 	if err != nil {
 		return err
 	}
@@ -111,18 +131,18 @@ func runEvalRelations(env Env) error {
 		if r, err = hypernymy.EvaluateProtocol(ctx, emb.Len(), pairs, rows, w, *protocol); err != nil {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}
-	} else if r, st, err = hypernymy.EvaluateEmbedding(ctx, emb, pairs, *protocol, w); err != nil {
+	} else if r, st, err = hypernymy.EvaluateEmbeddingEvery(ctx, emb, pairs, *protocol, w, *every); err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
-	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol,
-		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Bounds: st.Bound,
+	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol, Every: *every,
+		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, NodeBounds: st.Nodes, FullBounds: st.Full, EigenBounds: st.EigenBound,
 		Seconds: time.Since(start).Seconds(), CPUSeconds: cputime.Process().Seconds()}
 	if *brute {
 		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; every pair scored (--brute)\n",
 			pos[0], pos[1], *protocol, r.MeanRank, r.MAP)
 	} else {
-		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; %d exact scores for %d rows (%.2f%% of all pairs)\n",
-			pos[0], pos[1], *protocol, r.MeanRank, r.MAP, st.Exact, st.Rows, 100*float64(st.Exact)/float64(max(int64(st.Rows)*int64(emb.Len()), 1)))
+		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; %d exact scores (%d of them ambiguous candidates) for %d rows (%.4f%% of all pairs)\n",
+			pos[0], pos[1], *protocol, r.MeanRank, r.MAP, st.Exact, st.Ambiguous, st.Rows, 100*float64(st.Exact)/float64(max(int64(st.Rows)*int64(emb.Len()), 1)))
 	}
 	line, err := json.Marshal(res)
 	if err != nil {

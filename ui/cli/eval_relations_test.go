@@ -93,6 +93,8 @@ func TestEvalRelations(t *testing.T) {
 			{[]string{"eval-relations", emb}, 2, "want an embedding file"},
 			{[]string{"eval-relations", emb, in, "--protocol", "x"}, 2, "--protocol"},
 			{[]string{"eval-relations", emb, other}, 1, `"zebra"`},
+			{[]string{"eval-relations", emb, in, "--every", "0"}, 2, "--every 0"},
+			{[]string{"eval-relations", emb, in, "--every", "2", "--brute"}, 2, "--brute"},
 		} {
 			code, _, stderr := trRun(tc.args...)
 			if code != tc.code || !strings.Contains(stderr, tc.want) {
@@ -100,4 +102,45 @@ func TestEvalRelations(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEvalRelationsMammalsPrunedEqualsBrute trains a short d = 3 run on
+// the mammal closure (1,182 nouns) and checks that eval-relations gives
+// exactly the mean rank and MAP of --brute (every pair scored) under
+// both protocols, and that it scored exactly fewer pairs than all.
+func TestEvalRelationsMammalsPrunedEqualsBrute(t *testing.T) {
+	emb := filepath.Join(t.TempDir(), "mammals3.json")
+	if code, _, stderr := trRun("train-relations", "builtin:mammals", "--dim", "3", "--epochs", "2", "--negatives", "10", "--eval-every", "0", "--no-eval", "--out", emb); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	last := func(stdout string) evalRelationsResult {
+		t.Helper()
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		var r evalRelationsResult
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, protocol := range []string{hypernymy.Directed, hypernymy.Undirected} {
+		t.Run(protocol, func(t *testing.T) {
+			code, stdout, stderr := trRun("eval-relations", emb, "builtin:mammals", "--protocol", protocol)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			r := last(stdout)
+			code, stdout, stderr = trRun("eval-relations", emb, "builtin:mammals", "--protocol", protocol, "--brute")
+			if code != 0 {
+				t.Fatalf("--brute: exit %d: %s", code, stderr)
+			}
+			b := last(stdout)
+			if r.N != 1182 || r.Pairs != b.Pairs || r.MeanRank != b.MeanRank || r.MAP != b.MAP {
+				t.Errorf("pruned %+v; brute %+v", r, b)
+			}
+			if !(r.Ambiguous <= r.ExactScores) || !(r.ExactScores < int64(r.Rows)*int64(r.N)) {
+				t.Errorf("work: %+v", r)
+			}
+			t.Logf("mean rank %.4f MAP %.4f; %d exact scores (%d ambiguous) for %d rows", r.MeanRank, r.MAP, r.ExactScores, r.Ambiguous, r.Rows)
+		})
+	}
 }

@@ -1,0 +1,471 @@
+package hypernymy
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Bounds and the ball tree of the pruned reconstruction evaluation
+// (prune.go; docs/hypernymy.md, "Evaluation"). With S = A^{1/2}, the cross
+// term of the pseudo dot product is the nuclear norm of S_w S_u, so
+//
+//	max(<S_u, S_w>_F, sqrt(<A_u, A_w>_F)) <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2}
+//	    <= min(|S_u|_F |S_w|_F, sqrt(d <A_u, A_w>_F)),
+//
+// (trace <= nuclear norm, Frobenius <= nuclear <= sqrt(rank) Frobenius,
+// and Cauchy-Schwarz on the singular values), with |S|_F^2 = tr A, and,
+// from sigma_i(S_w) lambda_min(S_u) <= sigma_i(S_w S_u) and Hoelder,
+//
+//	lambda_min(S_u) tr S_w <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= lambda_max(S_u) tr S_w
+//
+// and the same with u and w exchanged (both exact for isotropic S_u), and
+// ||X||_* >= ||X||_F^2 / ||X||_op >= <A_u, A_w>_F / (lambda_max(S_u)
+// lambda_max(S_w)). Per query, in the eigenbasis A_u = sum_j lambda_j
+// v_j v_j^T: X = S_w V diag(lambda)^{1/2} V^T has the nuclear norm of
+// S_w V diag(lambda)^{1/2}, at most the sum of its column norms,
+//
+//	tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= sum_j sqrt(lambda_j v_j^T A_w v_j),
+//
+// exact when A_w commutes with A_u, never above |S_u|_F |S_w|_F, and
+// bilinear too (v_j^T A_w v_j = <A_w, v_j v_j^T>_F): the tightening made
+// for the items the first bounds leave ambiguous.
+// The Frobenius products are bilinear in per-item feature vectors (the mean a, and the
+// upper triangles of S and A with the off-diagonal entries scaled by
+// sqrt 2, so that plain dot products are Frobenius products). A ball
+// tree over the items (centre and radius of each feature block per node)
+// turns them into bounds over a whole node: for |x_w - c| <= r,
+// <x_u, x_w> lies in <x_u, c> -+ |x_u| r.
+
+// hypBoundRel is the relative margin added to every bound against the
+// rounding of the exact score: the eigenvalues of M are exact to about
+// 1e-16 |M|, so their square roots to about 1e-8 sqrt|M| <= 1e-8
+// |S_u|_F |S_w|_F each; 1e-6 |S_u|_F |S_w|_F covers d <= 100 with room.
+const hypBoundRel = 1e-6
+
+// hypTreeLeaf is the largest number of items in a leaf of the ball tree.
+const hypTreeLeaf = 16
+
+// hypEvalTree holds the feature vectors of all items in tree order and
+// the ball tree over them.
+type hypEvalTree struct {
+	d, q, nf int       // dimension, d(d+1)/2, features per item (d + 2q)
+	order    []int32   // tree position -> item
+	pos      []int32   // item -> tree position
+	feat     []float64 // nf per item, tree order: mean, S, A
+	mean     []float64 // d per item, tree order (the means again, packed for the first bounds)
+	sc       []hypItemScalars
+	nm, ns   []float64 // |a_w| and |S_w|_F = sqrt(tr A_w), tree order
+	na       []float64 // |A_w|_F, tree order
+	// trS, lmax and lmin: tr S_w and the largest and smallest
+	// eigenvalues of S_w, tree order.
+	trS, lmax, lmin []float64
+	nodes           []hypTreeNode
+	cent            []float64 // nf per node: the centres of the three blocks
+}
+
+// hypItemScalars are the per-item numbers of the first bounds, packed:
+// |a|, |S|_F, tr S and the extreme eigenvalues of S.
+type hypItemScalars struct {
+	nm, ns, trS, lmax, lmin float64
+}
+
+// hypTreeNode is a node of the ball tree: items lo..hi-1 in tree order,
+// its children (-1 for a leaf), and the radii of the mean, S and A
+// blocks about the node's centres, the largest |a_w| and |S_w|_F.
+type hypTreeNode struct {
+	lo, hi, left, right int32
+	rm, rs, ra          float64
+	maxNm, maxNs        float64
+	maxTrS, minTrS      float64
+	maxLmax, minLmin    float64
+}
+
+// hypFeatures writes the features of the symmetric d x d matrix x (upper
+// triangle, off-diagonal entries times sqrt 2) into out (d(d+1)/2).
+func hypFeatures(out, x []float64, d int) {
+	k := 0
+	for i := 0; i < d; i++ {
+		out[k] = x[i*d+i]
+		k++
+		for j := i + 1; j < d; j++ {
+			out[k] = math.Sqrt2 * 0.5 * (x[i*d+j] + x[j*d+i])
+			k++
+		}
+	}
+}
+
+// hypDot returns the dot product of a and b (len(a) <= len(b)), with four
+// partial sums (the bounds carry margins; the exact scores do not use it).
+func hypDot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		x, y := a[i:i+4:i+4], b[i:i+4:i+4]
+		s0 += x[0] * y[0]
+		s1 += x[1] * y[1]
+		s2 += x[2] * y[2]
+		s3 += x[3] * y[3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// newHypEvalTree builds the tree over the n items of the cache (A
+// current) and means, computing S = A^{1/2} by an eigendecomposition per
+// item, parallel over workers goroutines.
+func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree {
+	d := c.d
+	dd := d * d
+	n := len(means) / d
+	q := d * (d + 1) / 2
+	nf := d + 2*q
+	raw := make([]float64, n*nf)
+	spec := make([]float64, 3*n) // tr S, lambda_max(S), lambda_min(S) per item
+	wss := make([]*hypCacheWS, max(workers, 1))
+	hypParallel(len(wss), n, func(w, i int) {
+		ws := wss[w]
+		if ws == nil {
+			ws = newHypCacheWS(d)
+			wss[w] = ws
+		}
+		f := raw[i*nf : (i+1)*nf]
+		copy(f[:d], means[i*d:(i+1)*d])
+		a := c.a[i*dd : (i+1)*dd]
+		copy(ws.m, a)
+		ws.eig.vectors(ws.m, ws.v, ws.lam)
+		lo, hi := math.Inf(1), 0.0
+		var tr float64
+		for k, l := range ws.lam {
+			ws.f[k] = math.Sqrt(math.Max(l, 0))
+			tr += ws.f[k]
+			lo, hi = math.Min(lo, ws.f[k]), math.Max(hi, ws.f[k])
+		}
+		spec[3*i], spec[3*i+1], spec[3*i+2] = tr, hi, lo
+		hypSpectral(ws.m, ws.v, ws.f, d)
+		hypFeatures(f[d:d+q], ws.m, d)
+		hypFeatures(f[d+q:], a, d)
+	})
+	t := &hypEvalTree{d: d, q: q, nf: nf, order: make([]int32, n), pos: make([]int32, n)}
+	for i := range t.order {
+		t.order[i] = int32(i)
+	}
+	// Split recursively at the median of the widest coordinate of the
+	// mean and S features.
+	key := make([]float64, n)
+	var build func(lo, hi int) int32
+	build = func(lo, hi int) int32 {
+		id := int32(len(t.nodes))
+		t.nodes = append(t.nodes, hypTreeNode{lo: int32(lo), hi: int32(hi), left: -1, right: -1})
+		if hi-lo <= hypTreeLeaf {
+			return id
+		}
+		best, bestW := 0, -1.0
+		for k := 0; k < d+q; k++ {
+			lo1, hi1 := math.Inf(1), math.Inf(-1)
+			for _, it := range t.order[lo:hi] {
+				v := raw[int(it)*nf+k]
+				lo1, hi1 = math.Min(lo1, v), math.Max(hi1, v)
+			}
+			if hi1-lo1 > bestW {
+				best, bestW = k, hi1-lo1
+			}
+		}
+		for _, it := range t.order[lo:hi] {
+			key[it] = raw[int(it)*nf+best]
+		}
+		seg := t.order[lo:hi]
+		slices.SortStableFunc(seg, func(x, y int32) int {
+			if key[x] < key[y] {
+				return -1
+			}
+			if key[x] > key[y] {
+				return 1
+			}
+			return int(x) - int(y)
+		})
+		mid := lo + (hi-lo)/2
+		l := build(lo, mid)
+		r := build(mid, hi)
+		t.nodes[id].left, t.nodes[id].right = l, r
+		return id
+	}
+	build(0, n)
+	t.feat = make([]float64, n*nf)
+	t.mean = make([]float64, n*d)
+	t.sc = make([]hypItemScalars, n)
+	t.nm, t.ns, t.na = make([]float64, n), make([]float64, n), make([]float64, n)
+	t.trS, t.lmax, t.lmin = make([]float64, n), make([]float64, n), make([]float64, n)
+	for p, it := range t.order {
+		t.pos[it] = int32(p)
+		f := t.feat[p*nf : (p+1)*nf]
+		copy(f, raw[int(it)*nf:(int(it)+1)*nf])
+		t.nm[p] = math.Sqrt(hypDot(f[:d], f[:d]))
+		t.ns[p] = math.Sqrt(math.Max(engineTrace(c.a[int(it)*dd:(int(it)+1)*dd], d), 0))
+		t.na[p] = math.Sqrt(hypDot(f[d+q:], f[d+q:]))
+		t.trS[p], t.lmax[p], t.lmin[p] = spec[3*it], spec[3*it+1], spec[3*it+2]
+		copy(t.mean[p*d:(p+1)*d], f[:d])
+		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p], trS: t.trS[p], lmax: t.lmax[p], lmin: t.lmin[p]}
+	}
+	t.cent = make([]float64, len(t.nodes)*nf)
+	hypParallel(max(workers, 1), len(t.nodes), func(_, k int) {
+		nd := &t.nodes[k]
+		c := t.cent[k*nf : (k+1)*nf]
+		nd.minTrS, nd.minLmin = math.Inf(1), math.Inf(1)
+		for p := nd.lo; p < nd.hi; p++ {
+			nd.maxTrS, nd.minTrS = math.Max(nd.maxTrS, t.trS[p]), math.Min(nd.minTrS, t.trS[p])
+			nd.maxLmax, nd.minLmin = math.Max(nd.maxLmax, t.lmax[p]), math.Min(nd.minLmin, t.lmin[p])
+			f := t.feat[int(p)*nf : int(p+1)*nf]
+			for i, v := range f {
+				c[i] += v
+			}
+			nd.maxNm = math.Max(nd.maxNm, t.nm[p])
+			nd.maxNs = math.Max(nd.maxNs, t.ns[p])
+		}
+		inv := 1 / float64(nd.hi-nd.lo)
+		for i := range c {
+			c[i] *= inv
+		}
+		for p := nd.lo; p < nd.hi; p++ {
+			f := t.feat[int(p)*nf : int(p+1)*nf]
+			nd.rm = math.Max(nd.rm, hypDist(f[:d], c[:d]))
+			nd.rs = math.Max(nd.rs, hypDist(f[d:d+q], c[d:d+q]))
+			nd.ra = math.Max(nd.ra, hypDist(f[d+q:], c[d+q:]))
+		}
+		// Rounding in the distances: widen by a relative 1e-12.
+		nd.rm *= 1 + 1e-12
+		nd.rs *= 1 + 1e-12
+		nd.ra *= 1 + 1e-12
+	})
+	return t
+}
+
+// engineTrace returns the trace of the d x d matrix a.
+func engineTrace(a []float64, d int) float64 {
+	var s float64
+	for i := 0; i < d; i++ {
+		s += a[i*d+i]
+	}
+	return s
+}
+
+// hypDist returns |a - b|.
+func hypDist(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		x := v - b[i]
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+// crossBounds returns the bounds above on the cross term from the
+// Frobenius products ss = <S_u, S_w>, aa = <A_u, A_w> and the product of
+// the S norms, without margin.
+func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
+	aa = hypMax(aa, 0)
+	return hypMax(ss, math.Sqrt(aa)), hypMin(nsProd, math.Sqrt(float64(d)*aa))
+}
+
+// nodeBounds returns lower and upper bounds on s(u, w) over the items w
+// of node k for the query features fu (tree order features of u) and its
+// norms.
+func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu, nau float64) (lo, hi float64) {
+	d, nf := t.d, t.nf
+	nd := &t.nodes[k]
+	c := t.cent[k*nf : (k+1)*nf]
+	dm := hypDot(fu[:d], c[:d])
+	em := nmu * nd.rm
+	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
+	cl := hypMax(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu])
+	ch := hypMin(nsu*nd.maxNs, hypMin(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
+	return dm - em + cl - margin, dm + em + ch + margin
+}
+
+// nodeBoundsFull tightens the bounds lo, hi of nodeBounds with the
+// Frobenius products of the S and A features.
+func (t *hypEvalTree) nodeBoundsFull(k int, fu []float64, nmu, nsu, nau, lo, hi float64) (float64, float64) {
+	d, q, nf := t.d, t.q, t.nf
+	nd := &t.nodes[k]
+	c := t.cent[k*nf : (k+1)*nf]
+	dm := hypDot(fu[:d], c[:d])
+	ds := hypDot(fu[d:d+q], c[d:d+q])
+	da := hypDot(fu[d+q:], c[d+q:])
+	em := nmu * nd.rm
+	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
+	cl := hypMax(ds-nsu*nd.rs, math.Sqrt(hypMax(da-nau*nd.ra, 0)))
+	ch := math.Sqrt(float64(d) * hypMax(da+nau*nd.ra, 0))
+	return hypMax(lo, dm-em+cl-margin), hypMin(hi, dm+em+ch+margin)
+}
+
+// itemBounds returns lower and upper bounds on s(u, w) for the item at
+// tree position p.
+func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo, hi, dm, margin float64) {
+	d := t.d
+	mw := t.mean[p*d : (p+1)*d]
+	mu := fu[:d]
+	for i, v := range mw {
+		dm += mu[i] * v
+	}
+	w, u := &t.sc[p], &t.sc[pu]
+	margin = hypBoundRel*nsu*w.ns + 1e-12*nmu*w.nm
+	cl := hypMax(u.lmin*w.trS, w.lmin*u.trS)
+	ch := hypMin(nsu*w.ns, hypMin(u.lmax*w.trS, w.lmax*u.trS))
+	return dm + cl - margin, dm + ch + margin, dm, margin
+}
+
+// itemBoundsFull tightens the bounds lo, hi of itemBounds (which also
+// gave dm = <a_u, a_w> and the margin) with the Frobenius products of the
+// S and A features.
+func (t *hypEvalTree) itemBoundsFull(p, pu int, fu []float64, nsu, lo, hi, dm, margin float64) (float64, float64) {
+	d, q, nf := t.d, t.q, t.nf
+	f := t.feat[p*nf : (p+1)*nf]
+	ds := hypDot(fu[d:d+q], f[d:d+q])
+	da := hypDot(fu[d+q:], f[d+q:])
+	cl, ch := hypCrossBounds(d, ds, da, nsu*t.ns[p])
+	if lm := t.lmax[pu] * t.lmax[p]; lm > 0 {
+		cl = hypMax(cl, hypMax(da, 0)/lm)
+	}
+	return hypMax(lo, dm+cl-margin), hypMin(hi, dm+ch+margin)
+}
+
+// eigenUpper returns the eigenbasis upper bound above on the cross term
+// of the query (its eigenvalues' roots sl and projector features proj, d
+// x q) with the item at tree position p.
+func (t *hypEvalTree) eigenUpper(p int, sl, proj []float64) float64 {
+	d, q, nf := t.d, t.q, t.nf
+	a := t.feat[p*nf+d+q : (p+1)*nf]
+	var s float64
+	for j, l := range sl {
+		s += l * math.Sqrt(hypMax(hypDot(proj[j*q:(j+1)*q], a), 0))
+	}
+	return s
+}
+
+// setQuery prepares the eigenbasis bound of query item u: the
+// eigendecomposition of A_u and the features of its projectors.
+func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
+	d, q := t.d, t.q
+	if ws.cws == nil {
+		ws.cws = newHypCacheWS(d)
+		ws.sl, ws.proj, ws.vv = make([]float64, d), make([]float64, d*q), make([]float64, d*d)
+	}
+	copy(ws.cws.m, c.a[u*d*d:(u+1)*d*d])
+	ws.cws.eig.vectors(ws.cws.m, ws.cws.v, ws.cws.lam)
+	v := ws.cws.v
+	for j, l := range ws.cws.lam {
+		ws.sl[j] = math.Sqrt(hypMax(l, 0))
+		for r := 0; r < d; r++ {
+			for k := 0; k < d; k++ {
+				ws.vv[r*d+k] = v[r*d+j] * v[k*d+j]
+			}
+		}
+		hypFeatures(ws.proj[j*q:(j+1)*q], ws.vv, d)
+	}
+}
+
+// hypTreeWS is one worker's scratch space for the tree evaluation.
+type hypTreeWS struct {
+	cws          *hypCacheWS
+	sl, proj, vv []float64 // setQuery's eigenbasis bound
+	stack        []int32
+	marks        []int32 // sorted tree positions of the excluded items
+	stamp        []uint32
+	cur          uint32
+}
+
+// hypCountLess returns #{i : p[i] < x} for ascending p.
+func hypCountLess(p []float64, x float64) int {
+	if len(p) <= 16 {
+		k := 0
+		for k < len(p) && p[k] < x {
+			k++
+		}
+		return k
+	}
+	return sort.SearchFloat64s(p, x)
+}
+
+// hypMax and hypMin are math.Max and math.Min for the finite bounds
+// (no NaN or signed-zero handling).
+func hypMax(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func hypMin(a, b float64) float64 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// countAbove adds to cnt[b] (len(p)+1) the number of candidates w (all
+// items but the excluded ones, whose sorted tree positions are
+// ws.marks and which carry ws.cur in ws.stamp) with exactly b of the
+// ascending positive scores p strictly below s(u, w). exact(w) returns
+// the exact score of item w; setQuery(ws, c, u) must have been called.
+// It returns the node and item bounds computed, how many of them were
+// tightened by the feature products, and the eigenbasis bounds computed.
+func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, full, eig int64) {
+	pu := int(t.pos[u])
+	fu := t.feat[pu*t.nf : (pu+1)*t.nf]
+	nmu, nsu, nau := t.nm[pu], t.ns[pu], t.na[pu]
+	marked := func(lo, hi int32) int {
+		a := sort.Search(len(ws.marks), func(i int) bool { return ws.marks[i] >= lo })
+		b := sort.Search(len(ws.marks), func(i int) bool { return ws.marks[i] >= hi })
+		return b - a
+	}
+	st := append(ws.stack[:0], 0)
+	for len(st) > 0 {
+		k := st[len(st)-1]
+		st = st[:len(st)-1]
+		nd := &t.nodes[k]
+		nodes++
+		lo, hi := t.nodeBounds(int(k), pu, fu, nmu, nsu, nau)
+		blo := hypCountLess(p, lo)
+		if blo != hypCountLess(p, hi) {
+			full++
+			lo, hi = t.nodeBoundsFull(int(k), fu, nmu, nsu, nau, lo, hi)
+			blo = hypCountLess(p, lo)
+		}
+		if bhi := hypCountLess(p, hi); blo == bhi {
+			if blo > 0 {
+				cnt[blo] += int64(int(nd.hi-nd.lo) - marked(nd.lo, nd.hi))
+			}
+			continue
+		}
+		if nd.left >= 0 {
+			st = append(st, nd.right, nd.left)
+			continue
+		}
+		for q := nd.lo; q < nd.hi; q++ {
+			if ws.stamp[q] == ws.cur {
+				continue
+			}
+			items++
+			lo, hi, dm, margin := t.itemBounds(int(q), pu, fu, nmu, nsu)
+			b := hypCountLess(p, lo)
+			if b != hypCountLess(p, hi) {
+				full++
+				lo, hi = t.itemBoundsFull(int(q), pu, fu, nsu, lo, hi, dm, margin)
+				b = hypCountLess(p, lo)
+			}
+			if b != hypCountLess(p, hi) {
+				eig++
+				hi = math.Min(hi, dm+t.eigenUpper(int(q), ws.sl, ws.proj)+margin)
+			}
+			if b != hypCountLess(p, hi) {
+				b = hypCountLess(p, exact(int(t.order[q])))
+			}
+			cnt[b]++
+		}
+	}
+	ws.stack = st
+	return nodes, items, full, eig
+}
