@@ -156,15 +156,19 @@ func landmarkMDS(n, d int, dist []float64, l int) ([]float64, error) {
 		mean[a] /= float64(m)
 	}
 	x := make([]float64, n*d)
+	delta := make([]float64, m) // squared distances to the landmarks, centred
 	for i := 0; i < n; i++ {
+		for a := 0; a < m; a++ {
+			v := pairDist(n, dist, i, land[a])
+			delta[a] = v*v - mean[a]
+		}
 		for c := 0; c < d; c++ {
 			if !(vals[c] > 0) {
 				continue
 			}
 			var s float64
 			for a := 0; a < m; a++ {
-				v := pairDist(n, dist, i, land[a])
-				s += lx[a*d+c] * (v*v - mean[a])
+				s += lx[a*d+c] * delta[a]
 			}
 			x[i*d+c] = -0.5 * s / vals[c]
 		}

@@ -105,9 +105,6 @@ func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autosta
 	case pre != nil && pre.opt != nil:
 		a.sess.OpenOptimizer(ds, st, pre.opt, pre.b, pre.desc) // built while the window was
 	case sampled:
-		if _, _, err := fit.Problem(ds, st); err != nil {
-			return err
-		}
 		b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw})
 		if err != nil {
 			return fmt.Errorf("backend %s: %w", st.Backend, err)

@@ -15,8 +15,16 @@ import (
 )
 
 // publishEvery is how often the optimiser goroutine publishes a snapshot
-// while running (the frame loop draws at most ~30 per second anyway).
-const publishEvery = 40 * time.Millisecond
+// of a fit of n items while running. The frame loop draws at most ~30
+// frames per second, and frames that only show new data at most ~12
+// (view.Loop), so above 1000 items, where a snapshot's copies and sampled
+// mean share start to cost, snapshots come at that rate.
+func publishEvery(n int) time.Duration {
+	if n > 1000 {
+		return 80 * time.Millisecond
+	}
+	return 40 * time.Millisecond
+}
 
 // timeZero is the zero time (no rate measured yet).
 var timeZero time.Time
@@ -244,7 +252,7 @@ func (s *Session) startLocked() {
 	opt := s.opt
 	s.queueLocked(func() {
 		s.runBegan(opt.Latest())
-		err := opt.Run(ctx, publishEvery, func(sn *engine.Snapshot) { s.publish(opt, sn); s.runProgress(sn) })
+		err := opt.Run(ctx, publishEvery(opt.Problem().N), func(sn *engine.Snapshot) { s.publish(opt, sn); s.runProgress(sn) })
 		s.publish(opt, opt.Latest())
 		s.runProgress(opt.Latest())
 		s.mu.Lock()
