@@ -17,11 +17,15 @@
 #   - the load average at the start.
 # Nothing is run under nice. Usage, from the repository root:
 #   bash docs/experiments/app_speed.sh [OUTDIR]     (N=2000 ... to change n)
+# BIN=path runs that binary instead of building this tree (an older
+# build, for a before/after pair: without at= and it/s in its log the
+# script uses the moments it saw the lines, polled every 10 ms, and times
+# the run from the first frame to "run done").
 set -euo pipefail
 out=${1:-/tmp/burescope-app-speed}
 n=${N:-5000}
 mkdir -p "$out"
-go build -o "$out/burescope" .
+if [[ -n ${BIN:-} ]]; then cp "$BIN" "$out/burescope"; else go build -o "$out/burescope" .; fi
 python3 docs/experiments/gen_3class.py "$n" > "$out/table3.csv"
 export HOME="$out/home" XDG_CONFIG_HOME="$out/home/.config"
 rm -rf "$HOME"
@@ -48,11 +52,13 @@ until grep -q "burescope: ready" "$out/app.log"; do
   kill -0 $pid 2>/dev/null || { cat "$out/app.log"; exit 1; }
   sleep 0.01
 done
+t_ready=$(date +%s.%N)
 cpu_ready=$(cpu_of $pid)
 until grep -q "burescope: run done" "$out/app.log"; do
   kill -0 $pid 2>/dev/null || { cat "$out/app.log"; exit 1; }
   sleep 0.05
 done
+t_done=$(date +%s.%N)
 cpu_done=$(cpu_of $pid)
 kill $pid
 wait $pid 2>/dev/null || true
@@ -61,18 +67,24 @@ bench_after=$(bench)
 
 ready=$(grep "burescope: ready" "$out/app.log")
 done_line=$(grep "burescope: run done" "$out/app.log")
-python3 - "$t0" "$load" "$cpu_ready" "$cpu_done" "$n" "$ready" "$done_line" "$bench_before" "$bench_after" <<'EOF'
+python3 - "$t0" "$load" "$cpu_ready" "$cpu_done" "$n" "$ready" "$done_line" "$bench_before" "$bench_after" "$t_ready" "$t_done" <<'EOF'
 import json, re, sys
-t0, load, cpu_ready, cpu_done, n, ready, done, b1, b2 = sys.argv[1:]
-field = lambda line, k: re.search(r"\b" + re.escape(k) + r"=([0-9.]+)", line).group(1)
+t0, load, cpu_ready, cpu_done, n, ready, done, b1, b2, t_ready, t_done = sys.argv[1:]
+def field(line, k):
+    m = re.search(r"(?<![\w-])" + re.escape(k) + r"=([0-9.]+)", line)
+    return m.group(1) if m else None
 b1, b2 = json.loads(b1), json.loads(b2)
-first = float(field(ready, "at")) - float(t0)
-its, secs = int(field(done, "run-iterations")), float(field(done, "run-seconds"))
+at = field(ready, "at")
+first = (float(at) if at else float(t_ready)) - float(t0)
+if field(done, "run-iterations"):
+    its, secs = int(field(done, "run-iterations")), float(field(done, "run-seconds"))
+else:  # an older build: from the first frame to "run done", as seen
+    its, secs = int(field(done, "iteration")), float(t_done) - float(t_ready)
 app_rate = its / secs
 bench_rate = [1 / b["seconds_per_iter"] for b in (b1, b2)]
 pairs = int(n) * (int(n) - 1) / 2
 res = {
-    "n": int(n), "load_average": load,
+    "n": int(n), "load_average": load, "timed_in_app": bool(at),
     "first_frame_s": round(first, 3), "cpu_s_at_first_frame": float(cpu_ready),
     "app_iterations": its, "app_run_s": secs, "app_it_per_s": round(app_rate, 2),
     "app_cpu_s_whole_process": float(cpu_done),
