@@ -128,8 +128,11 @@ type App struct {
 
 	preload   atomic.Pointer[preload] // the first dataset, loading since Run began (nil: taken or none)
 	readyOnce sync.Once
-	started   time.Time // when Run began (zero in tests)
-	exitCode  int
+	// firstShown: the first frame of a fit is on screen; startOnFirstFrame:
+	// the launch's fit starts then (both UI goroutine only).
+	firstShown, startOnFirstFrame bool
+	started                       time.Time // when Run began (zero in tests)
+	exitCode                      int
 
 	lastError string // the text of the last error dialog (tests)
 	searchErr error  // why the last search found nothing (nil: found)
@@ -308,6 +311,11 @@ func (a *App) showFrame(f *view.Frame) {
 	a.refreshStatus()
 	if f.Scene != nil {
 		a.readyOnce.Do(func() {
+			a.firstShown = true
+			if a.startOnFirstFrame {
+				a.startOnFirstFrame = false
+				a.sess.Start()
+			}
 			a.canvas.SetMessage("")
 			snap := a.sess.Snapshot()
 			fmt.Fprintf(a.logw, "burescope: ready dataset=%s n=%d dim=%d backend=%q",

@@ -126,7 +126,13 @@ func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autosta
 		a.set = st
 		a.loaded(ds)
 		if autostart {
-			a.sess.Start()
+			if pre != nil && !a.firstShown {
+				// At launch the window is still coming up: iterate once
+				// the first frame is on screen, not in its way.
+				a.startOnFirstFrame = true
+			} else {
+				a.sess.Start()
+			}
 		}
 	})
 	return nil

@@ -17,6 +17,7 @@
 #   - the load average at the start.
 # Nothing is run under nice. Usage, from the repository root:
 #   bash docs/experiments/app_speed.sh [OUTDIR]     (N=2000 ... to change n)
+# FIRST_ONLY=1 stops after the first frame (prints first_frame_s only).
 # BIN=path runs that binary instead of building this tree (an older
 # build, for a before/after pair: without at= and it/s in its log the
 # script uses the moments it saw the lines, polled every 10 ms, and times
@@ -43,7 +44,7 @@ for _ in $(seq 100); do [[ -s $out/display ]] && break; sleep 0.05; done
 export DISPLAY=:$(cat "$out/display")
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-bench_before=$(bench)
+[[ -n ${FIRST_ONLY:-} ]] || bench_before=$(bench)
 
 t0=$(date +%s.%N)
 "$out/burescope" --dataset "$out/table3.csv" 2>"$out/app.log" &
@@ -54,6 +55,13 @@ until grep -q "burescope: ready" "$out/app.log"; do
 done
 t_ready=$(date +%s.%N)
 cpu_ready=$(cpu_of $pid)
+if [[ -n ${FIRST_ONLY:-} ]]; then
+  kill $pid
+  wait $pid 2>/dev/null || true
+  at=$(grep "burescope: ready" "$out/app.log" | sed -n 's/.* at=\([0-9.]*\).*/\1/p')
+  python3 -c "import sys; t0, at, tr, c = sys.argv[1:]; print('{\"first_frame_s\": %.3f, \"timed_in_app\": %s, \"cpu_s_at_first_frame\": %s, \"load_average\": \"%s\"}' % (float(at or tr) - float(t0), 'true' if at else 'false', c, open('/proc/loadavg').read()[:14]))" "$t0" "$at" "$t_ready" "$cpu_ready"
+  exit 0
+fi
 until grep -q "burescope: run done" "$out/app.log"; do
   kill -0 $pid 2>/dev/null || { cat "$out/app.log"; exit 1; }
   sleep 0.05
