@@ -130,12 +130,48 @@ func NewOptimizer(n int, dist []float64, opt Options, b Backend) (*Optimizer, er
 	return newOptimizer(n, dist, opt, b, nil)
 }
 
+// Prepared is a fit made ready up to its backend: options checked and
+// defaulted, distances normalised and the classical-MDS start computed.
+// It needs no backend, so an app can prepare the fit while it opens one
+// (a GL probe waits for its UI loop); NewOptimizer finishes it.
+type Prepared struct {
+	n         int
+	opt       Options
+	prob      *NormalizedProblem
+	classical []float64
+}
+
+// Prepare checks opt and does the backend-free part of NewOptimizer for
+// n objects with packed distances dist: normalisation and classical MDS.
+func Prepare(n int, dist []float64, opt Options) (*Prepared, error) {
+	return prepare(n, dist, opt, nil)
+}
+
+// NewOptimizer finishes a prepared fit on backend b (as the package's
+// NewOptimizer does with the same arguments). A Prepared is used once.
+func (p *Prepared) NewOptimizer(b Backend) (*Optimizer, error) {
+	if b == nil {
+		return nil, errors.New("engine: nil backend")
+	}
+	return p.build(b)
+}
+
 // newOptimizer is NewOptimizer with the classical-MDS means (internal
 // units) already known, or nil to compute them.
 func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []float64) (*Optimizer, error) {
 	if b == nil {
 		return nil, errors.New("engine: nil backend")
 	}
+	p, err := prepare(n, dist, opt, classical)
+	if err != nil {
+		return nil, err
+	}
+	return p.build(b)
+}
+
+// prepare is Prepare with the classical-MDS means (internal units)
+// already known, or nil to compute them.
+func prepare(n int, dist []float64, opt Options, classical []float64) (*Prepared, error) {
 	if opt.Dim == 0 {
 		opt.Dim = 2
 	}
@@ -196,6 +232,23 @@ func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []flo
 	if err != nil {
 		return nil, err
 	}
+	if classical == nil {
+		classical, err = ClassicalMDS(n, opt.Dim, prob.Dist)
+		if err != nil {
+			return nil, err
+		}
+		for k := range classical {
+			classical[k] /= prob.Scale
+		}
+	}
+	return &Prepared{n: n, opt: opt, prob: prob, classical: classical}, nil
+}
+
+// build loads the prepared problem on b, evaluates the initial state and
+// publishes it as the first snapshot.
+func (p *Prepared) build(b Backend) (*Optimizer, error) {
+	n, opt, prob := p.n, p.opt, p.prob
+	var err error
 	if err := b.Load(prob.Problem); err != nil {
 		return nil, fmt.Errorf("engine: backend %s: %w", b.Name(), err)
 	}
@@ -233,17 +286,7 @@ func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []flo
 		return nil, err
 	}
 	o.updGood, _ = newUpdater(opt.Optimizer, size)
-	if classical != nil {
-		o.classical = classical
-	} else {
-		o.classical, err = ClassicalMDS(n, d, prob.Dist)
-		if err != nil {
-			return nil, err
-		}
-		for k := range o.classical {
-			o.classical[k] /= prob.Scale
-		}
-	}
+	o.classical = p.classical
 	c1, err := PointStress1(context.Background(), prob, b, o.classical)
 	if err != nil {
 		return nil, err

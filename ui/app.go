@@ -49,7 +49,12 @@ func Run(args []string, stderr io.Writer) int {
 	started := time.Now()
 	defer startProfile(stderr)()
 	fa := app.NewWithID(AppID)
-	fa.SetIcon(iconResource())
+	// The first dataset loads (and its classical MDS runs) while the
+	// window is built.
+	pre := startPreload(initialSettings(fa.Preferences(), flags), stderr)
+	icon := make(chan fyne.Resource, 1)
+	go func() { icon <- iconResource() }() // drawn while the window is built
+
 	w := fa.NewWindow("Burescope")
 	var closing atomic.Bool
 	do := func(f func()) {
@@ -59,9 +64,11 @@ func Run(args []string, stderr io.Writer) int {
 	}
 	a := newApp(fa, w, flags, stderr, do)
 	a.started = started
+	a.preload.Store(pre)
 	w.SetOnClosed(func() { closing.Store(true) })
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
 	w.SetMaster()
+	fa.SetIcon(<-icon)
 	w.Show()
 	a.start()
 	fa.Run()
@@ -119,9 +126,13 @@ type App struct {
 	stopLoop context.CancelFunc
 	loopDone chan struct{}
 
+	preload   atomic.Pointer[preload] // the first dataset, loading since Run began (nil: taken or none)
 	readyOnce sync.Once
-	started   time.Time // when Run began (zero in tests)
-	exitCode  int
+	// firstShown: the first frame of a fit is on screen; startOnFirstFrame:
+	// the launch's fit starts then (both UI goroutine only).
+	firstShown, startOnFirstFrame bool
+	started                       time.Time // when Run began (zero in tests)
+	exitCode                      int
 
 	// tabView is the view a side tab replaced while it is in front ("":
 	// none; session_settings.go); restoredFor names the dataset whose
@@ -148,14 +159,8 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 			}
 		})
 	}
-	a.set = LoadSettings(fa.Preferences(), fit.DefaultSettings())
+	a.set = initialSettings(fa.Preferences(), flags)
 	a.baseline.Set(a.set.ShowBaseline)
-	if flags.Backend != "" {
-		a.set.Backend = flags.Backend
-	}
-	if flags.Dataset != "" {
-		a.set.Dataset = flags.Dataset
-	}
 	a.loop = view.NewLoop(a.frameInput, a.showFrame, a.do)
 	a.loop.SetStyle(a.style())
 	a.canvas = bw.NewCanvas(a.loop)
@@ -315,12 +320,19 @@ func (a *App) showFrame(f *view.Frame) {
 	a.refreshStatus()
 	if f.Scene != nil {
 		a.readyOnce.Do(func() {
+			a.firstShown = true
+			if a.startOnFirstFrame {
+				a.startOnFirstFrame = false
+				a.sess.Start()
+			}
 			a.canvas.SetMessage("")
 			snap := a.sess.Snapshot()
 			fmt.Fprintf(a.logw, "burescope: ready dataset=%s n=%d dim=%d backend=%q",
 				a.sess.Dataset().Name, snap.N, snap.Dim, a.sess.BackendDesc())
 			if !a.started.IsZero() {
-				fmt.Fprintf(a.logw, " first-frame=%.2fs", time.Since(a.started).Seconds())
+				// at= is the wall clock, for timing from outside the process.
+				now := time.Now()
+				fmt.Fprintf(a.logw, " first-frame=%.2fs at=%.3f", now.Sub(a.started).Seconds(), float64(now.UnixMilli())/1e3)
 			}
 			fmt.Fprintln(a.logw)
 		})
@@ -334,6 +346,9 @@ func (a *App) logDone() {
 		return
 	}
 	fmt.Fprintf(a.logw, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
+	if k, sec := a.sess.RunSpeed(); k > 0 && sec > 0 {
+		fmt.Fprintf(a.logw, " run-iterations=%d run-seconds=%.2f it/s=%.1f", k, sec, float64(k)/sec)
+	}
 	if !a.started.IsZero() {
 		fmt.Fprintf(a.logw, " after=%.2fs", time.Since(a.started).Seconds())
 	}

@@ -215,7 +215,7 @@ func (a *App) fitEmbedding() {
 	a.loadGen++
 	gen := a.loadGen
 	a.goTracked(func() {
-		if err := a.fitDataset(&ds, st, gen, true); err != nil {
+		if err := a.fitDataset(&ds, st, gen, true, nil); err != nil {
 			a.do(func() { a.showError("Could not fit "+fit.DisplayName(v.Name), err) })
 		}
 	})

@@ -64,8 +64,12 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 		}
 		return a.showEmbedding(ds, req.Name, st, gen)
 	}
-	ds, err := fit.LoadDataset(req.Name, st, req.Metadata)
-	if err != nil {
+	var ds *datasets.Dataset
+	var err error
+	pre := a.preload.Swap(nil).take(req, st)
+	if pre != nil {
+		ds = pre.ds
+	} else if ds, err = fit.LoadDataset(req.Name, st, req.Metadata); err != nil {
 		return err
 	}
 	if ds.Embedding != nil && ds.Dist == nil {
@@ -87,28 +91,34 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 		})
 		return nil
 	}
-	return a.fitDataset(ds, st, gen, autostart)
+	return a.fitDataset(ds, st, gen, autostart, pre)
 }
 
 // fitDataset opens ds in the session under st on the backend st names
 // (on a worker goroutine) and, unless a newer load was requested, shows
 // it (and starts the fit if autostart).
-func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool) error {
+func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool, pre *preload) error {
 	sampled, err := fit.UseSampled(st.Pairs, ds.Kind, ds.Len())
 	if err != nil {
 		return err
 	}
-	if !sampled {
-		if _, _, err := fit.Problem(ds, st); err != nil {
+	switch {
+	case pre != nil && pre.opt != nil:
+		a.sess.OpenOptimizer(ds, st, pre.opt, pre.b, pre.desc) // built while the window was
+	case sampled:
+		b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw})
+		if err != nil {
+			return fmt.Errorf("backend %s: %w", st.Backend, err)
+		}
+		if err := a.sess.Open(ds, st, b, desc); err != nil {
 			return err
 		}
-	}
-	b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw})
-	if err != nil {
-		return fmt.Errorf("backend %s: %w", st.Backend, err)
-	}
-	if err := a.sess.Open(ds, st, b, desc); err != nil {
-		return err
+	default:
+		opt, b, desc, err := prepareAndOpen(ds, st, a.logw)
+		if err != nil {
+			return err
+		}
+		a.sess.OpenOptimizer(ds, st, opt, b, desc)
 	}
 	a.do(func() {
 		if gen != a.loadGen {
@@ -117,7 +127,13 @@ func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autosta
 		a.set = st
 		a.loaded(ds)
 		if autostart {
-			a.sess.Start()
+			if pre != nil && !a.firstShown {
+				// At launch the window is still coming up: iterate once
+				// the first frame is on screen, not in its way.
+				a.startOnFirstFrame = true
+			} else {
+				a.sess.Start()
+			}
 		}
 	})
 	return nil
@@ -168,7 +184,7 @@ func (a *App) rebuild(st fit.Settings) {
 		a.loadGen++
 		gen := a.loadGen
 		a.goTracked(func() {
-			if err := a.fitDataset(ds, st, gen, running); err != nil {
+			if err := a.fitDataset(ds, st, gen, running, nil); err != nil {
 				a.do(func() { a.showError("Could not fit "+fit.DisplayName(ds.Name), err) })
 			}
 		})

@@ -77,11 +77,22 @@ func Problem(ds *datasets.Dataset, st Settings) ([]float64, engine.Options, erro
 
 // NewOptimizer builds the optimiser for ds under st on backend b.
 func NewOptimizer(ds *datasets.Dataset, st Settings, b engine.Backend) (*engine.Optimizer, error) {
+	p, err := Prepare(ds, st)
+	if err != nil {
+		return nil, err
+	}
+	return p.NewOptimizer(b)
+}
+
+// Prepare does the backend-free part of NewOptimizer (distances,
+// normalisation, classical MDS), so the app can do it while its backend
+// opens.
+func Prepare(ds *datasets.Dataset, st Settings) (*engine.Prepared, error) {
 	dist, opt, err := Problem(ds, st)
 	if err != nil {
 		return nil, err
 	}
-	return engine.NewOptimizer(ds.Len(), dist, opt, b)
+	return engine.Prepare(ds.Len(), dist, opt)
 }
 
 // DatasetOptions turns the data settings into loader options; metadata

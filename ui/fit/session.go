@@ -15,8 +15,16 @@ import (
 )
 
 // publishEvery is how often the optimiser goroutine publishes a snapshot
-// while running (the frame loop draws at most ~30 per second anyway).
-const publishEvery = 40 * time.Millisecond
+// of a fit of n items while running. The frame loop draws at most ~30
+// frames per second, and frames that only show new data at most ~12
+// (view.Loop), so above 1000 items, where a snapshot's copies and sampled
+// mean share start to cost, snapshots come at that rate.
+func publishEvery(n int) time.Duration {
+	if n > 1000 {
+		return 80 * time.Millisecond
+	}
+	return 40 * time.Millisecond
+}
 
 // timeZero is the zero time (no rate measured yet).
 var timeZero time.Time
@@ -53,6 +61,12 @@ type Session struct {
 
 	rateIter int
 	rateTime time.Time
+
+	// The current (or last) run: when its first iteration began, at which
+	// iteration, and its latest snapshot's iteration and time (RunSpeed).
+	runMu                 sync.Mutex
+	runStart, runLast     time.Time
+	runStartIt, runLastIt int
 }
 
 // NewSession returns an empty session.
@@ -77,11 +91,32 @@ func (s *Session) Open(ds *datasets.Dataset, st Settings, b engine.Backend, back
 		}
 		return err
 	}
-	opt, err := NewOptimizer(ds, st, b)
+	prep, err := Prepare(ds, st)
 	if err != nil {
 		b.Close()
 		return err
 	}
+	return s.OpenPrepared(ds, st, prep, b, backendDesc)
+}
+
+// OpenPrepared is Open for an exact-pairs fit whose backend-free part
+// (Prepare) is already done: it only loads the problem on b and
+// evaluates the start. On error the previous state is kept and b is
+// closed.
+func (s *Session) OpenPrepared(ds *datasets.Dataset, st Settings, prep *engine.Prepared, b engine.Backend, backendDesc string) error {
+	opt, err := prep.NewOptimizer(b)
+	if err != nil {
+		b.Close()
+		return err
+	}
+	s.OpenOptimizer(ds, st, opt, b, backendDesc)
+	return nil
+}
+
+// OpenOptimizer is Open with the optimiser already built on b (by
+// NewOptimizer or Prepared.NewOptimizer, for example while the app's
+// window was being built). The session owns opt and b from now on.
+func (s *Session) OpenOptimizer(ds *datasets.Dataset, st Settings, opt *engine.Optimizer, b engine.Backend, backendDesc string) {
 	s.mu.Lock()
 	s.stopLocked()
 	prevDone, oldBackend := s.done, s.backend
@@ -101,7 +136,6 @@ func (s *Session) Open(ds *datasets.Dataset, st Settings, b engine.Backend, back
 		}()
 	}
 	s.publish(opt, opt.Latest())
-	return nil
 }
 
 // Close stops the optimiser and releases the backend.
@@ -217,8 +251,10 @@ func (s *Session) startLocked() {
 	s.cancel = cancel
 	opt := s.opt
 	s.queueLocked(func() {
-		err := opt.Run(ctx, publishEvery, func(sn *engine.Snapshot) { s.publish(opt, sn) })
+		s.runBegan(opt.Latest())
+		err := opt.Run(ctx, publishEvery(opt.Problem().N), func(sn *engine.Snapshot) { s.publish(opt, sn); s.runProgress(sn) })
 		s.publish(opt, opt.Latest())
+		s.runProgress(opt.Latest())
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.opt != opt || ctx.Err() != nil {
@@ -231,6 +267,39 @@ func (s *Session) startLocked() {
 		}
 		s.setStateLocked(EvFinished)
 	})
+}
+
+// runBegan records the start of a run from snapshot snap.
+func (s *Session) runBegan(snap *engine.Snapshot) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	s.runStart, s.runLast = time.Now(), time.Time{}
+	s.runStartIt, s.runLastIt = 0, 0
+	if snap != nil {
+		s.runStartIt, s.runLastIt = snap.Iter, snap.Iter
+	}
+}
+
+// runProgress records the newest snapshot of the run.
+func (s *Session) runProgress(snap *engine.Snapshot) {
+	if snap == nil {
+		return
+	}
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	s.runLast, s.runLastIt = time.Now(), snap.Iter
+}
+
+// RunSpeed returns the iterations the current (or last) run took and the
+// wall seconds between its start and its newest snapshot (0, 0 before
+// any run): its average speed, unlike Rate's recent one.
+func (s *Session) RunSpeed() (iters int, seconds float64) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.runLast.IsZero() {
+		return 0, 0
+	}
+	return s.runLastIt - s.runStartIt, s.runLast.Sub(s.runStart).Seconds()
 }
 
 // Pause stops the run after the current iteration; it does not wait.

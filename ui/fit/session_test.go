@@ -124,3 +124,33 @@ func TestSessionClosed(t *testing.T) {
 		t.Errorf("closed session in state %v", s.State())
 	}
 }
+
+// RunSpeed counts the iterations of the run that ended (its budget), not
+// those before it, and a positive duration; OpenOptimizer installs an
+// optimiser built elsewhere, whose first snapshot the session shows.
+func TestSessionRunSpeedAndOpenOptimizer(t *testing.T) {
+	s := NewSession()
+	defer s.Close()
+	st := testSettings()
+	st.Iterations = 25
+	ds := gridDataset(9)
+	b := engine.NewCPUBackend(1)
+	opt, err := NewOptimizer(ds, st, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.OpenOptimizer(ds, st, opt, b, "cpu")
+	if got := s.Snapshot(); got != opt.Latest() || s.Dataset() != ds || s.State() != StatePaused {
+		t.Fatalf("after OpenOptimizer: snapshot %p (optimiser's %p), state %v", got, opt.Latest(), s.State())
+	}
+	if k, sec := s.RunSpeed(); k != 0 || sec != 0 {
+		t.Errorf("before any run: %d iterations in %v s", k, sec)
+	}
+	s.Step(5)
+	s.Wait()
+	s.Start()
+	s.Wait()
+	if k, sec := s.RunSpeed(); k != 20 || !(sec > 0) {
+		t.Errorf("run from iteration 5 to the budget 25: RunSpeed %d iterations in %v s, want 20 in > 0 s", k, sec)
+	}
+}

@@ -108,8 +108,14 @@ type Loop struct {
 }
 
 // snapshotDuty: frames that only show a new snapshot are spaced at least
-// snapshotDuty times the last frame's drawing time apart.
-const snapshotDuty = 5
+// snapshotDuty times the last frame's drawing time apart, and at least
+// snapshotInterval: the rasteriser, the texture upload (a software one
+// under llvmpipe) and the status/curve refresh then take a small share
+// of the cores the optimiser runs on, while the fit still animates.
+const (
+	snapshotDuty     = 8
+	snapshotInterval = time.Second / 12
+)
 
 // NewLoop returns a frame loop that draws what source returns and shows
 // each frame with apply, posted to the UI goroutine with post (fyne.Do).
@@ -306,29 +312,50 @@ func (l *Loop) Run(ctx context.Context) {
 			return
 		case <-l.wake:
 		}
-		wait := l.minInterval - time.Since(last)
-		l.mu.Lock()
-		viewChanged := l.viewVer != l.lastView
-		l.mu.Unlock()
-		if !viewChanged {
-			// Only the data changed (a running fit publishing snapshots):
-			// keep the rasteriser, which shares the cores with the
-			// optimiser, to about 1/snapshotDuty of the time. Pan, zoom
-			// and hover keep the full frame rate.
-			if w := time.Duration(snapshotDuty*float64(l.cost)) - time.Since(last); w > wait {
-				wait = w
+		for {
+			wait := l.frameWait(last)
+			if wait <= 0 {
+				break
 			}
-		}
-		if wait > 0 {
+			// A view change (pan, zoom, hover) arriving while a
+			// data-only frame waits shortens the wait.
+			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
+				t.Stop()
 				return
-			case <-time.After(wait):
+			case <-t.C:
+			case <-l.wake:
+				t.Stop()
+				continue
 			}
+			break
 		}
 		last = time.Now()
 		l.Step()
 	}
+}
+
+// frameWait is how long the next frame must wait after the frame drawn
+// at last: the frame cap, and for a frame that only shows new data (a
+// running fit publishing snapshots) the snapshot spacing, which keeps
+// the rasteriser, sharing the cores with the optimiser, to at most
+// 1/snapshotDuty of the time. Pan, zoom and hover keep the full rate.
+func (l *Loop) frameWait(last time.Time) time.Duration {
+	wait := l.minInterval - time.Since(last)
+	l.mu.Lock()
+	viewChanged := l.viewVer != l.lastView
+	l.mu.Unlock()
+	if !viewChanged {
+		gap := time.Duration(snapshotDuty * float64(l.cost))
+		if gap < snapshotInterval {
+			gap = snapshotInterval
+		}
+		if w := gap - time.Since(last); w > wait {
+			wait = w
+		}
+	}
+	return wait
 }
 
 // Step draws one frame if anything changed; it is the body of Run (and

@@ -334,3 +334,32 @@ func TestTooltipIdleExpiry(t *testing.T) {
 	}
 	l.Hover(false, 0, 0)
 }
+
+// Frames that only show new data wait the larger of snapshotInterval and
+// snapshotDuty times the last drawing time after the previous frame; a
+// view change waits only for the frame cap.
+func TestFrameWaitSpacesDataOnlyFrames(t *testing.T) {
+	l := NewLoop(func() Input { return Input{} }, func(*Frame) {}, func(f func()) { f() })
+	last := time.Now()
+	for _, tc := range []struct {
+		name string
+		cost time.Duration
+		want time.Duration // lower bound of the data-only wait
+	}{
+		{"cheap frame: the interval", time.Millisecond, snapshotInterval},
+		{"costly frame: the duty", 40 * time.Millisecond, snapshotDuty * 40 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l.cost = tc.cost
+			l.lastView = l.viewVer
+			// Time passes between last and the call: allow it.
+			if w, slack := l.frameWait(last), time.Since(last); !(w >= tc.want-slack) || !(w <= tc.want) {
+				t.Errorf("data-only wait %v, want %v (less up to %v elapsed)", w, tc.want, slack)
+			}
+			l.Pan(1, 0) // a view change
+			if w := l.frameWait(last); !(w <= l.minInterval) {
+				t.Errorf("wait after a view change %v, want at most the frame cap %v", w, l.minInterval)
+			}
+		})
+	}
+}
