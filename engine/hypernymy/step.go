@@ -36,30 +36,31 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 					cand = append(cand, w)
 				}
 			}
-			sh.loss += hypPairLoss(sh.ws, t.cache, t.means, t.fact, t.cfg.Eps, p[0], cand, sh.gMean, sh.gFac, sh.touch)
+			sh.loss += hypPairLoss(sh.ws, t.cache, t.means, t.fact, t.cfg.Eps, p[0], cand, sh.acc)
 		}
 	})
-	// Reduce in shard order (fixed summation order per entry).
-	d, dd := t.d, t.d*t.d
+	// Reduce in shard order (fixed summation order per entry) into the
+	// batch gradient, which has a row for every item touched.
 	var loss float64
+	g := t.grad
 	for _, sh := range t.shards {
 		loss += sh.loss
-		for _, i32 := range sh.touched {
-			i := int(i32)
-			t.touched[i] = true
-			for j := i * d; j < (i+1)*d; j++ {
-				t.gMean[j] += sh.gMean[j]
-				sh.gMean[j] = 0
+		a := sh.acc
+		g.reserve(len(a.items))
+		d, dd := a.d, a.dd
+		for k, i := range a.items {
+			gm, gf := g.rows(int(i))
+			for j, v := range a.gm[k*d : (k+1)*d] {
+				gm[j] += v
 			}
-			for j := i * dd; j < (i+1)*dd; j++ {
-				t.gFac[j] += sh.gFac[j]
-				sh.gFac[j] = 0
+			for j, v := range a.gf[k*dd : (k+1)*dd] {
+				gf[j] += v
 			}
-			sh.mark[i] = false
 		}
-		sh.touched = sh.touched[:0]
+		a.reset()
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		t.grad.reset()
 		return 0, errors.New("hypernymy: loss is not finite (diverged? try a smaller learning rate)")
 	}
 	t.update()
@@ -67,38 +68,42 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 }
 
 // update applies the optimiser to the batch gradient (the gradient of the
-// summed loss of the batch) and clears it.
+// summed loss of the batch, t.grad) and clears it. Only the items with a
+// gradient row move (sparse update): for SGD that is the same step as a
+// dense one; Adam is the lazy variant (as TensorFlow's LazyAdam and
+// PyTorch's SparseAdam): the moments and parameters of an item the batch
+// did not touch stay as they are instead of decaying and drifting on
+// their momentum (docs/hypernymy.md, "Optimisation").
 func (t *Trainer) update() {
+	g := t.grad
 	d, dd := t.d, t.d*t.d
 	lr := t.cfg.LR
 	if t.cfg.Optimizer == SGD {
-		for i := 0; i < t.n; i++ {
-			if !t.touched[i] {
-				continue
+		for k, i32 := range g.items {
+			i := int(i32)
+			for j, v := range g.gm[k*d : (k+1)*d] {
+				t.means[i*d+j] -= lr * v
 			}
-			t.touched[i] = false
-			for j := i * d; j < (i+1)*d; j++ {
-				t.means[j] -= lr * t.gMean[j]
-				t.gMean[j] = 0
-			}
-			for j := i * dd; j < (i+1)*dd; j++ {
-				t.fact[j] -= lr * t.gFac[j]
-				t.gFac[j] = 0
+			for j, v := range g.gf[k*dd : (k+1)*dd] {
+				t.fact[i*dd+j] -= lr * v
 			}
 		}
+		g.reset()
 		return
 	}
-	// Adam (engine.Adam) on every parameter, in parallel over fixed
-	// chunks: each entry's update depends on that entry alone, so the
-	// result does not depend on the number of workers.
-	const chunk = 1 << 14
+	// Adam (engine.Adam) on the rows of the touched items, in parallel
+	// over fixed chunks: each entry's update depends on that entry alone,
+	// so the result does not depend on the number of workers.
+	const chunk = 256
 	t.adam.Tick()
-	hypParallel(t.cfg.Workers, (len(t.params)+chunk-1)/chunk, func(_, c int) {
-		lo, hi := c*chunk, min((c+1)*chunk, len(t.params))
-		t.adam.Update(t.params[lo:hi], t.grad[lo:hi], lo, lr)
-		clear(t.grad[lo:hi])
+	nd := t.n * d
+	hypParallel(t.cfg.Workers, (len(g.items)+chunk-1)/chunk, func(_, c int) {
+		lo, hi := c*chunk, min((c+1)*chunk, len(g.items))
+		for k := lo; k < hi; k++ {
+			i := int(g.items[k])
+			t.adam.Update(t.means[i*d:(i+1)*d], g.gm[k*d:(k+1)*d], i*d, lr)
+			t.adam.Update(t.fact[i*dd:(i+1)*dd], g.gf[k*dd:(k+1)*dd], nd+i*dd, lr)
+		}
 	})
-	for i := range t.touched {
-		t.touched[i] = false
-	}
+	g.reset()
 }

@@ -52,11 +52,9 @@ type Trainer struct {
 	pos    [][2]int // training relations as a sorted list
 	order  []int    // shuffled positive indices of the current epoch
 
-	means, fact []float64 // n*d, n*d*d
-	gMean, gFac []float64 // batch gradient
-	touched     []bool
+	means, fact []float64    // n*d, n*d*d
 	params      []float64    // means then factors: means and fact are views of it
-	grad        []float64    // gMean then gFac
+	grad        *hypGradAcc  // batch gradient, rows of the touched items
 	adam        *engine.Adam // the optimiser state when Optimizer is Adam
 
 	rng    *rand.Rand
@@ -112,14 +110,13 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	d := cfg.Dim
 	t := &Trainer{
 		cfg: cfg, n: n, d: d, graph: g, input: in, sym: sym, undir: undir, pos: g.pairs(),
-		params: make([]float64, n*(d+d*d)), grad: make([]float64, n*(d+d*d)),
-		touched: make([]bool, n), queryMark: make([]bool, n),
-		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		cache: newHypItemCache(n, d),
-		negs:  make([]int32, cfg.BatchSize*cfg.Negatives),
+		params: make([]float64, n*(d+d*d)), grad: newHypGradAcc(n, d),
+		queryMark: make([]bool, n),
+		rng:       rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		cache:     newHypItemCache(n, d),
+		negs:      make([]int32, cfg.BatchSize*cfg.Negatives),
 	}
 	t.means, t.fact = t.params[:n*d], t.params[n*d:]
-	t.gMean, t.gFac = t.grad[:n*d], t.grad[n*d:]
 	t.order = make([]int, len(t.pos))
 	for i := range t.order {
 		t.order[i] = i
