@@ -123,13 +123,23 @@ func hypMul(c, a, b []float64, d int) {
 func hypMulUpper(c, a, b []float64, d int) {
 	for i := 0; i < d; i++ {
 		ci := c[i*d : i*d+d]
-		clear(ci)
 		ai := a[i*d : i*d+d]
-		for p := i; p < len(ai); p++ {
+		p := i
+		if (d-i)%2 == 1 {
 			aip := ai[p]
-			bp := b[p*d : p*d+len(ci)]
-			for j, v := range bp {
-				ci[j] += aip * v
+			for j, v := range b[p*d : p*d+len(ci)] {
+				ci[j] = aip * v
+			}
+			p++
+		} else {
+			clear(ci)
+		}
+		for ; p+1 < len(ai); p += 2 {
+			a0, a1 := ai[p], ai[p+1]
+			b0 := b[p*d : p*d+len(ci)]
+			b1 := b[(p+1)*d : (p+1)*d+len(ci)]
+			for j, v := range b0 {
+				ci[j] += a0*v + a1*b1[j]
 			}
 		}
 	}

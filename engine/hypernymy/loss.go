@@ -118,19 +118,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		hypMulUpper(y, ft, lv, d)
 		m := ws.m[:dd]
 		// M = Y Y^T + eps K (lower triangle, mirrored).
-		for r := 0; r < d; r++ {
-			yr := y[r*d : r*d+d]
-			for q := 0; q <= r; q++ {
-				yq := y[q*d : q*d+len(yr)]
-				var s float64
-				for p, x := range yr {
-					s += x * yq[p]
-				}
-				s += eps * ku[r*d+q]
-				m[r*d+q] = s
-				m[q*d+r] = s
-			}
-		}
+		hypGramLower(m, y, ku, eps, d)
 		lam := ws.lam[j*d : (j+1)*d]
 		ws.eig.rows(m, ws.q[j*dd:(j+1)*dd], lam)
 		var tr float64
@@ -182,7 +170,32 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		// eigenvectors q_p (rows of q).
 		s := ws.s[:dd]
 		clear(s)
-		for p := 0; p < d; p++ {
+		p := 0
+		for ; p+1 < d; p += 2 {
+			q0, q1 := q[p*d:p*d+d], q[(p+1)*d:(p+1)*d+d]
+			sl0, sl1 := math.Sqrt(lam[p]), math.Sqrt(lam[p+1])
+			g0, g1 := w*sl0, w*sl1
+			var s0, s1 float64
+			if sl0 > 0 {
+				s0 = w / sl0
+			}
+			if sl1 > 0 {
+				s1 = w / sl1
+			}
+			for r := range q0 {
+				x0, x1 := q0[r], q1[r]
+				ag0, ag1, as0, as1 := g0*x0, g1*x1, s0*x0, s1*x1
+				gr := g[r*d : r*d+r+1]
+				sr := s[r*d : r*d+len(gr)]
+				a0, a1 := q0[:len(gr)], q1[:len(gr)]
+				for c, y0 := range a0 {
+					y1 := a1[c]
+					gr[c] += ag0*y0 + ag1*y1
+					sr[c] += as0*y0 + as1*y1
+				}
+			}
+		}
+		for ; p < d; p++ {
 			qp := q[p*d : p*d+d]
 			sl := math.Sqrt(lam[p])
 			fg := w * sl
@@ -209,28 +222,8 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		// grad L_v += w T^{A_v A_u} L_v = F_u (w M^{-1/2}) Y: t = F S
 		// (F = ft^T lower triangular), then gl += t Y.
 		t := ws.t[:dd]
-		for r := 0; r < d; r++ {
-			tr := t[r*d : r*d+d]
-			clear(tr)
-			for p := 0; p <= r; p++ {
-				a := ft[p*d+r]
-				sp := s[p*d : p*d+len(tr)]
-				for c, x := range sp {
-					tr[c] += a * x
-				}
-			}
-		}
-		y := ws.y[j*dd : (j+1)*dd]
-		for r := 0; r < d; r++ {
-			tr := t[r*d : r*d+d]
-			glr := gl[r*d : r*d+d]
-			for p, a := range tr {
-				yp := y[p*d : p*d+len(glr)]
-				for c, x := range yp {
-					glr[c] += a * x
-				}
-			}
-		}
+		hypMulLowerT(t, ft, s, d)
+		hypMulAdd(gl, t, ws.y[j*dd:(j+1)*dd], d)
 	}
 	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = F_u^{-T} G P_u, P_u = F_u^{-1} L_u.
 	for r := 0; r < d; r++ {
@@ -275,4 +268,91 @@ func hypParallel(workers, tasks int, f func(worker, task int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// hypGramLower writes Y Y^T + eps K into m (d x d, symmetric: the lower
+// triangle is computed, then mirrored).
+func hypGramLower(m, y, k []float64, eps float64, d int) {
+	for r := 0; r < d; r++ {
+		yr := y[r*d : r*d+d]
+		q := 0
+		for ; q+1 <= r; q += 2 {
+			y0 := y[q*d : q*d+len(yr)]
+			y1 := y[(q+1)*d : (q+1)*d+len(yr)]
+			var s0, s1 float64
+			for p, x := range yr {
+				s0 += x * y0[p]
+				s1 += x * y1[p]
+			}
+			s0 += eps * k[r*d+q]
+			s1 += eps * k[r*d+q+1]
+			m[r*d+q], m[q*d+r] = s0, s0
+			m[r*d+q+1], m[(q+1)*d+r] = s1, s1
+		}
+		for ; q <= r; q++ {
+			yq := y[q*d : q*d+len(yr)]
+			var s float64
+			for p, x := range yr {
+				s += x * yq[p]
+			}
+			s += eps * k[r*d+q]
+			m[r*d+q], m[q*d+r] = s, s
+		}
+	}
+}
+
+// hypMulLowerT writes ft^T s into t, where ft is upper triangular (so
+// ft^T is lower triangular; entries of ft below the diagonal are
+// ignored) and all are d x d.
+func hypMulLowerT(t, ft, s []float64, d int) {
+	for r := 0; r < d; r++ {
+		tr := t[r*d : r*d+d]
+		p := 0
+		if r%2 == 0 {
+			a := ft[r]
+			for c, x := range s[:len(tr)] {
+				tr[c] = a * x
+			}
+			p = 1
+		} else {
+			a0, a1 := ft[r], ft[d+r]
+			s0, s1 := s[:len(tr)], s[d:d+len(tr)]
+			for c, x := range s0 {
+				tr[c] = a0*x + a1*s1[c]
+			}
+			p = 2
+		}
+		for ; p+1 <= r; p += 2 {
+			a0, a1 := ft[p*d+r], ft[(p+1)*d+r]
+			s0 := s[p*d : p*d+len(tr)]
+			s1 := s[(p+1)*d : (p+1)*d+len(tr)]
+			for c, x := range s0 {
+				tr[c] += a0*x + a1*s1[c]
+			}
+		}
+	}
+}
+
+// hypMulAdd adds the product of the d x d matrices t and y to gl.
+func hypMulAdd(gl, t, y []float64, d int) {
+	for r := 0; r < d; r++ {
+		tr := t[r*d : r*d+d]
+		glr := gl[r*d : r*d+d]
+		p := 0
+		for ; p+1 < d; p += 2 {
+			a0, a1 := tr[p], tr[p+1]
+			y0 := y[p*d : p*d+len(glr)]
+			y1 := y[(p+1)*d : (p+1)*d+len(glr)]
+			for c, x := range y0 {
+				glr[c] += a0*x + a1*y1[c]
+			}
+		}
+		for ; p < d; p++ {
+			a := tr[p]
+			yp := y[p*d : p*d+len(glr)]
+			for c, x := range yp {
+				glr[c] += a * x
+			}
+		}
+	}
 }

@@ -39,71 +39,82 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 			sh.loss += hypPairLoss(sh.ws, t.cache, t.means, t.fact, t.cfg.Eps, p[0], cand, sh.acc)
 		}
 	})
-	// Reduce in shard order (fixed summation order per entry) into the
-	// batch gradient, which has a row for every item touched.
 	var loss float64
-	g := t.grad
 	for _, sh := range t.shards {
 		loss += sh.loss
-		a := sh.acc
-		g.reserve(len(a.items))
-		d, dd := a.d, a.dd
-		for k, i := range a.items {
-			gm, gf := g.rows(int(i))
-			for j, v := range a.gm[k*d : (k+1)*d] {
-				gm[j] += v
-			}
-			for j, v := range a.gf[k*dd : (k+1)*dd] {
-				gf[j] += v
-			}
-		}
-		a.reset()
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		t.grad.reset()
+		for _, sh := range t.shards {
+			sh.acc.reset()
+		}
 		return 0, errors.New("hypernymy: loss is not finite (diverged? try a smaller learning rate)")
 	}
-	t.update()
+	t.update(t.shardAccs[:])
 	return loss, nil
 }
 
-// update applies the optimiser to the batch gradient (the gradient of the
-// summed loss of the batch, t.grad) and clears it. Only the items with a
-// gradient row move (sparse update): for SGD that is the same step as a
-// dense one; Adam is the lazy variant (as TensorFlow's LazyAdam and
-// PyTorch's SparseAdam): the moments and parameters of an item the batch
-// did not touch stay as they are instead of decaying and drifting on
-// their momentum (docs/hypernymy.md, "Optimisation").
-func (t *Trainer) update() {
-	g := t.grad
-	d, dd := t.d, t.d*t.d
-	lr := t.cfg.LR
-	if t.cfg.Optimizer == SGD {
-		for k, i32 := range g.items {
-			i := int(i32)
-			for j, v := range g.gm[k*d : (k+1)*d] {
-				t.means[i*d+j] -= lr * v
-			}
-			for j, v := range g.gf[k*dd : (k+1)*dd] {
-				t.fact[i*dd+j] -= lr * v
+// update sums the gradient rows of srcs (for each item, in the order of
+// srcs: a fixed summation order per entry) into the gradient of the
+// batch's summed loss, applies the optimiser to it and clears srcs. Only
+// the items with a gradient row move (sparse update): for SGD that is the
+// same step as a dense one; Adam is the lazy variant (as TensorFlow's
+// LazyAdam and PyTorch's SparseAdam): the moments and parameters of an
+// item the batch did not touch stay as they are instead of decaying and
+// drifting on their momentum (docs/hypernymy.md, "Optimisation"). The
+// sum and the step run in parallel over fixed chunks of items; each
+// entry's result depends on that entry alone, so it does not depend on
+// the number of workers.
+func (t *Trainer) update(srcs []*hypGradAcc) {
+	items := t.gradItems[:0]
+	for _, a := range srcs {
+		for _, i := range a.items {
+			if !t.gradMark[i] {
+				t.gradMark[i] = true
+				items = append(items, i)
 			}
 		}
-		g.reset()
-		return
 	}
-	// Adam (engine.Adam) on the rows of the touched items, in parallel
-	// over fixed chunks: each entry's update depends on that entry alone,
-	// so the result does not depend on the number of workers.
-	const chunk = 256
-	t.adam.Tick()
+	t.gradItems = items
+	d, dd := t.d, t.d*t.d
 	nd := t.n * d
-	hypParallel(t.cfg.Workers, (len(g.items)+chunk-1)/chunk, func(_, c int) {
-		lo, hi := c*chunk, min((c+1)*chunk, len(g.items))
-		for k := lo; k < hi; k++ {
-			i := int(g.items[k])
-			t.adam.Update(t.means[i*d:(i+1)*d], g.gm[k*d:(k+1)*d], i*d, lr)
-			t.adam.Update(t.fact[i*dd:(i+1)*dd], g.gf[k*dd:(k+1)*dd], nd+i*dd, lr)
+	lr := t.cfg.LR
+	adam := t.cfg.Optimizer != SGD
+	if adam {
+		t.adam.Tick()
+	}
+	const chunk = 256
+	hypParallel(t.cfg.Workers, (len(items)+chunk-1)/chunk, func(w, c int) {
+		buf := t.gradBuf[w]
+		gm, gf := buf[:d], buf[d:d+dd]
+		for _, i32 := range items[c*chunk : min((c+1)*chunk, len(items))] {
+			i := int(i32)
+			t.gradMark[i] = false
+			clear(buf)
+			for _, a := range srcs {
+				s := int(a.slot[i])
+				if s < 0 {
+					continue
+				}
+				for j, v := range a.gm[s*d : (s+1)*d] {
+					gm[j] += v
+				}
+				for j, v := range a.gf[s*dd : (s+1)*dd] {
+					gf[j] += v
+				}
+			}
+			x, f := t.means[i*d:(i+1)*d], t.fact[i*dd:(i+1)*dd]
+			if adam {
+				t.adam.Update(x, gm, i*d, lr)
+				t.adam.Update(f, gf, nd+i*dd, lr)
+				continue
+			}
+			for j, v := range gm {
+				x[j] -= lr * v
+			}
+			for j, v := range gf {
+				f[j] -= lr * v
+			}
 		}
 	})
-	g.reset()
+	hypParallel(t.cfg.Workers, len(srcs), func(_, s int) { srcs[s].reset() })
 }

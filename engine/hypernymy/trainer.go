@@ -52,16 +52,21 @@ type Trainer struct {
 	pos    [][2]int // training relations as a sorted list
 	order  []int    // shuffled positive indices of the current epoch
 
-	means, fact []float64    // n*d, n*d*d
-	params      []float64    // means then factors: means and fact are views of it
-	grad        *hypGradAcc  // batch gradient, rows of the touched items
-	adam        *engine.Adam // the optimiser state when Optimizer is Adam
+	means, fact []float64 // n*d, n*d*d
+	params      []float64 // means then factors: means and fact are views of it
+	// gradItems lists the items with a gradient in the current step
+	// (marked in gradMark); gradBuf is one gradient row per worker.
+	gradItems []int32
+	gradMark  []bool
+	gradBuf   [][]float64
+	adam      *engine.Adam // the optimiser state when Optimizer is Adam
 
-	rng    *rand.Rand
-	cache  *hypItemCache
-	cws    []*hypCacheWS
-	shards [hypShards]*hypShard
-	negs   []int32 // BatchSize * Negatives
+	rng       *rand.Rand
+	cache     *hypItemCache
+	cws       []*hypCacheWS
+	shards    [hypShards]*hypShard
+	shardAccs [hypShards]*hypGradAcc // the shards' accumulators
+	negs      []int32                // BatchSize * Negatives
 	// queryMark and queries list the distinct u of the current batch.
 	queryMark []bool
 	queries   []int32
@@ -110,7 +115,7 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	d := cfg.Dim
 	t := &Trainer{
 		cfg: cfg, n: n, d: d, graph: g, input: in, sym: sym, undir: undir, pos: g.pairs(),
-		params: make([]float64, n*(d+d*d)), grad: newHypGradAcc(n, d),
+		params: make([]float64, n*(d+d*d)), gradMark: make([]bool, n),
 		queryMark: make([]bool, n),
 		rng:       rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		cache:     newHypItemCache(n, d),
@@ -138,11 +143,14 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 		t.adam = engine.NewAdam(len(t.params))
 	}
 	t.cws = make([]*hypCacheWS, cfg.Workers)
+	t.gradBuf = make([][]float64, cfg.Workers)
 	for i := range t.cws {
 		t.cws[i] = newHypCacheWS(d)
+		t.gradBuf[i] = make([]float64, d+d*d)
 	}
 	for s := range t.shards {
 		t.shards[s] = newHypShard(n, d, cfg.Negatives)
+		t.shardAccs[s] = t.shards[s].acc
 	}
 	t.lastLoss = math.NaN()
 	t.latest.Store(t.snapshot())

@@ -175,8 +175,9 @@ func hypTql2(w, diag, off []float64, d int) bool {
 					h = c * p
 					r = hypHypot(p, off[i])
 					off[i+1] = s * r
-					s = off[i] / r
-					c = p / r
+					ir := 1 / r
+					s = off[i] * ir
+					c = p * ir
 					p = c*diag[i] - s*g
 					diag[i+1] = h + s*(c*g+s*diag[i])
 					a := w[i*d : i*d+d]
