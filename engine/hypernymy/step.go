@@ -3,6 +3,7 @@ package hypernymy
 import (
 	"errors"
 	"math"
+	"slices"
 )
 
 // batch does one optimisation step on the given positives and returns the
@@ -74,6 +75,9 @@ func (t *Trainer) update(srcs []*hypGradAcc) {
 			}
 		}
 	}
+	// In index order: the parameter and moment rows are then visited in
+	// address order, which the hardware prefetchers follow.
+	slices.Sort(items)
 	t.gradItems = items
 	d, dd := t.d, t.d*t.d
 	nd := t.n * d
