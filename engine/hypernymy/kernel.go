@@ -110,6 +110,7 @@ func hypMul(c, a, b []float64, d int) {
 		ai := a[i*d : i*d+d]
 		for p, aip := range ai {
 			bp := b[p*d : p*d+len(ci)]
+			ci := ci[:len(bp)]
 			for j, v := range bp {
 				ci[j] += aip * v
 			}
@@ -127,7 +128,9 @@ func hypMulUpper(c, a, b []float64, d int) {
 		p := i
 		if (d-i)%2 == 1 {
 			aip := ai[p]
-			for j, v := range b[p*d : p*d+len(ci)] {
+			bp := b[p*d : p*d+len(ci)]
+			ci := ci[:len(bp)]
+			for j, v := range bp {
 				ci[j] = aip * v
 			}
 			p++
@@ -138,6 +141,7 @@ func hypMulUpper(c, a, b []float64, d int) {
 			a0, a1 := ai[p], ai[p+1]
 			b0 := b[p*d : p*d+len(ci)]
 			b1 := b[(p+1)*d : (p+1)*d+len(ci)]
+			b1, ci := b1[:len(b0)], ci[:len(b0)]
 			for j, v := range b0 {
 				ci[j] += a0*v + a1*b1[j]
 			}

@@ -187,7 +187,8 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 				ag0, ag1, as0, as1 := g0*x0, g1*x1, s0*x0, s1*x1
 				gr := g[r*d : r*d+r+1]
 				sr := s[r*d : r*d+len(gr)]
-				a0, a1 := q0[:len(gr)], q1[:len(gr)]
+				a0 := q0[:len(gr)]
+				a1, sr := q1[:len(a0)], sr[:len(a0)]
 				for c, y0 := range a0 {
 					y1 := a1[c]
 					gr[c] += ag0*y0 + ag1*y1
@@ -208,6 +209,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 				gr := g[r*d : r*d+r+1]
 				sr := s[r*d : r*d+len(gr)]
 				qs := qp[:len(gr)]
+				sr = sr[:len(qs)]
 				for c, y := range qs {
 					gr[c] += ag * y
 					sr[c] += as * y
@@ -279,6 +281,7 @@ func hypGramLower(m, y, k []float64, eps float64, d int) {
 		for ; q+1 <= r; q += 2 {
 			y0 := y[q*d : q*d+len(yr)]
 			y1 := y[(q+1)*d : (q+1)*d+len(yr)]
+			y0, y1 = y0[:len(yr)], y1[:len(yr)]
 			var s0, s1 float64
 			for p, x := range yr {
 				s0 += x * y0[p]
@@ -291,6 +294,7 @@ func hypGramLower(m, y, k []float64, eps float64, d int) {
 		}
 		for ; q <= r; q++ {
 			yq := y[q*d : q*d+len(yr)]
+			yq = yq[:len(yr)]
 			var s float64
 			for p, x := range yr {
 				s += x * yq[p]
@@ -310,13 +314,16 @@ func hypMulLowerT(t, ft, s []float64, d int) {
 		p := 0
 		if r%2 == 0 {
 			a := ft[r]
-			for c, x := range s[:len(tr)] {
+			s0 := s[:len(tr)]
+			tr := tr[:len(s0)]
+			for c, x := range s0 {
 				tr[c] = a * x
 			}
 			p = 1
 		} else {
 			a0, a1 := ft[r], ft[d+r]
 			s0, s1 := s[:len(tr)], s[d:d+len(tr)]
+			s1, tr := s1[:len(s0)], tr[:len(s0)]
 			for c, x := range s0 {
 				tr[c] = a0*x + a1*s1[c]
 			}
@@ -326,6 +333,7 @@ func hypMulLowerT(t, ft, s []float64, d int) {
 			a0, a1 := ft[p*d+r], ft[(p+1)*d+r]
 			s0 := s[p*d : p*d+len(tr)]
 			s1 := s[(p+1)*d : (p+1)*d+len(tr)]
+			s1, tr := s1[:len(s0)], tr[:len(s0)]
 			for c, x := range s0 {
 				tr[c] += a0*x + a1*s1[c]
 			}
@@ -343,6 +351,7 @@ func hypMulAdd(gl, t, y []float64, d int) {
 			a0, a1 := tr[p], tr[p+1]
 			y0 := y[p*d : p*d+len(glr)]
 			y1 := y[(p+1)*d : (p+1)*d+len(glr)]
+			y1, glr := y1[:len(y0)], glr[:len(y0)]
 			for c, x := range y0 {
 				glr[c] += a0*x + a1*y1[c]
 			}
@@ -350,6 +359,7 @@ func hypMulAdd(gl, t, y []float64, d int) {
 		for ; p < d; p++ {
 			a := tr[p]
 			yp := y[p*d : p*d+len(glr)]
+			glr := glr[:len(yp)]
 			for c, x := range yp {
 				glr[c] += a * x
 			}

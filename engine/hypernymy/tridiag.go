@@ -59,7 +59,7 @@ func hypTred2(w, diag, off []float64, d int) {
 				w[i*d+j] = f
 				wj := w[j*d : j*d+i]
 				g = off[j] + wj[j]*f
-				dk, ok := diag[:i], off[:i]
+				dk, ok := diag[:len(wj)], off[:len(wj)]
 				for k := j + 1; k < len(wj); k++ {
 					g += wj[k] * dk[k]
 					ok[k] += wj[k] * f
@@ -79,7 +79,7 @@ func hypTred2(w, diag, off []float64, d int) {
 				f = diag[j]
 				g = off[j]
 				wj := w[j*d : j*d+i]
-				dk, ok := diag[:i], off[:i]
+				dk, ok := diag[:len(wj)], off[:len(wj)]
 				for k := j; k < len(wj); k++ {
 					wj[k] -= f*ok[k] + g*dk[k]
 				}
@@ -103,9 +103,11 @@ func hypTred2(w, diag, off []float64, d int) {
 			for j := 0; j <= i; j++ {
 				wj := w[j*d : j*d+len(wi1)]
 				var g float64
+				wj = wj[:len(wi1)]
 				for k, x := range wi1 {
 					g += x * wj[k]
 				}
+				dk := dk[:len(wj)]
 				for k := range wj {
 					wj[k] -= g * dk[k]
 				}
@@ -182,6 +184,7 @@ func hypTql2(w, diag, off []float64, d int) bool {
 					diag[i+1] = h + s*(c*g+s*diag[i])
 					a := w[i*d : i*d+d]
 					b := w[(i+1)*d : (i+1)*d+len(a)]
+					b = b[:len(a)]
 					for k, ak := range a {
 						bk := b[k]
 						b[k] = s*ak + c*bk
