@@ -37,9 +37,8 @@ for d in 2 5 10; do
   for rev in old new; do
     one=$(cpu "$out/$rev.test" "$d" 1 | cut -f1)
     six=$(cpu "$out/$rev.test" "$d" 6)
-    ns=$(echo "$six" | awk '{print $(NF-3)}')
-    printf "%s\t%s\t%.0f\t%.0f\n" "$rev" "$d" "$(echo "$ns / 1e6" | bc -l)" \
-      "$(echo "($(echo "$six" | cut -f1) - $one) / 5" | bc -l)"
+    echo "$six" | awk -v rev="$rev" -v d="$d" -v one="$one" \
+      '{printf "%s\t%s\t%.0f\t%.0f\n", rev, d, $(NF-3) / 1e6, ($1 - one) / 5}'
   done
 done
 echo "load after: $(cat /proc/loadavg)"
