@@ -663,3 +663,49 @@ func TestHypAdamUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestHypGradAcc checks the sparse gradient accumulator: a row is zero on
+// first touch and the same memory on later touches, rows handed out after
+// one reserve stay valid together (no reallocation in between), items are
+// listed once in first-touch order, and reset forgets everything.
+func TestHypGradAcc(t *testing.T) {
+	const n, d = 50, 3
+	acc := newHypGradAcc(n, d)
+	for round := 0; round < 2; round++ {
+		order := []int{7, 3, 7, 41, 0, 3, 49}
+		acc.reserve(len(order))
+		var held [][]float64
+		for k, i := range order {
+			gm, gf := acc.rows(i)
+			if len(gm) != d || len(gf) != d*d {
+				t.Fatalf("round %d: rows(%d) have lengths %d, %d", round, i, len(gm), len(gf))
+			}
+			for j := range gf {
+				gf[j] += float64(k + 1)
+			}
+			gm[0] += float64(k + 1)
+			held = append(held, gm)
+		}
+		// Item 7 was touched at positions 0 and 2 (adds 1 and 3), 3 at 1
+		// and 5 (2 and 6); every handed-out slice still aliases its row.
+		want := map[int]float64{7: 4, 3: 8, 41: 4, 0: 5, 49: 7}
+		if got := acc.items; len(got) != 5 || got[0] != 7 || got[1] != 3 || got[2] != 41 || got[3] != 0 || got[4] != 49 {
+			t.Fatalf("round %d: items %v, want [7 3 41 0 49]", round, got)
+		}
+		for k, i := range order {
+			gm, gf := acc.rows(i)
+			if gm[0] != want[i] || gf[d*d-1] != want[i] || &held[k][0] != &gm[0] {
+				t.Errorf("round %d: item %d row (%v, %v), want %v in the memory handed out first", round, i, gm[0], gf[d*d-1], want[i])
+			}
+		}
+		acc.reset()
+		if len(acc.items) != 0 {
+			t.Fatalf("round %d: reset left items %v", round, acc.items)
+		}
+		for i, s := range acc.slot {
+			if s != -1 {
+				t.Fatalf("round %d: reset left item %d at slot %d", round, i, s)
+			}
+		}
+	}
+}
