@@ -78,10 +78,11 @@ func BenchmarkHypPairLoss(b *testing.B) {
 				cand[i] = int32(1 + i%(n-1))
 			}
 			ws := newHypPairWS(d, len(cand))
-			gm, gf := make([]float64, n*d), make([]float64, n*dd)
+			acc := newHypGradAcc(n, d)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				hypPairLoss(ws, c, means, fact, 0.01, 0, cand, gm, gf, func(int) {})
+				hypPairLoss(ws, c, means, fact, 0.01, 0, cand, acc)
+				acc.reset()
 			}
 		})
 	}

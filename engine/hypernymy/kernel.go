@@ -37,17 +37,35 @@ func newHypEig(d int) *hypEig {
 // vectors writes the eigenvalues of the symmetric d x d matrix m (used as
 // scratch) into lam and orthonormal eigenvectors into the columns of v.
 func (h *hypEig) vectors(m, v, lam []float64) {
+	h.rows(m, v, lam)
+	hypTranspose(v, h.d)
+}
+
+// rows is vectors with the eigenvectors in the rows of w (w = Q^T,
+// m = w^T diag(lam) w): the layout the loss kernel reads contiguously.
+func (h *hypEig) rows(m, w, lam []float64) {
 	d := h.d
 	if d <= hypJacobiMaxDim {
-		engine.JacobiEigen(m, d, v, lam)
+		engine.JacobiEigen(m, d, w, lam)
+		hypTranspose(w, d)
 		return
 	}
-	copy(v, m[:d*d])
-	hypTred2(v, lam, h.e, d)
-	if !hypTql2(v, lam, h.e, d) {
+	copy(w, m[:d*d])
+	hypTred2(w, lam, h.e, d)
+	if !hypTql2(w, lam, h.e, d) {
 		// QL failed to converge (non-finite input): fall back to Jacobi,
 		// which always terminates.
-		engine.JacobiEigen(m, d, v, lam)
+		engine.JacobiEigen(m, d, w, lam)
+		hypTranspose(w, d)
+	}
+}
+
+// hypTranspose transposes the d x d matrix a in place.
+func hypTranspose(a []float64, d int) {
+	for i := 0; i < d; i++ {
+		for j := i + 1; j < d; j++ {
+			a[i*d+j], a[j*d+i] = a[j*d+i], a[i*d+j]
+		}
 	}
 }
 
@@ -87,13 +105,12 @@ func hypSpectral(out, v, f []float64, d int) {
 // not alias a or b).
 func hypMul(c, a, b []float64, d int) {
 	for i := 0; i < d; i++ {
-		ci := c[i*d : (i+1)*d]
-		for j := range ci {
-			ci[j] = 0
-		}
-		for p := 0; p < d; p++ {
-			aip := a[i*d+p]
-			bp := b[p*d : (p+1)*d]
+		ci := c[i*d : i*d+d]
+		clear(ci)
+		ai := a[i*d : i*d+d]
+		for p, aip := range ai {
+			bp := b[p*d : p*d+len(ci)]
+			ci := ci[:len(bp)]
 			for j, v := range bp {
 				ci[j] += aip * v
 			}
@@ -106,15 +123,27 @@ func hypMul(c, a, b []float64, d int) {
 // a or b).
 func hypMulUpper(c, a, b []float64, d int) {
 	for i := 0; i < d; i++ {
-		ci := c[i*d : (i+1)*d]
-		for j := range ci {
-			ci[j] = 0
-		}
-		for p := i; p < d; p++ {
-			aip := a[i*d+p]
-			bp := b[p*d : (p+1)*d]
+		ci := c[i*d : i*d+d]
+		ai := a[i*d : i*d+d]
+		p := i
+		if (d-i)%2 == 1 {
+			aip := ai[p]
+			bp := b[p*d : p*d+len(ci)]
+			ci := ci[:len(bp)]
 			for j, v := range bp {
-				ci[j] += aip * v
+				ci[j] = aip * v
+			}
+			p++
+		} else {
+			clear(ci)
+		}
+		for ; p+1 < len(ai); p += 2 {
+			a0, a1 := ai[p], ai[p+1]
+			b0 := b[p*d : p*d+len(ci)]
+			b1 := b[(p+1)*d : (p+1)*d+len(ci)]
+			b1, ci := b1[:len(b0)], ci[:len(b0)]
+			for j, v := range b0 {
+				ci[j] += a0*v + a1*b1[j]
 			}
 		}
 	}

@@ -6,60 +6,106 @@ import (
 	"sync/atomic"
 )
 
-// hypShard is one slice of a batch: its gradient accumulator (dense, with
-// the touched items listed so that only those are summed and cleared) and
-// the kernel workspace.
-type hypShard struct {
-	gMean, gFac []float64
-	mark        []bool
-	touched     []int32
-	loss        float64
-	ws          *hypPairWS
+// hypGradAcc accumulates a gradient over the rows (items) it is given:
+// only the items touched so far have a row (mean gradient d, factor
+// gradient d*d, in the order of their first touch), so a batch costs
+// memory and time in proportion to the items it touches, not to n.
+type hypGradAcc struct {
+	d, dd  int
+	slot   []int32 // row of item i, -1 when i has none
+	items  []int32 // the touched items, in order of first touch
+	gm, gf []float64
 }
 
-func newHypShard(n, d, negs int) *hypShard {
-	return &hypShard{gMean: make([]float64, n*d), gFac: make([]float64, n*d*d),
-		mark: make([]bool, n), ws: newHypPairWS(d, negs+1)}
+func newHypGradAcc(n, d int) *hypGradAcc {
+	a := &hypGradAcc{d: d, dd: d * d, slot: make([]int32, n)}
+	for i := range a.slot {
+		a.slot[i] = -1
+	}
+	return a
 }
 
-func (s *hypShard) touch(i int) {
-	if !s.mark[i] {
-		s.mark[i] = true
-		s.touched = append(s.touched, int32(i))
+// reserve makes room for k more rows, so that the slices returned by the
+// next k calls of rows stay valid together.
+func (a *hypGradAcc) reserve(k int) {
+	r := len(a.items) + k
+	if r*a.d > cap(a.gm) {
+		a.gm = append(make([]float64, 0, 2*r*a.d), a.gm...)
+	}
+	if r*a.dd > cap(a.gf) {
+		a.gf = append(make([]float64, 0, 2*r*a.dd), a.gf...)
 	}
 }
 
+// rows returns the gradient rows of item i (zero on first touch). Call
+// reserve first.
+func (a *hypGradAcc) rows(i int) (gm, gf []float64) {
+	s := int(a.slot[i])
+	if s < 0 {
+		s = len(a.items)
+		a.slot[i] = int32(s)
+		a.items = append(a.items, int32(i))
+		a.gm = a.gm[:(s+1)*a.d]
+		a.gf = a.gf[:(s+1)*a.dd]
+		clear(a.gm[s*a.d:])
+		clear(a.gf[s*a.dd:])
+	}
+	return a.gm[s*a.d : (s+1)*a.d], a.gf[s*a.dd : (s+1)*a.dd]
+}
+
+// reset forgets all rows.
+func (a *hypGradAcc) reset() {
+	for _, i := range a.items {
+		a.slot[i] = -1
+	}
+	a.items = a.items[:0]
+	a.gm, a.gf = a.gm[:0], a.gf[:0]
+}
+
+// hypShard is one slice of a batch: its gradient accumulator and the
+// kernel workspace.
+type hypShard struct {
+	acc  *hypGradAcc
+	loss float64
+	ws   *hypPairWS
+}
+
+func newHypShard(n, d, negs int) *hypShard {
+	return &hypShard{acc: newHypGradAcc(n, d), ws: newHypPairWS(d, negs+1)}
+}
+
 // hypPairWS is the per-goroutine workspace of the loss kernel: for each of
-// the K = 1 + negatives candidates, Y = F_u^T L_v, the eigenvectors Q
-// and eigenvalues of M = Y Y^T + eps F_u^T F_u = F_u^T A_v F_u, and the score.
+// the K = 1 + negatives candidates, Y = F_u^T L_v, the eigenvectors (the
+// rows of q) and eigenvalues of M = Y Y^T + eps F_u^T F_u = F_u^T A_v F_u,
+// and the score.
 type hypPairWS struct {
-	d            int
-	y, q, lam    []float64
-	score, wt    []float64
-	m, g, t1, t2 []float64
-	f            []float64
-	eig          *hypEig
+	d          int
+	y, q, lam  []float64
+	score, wt  []float64
+	m, g, s, t []float64
+	f          []float64
+	eig        *hypEig
 }
 
 func newHypPairWS(d, k int) *hypPairWS {
 	dd := d * d
 	return &hypPairWS{d: d, y: make([]float64, k*dd), q: make([]float64, k*dd),
 		lam: make([]float64, k*d), score: make([]float64, k), wt: make([]float64, k),
-		m: make([]float64, dd), g: make([]float64, dd), t1: make([]float64, dd),
-		t2: make([]float64, dd), f: make([]float64, d), eig: newHypEig(d)}
+		m: make([]float64, dd), g: make([]float64, dd), s: make([]float64, dd),
+		t: make([]float64, dd), f: make([]float64, d), eig: newHypEig(d)}
 }
 
-// hypPairLoss adds to the gradients gMean, gFac the gradient of the loss
+// hypPairLoss adds to acc the gradient of the loss
 //
 //	-log( e^{s_0} / sum_k e^{s_k} ),  s_k = [u : cand_k],
 //
 // (cand[0] is the positive v, the rest the negatives) and returns the
 // loss. means and fact are the parameters, c the item cache built from
 // them with eps by setFromFactor (Cholesky: F^T and F^{-T} are upper
-// triangular, which the products here exploit); touch is called for
-// every item whose gradient changes.
+// triangular, which the products here exploit). Only items with a
+// non-zero softmax weight get a gradient row.
 func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps float64,
-	u int, cand []int32, gMean, gFac []float64, touch func(int)) float64 {
+	u int, cand []int32, acc *hypGradAcc) float64 {
 	d := ws.d
 	dd := d * d
 	ft := c.ft[u*dd : (u+1)*dd]
@@ -70,20 +116,11 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		lv := fact[int(v)*dd : (int(v)+1)*dd]
 		y := ws.y[j*dd : (j+1)*dd]
 		hypMulUpper(y, ft, lv, d)
-		m := ws.m
-		for r := 0; r < d; r++ {
-			for q := 0; q <= r; q++ {
-				var s float64
-				for p := 0; p < d; p++ {
-					s += y[r*d+p] * y[q*d+p]
-				}
-				s += eps * ku[r*d+q]
-				m[r*d+q] = s
-				m[q*d+r] = s
-			}
-		}
+		m := ws.m[:dd]
+		// M = Y Y^T + eps K (lower triangle, mirrored).
+		hypGramLower(m, y, ku, eps, d)
 		lam := ws.lam[j*d : (j+1)*d]
-		ws.eig.vectors(m, ws.q[j*dd:(j+1)*dd], lam)
+		ws.eig.rows(m, ws.q[j*dd:(j+1)*dd], lam)
 		var tr float64
 		for i, l := range lam {
 			l = math.Max(l, 0)
@@ -109,72 +146,86 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	}
 	ws.wt[0] -= 1
 
-	touch(u)
-	gmu := gMean[u*d : (u+1)*d]
-	g := ws.g
-	for i := range g {
-		g[i] = 0
-	}
+	acc.reserve(len(cand) + 1)
+	gmu, glu := acc.rows(u)
+	g := ws.g[:dd]
+	clear(g)
 	for j, v := range cand {
 		w := ws.wt[j]
 		if w == 0 {
 			continue
 		}
 		vi := int(v)
-		touch(vi)
+		gmv, gl := acc.rows(vi)
 		mv := means[vi*d : (vi+1)*d]
-		gmv := gMean[vi*d : (vi+1)*d]
 		for i := range gmu {
 			gmu[i] += w * mv[i]
 			gmv[i] += w * mu[i]
 		}
 		q := ws.q[j*dd : (j+1)*dd]
 		lam := ws.lam[j*d : (j+1)*d]
-		// G += w M^{1/2} = Q diag(w sqrt(lambda)) Q^T (lower triangle; G
-		// is symmetric and mirrored below).
-		for p := 0; p < d; p++ {
-			ws.f[p] = w * math.Sqrt(lam[p])
+		// G += w M^{1/2} = sum_p w sqrt(lambda_p) q_p q_p^T (lower
+		// triangle; mirrored at the end), and S = M^{-1/2} (lower
+		// triangle, mirrored below), both as rank-one updates along the
+		// eigenvectors q_p (rows of q).
+		s := ws.s[:dd]
+		clear(s)
+		p := 0
+		for ; p+1 < d; p += 2 {
+			q0, q1 := q[p*d:p*d+d], q[(p+1)*d:(p+1)*d+d]
+			sl0, sl1 := math.Sqrt(lam[p]), math.Sqrt(lam[p+1])
+			g0, g1 := w*sl0, w*sl1
+			var s0, s1 float64
+			if sl0 > 0 {
+				s0 = w / sl0
+			}
+			if sl1 > 0 {
+				s1 = w / sl1
+			}
+			for r := range q0 {
+				x0, x1 := q0[r], q1[r]
+				ag0, ag1, as0, as1 := g0*x0, g1*x1, s0*x0, s1*x1
+				gr := g[r*d : r*d+r+1]
+				sr := s[r*d : r*d+len(gr)]
+				a0 := q0[:len(gr)]
+				a1, sr := q1[:len(a0)], sr[:len(a0)]
+				for c, y0 := range a0 {
+					y1 := a1[c]
+					gr[c] += ag0*y0 + ag1*y1
+					sr[c] += as0*y0 + as1*y1
+				}
+			}
+		}
+		for ; p < d; p++ {
+			qp := q[p*d : p*d+d]
+			sl := math.Sqrt(lam[p])
+			fg := w * sl
+			var fs float64
+			if sl > 0 {
+				fs = w / sl
+			}
+			for r, x := range qp {
+				ag, as := fg*x, fs*x
+				gr := g[r*d : r*d+r+1]
+				sr := s[r*d : r*d+len(gr)]
+				qs := qp[:len(gr)]
+				sr = sr[:len(qs)]
+				for c, y := range qs {
+					gr[c] += ag * y
+					sr[c] += as * y
+				}
+			}
 		}
 		for r := 0; r < d; r++ {
-			qr := q[r*d : (r+1)*d]
-			for s := 0; s <= r; s++ {
-				qs := q[s*d : (s+1)*d]
-				var acc float64
-				for p, f := range ws.f {
-					acc += qr[p] * f * qs[p]
-				}
-				g[r*d+s] += acc
+			for c := 0; c < r; c++ {
+				s[c*d+r] = s[r*d+c]
 			}
 		}
-		// grad L_v += w T^{A_v A_u} L_v = w F_u Q diag(1/sqrt(lambda)) Q^T Y.
-		y := ws.y[j*dd : (j+1)*dd]
-		for p := 0; p < d; p++ {
-			ws.f[p] = 0
-			if lam[p] > 0 {
-				ws.f[p] = w / math.Sqrt(lam[p])
-			}
-		}
-		t1 := ws.t1 // t1 = diag(f) Q^T Y
-		for p := 0; p < d; p++ {
-			for s := 0; s < d; s++ {
-				var acc float64
-				for r := 0; r < d; r++ {
-					acc += q[r*d+p] * y[r*d+s]
-				}
-				t1[p*d+s] = ws.f[p] * acc
-			}
-		}
-		hypMul(ws.t2, q, t1, d)
-		gl := gFac[vi*dd : (vi+1)*dd]
-		for r := 0; r < d; r++ {
-			for s := 0; s < d; s++ {
-				var acc float64
-				for p := 0; p <= r; p++ { // F = ft^T is lower triangular
-					acc += ft[p*d+r] * ws.t2[p*d+s]
-				}
-				gl[r*d+s] += acc
-			}
-		}
+		// grad L_v += w T^{A_v A_u} L_v = F_u (w M^{-1/2}) Y: t = F S
+		// (F = ft^T lower triangular), then gl += t Y.
+		t := ws.t[:dd]
+		hypMulLowerT(t, ft, s, d)
+		hypMulAdd(gl, t, ws.y[j*dd:(j+1)*dd], d)
 	}
 	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = F_u^{-T} G P_u, P_u = F_u^{-1} L_u.
 	for r := 0; r < d; r++ {
@@ -182,11 +233,10 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 			g[s*d+r] = g[r*d+s]
 		}
 	}
-	hypMul(ws.t1, g, c.p[u*dd:(u+1)*dd], d)
-	hypMulUpper(ws.t2, c.fit[u*dd:(u+1)*dd], ws.t1, d)
-	gl := gFac[u*dd : (u+1)*dd]
-	for i, v := range ws.t2 {
-		gl[i] += v
+	hypMul(ws.t, g, c.p[u*dd:(u+1)*dd], d)
+	hypMulUpper(ws.s, c.fit[u*dd:(u+1)*dd], ws.t, d)
+	for i, v := range ws.s[:dd] {
+		glu[i] += v
 	}
 	return loss
 }
@@ -220,4 +270,99 @@ func hypParallel(workers, tasks int, f func(worker, task int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// hypGramLower writes Y Y^T + eps K into m (d x d, symmetric: the lower
+// triangle is computed, then mirrored).
+func hypGramLower(m, y, k []float64, eps float64, d int) {
+	for r := 0; r < d; r++ {
+		yr := y[r*d : r*d+d]
+		q := 0
+		for ; q+1 <= r; q += 2 {
+			y0 := y[q*d : q*d+len(yr)]
+			y1 := y[(q+1)*d : (q+1)*d+len(yr)]
+			y0, y1 = y0[:len(yr)], y1[:len(yr)]
+			var s0, s1 float64
+			for p, x := range yr {
+				s0 += x * y0[p]
+				s1 += x * y1[p]
+			}
+			s0 += eps * k[r*d+q]
+			s1 += eps * k[r*d+q+1]
+			m[r*d+q], m[q*d+r] = s0, s0
+			m[r*d+q+1], m[(q+1)*d+r] = s1, s1
+		}
+		for ; q <= r; q++ {
+			yq := y[q*d : q*d+len(yr)]
+			yq = yq[:len(yr)]
+			var s float64
+			for p, x := range yr {
+				s += x * yq[p]
+			}
+			s += eps * k[r*d+q]
+			m[r*d+q], m[q*d+r] = s, s
+		}
+	}
+}
+
+// hypMulLowerT writes ft^T s into t, where ft is upper triangular (so
+// ft^T is lower triangular; entries of ft below the diagonal are
+// ignored) and all are d x d.
+func hypMulLowerT(t, ft, s []float64, d int) {
+	for r := 0; r < d; r++ {
+		tr := t[r*d : r*d+d]
+		p := 0
+		if r%2 == 0 {
+			a := ft[r]
+			s0 := s[:len(tr)]
+			tr := tr[:len(s0)]
+			for c, x := range s0 {
+				tr[c] = a * x
+			}
+			p = 1
+		} else {
+			a0, a1 := ft[r], ft[d+r]
+			s0, s1 := s[:len(tr)], s[d:d+len(tr)]
+			s1, tr := s1[:len(s0)], tr[:len(s0)]
+			for c, x := range s0 {
+				tr[c] = a0*x + a1*s1[c]
+			}
+			p = 2
+		}
+		for ; p+1 <= r; p += 2 {
+			a0, a1 := ft[p*d+r], ft[(p+1)*d+r]
+			s0 := s[p*d : p*d+len(tr)]
+			s1 := s[(p+1)*d : (p+1)*d+len(tr)]
+			s1, tr := s1[:len(s0)], tr[:len(s0)]
+			for c, x := range s0 {
+				tr[c] += a0*x + a1*s1[c]
+			}
+		}
+	}
+}
+
+// hypMulAdd adds the product of the d x d matrices t and y to gl.
+func hypMulAdd(gl, t, y []float64, d int) {
+	for r := 0; r < d; r++ {
+		tr := t[r*d : r*d+d]
+		glr := gl[r*d : r*d+d]
+		p := 0
+		for ; p+1 < d; p += 2 {
+			a0, a1 := tr[p], tr[p+1]
+			y0 := y[p*d : p*d+len(glr)]
+			y1 := y[(p+1)*d : (p+1)*d+len(glr)]
+			y1, glr := y1[:len(y0)], glr[:len(y0)]
+			for c, x := range y0 {
+				glr[c] += a0*x + a1*y1[c]
+			}
+		}
+		for ; p < d; p++ {
+			a := tr[p]
+			yp := y[p*d : p*d+len(glr)]
+			glr := glr[:len(yp)]
+			for c, x := range yp {
+				glr[c] += a * x
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package hypernymy
 import (
 	"errors"
 	"math"
+	"slices"
 )
 
 // batch does one optimisation step on the given positives and returns the
@@ -36,69 +37,88 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 					cand = append(cand, w)
 				}
 			}
-			sh.loss += hypPairLoss(sh.ws, t.cache, t.means, t.fact, t.cfg.Eps, p[0], cand, sh.gMean, sh.gFac, sh.touch)
+			sh.loss += hypPairLoss(sh.ws, t.cache, t.means, t.fact, t.cfg.Eps, p[0], cand, sh.acc)
 		}
 	})
-	// Reduce in shard order (fixed summation order per entry).
-	d, dd := t.d, t.d*t.d
 	var loss float64
 	for _, sh := range t.shards {
 		loss += sh.loss
-		for _, i32 := range sh.touched {
-			i := int(i32)
-			t.touched[i] = true
-			for j := i * d; j < (i+1)*d; j++ {
-				t.gMean[j] += sh.gMean[j]
-				sh.gMean[j] = 0
-			}
-			for j := i * dd; j < (i+1)*dd; j++ {
-				t.gFac[j] += sh.gFac[j]
-				sh.gFac[j] = 0
-			}
-			sh.mark[i] = false
-		}
-		sh.touched = sh.touched[:0]
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		for _, sh := range t.shards {
+			sh.acc.reset()
+		}
 		return 0, errors.New("hypernymy: loss is not finite (diverged? try a smaller learning rate)")
 	}
-	t.update()
+	t.update(t.shardAccs[:])
 	return loss, nil
 }
 
-// update applies the optimiser to the batch gradient (the gradient of the
-// summed loss of the batch) and clears it.
-func (t *Trainer) update() {
-	d, dd := t.d, t.d*t.d
-	lr := t.cfg.LR
-	if t.cfg.Optimizer == SGD {
-		for i := 0; i < t.n; i++ {
-			if !t.touched[i] {
-				continue
-			}
-			t.touched[i] = false
-			for j := i * d; j < (i+1)*d; j++ {
-				t.means[j] -= lr * t.gMean[j]
-				t.gMean[j] = 0
-			}
-			for j := i * dd; j < (i+1)*dd; j++ {
-				t.fact[j] -= lr * t.gFac[j]
-				t.gFac[j] = 0
+// update sums the gradient rows of srcs (for each item, in the order of
+// srcs: a fixed summation order per entry) into the gradient of the
+// batch's summed loss, applies the optimiser to it and clears srcs. Only
+// the items with a gradient row move (sparse update): for SGD that is the
+// same step as a dense one; Adam is the lazy variant (as TensorFlow's
+// LazyAdam and PyTorch's SparseAdam): the moments and parameters of an
+// item the batch did not touch stay as they are instead of decaying and
+// drifting on their momentum (docs/hypernymy.md, "Optimisation"). The
+// sum and the step run in parallel over fixed chunks of items; each
+// entry's result depends on that entry alone, so it does not depend on
+// the number of workers.
+func (t *Trainer) update(srcs []*hypGradAcc) {
+	items := t.gradItems[:0]
+	for _, a := range srcs {
+		for _, i := range a.items {
+			if !t.gradMark[i] {
+				t.gradMark[i] = true
+				items = append(items, i)
 			}
 		}
-		return
 	}
-	// Adam (engine.Adam) on every parameter, in parallel over fixed
-	// chunks: each entry's update depends on that entry alone, so the
-	// result does not depend on the number of workers.
-	const chunk = 1 << 14
-	t.adam.Tick()
-	hypParallel(t.cfg.Workers, (len(t.params)+chunk-1)/chunk, func(_, c int) {
-		lo, hi := c*chunk, min((c+1)*chunk, len(t.params))
-		t.adam.Update(t.params[lo:hi], t.grad[lo:hi], lo, lr)
-		clear(t.grad[lo:hi])
+	// In index order: the parameter and moment rows are then visited in
+	// address order, which the hardware prefetchers follow.
+	slices.Sort(items)
+	t.gradItems = items
+	d, dd := t.d, t.d*t.d
+	nd := t.n * d
+	lr := t.cfg.LR
+	adam := t.cfg.Optimizer != SGD
+	if adam {
+		t.adam.Tick()
+	}
+	const chunk = 256
+	hypParallel(t.cfg.Workers, (len(items)+chunk-1)/chunk, func(w, c int) {
+		buf := t.gradBuf[w]
+		gm, gf := buf[:d], buf[d:d+dd]
+		for _, i32 := range items[c*chunk : min((c+1)*chunk, len(items))] {
+			i := int(i32)
+			t.gradMark[i] = false
+			clear(buf)
+			for _, a := range srcs {
+				s := int(a.slot[i])
+				if s < 0 {
+					continue
+				}
+				for j, v := range a.gm[s*d : (s+1)*d] {
+					gm[j] += v
+				}
+				for j, v := range a.gf[s*dd : (s+1)*dd] {
+					gf[j] += v
+				}
+			}
+			x, f := t.means[i*d:(i+1)*d], t.fact[i*dd:(i+1)*dd]
+			if adam {
+				t.adam.Update(x, gm, i*d, lr)
+				t.adam.Update(f, gf, nd+i*dd, lr)
+				continue
+			}
+			for j, v := range gm {
+				x[j] -= lr * v
+			}
+			for j, v := range gf {
+				f[j] -= lr * v
+			}
+		}
 	})
-	for i := range t.touched {
-		t.touched[i] = false
-	}
+	hypParallel(t.cfg.Workers, len(srcs), func(_, s int) { srcs[s].reset() })
 }

@@ -53,17 +53,20 @@ type Trainer struct {
 	order  []int    // shuffled positive indices of the current epoch
 
 	means, fact []float64 // n*d, n*d*d
-	gMean, gFac []float64 // batch gradient
-	touched     []bool
-	params      []float64    // means then factors: means and fact are views of it
-	grad        []float64    // gMean then gFac
-	adam        *engine.Adam // the optimiser state when Optimizer is Adam
+	params      []float64 // means then factors: means and fact are views of it
+	// gradItems lists the items with a gradient in the current step
+	// (marked in gradMark); gradBuf is one gradient row per worker.
+	gradItems []int32
+	gradMark  []bool
+	gradBuf   [][]float64
+	adam      *engine.Adam // the optimiser state when Optimizer is Adam
 
-	rng    *rand.Rand
-	cache  *hypItemCache
-	cws    []*hypCacheWS
-	shards [hypShards]*hypShard
-	negs   []int32 // BatchSize * Negatives
+	rng       *rand.Rand
+	cache     *hypItemCache
+	cws       []*hypCacheWS
+	shards    [hypShards]*hypShard
+	shardAccs [hypShards]*hypGradAcc // the shards' accumulators
+	negs      []int32                // BatchSize * Negatives
 	// queryMark and queries list the distinct u of the current batch.
 	queryMark []bool
 	queries   []int32
@@ -112,14 +115,13 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	d := cfg.Dim
 	t := &Trainer{
 		cfg: cfg, n: n, d: d, graph: g, input: in, sym: sym, undir: undir, pos: g.pairs(),
-		params: make([]float64, n*(d+d*d)), grad: make([]float64, n*(d+d*d)),
-		touched: make([]bool, n), queryMark: make([]bool, n),
-		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		cache: newHypItemCache(n, d),
-		negs:  make([]int32, cfg.BatchSize*cfg.Negatives),
+		params: make([]float64, n*(d+d*d)), gradMark: make([]bool, n),
+		queryMark: make([]bool, n),
+		rng:       rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		cache:     newHypItemCache(n, d),
+		negs:      make([]int32, cfg.BatchSize*cfg.Negatives),
 	}
 	t.means, t.fact = t.params[:n*d], t.params[n*d:]
-	t.gMean, t.gFac = t.grad[:n*d], t.grad[n*d:]
 	t.order = make([]int, len(t.pos))
 	for i := range t.order {
 		t.order[i] = i
@@ -141,11 +143,14 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 		t.adam = engine.NewAdam(len(t.params))
 	}
 	t.cws = make([]*hypCacheWS, cfg.Workers)
+	t.gradBuf = make([][]float64, cfg.Workers)
 	for i := range t.cws {
 		t.cws[i] = newHypCacheWS(d)
+		t.gradBuf[i] = make([]float64, d+d*d)
 	}
 	for s := range t.shards {
 		t.shards[s] = newHypShard(n, d, cfg.Negatives)
+		t.shardAccs[s] = t.shards[s].acc
 	}
 	t.lastLoss = math.NaN()
 	t.latest.Store(t.snapshot())

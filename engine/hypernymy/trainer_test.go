@@ -21,6 +21,24 @@ func hypRandFactor(rng *rand.Rand, d int, s float64) []float64 {
 	return l
 }
 
+// hypDenseGrad returns the gradient held by acc as dense n*d and n*d*d
+// arrays, and the items that have a row.
+func hypDenseGrad(acc *hypGradAcc, n int) (gm, gf []float64, touched map[int]bool) {
+	d, dd := acc.d, acc.dd
+	gm, gf = make([]float64, n*d), make([]float64, n*dd)
+	touched = map[int]bool{}
+	for k, i32 := range acc.items {
+		i := int(i32)
+		if touched[i] || int(acc.slot[i]) != k {
+			panic("hypDenseGrad: item listed twice or slot mismatch")
+		}
+		touched[i] = true
+		copy(gm[i*d:(i+1)*d], acc.gm[k*d:(k+1)*d])
+		copy(gf[i*dd:(i+1)*dd], acc.gf[k*dd:(k+1)*dd])
+	}
+	return gm, gf, touched
+}
+
 // TestHypCacheFactors checks the item cache against independent
 // computations (engine.FactorProduct, gonum's eigendecomposition through
 // engine.RootsPSD): from a factor (Cholesky), F F^T = A, F^{-T} F^T = I,
@@ -146,9 +164,9 @@ func TestHypPairLossGradient(t *testing.T) {
 			for i := 0; i < n; i++ {
 				c.setFromFactor(ws, i, fact[i*dd:(i+1)*dd], eps)
 			}
-			gm, gf := make([]float64, n*d), make([]float64, n*dd)
-			touched := map[int]bool{}
-			loss := hypPairLoss(newHypPairWS(d, len(tc.cand)), c, means, fact, eps, tc.u, tc.cand, gm, gf, func(i int) { touched[i] = true })
+			acc := newHypGradAcc(n, d)
+			loss := hypPairLoss(newHypPairWS(d, len(tc.cand)), c, means, fact, eps, tc.u, tc.cand, acc)
+			gm, gf, touched := hypDenseGrad(acc, n)
 			if ref := hypRefLoss(means, fact, d, eps, tc.u, tc.cand); !(math.Abs(loss-ref) <= 1e-10*math.Max(1, math.Abs(ref))) {
 				t.Fatalf("loss %v, reference %v", loss, ref)
 			}
@@ -169,10 +187,14 @@ func TestHypPairLossGradient(t *testing.T) {
 			}
 			check("mean", means, gm)
 			check("factor", fact, gf)
-			// Items whose gradient is non-zero must have been reported.
+			// Exactly u and the candidates have a gradient row.
+			want := map[int]bool{tc.u: true}
+			for _, v := range tc.cand {
+				want[int(v)] = true
+			}
 			for i := 0; i < n; i++ {
-				if !touched[i] && (engine.FrobNorm(gm[i*d:(i+1)*d]) > 0 || engine.FrobNorm(gf[i*dd:(i+1)*dd]) > 0) {
-					t.Errorf("item %d has a gradient but was not touched", i)
+				if touched[i] != want[i] {
+					t.Errorf("item %d: gradient row %v, want %v", i, touched[i], want[i])
 				}
 			}
 		})
@@ -210,9 +232,10 @@ func TestHypScoreGradientMatchesTransport(t *testing.T) {
 		// with gradient (p01 - 1) grad s01 + p00 grad s00, and grad s00 is
 		// known in closed form (2 a_0 and 2 L_0, since T^{AA} = I). Solve
 		// for grad s01.
-		gm, gf := make([]float64, 2*d), make([]float64, 2*dd)
 		pws := newHypPairWS(d, 2)
-		hypPairLoss(pws, c, means, fact, eps, 0, []int32{1, 0}, gm, gf, func(int) {})
+		acc := newHypGradAcc(2, d)
+		hypPairLoss(pws, c, means, fact, eps, 0, []int32{1, 0}, acc)
+		gm, gf, _ := hypDenseGrad(acc, 2)
 		s01 := engine.DotProduct(means[:d], a0, means[d:], a1, d)
 		s00 := engine.DotProduct(means[:d], a0, means[:d], a0, d)
 		p01 := math.Exp(s01) / (math.Exp(s01) + math.Exp(s00))
@@ -560,43 +583,128 @@ func TestHypernymyLatestConcurrent(t *testing.T) {
 	}
 }
 
-// TestHypAdamUpdate drives Trainer.update directly with chosen gradients
-// for three steps and compares means and factors with the textbook Adam
-// recurrence written out here (Kingma & Ba 2015, Algorithm 1 with the
+// TestHypAdamUpdate drives Trainer.update directly with chosen gradient
+// rows for three steps and compares means and factors with the textbook
+// Adam recurrence written out here (Kingma & Ba 2015, Algorithm 1 with the
 // bias corrections folded into the step size as in its final remark:
-// b1 = 0.9, b2 = 0.999, eps = engine.AdamEps), so the bias corrections
-// and the moments carried between steps are checked.
+// b1 = 0.9, b2 = 0.999, eps = engine.AdamEps), applied lazily: an item
+// without a gradient row in a step keeps its parameters and moments
+// (LazyAdam / SparseAdam), so the bias corrections, the moments carried
+// between steps and the sparse update are all checked.
 func TestHypAdamUpdate(t *testing.T) {
 	n, pairs := hypTinyTree()
 	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Negatives: 2, BatchSize: 4, Seed: 3, Optimizer: Adam, Epochs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	d, dd := tr.d, tr.d*tr.d
 	lr := tr.cfg.LR
-	x0 := append(append([]float64(nil), tr.means...), tr.fact...)
-	want := append([]float64(nil), x0...)
-	m := make([]float64, len(x0))
-	v := make([]float64, len(x0))
-	nm := len(tr.means)
+	means0, fact0 := append([]float64(nil), tr.means...), append([]float64(nil), tr.fact...)
+	// Flat reference vector: item i's mean then its factor.
+	row := func(means, fact []float64, i int) []float64 {
+		return append(append([]float64(nil), means[i*d:(i+1)*d]...), fact[i*dd:(i+1)*dd]...)
+	}
+	want := make([][]float64, n)
+	m := make([][]float64, n)
+	v := make([][]float64, n)
+	for i := range want {
+		want[i] = row(means0, fact0, i)
+		m[i] = make([]float64, d+dd)
+		v[i] = make([]float64, d+dd)
+	}
 	for step := 1; step <= 3; step++ {
-		g := make([]float64, len(x0))
-		for j := range g {
-			g[j] = math.Sin(float64(7*j+3*step)) * float64(step)
-		}
-		copy(tr.gMean, g[:nm])
-		copy(tr.gFac, g[nm:])
-		tr.update()
 		c1 := 1 - math.Pow(0.9, float64(step))
 		c2 := 1 - math.Pow(0.999, float64(step))
-		for j := range want {
-			m[j] = 0.9*m[j] + 0.1*g[j]
-			v[j] = 0.999*v[j] + 0.001*g[j]*g[j]
-			want[j] -= lr * math.Sqrt(c2) / c1 * m[j] / (math.Sqrt(v[j]) + engine.AdamEps)
+		// Items 0, 3, 6, 9 get no row at step 1, then 1, 4, 7, then 2, 5, 8.
+		// The gradient comes in two parts (as from two shards): even items
+		// have rows in both, odd items in one of them.
+		order := []int{9, 2, 7, 4, 5, 1, 8, 0, 6, 3}
+		src := []*hypGradAcc{newHypGradAcc(n, d), newHypGradAcc(n, d)}
+		src[0].reserve(n)
+		src[1].reserve(n)
+		for _, i := range order {
+			if i%3 == step-1 {
+				continue
+			}
+			g1 := make([]float64, d+dd)
+			g2 := make([]float64, d+dd)
+			for j := range g1 {
+				g1[j] = math.Sin(float64(7*(i*(d+dd)+j)+3*step)) * float64(step)
+				if i%2 == 0 {
+					g2[j] = math.Cos(float64(5*j + i + step))
+				}
+			}
+			gm, gf := src[i%2].rows(i)
+			copy(gm, g1[:d])
+			copy(gf, g1[d:])
+			if i%2 == 0 {
+				gm, gf := src[1].rows(i)
+				copy(gm, g2[:d])
+				copy(gf, g2[d:])
+			}
+			for j := range g1 {
+				g := g1[j] + g2[j]
+				m[i][j] = 0.9*m[i][j] + 0.1*g
+				v[i][j] = 0.999*v[i][j] + 0.001*g*g
+				want[i][j] -= lr * math.Sqrt(c2) / c1 * m[i][j] / (math.Sqrt(v[i][j]) + engine.AdamEps)
+			}
 		}
-		got := append(append([]float64(nil), tr.means...), tr.fact...)
-		for j := range want {
-			if !(math.Abs(got[j]-want[j]) <= 1e-12*(1+math.Abs(want[j]))) {
-				t.Fatalf("step %d: parameter %d = %.16g, want %.16g", step, j, got[j], want[j])
+		tr.update(src)
+		if len(src[0].items)+len(src[1].items) != 0 {
+			t.Fatalf("step %d: the gradient was not cleared", step)
+		}
+		for i := 0; i < n; i++ {
+			got := row(tr.means, tr.fact, i)
+			for j := range got {
+				if !(math.Abs(got[j]-want[i][j]) <= 1e-12*(1+math.Abs(want[i][j]))) {
+					t.Fatalf("step %d: item %d parameter %d = %.16g, want %.16g", step, i, j, got[j], want[i][j])
+				}
+			}
+		}
+	}
+}
+
+// TestHypGradAcc checks the sparse gradient accumulator: a row is zero on
+// first touch and the same memory on later touches, rows handed out after
+// one reserve stay valid together (no reallocation in between), items are
+// listed once in first-touch order, and reset forgets everything.
+func TestHypGradAcc(t *testing.T) {
+	const n, d = 50, 3
+	acc := newHypGradAcc(n, d)
+	for round := 0; round < 2; round++ {
+		order := []int{7, 3, 7, 41, 0, 3, 49}
+		acc.reserve(len(order))
+		var held [][]float64
+		for k, i := range order {
+			gm, gf := acc.rows(i)
+			if len(gm) != d || len(gf) != d*d {
+				t.Fatalf("round %d: rows(%d) have lengths %d, %d", round, i, len(gm), len(gf))
+			}
+			for j := range gf {
+				gf[j] += float64(k + 1)
+			}
+			gm[0] += float64(k + 1)
+			held = append(held, gm)
+		}
+		// Item 7 was touched at positions 0 and 2 (adds 1 and 3), 3 at 1
+		// and 5 (2 and 6); every handed-out slice still aliases its row.
+		want := map[int]float64{7: 4, 3: 8, 41: 4, 0: 5, 49: 7}
+		if got := acc.items; len(got) != 5 || got[0] != 7 || got[1] != 3 || got[2] != 41 || got[3] != 0 || got[4] != 49 {
+			t.Fatalf("round %d: items %v, want [7 3 41 0 49]", round, got)
+		}
+		for k, i := range order {
+			gm, gf := acc.rows(i)
+			if gm[0] != want[i] || gf[d*d-1] != want[i] || &held[k][0] != &gm[0] {
+				t.Errorf("round %d: item %d row (%v, %v), want %v in the memory handed out first", round, i, gm[0], gf[d*d-1], want[i])
+			}
+		}
+		acc.reset()
+		if len(acc.items) != 0 {
+			t.Fatalf("round %d: reset left items %v", round, acc.items)
+		}
+		for i, s := range acc.slot {
+			if s != -1 {
+				t.Fatalf("round %d: reset left item %d at slot %d", round, i, s)
 			}
 		}
 	}

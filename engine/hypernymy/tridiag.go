@@ -9,13 +9,22 @@ import "math"
 // row-major matrix with no allocation and no call overhead per element.
 // It replaces LAPACK's Dsyev (gonum) in the loss kernel, where the
 // eigendecomposition of M = A_u^{1/2} A_v A_u^{1/2} is most of the work.
+//
+// Both work on the transpose w = V^T of JAMA's matrix V (w[c*d+r] =
+// V[r][c]): the same operations in the same order, so the same results
+// bit for bit, but every inner loop (the updates of a column of V, the
+// Givens rotations of the QL sweeps) runs along a contiguous row of w.
+// On return the ROWS of w are the eigenvectors.
 
-// hypTred2 reduces the symmetric d x d matrix in v (row-major, full) to
-// tridiagonal form: on return v holds the orthogonal transformation Q
-// (A = Q T Q^T), diag the diagonal of T and off[1:] its sub-diagonal.
-func hypTred2(v, diag, off []float64, d int) {
+// hypTred2 reduces the symmetric d x d matrix in w (row-major, full) to
+// tridiagonal form: on return w holds the transpose of the orthogonal
+// transformation Q (A = Q T Q^T, w = Q^T), diag the diagonal of T and
+// off[1:] its sub-diagonal.
+func hypTred2(w, diag, off []float64, d int) {
+	w = w[:d*d]
+	diag, off = diag[:d], off[:d]
 	for j := 0; j < d; j++ {
-		diag[j] = v[(d-1)*d+j]
+		diag[j] = w[j*d+d-1]
 	}
 	for i := d - 1; i > 0; i-- {
 		var scale, h float64
@@ -25,9 +34,9 @@ func hypTred2(v, diag, off []float64, d int) {
 		if scale == 0 {
 			off[i] = diag[i-1]
 			for j := 0; j < i; j++ {
-				diag[j] = v[(i-1)*d+j]
-				v[i*d+j] = 0
-				v[j*d+i] = 0
+				diag[j] = w[j*d+i-1]
+				w[j*d+i] = 0
+				w[i*d+j] = 0
 			}
 		} else {
 			for k := 0; k < i; k++ {
@@ -47,11 +56,13 @@ func hypTred2(v, diag, off []float64, d int) {
 			}
 			for j := 0; j < i; j++ {
 				f = diag[j]
-				v[j*d+i] = f
-				g = off[j] + v[j*d+j]*f
-				for k := j + 1; k <= i-1; k++ {
-					g += v[k*d+j] * diag[k]
-					off[k] += v[k*d+j] * f
+				w[i*d+j] = f
+				wj := w[j*d : j*d+i]
+				g = off[j] + wj[j]*f
+				dk, ok := diag[:len(wj)], off[:len(wj)]
+				for k := j + 1; k < len(wj); k++ {
+					g += wj[k] * dk[k]
+					ok[k] += wj[k] * f
 				}
 				off[j] = g
 			}
@@ -67,52 +78,59 @@ func hypTred2(v, diag, off []float64, d int) {
 			for j := 0; j < i; j++ {
 				f = diag[j]
 				g = off[j]
-				for k := j; k <= i-1; k++ {
-					v[k*d+j] -= f*off[k] + g*diag[k]
+				wj := w[j*d : j*d+i]
+				dk, ok := diag[:len(wj)], off[:len(wj)]
+				for k := j; k < len(wj); k++ {
+					wj[k] -= f*ok[k] + g*dk[k]
 				}
-				diag[j] = v[(i-1)*d+j]
-				v[i*d+j] = 0
+				diag[j] = w[j*d+i-1]
+				w[j*d+i] = 0
 			}
 		}
 		diag[i] = h
 	}
 	// Accumulate the transformations.
 	for i := 0; i < d-1; i++ {
-		v[(d-1)*d+i] = v[i*d+i]
-		v[i*d+i] = 1
+		w[i*d+d-1] = w[i*d+i]
+		w[i*d+i] = 1
 		h := diag[i+1]
+		wi1 := w[(i+1)*d : (i+1)*d+i+1]
 		if h != 0 {
-			for k := 0; k <= i; k++ {
-				diag[k] = v[k*d+i+1] / h
+			dk := diag[:len(wi1)]
+			for k := range wi1 {
+				dk[k] = wi1[k] / h
 			}
 			for j := 0; j <= i; j++ {
+				wj := w[j*d : j*d+len(wi1)]
 				var g float64
-				for k := 0; k <= i; k++ {
-					g += v[k*d+i+1] * v[k*d+j]
+				wj = wj[:len(wi1)]
+				for k, x := range wi1 {
+					g += x * wj[k]
 				}
-				for k := 0; k <= i; k++ {
-					v[k*d+j] -= g * diag[k]
+				dk := dk[:len(wj)]
+				for k := range wj {
+					wj[k] -= g * dk[k]
 				}
 			}
 		}
-		for k := 0; k <= i; k++ {
-			v[k*d+i+1] = 0
-		}
+		clear(wi1)
 	}
 	for j := 0; j < d; j++ {
-		diag[j] = v[(d-1)*d+j]
-		v[(d-1)*d+j] = 0
+		diag[j] = w[j*d+d-1]
+		w[j*d+d-1] = 0
 	}
-	v[(d-1)*d+d-1] = 1
+	w[(d-1)*d+d-1] = 1
 	off[0] = 0
 }
 
 // hypTql2 diagonalises the tridiagonal matrix (diag, off[1:]) from
 // hypTred2 by the implicit QL iteration, applying the rotations to the
-// columns of v: on return diag holds the eigenvalues (unordered) and the
-// columns of v the eigenvectors. It returns false if an eigenvalue did
-// not converge in 30 iterations (non-finite input).
-func hypTql2(v, diag, off []float64, d int) bool {
+// rows of w: on return diag holds the eigenvalues (unordered) and the
+// rows of w the eigenvectors. It returns false if an eigenvalue did not
+// converge in 30 iterations (non-finite input).
+func hypTql2(w, diag, off []float64, d int) bool {
+	w = w[:d*d]
+	diag, off = diag[:d], off[:d]
 	for i := 1; i < d; i++ {
 		off[i-1] = off[i]
 	}
@@ -159,15 +177,18 @@ func hypTql2(v, diag, off []float64, d int) bool {
 					h = c * p
 					r = hypHypot(p, off[i])
 					off[i+1] = s * r
-					s = off[i] / r
-					c = p / r
+					ir := 1 / r
+					s = off[i] * ir
+					c = p * ir
 					p = c*diag[i] - s*g
 					diag[i+1] = h + s*(c*g+s*diag[i])
-					for k := 0; k < d; k++ {
-						vk := v[k*d : k*d+d]
-						h = vk[i+1]
-						vk[i+1] = s*vk[i] + c*h
-						vk[i] = c*vk[i] - s*h
+					a := w[i*d : i*d+d]
+					b := w[(i+1)*d : (i+1)*d+len(a)]
+					b = b[:len(a)]
+					for k, ak := range a {
+						bk := b[k]
+						b[k] = s*ak + c*bk
+						a[k] = c*ak - s*bk
 					}
 				}
 				p = -s * s2 * c3 * el1 * off[l] / dl1
