@@ -2,7 +2,8 @@
 # End-to-end check of the app's preference file: the real binary under
 # Xvfb, RUNS runs (default 10) in one private HOME, each opening another
 # copy of iris (so the recent files, last folder and dataset settings
-# change and are saved) and quitting after its screenshot. Verifies
+# change and are saved) and closed like a user closes it, once its run is
+# done (.ci/e2e-prefs-runs.sh). Verifies
 #   - the first run migrates Fyne's old preference file (recent files),
 #   - no run logs an error, "Preferences load error" or Fyne's
 #     "Preferences API requires a unique ID",
@@ -16,6 +17,7 @@ cd "$(dirname "$0")/.."
 out=${1:-$(mktemp -d)}
 runs=${2:-10}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 bin="$out/burescope"
 fail() { echo "e2e-prefs: FAIL: $*" >&2; [ -n "${log:-}" ] && { echo "--- log ($log) ---" >&2; cat "$log" >&2; }; exit 1; }
 
@@ -31,20 +33,8 @@ printf '{"files.recent":["%s/data/migrated.csv"],"model.iterations":300}\n' "$ou
 oldsum=$(sha256sum "$old")
 cp assets/iris.csv "$out/data/migrated.csv"
 
-for i in $(seq "$runs"); do
-  log="$out/run$i.log"
-  cp assets/iris.csv "$out/data/iris$i.csv"
-  set +e
-  HOME="$home" XDG_CONFIG_HOME= LANG=en_US.UTF-8 LC_ALL= timeout 120 xvfb-run -a -s "-screen 0 1400x900x24" \
-    "$bin" "$out/data/iris$i.csv" --screenshot "$out/shot$i.png" --after 1s --width 1024 --height 700 2>"$log"
-  rc=$?
-  set -e
-  [ "$rc" -eq 0 ] || fail "run $i exited with status $rc"
-  grep -q "^burescope: ready dataset=$out/data/iris$i.csv " "$log" || fail "run $i: no 'ready' line"
-  if grep -Eiq 'error|panic|fatal|Preferences' "$log"; then fail "run $i: the log reports an error"; fi
-  [ "$(sha256sum "$old")" = "$oldsum" ] || fail "run $i: Fyne's old preference file was written"
-  [ -f "$ours" ] || fail "run $i: no $ours"
-done
+timeout 600 xvfb-run -a -s "-screen 0 1400x900x24" bash .ci/e2e-prefs-runs.sh "$out" "$bin" "$runs" "$old" "$oldsum" "$ours" ||
+  fail "a run failed (above)"
 log=
 
 /usr/bin/python3 - "$ours" "$out" "$runs" <<'PY' || fail "wrong preferences file"
