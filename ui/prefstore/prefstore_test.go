@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -305,3 +306,54 @@ func TestNaNRefused(t *testing.T) {
 }
 
 func sleep() { time.Sleep(Delay / 4) }
+
+// Many goroutines setting and reading at once (run with -race): every
+// value set is there afterwards, in memory and in the file.
+func TestConcurrentUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "preferences.json")
+	s := Open(path, "", nil)
+	var calls atomic.Int64
+	s.AddChangeListener(func() { calls.Add(1) })
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				key := "k" + strconv.Itoa(g) + "." + strconv.Itoa(i)
+				s.SetInt(key, g*1000+i)
+				_ = s.Int(key)
+			}
+		}()
+	}
+	wg.Wait()
+	if calls.Load() != 400 {
+		t.Fatalf("%d listener calls, want 400", calls.Load())
+	}
+	r := reopen(t, s)
+	for g := 0; g < 8; g++ {
+		for i := 0; i < 50; i++ {
+			if got := r.IntWithFallback("k"+strconv.Itoa(g)+"."+strconv.Itoa(i), -1); got != g*1000+i {
+				t.Fatalf("k%d.%d = %d", g, i, got)
+			}
+		}
+	}
+}
+
+// A file that cannot be written is an error from Flush and Close, not a
+// crash; the values stay in memory.
+func TestUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(filepath.Join(blocker, "preferences.json"), "", nil)
+	s.SetString("a", "b")
+	if err := s.Close(); err == nil {
+		t.Fatal("no error writing under a regular file")
+	}
+	if s.String("a") != "b" {
+		t.Fatal("value lost")
+	}
+}
