@@ -130,6 +130,10 @@ cmd_test() {
     log "end-to-end: real XDND drops onto the app under Xvfb"
     .ci/e2e-drop.sh "$(mktemp -d)"
   fi
+  if [ -x .ci/e2e-prefs.sh ]; then
+    log "end-to-end: ten app runs, the preference file and no Preferences error"
+    .ci/e2e-prefs.sh "$(mktemp -d)"
+  fi
   log "all tests passed"
 }
 

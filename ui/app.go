@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -48,7 +47,7 @@ func Run(args []string, stderr io.Writer) int {
 	}
 	started := time.Now()
 	defer startProfile(stderr)()
-	fa := app.NewWithID(AppID)
+	fa, prefs := newFyneApp(stderr)
 	// The first dataset loads (and its classical MDS runs) while the
 	// window is built.
 	pre := startPreload(initialSettings(fa.Preferences(), flags), stderr)
@@ -76,6 +75,9 @@ func Run(args []string, stderr io.Writer) int {
 	// stop posting before the workers wind down.
 	closing.Store(true)
 	a.shutdown()
+	if err := prefs.Close(); err != nil {
+		fmt.Fprintf(stderr, "burescope: preferences %s: %v\n", prefs.Path(), err)
+	}
 	return a.exitCode
 }
 
