@@ -273,7 +273,9 @@ func labelWidth(l *widget.Label) float32 {
 	if l.Text == "" {
 		return 0
 	}
-	return fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding()
+	probe := widget.NewLabelWithStyle(l.Text, l.Alignment, l.TextStyle) // not truncated
+	probe.SizeName = l.SizeName
+	return probe.MinSize().Width
 }
 
 func (h *headLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {

@@ -159,3 +159,68 @@ func TestRelationsFormNeedsRelations(t *testing.T) {
 		t.Errorf("relations gone: %d form widgets enabled, hint %v, progress text shown %v", on, needs, textShown)
 	}
 }
+
+// TestRelationsBarGreyWhenIdle: the progress bar is drawn in greys while
+// no training runs (no dataset, paused, finished) and in the theme's
+// colour while training runs, read from the pixels of the window.
+func TestRelationsBarGreyWhenIdle(t *testing.T) {
+	test.NewTempApp(t)
+	h := newFakeHost()
+	var r *Tab
+	var w fyne.Window
+	h.on(func() {
+		r = New(h)
+		w = test.NewWindow(r.Content())
+		w.Resize(fyne.NewSize(320, 1000))
+		t.Cleanup(func() { h.on(func() { r.Shutdown(); w.Close() }) })
+	})
+	// chroma is the spread of R, G and B at the middle of the bar.
+	chroma := func() int {
+		img := w.Canvas().Capture()
+		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(r.bar)
+		s := r.bar.Size()
+		if !(s.Width > 10 && s.Height > 4) {
+			t.Fatalf("bar not laid out: %v", s)
+		}
+		sc := w.Canvas().Scale()
+		c := img.At(int((p.X+s.Width*0.75)*sc), int((p.Y+s.Height/2)*sc))
+		cr, cg, cb, _ := c.RGBA()
+		hi := max(cr, cg, cb) >> 8
+		lo := min(cr, cg, cb) >> 8
+		return int(hi - lo)
+	}
+	const grey, coloured = 12, 30
+	var c int
+	h.on(func() { c = chroma() })
+	if !(c <= grey) {
+		t.Errorf("no dataset: bar chroma %d, want a grey (<= %d)", c, grey)
+	}
+	h.on(func() { r.DatasetChanged(loadTree(t)) })
+	h.on(func() {
+		for _, f := range [][2]string{{"dim", "2"}, {"epochs", "100000"}, {"negatives", "3"}, {"batch", "8"}} {
+			r.Type(f[0], f[1])
+		}
+		r.Start()
+		c = chroma() // running
+	})
+	if !(c >= coloured) {
+		t.Errorf("training: bar chroma %d, want the theme's colour (>= %d)", c, coloured)
+	}
+	h.on(func() { r.pauseTraining() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var running bool
+		h.on(func() { running = r.running })
+		if !running {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("training did not pause")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.on(func() { c = chroma() })
+	if !(c <= grey) {
+		t.Errorf("paused: bar chroma %d, want a grey (<= %d)", c, grey)
+	}
+}
