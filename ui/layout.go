@@ -16,18 +16,19 @@ import (
 var minWindow = fyne.NewSize(700, 450)
 
 // searchMinWidth is the least width of the search box.
-const searchMinWidth = 160
+const searchMinWidth = 150
 
 // sideMinWidth is the least width of a side tab's content: a narrower
 // tab keeps its own width, a wider one scrolls sideways below it.
 const sideMinWidth = 230
 
 // sideRoomRight is the width the canvas side keeps before the side panel
-// gives up its natural width; sideShare is the side panel's share of a
-// window narrower than that.
+// gives up its natural width; below that the canvas side gets
+// sideNarrowRight (the main button, the overflow button, the search box
+// and the fit button) and the side panel the rest.
 const (
-	sideRoomRight = 420
-	sideShare     = 0.45
+	sideRoomRight   = 420
+	sideNarrowRight = 360
 )
 
 // sideScroll wraps a side tab's content in a scroller (both directions)
@@ -56,7 +57,7 @@ func (l *capLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 // sideFit holds the split between side panel and canvas and sets its
 // divider when the window's width changes: the side panel gets its
 // natural width (the widest tab's content) while the canvas side keeps
-// sideRoomRight, else sideShare of the window (at least its minimum).
+// sideRoomRight, else what sideNarrowRight leaves (at least its minimum).
 // A divider the user dragged stays until the window is resized.
 type sideFit struct {
 	split *container.Split
@@ -85,7 +86,7 @@ func (l *sideFit) sideWidth(w float32) float32 {
 	if w-natural >= sideRoomRight {
 		return natural
 	}
-	return fyne.Max(w*sideShare, l.tabs.MinSize().Width)
+	return fyne.Max(fyne.Min(w-sideNarrowRight, natural), l.tabs.MinSize().Width)
 }
 
 // naturalWidth is the side panel's width with no tab scrolling sideways.

@@ -63,6 +63,7 @@ type Tab struct {
 	barLook                                 *barTheme                // grey while no training runs
 	barBox                                  *container.ThemeOverride // the bar in its theme
 	text                                    *widget.Label
+	hint                                    *widget.Label // the help text at the bottom
 	fields                                  []fyne.Disableable
 
 	ds       *datasets.Dataset   // (UI) the session's dataset when it has relations
@@ -184,6 +185,7 @@ func New(h Host) *Tab {
 		"Evaluation ranks every item against all others (mean rank, MAP), about one epoch's time.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
+	r.hint = hint
 	r.content = container.NewVScroll(container.NewVBox(
 		widget.NewLabelWithStyle("Train from relations", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		r.info, r.mammals,

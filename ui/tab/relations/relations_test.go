@@ -2,7 +2,9 @@ package relations
 
 import (
 	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
@@ -222,5 +226,44 @@ func TestRelationsBarGreyWhenIdle(t *testing.T) {
 	h.on(func() { c = chroma() })
 	if !(c <= grey) {
 		t.Errorf("paused: bar chroma %d, want a grey (<= %d)", c, grey)
+	}
+}
+
+// TestRelationsHelpTextWhole: at every panel width from the narrowest
+// the side panel gives a 700 px window (about 260 px) up, each wrapped text of the tab (the
+// dataset line, the help text) lies inside the panel and gets the
+// height of all its wrapped lines.
+func TestRelationsHelpTextWhole(t *testing.T) {
+	test.NewTempApp(t)
+	h := newFakeHost()
+	var r *Tab
+	var w fyne.Window
+	h.on(func() {
+		r = New(h)
+		w = test.NewWindow(r.Content())
+		t.Cleanup(func() { h.on(func() { r.Shutdown(); w.Close() }) })
+	})
+	for _, width := range []float32{256, 300, 480} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			h.on(func() {
+				w.Resize(fyne.NewSize(width, 2000))
+				for name, l := range map[string]*widget.Label{"info": r.info, "hint": r.hint} {
+					p := fyne.CurrentApp().Driver().AbsolutePositionForObject(l)
+					s, m := l.Size(), l.MinSize()
+					if !(p.X >= 0 && p.X+s.Width <= width+0.5) {
+						t.Errorf("%s spans x %v..%v, outside the panel's %v px", name, p.X, p.X+s.Width, width)
+					}
+					if !(s.Height >= m.Height-0.5) {
+						t.Errorf("%s is %v px high, its wrapped text needs %v: cut off", name, s.Height, m.Height)
+					}
+					// At least ceil(text width / line width) lines of text.
+					text := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle)
+					lines := math.Ceil(float64(text.Width / (s.Width - 2*theme.InnerPadding())))
+					if !(s.Height >= float32(lines)*text.Height) {
+						t.Errorf("%s is %v px high, less than %v lines of text", name, s.Height, lines)
+					}
+				}
+			})
+		})
 	}
 }
