@@ -41,7 +41,8 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 		if err != nil {
 			a.do(func() {
 				if a.sess.Dataset() == nil && a.shown.Load() == nil {
-					a.canvas.SetMessage("No data: open a file or pick a built-in dataset (Help > " + helpTitle + ")")
+					a.canvas.SetMessage("No data: open a file or pick a built-in dataset.")
+					a.canvas.SetMessageLink(helpTitle, a.showHelp) // also in the Help menu
 					// Not "Starting…": say why nothing is shown.
 					a.status.SetText(fmt.Sprintf("No data: %s could not be opened: %v", fit.DisplayName(req.Name), err))
 				}
