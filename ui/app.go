@@ -252,9 +252,12 @@ func (a *App) shutdown() {
 	a.sess.Close()
 }
 
-// style turns the view settings and the theme into a render style.
+// style turns the view settings and the theme into a render style,
+// with the colour-by choice resolved for the dataset (fit.ColorByFor).
 func (a *App) style() render.Style {
-	return fit.Style(a.set, a.fa.Settings().ThemeVariant() == theme.VariantDark)
+	st := a.set
+	st.ColorBy = fit.ColorByFor(st.ColorBy, a.sess.Dataset())
+	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
 // applyView is called after a view setting changed.

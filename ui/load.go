@@ -133,6 +133,7 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	a.explore.Reset()
 	a.explore.Refresh()
 	a.canvas.SetDim(a.set.Dim)
+	a.loop.SetStyle(a.style()) // "auto" colouring depends on the data
 	a.canvas.SetMessage("")
 	a.loop.Select(nil, -1)
 	a.loop.ResetView()
