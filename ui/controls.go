@@ -18,6 +18,7 @@ type runControls struct {
 	start               *steadyButton
 	step, reset, jitter *widget.Button
 	baseline            *widget.Check
+	all                 []fyne.CanvasObject // items, made once
 }
 
 func newRunControls(a *App) *runControls {
@@ -48,7 +49,10 @@ func newRunControls(a *App) *runControls {
 // items are the controls in toolbar order; the last ones move to the
 // toolbar's overflow menu first when the window is narrow.
 func (c *runControls) items() []fyne.CanvasObject {
-	return []fyne.CanvasObject{c.start, c.step, c.reset, c.jitter, widget.NewSeparator(), c.baseline}
+	if c.all == nil {
+		c.all = []fyne.CanvasObject{c.start, c.step, c.reset, c.jitter, widget.NewSeparator(), c.baseline}
+	}
+	return c.all
 }
 
 // refresh sets labels and enabled states for run state s.
