@@ -109,7 +109,9 @@ type App struct {
 	// The View menu and its checkable items (checkMenu).
 	menuView                        *fyne.Menu
 	menuCov, menuPrec, menuBaseline *fyne.MenuItem
-	search                          *widget.Entry
+	search                          *bw.CompletionEntry
+	labelIdx                        *bw.LabelIndex  // the search box's suggestions (suggest)
+	toolbar                         *bw.OverflowBar // run controls, search and fit button above the canvas
 	bottom                          *fyne.Container // below the canvas: one child shown (updateBottom)
 	baseline                        view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
 
@@ -179,23 +181,20 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.explore = explore.New(host{a})
 	a.rel = relations.New(host{a})
 	a.tabs = container.NewAppTabs(
-		container.NewTabItem("Data", a.data.Content()),
-		container.NewTabItem("Model", a.model.Content()),
-		container.NewTabItem("View", a.display.Content()),
-		container.NewTabItem("Geodesic", container.NewVScroll(a.geo.Content())),
-		container.NewTabItem("Explore", a.explore.Content()),
-		container.NewTabItem("Relations", a.rel.Content()),
+		container.NewTabItem("Data", sideScroll(a.data.Content())),
+		container.NewTabItem("Model", sideScroll(a.model.Content())),
+		container.NewTabItem("View", sideScroll(a.display.Content())),
+		container.NewTabItem("Geodesic", sideScroll(a.geo.Content())),
+		container.NewTabItem("Explore", sideScroll(a.explore.Content())),
+		container.NewTabItem("Relations", sideScroll(a.rel.Content())),
 	)
 	a.tabs.SetTabLocation(container.TabLocationLeading)
 	a.tabs.OnSelected = a.tabChanged
-	a.search = widget.NewEntry()
+	a.search = bw.NewCompletionEntry()
 	a.search.SetPlaceHolder("Search…")
 	a.search.OnSubmitted = a.find
-	a.search.OnChanged = func(s string) {
-		if s == "" {
-			a.loop.Select(nil, -1)
-		}
-	}
+	a.search.OnPicked = a.find
+	a.search.OnChanged = a.suggest
 
 	a.sess.OnSnapshot = a.loop.Wake
 	a.sess.OnState = func(st fit.RunState) {
@@ -220,20 +219,19 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	return a
 }
 
-// layout arranges toolbar, side panel, canvas, stress curve and status.
+// layout arranges toolbar, side panel, canvas, stress curve and status
+// (layout.go holds the parts that adapt to the window's size).
 func (a *App) layout() fyne.CanvasObject {
-	top := container.NewBorder(nil, nil, a.controls.box, nil,
-		container.NewBorder(nil, nil, nil,
-			widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView), a.search))
+	fitBtn := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView)
+	a.toolbar = bw.NewOverflowBar(a.controls.items(), a.search, searchMinWidth, fitBtn)
 	a.bottom = container.NewStack(a.curve, a.explore.EmbeddingBox(), a.rel.Curve(), a.explore.LoadBox())
 	a.updateBottom()
 	plot := container.NewVSplit(a.canvas, container.NewPadded(a.bottom))
 	plot.Offset = 0.78
-	right := container.NewBorder(container.NewPadded(top), nil, nil, nil, plot)
+	right := container.NewBorder(container.NewPadded(a.toolbar), nil, nil, nil, plot)
 	split := container.NewHSplit(a.tabs, right)
-	split.Offset = 0.3
 	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, nil, a.status)
-	return container.NewBorder(nil, statusBar, nil, nil, split)
+	return container.NewBorder(nil, statusBar, nil, nil, newSideFit(split, a.tabs))
 }
 
 // start loads the first dataset, starts the frame loop and arms the
@@ -269,9 +267,12 @@ func (a *App) shutdown() {
 	a.sess.Close()
 }
 
-// style turns the view settings and the theme into a render style.
+// style turns the view settings and the theme into a render style,
+// with the colour-by choice resolved for the dataset (fit.ColorByFor).
 func (a *App) style() render.Style {
-	return fit.Style(a.set, a.fa.Settings().ThemeVariant() == theme.VariantDark)
+	st := a.set
+	st.ColorBy = fit.ColorByFor(st.ColorBy, a.sess.Dataset())
+	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
 // applyView is called after a view setting changed.
@@ -450,6 +451,43 @@ func (a *App) runKey(k fyne.KeyName) {
 
 // stepSize is the number of iterations of one Step.
 const stepSize = 10
+
+// suggestMax is the most suggestions the search box offers.
+const suggestMax = 30
+
+// suggest offers the labels matching the search text (prefix matches
+// first) under the search box; an empty box clears the selection.
+func (a *App) suggest(s string) {
+	if s == "" {
+		a.loop.Select(nil, -1)
+	}
+	labels := a.labels()
+	if len(labels) == 0 {
+		a.search.SetOptions(nil)
+		a.search.HideCompletion()
+		return
+	}
+	if a.labelIdx == nil || !sameLabels(a.labelIdx.Labels(), labels) {
+		a.labelIdx = bw.NewLabelIndex(labels)
+	}
+	idx := a.labelIdx.Match(s, suggestMax)
+	opts := make([]string, len(idx))
+	for k, i := range idx {
+		opts[k] = labels[i]
+	}
+	if len(opts) == 1 && opts[0] == s {
+		opts = nil // the whole label is typed: nothing left to suggest
+	}
+	a.search.SetOptions(opts)
+	if !a.search.CompletionShown() {
+		a.search.ShowCompletion()
+	}
+}
+
+// sameLabels reports whether a and b are the same slice.
+func sameLabels(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
 
 // find selects and centres the first item whose label contains the
 // search text (case-insensitive), preferring an exact match.

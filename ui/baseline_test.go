@@ -42,6 +42,9 @@ func shownFrame(a *testApp) (*view.Frame, []uint8) {
 func TestAppBaselineOverlay(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
+	// Colour by class (PISA has no class column: one colour per item);
+	// TestAppBaselineMarkersEveryColourMode covers the other modes.
+	setColourBy(t, a, "class", render.ColorClass)
 	f0 := pausedFrame(t, a)
 	_, pix0 := shownFrame(a)
 	n := a.sess.Snapshot().N
@@ -134,25 +137,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 		return uint8(float64(v) * 0.8)
 	}
 	want := color.RGBA{mix(base.R), mix(base.G), mix(base.B), 255}
-	img := f1.Img
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	var hit, inView int
-	for k := 0; k < n; k++ {
-		px, py := f1.VP.ToPixel(pm[2*k], pm[2*k+1])
-		x, y := int(math.Floor(px)), int(math.Floor(py))
-		if x < 3 || y < 3 || x >= w-3 || y >= h-3 {
-			continue
-		}
-		inView++
-		o := 4 * (y*w + x)
-		got := color.RGBA{pix1[o], pix1[o+1], pix1[o+2], pix1[o+3]}
-		if absDiff(got.R, want.R) <= 1 && absDiff(got.G, want.G) <= 1 && absDiff(got.B, want.B) <= 1 && got.A == 255 {
-			hit++
-		}
-	}
-	if inView < n-2 || hit < inView-2 { // the scale bar may cover one
-		t.Errorf("%d of %d markers in view have the marker colour %v at their pixel", hit, inView, want)
-	}
+	checkMarkerPixels(t, f1, pix1, pm, n, want)
 	// The legend's dot has the markers' colour.
 	var dot color.Color
 	a.on(func() { dot = a.canvas.LegendColor() })
@@ -275,4 +260,124 @@ func TestAppBaselineSavedOn(t *testing.T) {
 		f := ta.frame()
 		return f != nil && f.Baseline != nil && f.Baseline.N() == 35 && f.Scene.Len() == 3*35
 	})
+}
+
+// setColourBy sets the View tab's colour-by choice and waits for a frame
+// drawn with it.
+func setColourBy(t *testing.T, a *testApp, choice string, mode render.ColorMode) {
+	t.Helper()
+	a.on(func() {
+		a.set.ColorBy = choice
+		a.applyView()
+	})
+	a.loop.Wake()
+	eventually(t, "frame coloured by "+choice, func() bool {
+		f := a.frame()
+		return f != nil && f.Style.ColorBy == mode && f.Key.Snapshot == a.sess.Version()
+	})
+}
+
+// checkMarkerPixels: the pixel holding each baseline mean in view has
+// the marker colour want (all but two, which the scale bar may cover).
+func checkMarkerPixels(t *testing.T, f *view.Frame, pix []uint8, pm []float64, n int, want color.RGBA) {
+	t.Helper()
+	w, h := f.Img.Rect.Dx(), f.Img.Rect.Dy()
+	var hit, inView int
+	for k := 0; k < n; k++ {
+		px, py := f.VP.ToPixel(pm[2*k], pm[2*k+1])
+		x, y := int(math.Floor(px)), int(math.Floor(py))
+		if x < 3 || y < 3 || x >= w-3 || y >= h-3 {
+			continue
+		}
+		inView++
+		o := 4 * (y*w + x)
+		got := color.RGBA{pix[o], pix[o+1], pix[o+2], pix[o+3]}
+		if absDiff(got.R, want.R) <= 1 && absDiff(got.G, want.G) <= 1 && absDiff(got.B, want.B) <= 1 && got.A == 255 {
+			hit++
+		}
+	}
+	if inView < n-2 || hit < inView-2 {
+		t.Errorf("%d of %d markers in view have the marker colour %v at their pixel", hit, inView, want)
+	}
+}
+
+// TestAppBaselineMarkersEveryColourMode: in every colour mode the
+// point-MDS markers are opaque dots of their own colour: by class, the
+// palette entry of their class (last, after the data's); by stress,
+// viridis' grey for values outside the stress range (never a stress
+// colour); with one colour, that colour. Each darkened by 20% on a light
+// background, lightened on a dark one; the legend dot matches.
+func TestAppBaselineMarkersEveryColourMode(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	a.on(func() { a.controls.baseline.SetChecked(true) })
+	eventually(t, "frame with the baseline", func() bool {
+		f := a.frame()
+		return f != nil && f.Baseline != nil && f.Key.Snapshot == a.sess.Version()
+	})
+	n := a.sess.Snapshot().N
+	pm := a.sess.PointBaselineMeans()
+	for _, tc := range []struct {
+		choice string
+		mode   render.ColorMode
+	}{{"class", render.ColorClass}, {"stress", render.ColorStress}, {"none", render.ColorNone}} {
+		t.Run(tc.choice, func(t *testing.T) {
+			setColourBy(t, a, tc.choice, tc.mode)
+			f, pix := shownFrame(a)
+			if f.Baseline == nil {
+				t.Fatal("no baseline overlay")
+			}
+			var base color.NRGBA
+			switch tc.mode {
+			case render.ColorClass:
+				names, _ := render.ClassColors(f.Scene.Classes)
+				base = render.OkabeIto[(len(names)-1)%len(render.OkabeIto)] // the marker class sorts last
+			case render.ColorStress:
+				base = render.Viridis(math.NaN())
+			case render.ColorNone:
+				base = color.NRGBA{0x00, 0x72, 0xB2, 0xff} // Okabe-Ito blue, render's one colour
+			}
+			mix := func(v uint8) uint8 {
+				if f.Style.Dark {
+					return uint8(float64(v) + 0.2*(255-float64(v)))
+				}
+				return uint8(float64(v) * 0.8)
+			}
+			want := color.RGBA{mix(base.R), mix(base.G), mix(base.B), 255}
+			checkMarkerPixels(t, f, pix, pm, n, want)
+			var dot color.Color
+			a.on(func() { dot = a.canvas.LegendColor() })
+			if r, g, b, _ := dot.RGBA(); r>>8 != uint32(want.R) || g>>8 != uint32(want.G) || b>>8 != uint32(want.B) {
+				t.Errorf("legend dot %v, markers %v", dot, want)
+			}
+		})
+	}
+}
+
+// TestAppColourByDefault: the default colour-by choice is "auto": by
+// class on data with a class column (iris), by per-item stress on data
+// without one (PISA); a choice the user makes stays.
+func TestAppColourByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		dataset string
+		want    render.ColorMode
+	}{{"builtin:iris", render.ColorClass}, {"builtin:pisa2015", render.ColorStress}} {
+		t.Run(tc.dataset, func(t *testing.T) {
+			a := newTestApp(t, tc.dataset)
+			if a.set.ColorBy != "auto" {
+				t.Fatalf("default colour-by %q, want auto", a.set.ColorBy)
+			}
+			hasClasses := len(a.sess.Dataset().Classes) > 0
+			if hasClasses != (tc.want == render.ColorClass) {
+				t.Fatalf("%s: class column %v", tc.dataset, hasClasses)
+			}
+			a.loop.Wake()
+			eventually(t, "a frame", func() bool { f := a.frame(); return f != nil && f.Scene != nil })
+			if got := a.frame().Style.ColorBy; got != tc.want {
+				t.Errorf("coloured by %v, want %v", got, tc.want)
+			}
+			pause(t, a)
+			setColourBy(t, a, "class", render.ColorClass) // the user's choice wins
+		})
+	}
 }

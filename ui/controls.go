@@ -2,9 +2,9 @@ package ui
 
 import (
 	"burescope/ui/fit"
+	bw "burescope/ui/widget"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -18,7 +18,7 @@ type runControls struct {
 	start               *steadyButton
 	step, reset, jitter *widget.Button
 	baseline            *widget.Check
-	box                 *fyne.Container
+	all                 []fyne.CanvasObject // items, made once
 }
 
 func newRunControls(a *App) *runControls {
@@ -42,9 +42,17 @@ func newRunControls(a *App) *runControls {
 		}
 		a.refreshStatus()
 	}
-	c.box = container.NewHBox(c.start, c.step, c.reset, c.jitter, widget.NewSeparator(), c.baseline)
 	c.refresh(fit.StateEmpty, 0)
 	return c
+}
+
+// items are the controls in toolbar order; the last ones move to the
+// toolbar's overflow menu first when the window is narrow.
+func (c *runControls) items() []fyne.CanvasObject {
+	if c.all == nil {
+		c.all = []fyne.CanvasObject{c.start, c.step, c.reset, c.jitter, widget.NewSeparator(), c.baseline}
+	}
+	return c.all
 }
 
 // refresh sets labels and enabled states for run state s.
@@ -92,6 +100,10 @@ func newSteadyButton(text string, icon fyne.Resource, tapped func(), labels []st
 	b.ExtendBaseWidget(b)
 	return b
 }
+
+// OverflowMenuItem is the button as an entry of the toolbar's overflow
+// menu (its current label, icon and state).
+func (b *steadyButton) OverflowMenuItem() *fyne.MenuItem { return bw.ButtonMenuItem(&b.Button) }
 
 // MinSize is the largest minimum size over the labels.
 func (b *steadyButton) MinSize() fyne.Size {

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -49,6 +52,59 @@ func TestAppHelpWhatAmILookingAt(t *testing.T) {
 	for _, want := range []string{"Covariance view", "Precision view", "uniform", "gaussian", "custom", "Stress-1", "Space", "Reset"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the guide does not mention %q", want)
+		}
+	}
+}
+
+// TestAppEmptyStateHelpLink: after a startup file that cannot be opened
+// the empty canvas offers the guide as a link; tapping it opens the
+// same dialog as Help > "What am I looking at?".
+func TestAppEmptyStateHelpLink(t *testing.T) {
+	fa := test.NewTempApp(t)
+	missing := filepath.Join(t.TempDir(), "missing.csv")
+	ta := &testApp{q: newUIQueue(), log: &syncBuffer{}}
+	ta.on(func() {
+		w := test.NewWindow(nil)
+		w.Resize(fyne.NewSize(1000, 700))
+		ta.App = newApp(fa, w, Flags{Dataset: missing, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.start()
+	})
+	t.Cleanup(func() {
+		ta.shutdown()
+		ta.on(func() { ta.win.Close() })
+	})
+	ta.loads.Wait()
+	var link *widget.Hyperlink
+	eventually(t, "the empty-state link", func() bool {
+		ta.on(func() {
+			if l := ta.canvas.MessageLink(); l.Visible() {
+				link = l
+			}
+		})
+		return link != nil
+	})
+	var text string
+	ta.on(func() {
+		if link.Text != helpTitle {
+			t.Errorf("link text %q, want %q", link.Text, helpTitle)
+		}
+		// The error dialog of the failed load is on top; close it as a
+		// user would, then follow the link.
+		for ta.win.Canvas().Overlays().Top() != nil {
+			ta.win.Canvas().Overlays().Remove(ta.win.Canvas().Overlays().Top())
+		}
+		test.TapAt(link, fyne.NewPos(link.Size().Width/2, link.Size().Height/2)) // on the text
+		if top := ta.win.Canvas().Overlays().Top(); top != nil {
+			for _, o := range test.LaidOutObjects(top) {
+				if r, ok := o.(*widget.RichText); ok {
+					text += r.String()
+				}
+			}
+		}
+	})
+	for _, want := range []string{"Each item is an ellipse", "Stress-1", "Keys"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the link did not open the guide: no %q in %q", want, text)
 		}
 	}
 }

@@ -42,7 +42,8 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 		if err != nil {
 			a.do(func() {
 				if a.sess.Dataset() == nil && a.shown.Load() == nil {
-					a.canvas.SetMessage("No data: open a file or pick a built-in dataset (Help > " + helpTitle + ")")
+					a.canvas.SetMessage("No data: open a file or pick a built-in dataset.")
+					a.canvas.SetMessageLink(helpTitle, a.showHelp) // also in the Help menu
 					// Not "Starting…": say why nothing is shown.
 					a.status.SetText(fmt.Sprintf("No data: %s could not be opened: %v", fit.DisplayName(req.Name), err))
 				}
@@ -149,6 +150,7 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	a.explore.Reset()
 	a.explore.Refresh()
 	a.canvas.SetDim(a.set.Dim)
+	a.loop.SetStyle(a.style()) // "auto" colouring depends on the data
 	a.canvas.SetMessage("")
 	a.loop.Select(nil, -1)
 	a.loop.ResetView()

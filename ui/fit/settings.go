@@ -46,7 +46,7 @@ type Settings struct {
 
 	// View
 	View         string  // "covariance" or "precision"
-	ColorBy      string  // "class", "stress" or "none"
+	ColorBy      string  // "auto", "class", "stress" or "none" (ColorByFor)
 	Labels       bool    // draw item labels
 	Level        float64 // gaussian level-set radius (in standard deviations)
 	ShowBaseline bool    // overlay the point-MDS baseline
@@ -74,7 +74,7 @@ var (
 	OptimizerChoices   = []string{"adam", "gd", "adagrad"}
 	BackendChoices     = []string{"auto", "cpu", "gl", "gl64"}
 	ViewChoices        = []string{"covariance", "precision"}
-	ColorByChoices     = []string{"class", "stress", "none"}
+	ColorByChoices     = []string{"auto", "class", "stress", "none"}
 	StructureChoices   = []string{engine.StructureFull, engine.StructureDiagonal, engine.StructureSpherical, engine.StructurePoints}
 	PairsChoices       = []string{"auto", "exact", "sampled"}
 	GlyphChoices       = []string{"auto", "on", "off"}
@@ -111,7 +111,7 @@ func DefaultSettings() Settings {
 		Structure:    engine.StructureFull,
 		Pairs:        "auto",
 		View:         "covariance",
-		ColorBy:      "class",
+		ColorBy:      "auto",
 		Labels:       true,
 		Level:        1,
 		Glyph:        "auto",

@@ -4,9 +4,25 @@ import (
 	"fmt"
 	"strings"
 
+	"burescope/datasets"
 	"burescope/engine"
 	"burescope/render"
 )
+
+// ColorByFor is the colouring that the colour-by choice gives on ds:
+// "auto" is "class" for data with a class column and "stress" (each
+// item's share of the stress) for data without one, where colouring by
+// class would only tell the items apart; the other choices are
+// themselves.
+func ColorByFor(choice string, ds *datasets.Dataset) string {
+	if choice != "auto" {
+		return choice
+	}
+	if ds != nil && len(ds.Classes) > 0 {
+		return "class"
+	}
+	return "stress"
+}
 
 // Style is the drawing style of the view settings of st on top of
 // render.DefaultStyle: ellipses (covariance or precision), colour, labels,
@@ -18,7 +34,7 @@ func Style(st Settings, dark bool) render.Style {
 		rs.View = render.Precision
 	}
 	switch st.ColorBy {
-	case "class":
+	case "class", "auto": // "auto" is resolved with ColorByFor before
 		rs.ColorBy = render.ColorClass
 	case "stress":
 		rs.ColorBy = render.ColorStress

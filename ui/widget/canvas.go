@@ -27,9 +27,10 @@ type Canvas struct {
 	last    *view.Frame
 	tipBox  *canvas.Rectangle
 	tipText *widget.Label
-	message *widget.Label // shown when there is nothing to draw
-	badge   *widget.Label // top-left note (the geodesic tool's t)
-	legend  *widget.Label // top-right note (the point-MDS overlay)
+	message *widget.Label     // shown when there is nothing to draw
+	msgLink *widget.Hyperlink // under the message (SetMessageLink)
+	badge   *widget.Label     // top-left note (the geodesic tool's t)
+	legend  *widget.Label     // top-right note (the point-MDS overlay)
 	legDot  *canvas.Circle
 
 	dim       int  // embedding dimension (3: drag rotates)
@@ -55,6 +56,10 @@ func NewCanvas(loop *view.Loop) *Canvas {
 	c.tipBox.CornerRadius = 4
 	c.tipText = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	c.message = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	c.message.Wrapping = fyne.TextWrapWord
+	c.msgLink = widget.NewHyperlink("", nil)
+	c.msgLink.Alignment = fyne.TextAlignCenter
+	c.msgLink.Hide()
 	c.badge = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.badge.Hide()
 	c.legend = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
@@ -79,15 +84,34 @@ func (c *Canvas) SetDim(d int) { c.dim = d }
 // Dim returns the embedding dimension the canvas was told.
 func (c *Canvas) Dim() int { return c.dim }
 
-// SetMessage shows text in the middle of the canvas ("" hides it).
+// SetMessage shows text in the middle of the canvas ("" hides it); a
+// link under the former message goes (SetMessageLink adds one).
 func (c *Canvas) SetMessage(s string) {
 	c.message.SetText(s)
+	c.msgLink.Hide()
 	if s == "" {
 		c.message.Hide()
 	} else {
 		c.message.Show()
 	}
+	c.Refresh()
 }
+
+// SetMessageLink shows a link under the message that runs tapped (a
+// help page, say); "" removes it.
+func (c *Canvas) SetMessageLink(text string, tapped func()) {
+	c.msgLink.SetText(text)
+	c.msgLink.OnTapped = tapped
+	if text == "" || !c.message.Visible() {
+		c.msgLink.Hide()
+	} else {
+		c.msgLink.Show()
+	}
+	c.Refresh()
+}
+
+// MessageLink is the link under the message (hidden when none).
+func (c *Canvas) MessageLink() *widget.Hyperlink { return c.msgLink }
 
 // SetBadge shows text in the top-left corner ("" hides it); warn draws it
 // in the theme's error colour (used for geodesic extrapolation).
@@ -319,9 +343,17 @@ type canvasRenderer struct{ c *Canvas }
 func (r *canvasRenderer) Layout(size fyne.Size) {
 	r.c.raster.Resize(size)
 	r.c.raster.Move(fyne.NewPos(0, 0))
-	ms := r.c.message.MinSize()
+	r.c.message.Resize(fyne.NewSize(size.Width, r.c.message.MinSize().Height))
+	ms := r.c.message.MinSize() // wrapped at the canvas width
+	var ls fyne.Size
+	if r.c.msgLink.Visible() {
+		ls = r.c.msgLink.MinSize()
+	}
+	top := (size.Height - ms.Height - ls.Height) / 2
 	r.c.message.Resize(fyne.NewSize(size.Width, ms.Height))
-	r.c.message.Move(fyne.NewPos(0, (size.Height-ms.Height)/2))
+	r.c.message.Move(fyne.NewPos(0, top))
+	r.c.msgLink.Resize(fyne.NewSize(fyne.Min(ls.Width, size.Width), ls.Height))
+	r.c.msgLink.Move(fyne.NewPos((size.Width-fyne.Min(ls.Width, size.Width))/2, top+ms.Height))
 	r.c.badge.Move(fyne.NewPos(4, 2))
 	r.c.badge.Resize(r.c.badge.MinSize())
 	r.c.layoutLegend(size)
@@ -335,10 +367,11 @@ func (r *canvasRenderer) Refresh() {
 	r.c.tipBox.StrokeColor = theme.Color(theme.ColorNameSeparator)
 	r.c.tipBox.Refresh()
 	r.c.raster.Refresh()
+	r.Layout(r.c.Size()) // the message and its link may have changed
 }
 
 func (r *canvasRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.badge, r.c.legDot, r.c.legend, r.c.tipBox, r.c.tipText}
+	return []fyne.CanvasObject{r.c.raster, r.c.message, r.c.msgLink, r.c.badge, r.c.legDot, r.c.legend, r.c.tipBox, r.c.tipText}
 }
 
 func (r *canvasRenderer) Destroy() {}

@@ -53,7 +53,7 @@ func (c *RelCurve) CreateRenderer() fyne.WidgetRenderer {
 	rankChip, rankText := legendChip(rankColor, "mean rank (log)")
 	c.legend = []*canvas.Text{mapText, rankText}
 	legend := container.NewHBox(mapChip, rankChip)
-	head := container.NewBorder(nil, nil, legend, c.value)
+	head := newHead(legend, nil, c.value)
 	one := canvas.NewText("1", mapColor)
 	one.TextSize = theme.CaptionTextSize()
 	zero := canvas.NewText("0", mapColor)
@@ -244,4 +244,67 @@ func tickRowGap() fyne.CanvasObject {
 	r := canvas.NewRectangle(color.Transparent)
 	r.SetMinSize(fyne.NewSize(0, (&xTickLayout{x: &XTicks{}}).MinSize(nil).Height))
 	return r
+}
+
+// headLayout lays out a chart's header row: the legend at the left at
+// its full width, the current value at the right, the references (may
+// be nil) between them; the owner refreshes the row when a text
+// changes. When the row is too narrow for all three, the
+// references go first and then the value is cut short with an ellipsis
+// (both are labels that truncate), so nothing overlaps.
+type headLayout struct {
+	legend      fyne.CanvasObject
+	refs, value *widget.Label
+}
+
+// newHead returns the header row; refs may be nil.
+func newHead(legend fyne.CanvasObject, refs, value *widget.Label) *fyne.Container {
+	value.Truncation = fyne.TextTruncateEllipsis
+	objs := []fyne.CanvasObject{legend, value}
+	if refs != nil {
+		refs.Truncation = fyne.TextTruncateEllipsis
+		objs = append(objs, refs)
+	}
+	return container.New(&headLayout{legend: legend, refs: refs, value: value}, objs...)
+}
+
+// labelWidth is the width label l needs to show its whole text.
+func labelWidth(l *widget.Label) float32 {
+	if l.Text == "" {
+		return 0
+	}
+	probe := widget.NewLabelWithStyle(l.Text, l.Alignment, l.TextStyle) // not truncated
+	probe.SizeName = l.SizeName
+	return probe.MinSize().Width
+}
+
+func (h *headLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	lw := fyne.Min(h.legend.MinSize().Width, size.Width)
+	h.legend.Move(fyne.NewPos(0, (size.Height-h.legend.MinSize().Height)/2))
+	h.legend.Resize(fyne.NewSize(lw, h.legend.MinSize().Height))
+	rest := size.Width - lw
+	vw := fyne.Min(labelWidth(h.value), rest)
+	if h.refs == nil { // the value (aligned right) takes the whole rest
+		h.value.Move(fyne.NewPos(lw, 0))
+		h.value.Resize(fyne.NewSize(rest, size.Height))
+		return
+	}
+	h.value.Move(fyne.NewPos(size.Width-vw, 0))
+	h.value.Resize(fyne.NewSize(vw, size.Height))
+	gap := rest - vw
+	if rw := labelWidth(h.refs); rw == 0 || gap < fyne.Min(rw, 60) {
+		h.refs.Hide()
+		return
+	}
+	h.refs.Show()
+	rw := fyne.Min(labelWidth(h.refs), gap)
+	h.refs.Move(fyne.NewPos(lw+(gap-rw), 0))
+	h.refs.Resize(fyne.NewSize(rw, size.Height))
+}
+
+// MinSize is the legend's width and the tallest part's height: the
+// texts shrink.
+func (h *headLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	m := h.legend.MinSize()
+	return fyne.NewSize(m.Width, fyne.Max(m.Height, h.value.MinSize().Height))
 }

@@ -142,7 +142,8 @@ type StressCurve struct {
 	top    *canvas.Text
 	bottom *canvas.Text
 	refs   *widget.Label
-	xTicks *XTicks // iterations under the plot
+	xTicks *XTicks         // iterations under the plot
+	head   *fyne.Container // legend, references, value
 
 	pointChip fyne.CanvasObject // legend entry, shown with the baseline
 	legend    []*canvas.Text    // legend texts (foreground colour)
@@ -188,6 +189,9 @@ func (c *StressCurve) SetData(d CurveData) {
 		refs += fmt.Sprintf("classical %.3g", d.ClassicalRef)
 	}
 	c.refs.SetText(refs)
+	if c.head != nil {
+		c.head.Refresh() // the value's width places the references
+	}
 	if c.pointChip != nil {
 		if d.PointRef > 0 {
 			c.pointChip.Show()
@@ -240,7 +244,8 @@ func (c *StressCurve) CreateRenderer() fyne.WidgetRenderer {
 		c.pointChip.Hide()
 	}
 	legend := container.NewHBox(ell, c.pointChip, cl)
-	head := container.NewBorder(nil, nil, legend, c.value, c.refs)
+	c.head = newHead(legend, c.refs, c.value)
+	head := c.head
 	axis := container.NewBorder(nil, tickRowGap(), nil, nil, container.NewBorder(c.top, c.bottom, nil, nil, layout.NewSpacer()))
 	plot := container.NewBorder(nil, c.xTicks, nil, nil, c.raster)
 	body := container.NewBorder(head, nil, axis, nil, plot)

@@ -1,6 +1,8 @@
 package widget
 
 import (
+	"fmt"
+	"fyne.io/fyne/v2/widget"
 	"image"
 	"image/color"
 	"math"
@@ -161,4 +163,48 @@ func sameColor(a, b color.Color) bool {
 	r1, g1, b1, a1 := a.RGBA()
 	r2, g2, b2, a2 := b.RGBA()
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+// TestStressCurveHeadNoOverlap: at any width the header's legend,
+// references and current value do not overlap and stay inside the
+// widget; with room, the value is shown whole.
+func TestStressCurveHeadNoOverlap(t *testing.T) {
+	test.NewTempApp(t)
+	c := NewStressCurve()
+	w := test.NewWindow(c)
+	defer w.Close()
+	c.SetData(CurveData{History: []float64{0.5, 0.1, 0.01}, PointRef: 0.02, ClassicalRef: 0.489,
+		Text: "iteration 1000   stress-1 0.0006882 · means' share 0.97"})
+	for _, width := range []float32{210, 300, 500, 900, 1400} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			w.Resize(fyne.NewSize(width, 160))
+			type box struct {
+				name       string
+				x0, x1, y0 float32
+			}
+			var boxes []box
+			for name, o := range map[string]fyne.CanvasObject{"legend": c.head.Objects[0], "value": c.value, "refs": c.refs} {
+				if !o.Visible() {
+					continue
+				}
+				p := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+				boxes = append(boxes, box{name, p.X, p.X + o.Size().Width, p.Y})
+				if !(p.X >= -0.5 && p.X+o.Size().Width <= width+0.5) {
+					t.Errorf("%s spans x %v..%v outside %v", name, p.X, p.X+o.Size().Width, width)
+				}
+			}
+			for i := range boxes {
+				for j := range i {
+					a, b := boxes[i], boxes[j]
+					if a.x0 < b.x1-0.5 && b.x0 < a.x1-0.5 {
+						t.Errorf("%s (%v..%v) overlaps %s (%v..%v)", a.name, a.x0, a.x1, b.name, b.x0, b.x1)
+					}
+				}
+			}
+			full := widget.NewLabelWithStyle(c.value.Text, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true}).MinSize().Width
+			if room := width - c.head.Objects[0].MinSize().Width; room >= full && !(c.value.Size().Width >= full-0.5) {
+				t.Errorf("value %v px wide with room for its %v px", c.value.Size().Width, full)
+			}
+		})
+	}
 }

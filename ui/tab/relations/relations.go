@@ -60,7 +60,10 @@ type Tab struct {
 	start, pause, stop, mammals             *widget.Button
 	show                                    *widget.Check
 	bar                                     *widget.ProgressBar
+	barLook                                 *barTheme                // grey while no training runs
+	barBox                                  *container.ThemeOverride // the bar in its theme
 	text                                    *widget.Label
+	hint                                    *widget.Label // the help text at the bottom
 	fields                                  []fyne.Disableable
 
 	ds       *datasets.Dataset   // (UI) the session's dataset when it has relations
@@ -160,6 +163,8 @@ func New(h Host) *Tab {
 		r.h.OpenWordNet(strings.TrimSpace(r.wnDir.Text), strings.TrimSpace(r.wnRoot.Text))
 	})
 	r.bar = widget.NewProgressBar()
+	r.barLook = &barTheme{idle: true}
+	r.barBox = container.NewThemeOverride(r.bar, r.barLook)
 	r.text = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	r.text.Wrapping = fyne.TextWrapWord
 	r.text.Hide() // shown with a progress text (an empty label would leave a gap)
@@ -180,6 +185,7 @@ func New(h Host) *Tab {
 		"Evaluation ranks every item against all others (mean rank, MAP), about one epoch's time.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
+	r.hint = hint
 	r.content = container.NewVScroll(container.NewVBox(
 		widget.NewLabelWithStyle("Train from relations", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		r.info, r.mammals,
@@ -188,7 +194,7 @@ func New(h Host) *Tab {
 		widget.NewSeparator(),
 		r.needs, form,
 		container.NewGridWithColumns(3, r.start, r.pause, r.stop),
-		r.bar, r.text, r.show, hint,
+		r.barBox, r.text, r.show, hint,
 	))
 	r.curve = bw.NewRelCurve()
 	r.curveBox = r.curve
@@ -408,6 +414,10 @@ func (r *Tab) refreshButtons() {
 	}
 	enable(r.epochs, r.ds != nil)
 	enable(r.show, r.lastView != nil)
+	if idle := !r.running; idle != r.barLook.idle {
+		r.barLook.idle = idle
+		r.barBox.Refresh()
+	}
 	if r.ds == nil {
 		r.needs.Show()
 	} else {

@@ -2,7 +2,9 @@ package relations
 
 import (
 	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
@@ -157,5 +161,109 @@ func TestRelationsFormNeedsRelations(t *testing.T) {
 	h.on(func() { textShown = r.text.Visible() })
 	if on, _, needs := formState(); on != 0 || !needs || textShown {
 		t.Errorf("relations gone: %d form widgets enabled, hint %v, progress text shown %v", on, needs, textShown)
+	}
+}
+
+// TestRelationsBarGreyWhenIdle: the progress bar is drawn in greys while
+// no training runs (no dataset, paused, finished) and in the theme's
+// colour while training runs, read from the pixels of the window.
+func TestRelationsBarGreyWhenIdle(t *testing.T) {
+	test.NewTempApp(t)
+	h := newFakeHost()
+	var r *Tab
+	var w fyne.Window
+	h.on(func() {
+		r = New(h)
+		w = test.NewWindow(r.Content())
+		w.Resize(fyne.NewSize(320, 1000))
+		t.Cleanup(func() { h.on(func() { r.Shutdown(); w.Close() }) })
+	})
+	// chroma is the spread of R, G and B at the middle of the bar.
+	chroma := func() int {
+		img := w.Canvas().Capture()
+		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(r.bar)
+		s := r.bar.Size()
+		if !(s.Width > 10 && s.Height > 4) {
+			t.Fatalf("bar not laid out: %v", s)
+		}
+		sc := w.Canvas().Scale()
+		c := img.At(int((p.X+s.Width*0.75)*sc), int((p.Y+s.Height/2)*sc))
+		cr, cg, cb, _ := c.RGBA()
+		hi := max(cr, cg, cb) >> 8
+		lo := min(cr, cg, cb) >> 8
+		return int(hi - lo)
+	}
+	const grey, coloured = 12, 30
+	var c int
+	h.on(func() { c = chroma() })
+	if !(c <= grey) {
+		t.Errorf("no dataset: bar chroma %d, want a grey (<= %d)", c, grey)
+	}
+	h.on(func() { r.DatasetChanged(loadTree(t)) })
+	h.on(func() {
+		for _, f := range [][2]string{{"dim", "2"}, {"epochs", "100000"}, {"negatives", "3"}, {"batch", "8"}} {
+			r.Type(f[0], f[1])
+		}
+		r.Start()
+		c = chroma() // running
+	})
+	if !(c >= coloured) {
+		t.Errorf("training: bar chroma %d, want the theme's colour (>= %d)", c, coloured)
+	}
+	h.on(func() { r.pauseTraining() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var running bool
+		h.on(func() { running = r.running })
+		if !running {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("training did not pause")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.on(func() { c = chroma() })
+	if !(c <= grey) {
+		t.Errorf("paused: bar chroma %d, want a grey (<= %d)", c, grey)
+	}
+}
+
+// TestRelationsHelpTextWhole: at every panel width from the narrowest
+// the side panel gives a 700 px window (about 260 px) up, each wrapped text of the tab (the
+// dataset line, the help text) lies inside the panel and gets the
+// height of all its wrapped lines.
+func TestRelationsHelpTextWhole(t *testing.T) {
+	test.NewTempApp(t)
+	h := newFakeHost()
+	var r *Tab
+	var w fyne.Window
+	h.on(func() {
+		r = New(h)
+		w = test.NewWindow(r.Content())
+		t.Cleanup(func() { h.on(func() { r.Shutdown(); w.Close() }) })
+	})
+	for _, width := range []float32{256, 300, 480} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			h.on(func() {
+				w.Resize(fyne.NewSize(width, 2000))
+				for name, l := range map[string]*widget.Label{"info": r.info, "hint": r.hint} {
+					p := fyne.CurrentApp().Driver().AbsolutePositionForObject(l)
+					s, m := l.Size(), l.MinSize()
+					if !(p.X >= 0 && p.X+s.Width <= width+0.5) {
+						t.Errorf("%s spans x %v..%v, outside the panel's %v px", name, p.X, p.X+s.Width, width)
+					}
+					if !(s.Height >= m.Height-0.5) {
+						t.Errorf("%s is %v px high, its wrapped text needs %v: cut off", name, s.Height, m.Height)
+					}
+					// At least ceil(text width / line width) lines of text.
+					text := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle)
+					lines := math.Ceil(float64(text.Width / (s.Width - 2*theme.InnerPadding())))
+					if !(s.Height >= float32(lines)*text.Height) {
+						t.Errorf("%s is %v px high, less than %v lines of text", name, s.Height, lines)
+					}
+				}
+			})
+		})
 	}
 }
