@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -292,6 +293,12 @@ func TestSignalRemovesTemp(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
+			if signal.Ignored(sig) {
+				// The child inherits the ignored disposition (nohup):
+				// the writer then leaves the signal alone, which
+				// TestIgnoredSignalLeftAlone checks.
+				t.Skipf("%v is ignored in this process", sig)
+			}
 			dir := t.TempDir()
 			work := filepath.Join(dir, "work")
 			os.Mkdir(work, 0o755)
@@ -324,5 +331,28 @@ func TestSignalRemovesTemp(t *testing.T) {
 				t.Errorf("after %v the directory holds %v, want only the marker", sig, got)
 			}
 		})
+	}
+}
+
+// TestIgnoredSignalLeftAlone: a signal the process was started with
+// ignored (nohup) is not caught, so it neither ends a write nor removes
+// its temporary file.
+func TestIgnoredSignalLeftAlone(t *testing.T) {
+	if os.Getenv("OUTFILE_IGNORED_CHILD") != "" {
+		for _, s := range notIgnored(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP) {
+			if s == syscall.SIGHUP {
+				os.Exit(4)
+			}
+		}
+		os.Exit(0)
+	}
+	// Start a child with SIGHUP ignored, as nohup does: signal.Ignore
+	// here is inherited through exec.
+	signal.Ignore(syscall.SIGHUP)
+	defer signal.Reset(syscall.SIGHUP)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestIgnoredSignalLeftAlone$")
+	cmd.Env = append(os.Environ(), "OUTFILE_IGNORED_CHILD=1")
+	if err := cmd.Run(); err != nil {
+		t.Errorf("child with SIGHUP ignored still catches it: %v", err)
 	}
 }

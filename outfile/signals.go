@@ -14,8 +14,20 @@ var (
 )
 
 // caught are the signals that remove temporary files before they end the
-// process.
-var caught = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
+// process: TERM, INT and HUP, less those the process was started with
+// ignored (under nohup a hangup must neither end the process nor remove
+// the file it is writing).
+var caught = notIgnored(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+
+func notIgnored(all ...os.Signal) []os.Signal {
+	var out []os.Signal
+	for _, s := range all {
+		if !signal.Ignored(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // remember registers a temporary file for removal on a signal. The
 // signals are only watched while at least one temporary file exists, so a
@@ -28,7 +40,7 @@ func remember(name string) {
 		sigs = make(chan os.Signal, 1)
 		go handle(sigs)
 	}
-	if len(live) == 0 {
+	if len(live) == 0 && len(caught) > 0 {
 		signal.Notify(sigs, caught...)
 	}
 	live[name] = true
