@@ -18,7 +18,7 @@ func TestDatasetPartRoundTrip(t *testing.T) {
 	if g.Dim != 3 || g.Family != "custom" || g.Tau != 0.4 || g.View != "precision" || g.Structure != "diagonal" || g.ScaleBudget != 0.5 || g.Kind != "distances" {
 		t.Errorf("per-dataset part not carried: %+v", g)
 	}
-	if g.Backend != "auto" || g.Iterations == 77 || g.ColorBy != "class" || g.Symmetrise || g.Standardise != "auto" {
+	if g.Backend != "auto" || g.Iterations == 77 || g.ColorBy != DefaultSettings().ColorBy || g.Symmetrise || g.Standardise != "auto" {
 		t.Errorf("global options carried with the dataset part: backend %q iterations %d colour %q symmetrise %v standardise %q",
 			g.Backend, g.Iterations, g.ColorBy, g.Symmetrise, g.Standardise)
 	}
