@@ -47,6 +47,9 @@ func main() {
 	// series name -> dim -> (rank, map)
 	series := map[string]map[int][2]float64{}
 	add := func(name string, d int, rank, m float64) {
+		if !(rank > 0) {
+			return // not reported under this protocol (e.g. published figures)
+		}
 		if series[name] == nil {
 			series[name] = map[int][2]float64{}
 		}
