@@ -275,7 +275,7 @@ func labelWidth(l *widget.Label) float32 {
 	}
 	probe := widget.NewLabelWithStyle(l.Text, l.Alignment, l.TextStyle) // not truncated
 	probe.SizeName = l.SizeName
-	return probe.MinSize().Width
+	return probe.MinSize().Width + 2 // slack: a label cut at exactly its MinSize can still truncate (rounding)
 }
 
 func (h *headLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
