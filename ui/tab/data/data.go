@@ -155,10 +155,19 @@ func (p *Tab) Sync(s fit.Settings) {
 	defer func() { p.syncing = false }()
 	if strings.HasPrefix(s.Dataset, datasets.BuiltinPrefix) {
 		p.builtin.SetSelected(strings.TrimPrefix(s.Dataset, datasets.BuiltinPrefix))
+		p.recent.ClearSelected()
 	} else {
 		p.builtin.ClearSelected()
+		// A file shows in the recent-files picker (it is the newest there
+		// once opened), so the panel names what is loaded.
+		p.recent.ClearSelected()
+		for _, o := range p.recent.Options {
+			if o == s.Dataset {
+				p.recent.SetSelected(o)
+				break
+			}
+		}
 	}
-	p.recent.ClearSelected()
 	p.kind.SetSelected(s.Kind)
 	p.standardise.SetSelected(s.Standardise)
 	p.symmetrise.SetChecked(s.Symmetrise)

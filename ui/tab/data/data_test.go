@@ -138,3 +138,23 @@ func TestDataCardShrinks(t *testing.T) {
 		t.Errorf("gap between the card and the Input heading %.1f, want 0 to %.1f", gap, 2*pad)
 	}
 }
+
+// TestSyncNamesTheLoadedFile: after a file is opened the recent-files
+// picker shows it (and the built-in picker nothing); after a built-in,
+// the built-in picker shows it and the recent-files picker nothing.
+func TestSyncNamesTheLoadedFile(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{set: fit.DefaultSettings()}
+	p := New(h, []string{"/data/a.csv", "/data/b.csv"})
+	st := fit.DefaultSettings()
+	st.Dataset = "/data/b.csv"
+	p.Sync(st)
+	if p.recent.Selected != "/data/b.csv" || p.builtin.Selected != "" {
+		t.Errorf("file: recent %q, built-in %q; want /data/b.csv and none", p.recent.Selected, p.builtin.Selected)
+	}
+	st.Dataset = datasets.BuiltinPrefix + "iris"
+	p.Sync(st)
+	if p.recent.Selected != "" || p.builtin.Selected != "iris" {
+		t.Errorf("built-in: recent %q, built-in %q; want none and iris", p.recent.Selected, p.builtin.Selected)
+	}
+}
