@@ -24,6 +24,32 @@ func (g *hypGraph) isQuery(u int) bool {
 	return len(g.row(u)) > 0 && (g.queries == nil || g.queries[u])
 }
 
+// everyKth returns g restricted to the query rows of the items 0, k,
+// 2k, ... (k >= 1; a shallow copy sharing the adjacency; g itself when
+// k <= 1).
+func (g *hypGraph) everyKth(k int) *hypGraph {
+	if k <= 1 {
+		return g
+	}
+	h := *g
+	h.queries = make([]bool, g.n)
+	for u := 0; u < g.n; u += k {
+		h.queries[u] = g.queries == nil || g.queries[u]
+	}
+	return &h
+}
+
+// queryCount returns the number of rows an evaluation of g ranks.
+func (g *hypGraph) queryCount() int {
+	c := 0
+	for u := 0; u < g.n; u++ {
+		if g.isQuery(u) {
+			c++
+		}
+	}
+	return c
+}
+
 // undirectedGraph returns the graph of the authors' protocol built from
 // the input graph in: u's neighbours are its ancestors and descendants
 // (self pairs dropped), u is a candidate of its own row, and only the

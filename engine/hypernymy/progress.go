@@ -19,6 +19,11 @@ type Eval struct {
 	// protocol (ancestors and descendants are positives).
 	UndirMeanRank, UndirMAP float64
 	TrainSeconds            float64 // training wall time so far (evaluations excluded)
+	// Rows is the number of query rows ranked under the input relations
+	// (the items with a relation, or a sample of them: Config.EvalRows);
+	// Queries the number of rows a full evaluation ranks. Rows < Queries
+	// marks the scores above as a sampled estimate.
+	Rows, Queries int
 }
 
 // Progress is an immutable snapshot of a Trainer: safe
@@ -45,6 +50,9 @@ type Progress struct {
 	// protocol (the paper's authors' evaluation), whatever the training
 	// protocol.
 	UndirMeanRank, UndirMAP float64
+	// EvalRows and EvalQueries are the latest evaluation's Eval.Rows and
+	// Eval.Queries (0 when none).
+	EvalRows, EvalQueries int
 	// EpochSeconds is the wall time of the last epoch (evaluation excluded);
 	// TrainSeconds the total over all epochs.
 	EpochSeconds, TrainSeconds float64
@@ -78,6 +86,7 @@ func (t *Trainer) snapshot() *Progress {
 		p.Evaluated = e.Epoch == t.epoch
 		p.MeanRank, p.MAP, p.SymMeanRank, p.SymMAP = e.MeanRank, e.MAP, e.SymMeanRank, e.SymMAP
 		p.UndirMeanRank, p.UndirMAP = e.UndirMeanRank, e.UndirMAP
+		p.EvalRows, p.EvalQueries = e.Rows, e.Queries
 	}
 	dd := t.d * t.d
 	p.Scales = make([]float64, t.n*dd)

@@ -213,13 +213,7 @@ func EvaluateEmbeddingEvery(ctx context.Context, e *engine.Embedding, relations 
 	if err != nil {
 		return Reconstruction{}, PruneStats{}, err
 	}
-	if every > 1 {
-		q := make([]bool, n)
-		for u := 0; u < n; u += every {
-			q[u] = g.queries == nil || g.queries[u]
-		}
-		g.queries = q
-	}
+	g = g.everyKth(every)
 	c := newHypItemCache(n, d)
 	cws := make([]*hypCacheWS, max(workers, 1))
 	var bad atomic.Int64

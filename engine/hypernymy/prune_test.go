@@ -191,3 +191,65 @@ func TestEvaluateEmbeddingCancelled(t *testing.T) {
 		t.Errorf("cancelled: %+v, %v", r, err)
 	}
 }
+
+// TestTrainerEvalRows checks the trainer's sampled evaluation
+// (Config.EvalRows): on the dense path and on the pruned one, the scores
+// equal the full evaluation of the rows of the items 0, k, 2k, ... of the
+// same state (k = EvalStride), under both protocols, and Rows / Queries
+// count those rows and all query rows.
+func TestTrainerEvalRows(t *testing.T) {
+	defer func(m int) { hypDenseRowsMax = m }(hypDenseRowsMax)
+	const n, evalRows = 300, 40
+	k := EvalStride(n, evalRows)
+	if k != 8 || (n+k-1)/k > evalRows {
+		t.Fatalf("EvalStride(%d, %d) = %d", n, evalRows, k)
+	}
+	pairs := hypBenchTree(n)
+	for _, dense := range []int{4096, 100} {
+		hypDenseRowsMax = dense
+		tr, err := NewTrainer(n, pairs, Config{Dim: 3, Negatives: 5, BatchSize: 500, Seed: 1, Epochs: 2, EvalEvery: -1, EvalRows: evalRows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := tr.Step(context.Background(), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := p.Embedding(make([]string, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := DotProductRows(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			protocol  string
+			rank, mAP float64
+		}{{Directed, p.MeanRank, p.MAP}, {Undirected, p.UndirMeanRank, p.UndirMAP}} {
+			g, err := protocolGraph(n, pairs, tc.protocol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := g.queryCount()
+			q := make([]bool, n)
+			for u := range q {
+				q[u] = u%k == 0 && (g.queries == nil || g.queries[u])
+			}
+			g.queries = q
+			want, err := evaluateGraphs(context.Background(), []*hypGraph{g}, rows, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(math.Abs(tc.rank-want[0].MeanRank) <= 1e-9*want[0].MeanRank) || !(math.Abs(tc.mAP-want[0].MAP) <= 1e-9) {
+				t.Errorf("dense max %d, %s: trainer %v, %v; those rows in full %v, %v", dense, tc.protocol, tc.rank, tc.mAP, want[0].MeanRank, want[0].MAP)
+			}
+			if tc.protocol == Directed && (p.EvalRows != want[0].Items || p.EvalQueries != all || p.EvalRows >= all) {
+				t.Errorf("dense max %d: rows %d of %d, want %d of %d", dense, p.EvalRows, p.EvalQueries, want[0].Items, all)
+			}
+		}
+	}
+	if _, err := NewTrainer(n, pairs, Config{Dim: 2, EvalRows: -1}); err == nil {
+		t.Error("EvalRows -1 accepted")
+	}
+}

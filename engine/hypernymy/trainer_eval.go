@@ -14,16 +14,19 @@ func (t *Trainer) evaluateNow(ctx context.Context) error {
 	if n := len(t.evals); n > 0 && t.evals[n-1].Epoch == t.epoch {
 		return nil
 	}
-	r, err := t.evaluate(ctx, []*hypGraph{t.input, t.sym, t.undir})
+	k := EvalStride(t.n, t.cfg.EvalRows)
+	r, err := t.evaluate(ctx, []*hypGraph{t.input.everyKth(k), t.sym.everyKth(k), t.undir.everyKth(k)})
 	if err != nil {
 		return err
 	}
 	e := Eval{Epoch: t.epoch, Loss: t.lastLoss, MeanRank: r[0].MeanRank, MAP: r[0].MAP,
 		SymMeanRank: r[1].MeanRank, SymMAP: r[1].MAP,
-		UndirMeanRank: r[2].MeanRank, UndirMAP: r[2].MAP, TrainSeconds: t.trainSecs}
+		UndirMeanRank: r[2].MeanRank, UndirMAP: r[2].MAP, TrainSeconds: t.trainSecs,
+		Rows: r[0].Items, Queries: t.input.queryCount()}
 	if len(t.input.adj) == 0 { // only self pairs were given
 		e.MeanRank, e.MAP = e.SymMeanRank, e.SymMAP
 		e.UndirMeanRank, e.UndirMAP = math.NaN(), math.NaN()
+		e.Rows, e.Queries = r[1].Items, t.sym.queryCount()
 	}
 	t.evals = append(t.evals, e)
 	return nil

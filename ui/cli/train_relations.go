@@ -52,6 +52,10 @@ type trainRelationsResult struct {
 	Protocol        string  `json:"protocol"`
 	UndirMeanRank   float64 `json:"undir_mean_rank"`
 	UndirMAP        float64 `json:"undir_map"`
+	// EvalRows is the number of query rows the last evaluation ranked
+	// (all of them, EvalQueries, unless --eval-rows sampled them).
+	EvalRows    int `json:"eval_rows"`
+	EvalQueries int `json:"eval_queries"`
 	// CPUSeconds is the process CPU time (all threads) of the whole
 	// command, loading included: on a busy shared machine wall time
 	// overstates the cost.
@@ -59,7 +63,7 @@ type trainRelationsResult struct {
 }
 
 const trainRelationsUsage = "INPUT [--dim 2..32] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
-	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--no-self-pairs] [--workers W] " +
+	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--eval-rows R] [--no-self-pairs] [--workers W] " +
 	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress]"
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
@@ -80,6 +84,7 @@ func runTrainRelations(env Env) error {
 	seed := fs.Uint64("seed", def.Seed, "random seed (initialisation, order, negatives)")
 	eps := fs.Float64("eps", def.Eps, "regularisation added to the diagonal of every scale L L^T")
 	evalEvery := fs.Int("eval-every", def.EvalEvery, "evaluate mean rank and MAP every K epochs (and after the last; 0: only after the last)")
+	evalRows := fs.Int("eval-rows", def.EvalRows, "rank only the rows of about R evenly spaced items in each evaluation (an estimate at R/n of the cost; 0: all rows)")
 	noSelf := fs.Bool("no-self-pairs", false, "do not add the self pairs (u, u) to the training relations")
 	workers := fs.Int("workers", 0, "goroutines (0: all cores; results do not depend on it)")
 	out := fs.String("out", "", "write the trained embedding (JSON, gaussian family) to this file")
@@ -117,6 +122,8 @@ func runTrainRelations(env Env) error {
 		return usage("--eps %v: want a positive number", *eps)
 	case *evalEvery < 0:
 		return usage("--eval-every %d: want 0 or more", *evalEvery)
+	case *evalRows < 0:
+		return usage("--eval-rows %d: want 0 (all rows) or more", *evalRows)
 	}
 	if err := checkFlags(env, "train-relations",
 		intRange("negatives", *negatives, 1, maxNegatives),
@@ -143,7 +150,7 @@ func runTrainRelations(env Env) error {
 	}
 	cfg := hypernymy.Config{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
 		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf,
-		Protocol: *protocol, NoEval: *noEval}
+		Protocol: *protocol, NoEval: *noEval, EvalRows: *evalRows}
 	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
@@ -165,8 +172,12 @@ func runTrainRelations(env Env) error {
 		if len(p.Evals) > shown {
 			bar.clear()
 			for _, e := range p.Evals[shown:] {
-				fmt.Fprintf(env.Stderr, "epoch %d/%d  loss %.4f  mean rank %.3f  MAP %.4f  (undirected: %.3f, %.4f; with self pairs: %.3f, %.4f)  %.2fs/epoch\n",
-					e.Epoch, cfg.Epochs, e.Loss, e.MeanRank, e.MAP, e.UndirMeanRank, e.UndirMAP, e.SymMeanRank, e.SymMAP, e.TrainSeconds/float64(max(e.Epoch, 1)))
+				sample := ""
+				if e.Rows < e.Queries {
+					sample = fmt.Sprintf("  (rows of %d of the %d items, a sample)", e.Rows, e.Queries)
+				}
+				fmt.Fprintf(env.Stderr, "epoch %d/%d  loss %.4f  mean rank %.3f  MAP %.4f  (undirected: %.3f, %.4f; with self pairs: %.3f, %.4f)  %.2fs/epoch%s\n",
+					e.Epoch, cfg.Epochs, e.Loss, e.MeanRank, e.MAP, e.UndirMeanRank, e.UndirMAP, e.SymMeanRank, e.SymMAP, e.TrainSeconds/float64(max(e.Epoch, 1)), sample)
 			}
 			shown = len(p.Evals)
 		}
@@ -218,7 +229,7 @@ func runTrainRelations(env Env) error {
 		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
 		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
 		Protocol: cfg.Protocol, UndirMeanRank: p.UndirMeanRank, UndirMAP: p.UndirMAP,
-		CPUSeconds: cputime.Process().Seconds(),
+		CPUSeconds: cputime.Process().Seconds(), EvalRows: p.EvalRows, EvalQueries: p.EvalQueries,
 	}
 	if p.Epoch > 0 {
 		res.SecondsPerEpoch = p.TrainSeconds / float64(p.Epoch)

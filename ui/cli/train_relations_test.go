@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,6 +179,7 @@ func TestTrainRelationsErrors(t *testing.T) {
 		{[]string{"builtin:mammals", "--optimizer", "lbfgs"}, 2, "--optimizer"},
 		{[]string{"builtin:mammals", "--lr", "-1"}, 2, "--lr -1"},
 		{[]string{"builtin:mammals", "--eps", "0"}, 2, "--eps 0"},
+		{[]string{"builtin:mammals", "--eval-rows", "-3"}, 2, "--eval-rows -3"},
 		{[]string{filepath.Join(dir, "missing.tsv")}, 1, "missing.tsv"},
 		{[]string{cycle}, 1, "cycle.tsv"},
 	} {
@@ -206,5 +208,48 @@ func TestTrainRelationsMammalsSmoke(t *testing.T) {
 	// Worst possible mean rank: all non-neighbours of an item above it.
 	if !(r.MeanRank >= 1 && r.MeanRank < 1182 && r.MAP > 0 && r.MAP <= 1) || math.IsNaN(r.Loss) {
 		t.Errorf("summary %+v: scores out of range", r)
+	}
+}
+
+// TestTrainRelationsEvalRows checks --eval-rows: the summary says how many
+// rows were ranked, and its scores are those `eval-relations --every K`
+// gives on the saved embedding for the same rows (K = the stride the
+// trainer chose), not those of all rows.
+func TestTrainRelationsEvalRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on the mammal closure")
+	}
+	out := filepath.Join(t.TempDir(), "emb.json")
+	code, stdout, stderr := trRun("train-relations", "builtin:mammals", "--dim", "2", "--epochs", "1", "--negatives", "5",
+		"--eval-rows", "100", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r := trLastJSON(t, stdout)
+	if r.EvalQueries != 1181 || r.EvalRows == 0 || r.EvalRows > 100 || !strings.Contains(stderr, "a sample") {
+		t.Fatalf("ranked %d of %d rows; stderr %q", r.EvalRows, r.EvalQueries, stderr)
+	}
+	k := hypernymy.EvalStride(r.N, 100)
+	code, evOut, evErr := trRun("eval-relations", out, "builtin:mammals", "--every", strconv.Itoa(k))
+	if code != 0 {
+		t.Fatalf("eval-relations: exit %d: %s", code, evErr)
+	}
+	var ev struct {
+		MeanRank float64 `json:"mean_rank"`
+		MAP      float64 `json:"map"`
+	}
+	lines := strings.Split(strings.TrimSpace(evOut), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(ev.MeanRank-r.MeanRank) > 1e-9*ev.MeanRank || math.Abs(ev.MAP-r.MAP) > 1e-9 {
+		t.Errorf("trainer's sample %v / %v, eval-relations --every %d %v / %v", r.MeanRank, r.MAP, k, ev.MeanRank, ev.MAP)
+	}
+	code, stdout, stderr = trRun("train-relations", "builtin:mammals", "--dim", "2", "--epochs", "1", "--negatives", "5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if all := trLastJSON(t, stdout); all.EvalRows != all.EvalQueries || all.MeanRank == r.MeanRank {
+		t.Errorf("without --eval-rows: %d of %d rows, mean rank %v (sampled %v)", all.EvalRows, all.EvalQueries, all.MeanRank, r.MeanRank)
 	}
 }
