@@ -57,6 +57,8 @@ type Tab struct {
 	dim, epochs, negatives, batch, lr, seed *widget.Entry
 	evalEvery                               *widget.Entry
 	optimizer                               *widget.Select
+	protocol                                *widget.Select // hypernymy.Directed or Undirected
+	evalOn                                  *widget.Select // evalAll or a sample (evalSampleOptions)
 	start, pause, stop, mammals             *widget.Button
 	show                                    *widget.Check
 	bar                                     *widget.ProgressBar
@@ -147,7 +149,11 @@ func New(h Host) *Tab {
 	r.evalEvery = entry(itoa(def.EvalEvery))
 	r.optimizer = widget.NewSelect([]string{hypernymy.SGD, hypernymy.Adam}, nil)
 	r.optimizer.SetSelected(def.Optimizer)
-	r.fields = []fyne.Disableable{r.dim, r.negatives, r.batch, r.lr, r.seed, r.evalEvery, r.optimizer}
+	r.protocol = widget.NewSelect([]string{hypernymy.Directed, hypernymy.Undirected}, nil)
+	r.protocol.SetSelected(def.Protocol)
+	r.evalOn = widget.NewSelect(evalOptions, nil)
+	r.evalOn.SetSelected(evalAll)
+	r.fields = []fyne.Disableable{r.dim, r.negatives, r.batch, r.lr, r.seed, r.evalEvery, r.optimizer, r.protocol, r.evalOn}
 	r.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), r.startTraining)
 	r.start.Importance = widget.HighImportance
 	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), r.pauseTraining)
@@ -177,12 +183,17 @@ func New(h Host) *Tab {
 		widget.NewFormItem("Optimiser", r.optimizer),
 		widget.NewFormItem("Learning rate", r.lr),
 		widget.NewFormItem("Seed", r.seed),
+		widget.NewFormItem("Protocol", r.protocol),
 		widget.NewFormItem("Evaluate every", r.evalEvery),
+		widget.NewFormItem("Rank", r.evalOn),
 	)
 	r.form = form
 	hint := widget.NewLabel("Loss: softmax of the Wasserstein-Bures dot product [u:v] over true ancestors against sampled negatives (each noun also its own hypernym). " +
-		"Learning rate 0 = default (SGD: 0.02 for d ≤ 4, 0.01 above; Adam: 0.01). Dimension 1 to 16; above 3 the canvas shows the plane chosen in the Explore tab. " +
-		"Evaluation ranks every item against all others (mean rank, MAP), about one epoch's time.")
+		fmt.Sprintf("Learning rate 0 = default (SGD: %g for d ≤ 4, %g above; Adam: %g). ",
+			hypernymy.DefaultLR(2, hypernymy.SGD), hypernymy.DefaultLR(5, hypernymy.SGD), hypernymy.DefaultLR(2, hypernymy.Adam)) +
+		"Dimension 1 to 16; above 3 the canvas shows the plane chosen in the Explore tab. " +
+		"Protocol: directed trains (child, ancestor) pairs and ranks ancestors (Poincaré embeddings' reference); undirected trains both directions and ranks ancestors and descendants (the paper's authors' code). " +
+		"Evaluation ranks each item's true relations among all items (mean rank, MAP); on large data (the WordNet nouns) rank a sample of evenly spaced items: exact ranks of those rows, an estimate of the whole at a fraction of the time.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	r.hint = hint
@@ -214,6 +225,9 @@ func (r *Tab) DatasetChanged(ds *datasets.Dataset) {
 		r.bar.SetValue(0)
 	}
 	if ds != nil && len(ds.Relations) > 0 {
+		if ds != r.ds && r.tr == nil {
+			r.evalOn.SetSelected(defaultEvalOn(ds.Len()))
+		}
 		r.ds = ds
 		r.info.SetText(fmt.Sprintf("%s: %d items, %d (child, ancestor) relations.", fit.DisplayName(ds.Name), ds.Len(), len(ds.Relations)))
 		r.mammals.Hide()
@@ -266,7 +280,42 @@ func (r *Tab) config() (hypernymy.Config, error) {
 	}
 	cfg.LR = lr
 	cfg.Optimizer = r.optimizer.Selected
+	cfg.Protocol = r.protocol.Selected
+	cfg.EvalRows = evalRowsOf(r.evalOn.Selected)
 	return cfg, nil
+}
+
+// The "Rank" choices: every row, or the rows of a sample of evenly spaced
+// items (hypernymy.Config.EvalRows).
+const (
+	evalAll       = "all items"
+	evalSample2k  = "a sample of 2,000 items"
+	evalSample500 = "a sample of 500 items"
+	// evalSampleAbove is the number of items above which a new dataset
+	// starts with the 2,000-item sample (all WordNet nouns: 82,115; an
+	// exact evaluation there takes minutes at d = 10).
+	evalSampleAbove = 10_000
+)
+
+var evalOptions = []string{evalAll, evalSample2k, evalSample500}
+
+// evalRowsOf returns Config.EvalRows for a "Rank" choice.
+func evalRowsOf(choice string) int {
+	switch choice {
+	case evalSample2k:
+		return 2000
+	case evalSample500:
+		return 500
+	}
+	return 0
+}
+
+// defaultEvalOn is the "Rank" choice a dataset of n items starts with.
+func defaultEvalOn(n int) string {
+	if n > evalSampleAbove {
+		return evalSample2k
+	}
+	return evalAll
 }
 
 // startTraining starts (or resumes) training on a goroutine.
@@ -452,7 +501,8 @@ func sameTraining(cfg, got hypernymy.Config) bool {
 		lr = hypernymy.DefaultLR(cfg.Dim, cfg.Optimizer)
 	}
 	return cfg.Dim == got.Dim && cfg.Negatives == got.Negatives && cfg.BatchSize == got.BatchSize &&
-		cfg.Optimizer == got.Optimizer && lr == got.LR && cfg.Seed == got.Seed && cfg.EvalEvery == got.EvalEvery
+		cfg.Optimizer == got.Optimizer && lr == got.LR && cfg.Seed == got.Seed && cfg.EvalEvery == got.EvalEvery &&
+		cfg.Protocol == got.Protocol && cfg.EvalRows == got.EvalRows
 }
 
 // SetSpec sets the plane the trained embedding is shown on (d > 3).
@@ -516,6 +566,9 @@ func progressText(p *hypernymy.Progress) string {
 	}
 	if !math.IsNaN(p.MAP) {
 		s += fmt.Sprintf("\nMAP %.4f   mean rank %.3f", p.MAP, p.MeanRank)
+		if p.EvalRows < p.EvalQueries {
+			s += fmt.Sprintf("\n(estimate: rows of %d of %d items)", p.EvalRows, p.EvalQueries)
+		}
 	}
 	if p.EpochSeconds > 0 {
 		s += fmt.Sprintf("\n%.2f s / epoch", p.EpochSeconds)
@@ -534,7 +587,11 @@ func (r *Tab) StatusText() string {
 	}
 	s := fmt.Sprintf("epoch %d/%d", p.Epoch, p.Epochs)
 	if !math.IsNaN(p.MAP) {
-		s += fmt.Sprintf("   ·   MAP %.4f   ·   mean rank %.3f", p.MAP, p.MeanRank)
+		approx := ""
+		if p.EvalRows < p.EvalQueries {
+			approx = "≈ " // a sampled estimate
+		}
+		s += fmt.Sprintf("   ·   MAP %s%.4f   ·   mean rank %s%.3f", approx, p.MAP, approx, p.MeanRank)
 	}
 	switch {
 	case r.running:
@@ -707,11 +764,18 @@ func (r *Tab) SetShown(on bool) { r.show.SetChecked(on) }
 func (r *Tab) CaughtUp() bool { return r.tr != nil && r.tr.Latest() == r.last }
 
 // Type enters value in the form field called field: "dim", "epochs",
-// "negatives", "batch", "lr", "seed", "eval-every" or "optimizer".
+// "negatives", "batch", "lr", "seed", "eval-every", "optimizer", "protocol" (directed or
+// undirected) or "rank" (one of the Rank choices, e.g. "a sample of 2,000 items").
 func (r *Tab) Type(field, value string) {
 	switch field {
 	case "optimizer":
 		r.optimizer.SetSelected(value)
+		return
+	case "protocol":
+		r.protocol.SetSelected(value)
+		return
+	case "rank":
+		r.evalOn.SetSelected(value)
 		return
 	}
 	e := map[string]*widget.Entry{"dim": r.dim, "epochs": r.epochs, "negatives": r.negatives, "batch": r.batch,

@@ -267,3 +267,79 @@ func TestRelationsHelpTextWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestRelationsProtocolAndSample checks the Protocol and Rank choices: a
+// dataset above 10,000 items starts with the 2,000-item sample and a
+// small one with all items; the form's choices reach the trainer's
+// configuration; a sampled evaluation is marked as an estimate in the
+// progress text and the status bar.
+func TestRelationsProtocolAndSample(t *testing.T) {
+	test.NewTempApp(t)
+	h := newFakeHost()
+	var r *Tab
+	h.on(func() {
+		r = New(h)
+		w := test.NewWindow(r.Content())
+		t.Cleanup(func() { h.on(func() { r.Shutdown(); w.Close() }) })
+	})
+	// A binary tree of 12,000 items: (child, parent) pairs.
+	const n = 12000
+	big := &datasets.Dataset{Name: "tree12k.tsv", Labels: make([]string, n)}
+	for i := range big.Labels {
+		big.Labels[i] = fmt.Sprintf("item%d", i)
+		if i > 0 {
+			big.Relations = append(big.Relations, [2]int{i, (i - 1) / 2})
+		}
+	}
+	var choice string
+	h.on(func() { r.DatasetChanged(big); choice = r.evalOn.Selected })
+	if choice != evalSample2k {
+		t.Errorf("%d items: Rank starts at %q, want %q", n, choice, evalSample2k)
+	}
+	h.on(func() { r.DatasetChanged(loadTree(t)); choice = r.evalOn.Selected })
+	if choice != evalAll {
+		t.Errorf("small tree: Rank starts at %q, want %q", choice, evalAll)
+	}
+	h.on(func() { r.DatasetChanged(big) })
+	var cfg hypernymy.Config
+	var err error
+	h.on(func() {
+		for _, f := range [][2]string{{"dim", "2"}, {"epochs", "1"}, {"negatives", "2"}, {"batch", "2000"}, {"eval-every", "1"},
+			{"protocol", hypernymy.Undirected}, {"rank", evalSample500}} {
+			r.Type(f[0], f[1])
+		}
+		cfg, err = r.config()
+	})
+	if err != nil || cfg.Protocol != hypernymy.Undirected || cfg.EvalRows != 500 {
+		t.Fatalf("config %+v, %v; want the undirected protocol and 500 rows", cfg, err)
+	}
+	h.on(func() { r.Start() })
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var done bool
+		h.on(func() { done = !r.running && r.last != nil && r.last.Done })
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("training did not finish")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var text, status string
+	var got hypernymy.Config
+	var p *hypernymy.Progress
+	h.on(func() { text, status, got, p = r.ProgressText(), r.StatusText(), r.tr.Config(), r.last })
+	if got.Protocol != hypernymy.Undirected || got.EvalRows != 500 {
+		t.Errorf("trainer's configuration %+v", got)
+	}
+	if p.EvalRows == 0 || p.EvalRows > 500 || p.EvalQueries != n-1 {
+		t.Errorf("ranked %d of %d rows, want at most 500 of %d", p.EvalRows, p.EvalQueries, n-1)
+	}
+	if want := fmt.Sprintf("(estimate: rows of %d of %d items)", p.EvalRows, n-1); !strings.Contains(text, want) {
+		t.Errorf("progress text %q lacks %q", text, want)
+	}
+	if !strings.Contains(status, "MAP ≈ ") {
+		t.Errorf("status %q does not mark the MAP as an estimate", status)
+	}
+}
