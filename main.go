@@ -10,6 +10,7 @@ package main
 
 import (
 	"os"
+	"strings"
 
 	"burescope/ui"
 	"burescope/ui/cli"
@@ -52,7 +53,8 @@ func isCLI(args []string) bool {
 	if _, err := os.Stat(a); err == nil {
 		return false
 	}
-	return len(a) < 9 || a[:8] != "builtin:"
+	// Data named by prefix (builtin:NAME, wordnet:DIR) opens in the app.
+	return !strings.HasPrefix(a, "builtin:") && !strings.HasPrefix(a, "wordnet:")
 }
 
 func isHelp(a string) bool { return a == "help" || a == "-h" || a == "--help" || a == "-help" }

@@ -29,6 +29,8 @@ func TestIsCLI(t *testing.T) {
 		{[]string{"--screenshot", "s.png", "--after", "5s"}, false},
 		{[]string{"--dataset", "builtin:iris"}, false},
 		{[]string{"builtin:iris"}, false},
+		{[]string{"wordnet:/usr/share/wordnet"}, false},
+		{[]string{"wordnet"}, true},
 		{[]string{file}, false},
 		{[]string{"help"}, true},
 		{[]string{"-h"}, true},

@@ -83,12 +83,16 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 			if gen != a.loadGen {
 				return
 			}
-			a.sess.Pause()
+			a.sess.Unload() // the previous dataset's picture and run go
 			a.set = st
 			a.rel.DatasetChanged(ds)
 			a.data.ShowDataset(ds)
 			a.status.SetText(fmt.Sprintf("%s: %d items, %d relations: too many for an MDS fit of the path distances; train them in the Relations tab",
 				fit.DisplayName(ds.Name), ds.Len(), len(ds.Relations)))
+			// The canvas said "Loading ..." until now: say what to do instead.
+			a.canvas.SetMessage(fmt.Sprintf("%s: %d items, %d relations, too many for an MDS fit of the path distances.",
+				fit.DisplayName(ds.Name), ds.Len(), len(ds.Relations)))
+			a.canvas.SetMessageLink("Train them in the Relations tab", func() { a.showTab("Relations") })
 		})
 		return nil
 	}

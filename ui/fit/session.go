@@ -154,6 +154,22 @@ func (s *Session) Close() {
 	}
 }
 
+// Unload is Close that also forgets the dataset and its latest snapshot,
+// so that nothing of it is drawn any more (a dataset the session cannot
+// fit was opened instead: the WordNet nouns, trained in the Relations
+// tab).
+func (s *Session) Unload() {
+	s.Close()
+	s.mu.Lock()
+	s.ds = nil
+	s.mu.Unlock()
+	s.snap.Store(nil)
+	s.version.Add(1)
+	if s.OnSnapshot != nil {
+		s.OnSnapshot()
+	}
+}
+
 // Dataset returns the loaded dataset (nil if none).
 func (s *Session) Dataset() *datasets.Dataset {
 	s.mu.Lock()

@@ -110,6 +110,15 @@ func (c *Canvas) SetMessageLink(text string, tapped func()) {
 	c.Refresh()
 }
 
+// Message is the text shown when there is nothing to draw ("" when none
+// is shown).
+func (c *Canvas) Message() string {
+	if !c.message.Visible() {
+		return ""
+	}
+	return c.message.Text
+}
+
 // MessageLink is the link under the message (hidden when none).
 func (c *Canvas) MessageLink() *widget.Hyperlink { return c.msgLink }
 
