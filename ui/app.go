@@ -329,9 +329,19 @@ func (a *App) showFrame(f *view.Frame) {
 				a.sess.Start()
 			}
 			a.canvas.SetMessage("")
-			snap := a.sess.Snapshot()
+			name, n, dim := "", 0, f.Scene.Dim
+			if dim > 0 {
+				n = len(f.Scene.Means) / dim
+			}
+			if snap, ds := a.sess.Snapshot(), a.sess.Dataset(); snap != nil && ds != nil {
+				name, n, dim = ds.Name, snap.N, snap.Dim
+			} else if v := a.shown.Load(); v != nil {
+				// No fit: the first picture is a trained or loaded
+				// embedding (the WordNet nouns trained in the Relations tab).
+				name = v.Name
+			}
 			fmt.Fprintf(a.logw, "burescope: ready dataset=%s n=%d dim=%d backend=%q",
-				a.sess.Dataset().Name, snap.N, snap.Dim, a.sess.BackendDesc())
+				name, n, dim, a.sess.BackendDesc())
 			if !a.started.IsZero() {
 				// at= is the wall clock, for timing from outside the process.
 				now := time.Now()
