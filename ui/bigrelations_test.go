@@ -2,17 +2,16 @@ package ui
 
 import (
 	"fmt"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-
-	"burescope/engine/hypernymy"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
 	"burescope/datasets"
+	"burescope/engine/hypernymy"
 )
 
 // bigTree writes a (child, parent) file of datasets.MaxItems + 1 items:
