@@ -54,7 +54,11 @@ func (c *RelCurve) SetData(evals []hypernymy.Eval, epochs int) {
 	c.evals, c.epochs = evals, epochs
 	if n := len(evals); n > 0 {
 		e := evals[n-1]
-		c.value.SetText(fmt.Sprintf("epoch %d   MAP %.4f   mean rank %.3f", e.Epoch, e.MAP, e.MeanRank))
+		approx := ""
+		if e.Rows < e.Queries {
+			approx = "≈ " // ranked on a sample of the rows (hypernymy.Config.EvalRows)
+		}
+		c.value.SetText(fmt.Sprintf("epoch %d   MAP %s%.4f   mean rank %s%.3f", e.Epoch, approx, e.MAP, approx, e.MeanRank))
 	} else {
 		c.value.SetText("MAP —   mean rank —")
 	}

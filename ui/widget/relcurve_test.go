@@ -69,3 +69,22 @@ func TestRelCurveFollowsTheme(t *testing.T) {
 		}
 	}
 }
+
+// TestRelCurveMarksSample: the header marks scores ranked on a sample of
+// the rows (Eval.Rows < Eval.Queries) as estimates, and only those.
+func TestRelCurveMarksSample(t *testing.T) {
+	test.NewTempApp(t)
+	c := NewRelCurve()
+	for _, tc := range []struct {
+		rows, queries int
+		want          string
+	}{
+		{500, 82114, "epoch 3   MAP ≈ 0.5000   mean rank ≈ 12.000"},
+		{82114, 82114, "epoch 3   MAP 0.5000   mean rank 12.000"},
+	} {
+		c.SetData([]hypernymy.Eval{{Epoch: 3, MAP: 0.5, MeanRank: 12, Rows: tc.rows, Queries: tc.queries}}, 5)
+		if got := c.value.Text; got != tc.want {
+			t.Errorf("rows %d of %d: header %q, want %q", tc.rows, tc.queries, got, tc.want)
+		}
+	}
+}
