@@ -10,18 +10,22 @@
 // arrays). Groups of 4 pairs are taken in chunks of up to 8 groups, pass
 // by pass, so that the long dependency chains of different groups (two
 // chained square roots for the start, a division per root-finding step,
-// the square roots and division of the maps) overlap:
+// the square roots and division of the maps) overlap, and each pass
+// mixes work for the divider (square roots, divisions) with enough
+// multiply-adds to keep the FMA ports busy meanwhile:
 //
 // 1. per group: C = AB, M = BAB = BC, N = ABA = CA, e1 = tr C,
 //    e2 = max(sum of the principal 2x2 minors of C, 0),
 //    r = sqrt det A sqrt det B, c0 = e1^2 - 4 e2, into scratch;
 //    start: p = sqrt(e1 + 2 sqrt(e2 + 2 r sqrt(tr A) sqrt(tr B))) (above
-//    the root, as d3Inv.invariants);
+//    the root, as d3Inv.invariants), then the first untested Halley step
+//    (BLIND, below);
 // 2. Halley's method on f(p) = p^4 - 2 e1 p^2 - 8 r p + c0 (root finder
 //    of order 3: from the start, 3 steps where Newton takes 4-5), round by
 //    round over the chunk's groups: step s = f f' / (f'^2 - f f''/2);
-//    2 untested rounds (p moves where p - s < p and the denominator is
-//    > 0), then tested ones with per-lane masks: a lane moves only while
+//    2 untested rounds in all (p moves where p - s < p and the
+//    denominator is > 0; the first in pass 1), then tested ones with
+//    per-lane masks: a lane moves only while
 //    it has not stopped, f > 0, f' > 0 and p - s < p, and stops once
 //    f'' s^2 / (2 f') <= d3NewtonTol p (the error a Newton step of that
 //    size would leave, to first order); groups whose lanes all stopped
@@ -32,11 +36,12 @@
 //    wt (D - W)^2 and b - a into scratch. A group where some lane has
 //    tr AB <= 0, den <= 0, p^3 > d3FastCond den, den W outside
 //    (1e-300, 1e300) or a NaN is not accumulated: its bit (group - chunk
-//    start) is set in skip;
-// 4. i-side lane sums, in registers over the chunk: G += u B - z M,
-//    V += v, GN += gn, M += gn (b - a), R2 += wt (D - W)^2;
-// 5. j-side: G_j += -gn I + u A - z N, V_j += v (d3Kernel.finish adds
-//    V_j B^{-1}), mean_j -= gn (b - a), half residual_j += wt (D - W)^2 / 2.
+//    start) is set in skip; the others then get their j-side terms:
+//    G_j += -gn I + u A - z N, V_j += v (d3Kernel.finish adds
+//    V_j B^{-1}), mean_j -= gn (b - a), half residual_j += wt (D - W)^2 / 2;
+// 4. i-side lane sums of the groups not skipped, in registers over the
+//    chunk: G += u B - z M, V += v, GN += gn, M += gn (b - a),
+//    R2 += wt (D - W)^2.
 //
 // The kernel returns after a chunk with a skipped group (done counts the
 // groups of all chunks processed, chunk is that chunk's first group) or
@@ -50,7 +55,8 @@
 // accumulator component stride; PTRS points SI, DI, R9..R12 at point
 // components 0, 3, 6, 9, 12, 15 and R13, CX, AX at accumulator components
 // 0, 3, 5 of the chunk's first group, DX at its scratch and BX past the
-// chunk's last; each pass advances the pointers it uses by 32 per group.
+// chunk's last (pass 3 points DI at accumulator component 10); each
+// pass advances the pointers it uses by 32 per group.
 
 // Broadcast constants (K_), scratch of the current group (ST_, relative
 // to DX), i-side sums (O_), point components (P_) and accumulators (A_).
@@ -146,7 +152,7 @@
 #define A_MY (CX)(R14*4)
 #define A_MZ (R13)(R14*8)
 #define A_R2 (AX)(R14*4)
-#define A_V (R10)
+#define A_V (DI)
 
 // HALLEY loads p (Y0) and computes p^2 (Y8), f (Y9), f' (Y10), f''/2
 // (Y13), the denominator f'^2 - f f''/2 (Y12), the step s (Y14) and
@@ -167,6 +173,16 @@
 	VMULPD Y10, Y9, Y11; \
 	VDIVPD Y12, Y11, Y14; \
 	VSUBPD Y14, Y0, Y11
+
+// BLIND is one untested Halley step on the group at DX: p moves to
+// p - s where p - s < p and the denominator is > 0.
+#define BLIND \
+	HALLEY; \
+	VCMPPD    $0x01, Y0, Y11, Y1; \
+	VCMPPD    $0x0E, K_ZERO, Y12, Y2; \
+	VANDPD    Y2, Y1, Y1; \
+	VBLENDVPD Y1, Y11, Y0, Y0; \
+	VMOVUPD   Y0, ST_P
 
 // PTRS sets the chunk's pointers (see above).
 #define PTRS \
@@ -323,8 +339,11 @@ p1:
 	VMOVUPD     P_STB, Y0
 	VMULPD      K_STA, Y0, Y0
 	VADDPD      Y0, Y0, Y6
-	VFMADD213PD Y3, Y5, Y6
-	VMOVUPD     Y6, ST_P      // e2 + 2 r p0: the start's inner radicand
+	VFMADD213PD Y3, Y5, Y6    // e2 + 2 r p0: the start's inner radicand
+	VSQRTPD     Y6, Y6
+	VFMADD132PD K_TWO, Y1, Y6
+	VSQRTPD     Y6, Y6
+	VMOVUPD     Y6, ST_P      // start p
 	// c0 = e1^2 - 4 e2, 2 e1, lanes to iterate (e1 > 0)
 	VMULPD      K_FOUR, Y3, Y3
 	VFMSUB231PD Y1, Y1, Y3
@@ -333,6 +352,7 @@ p1:
 	VMOVUPD     Y7, ST_TE1
 	VCMPPD      $0x0E, K_ZERO, Y1, Y4
 	VMOVUPD     Y4, ST_MORE
+	BLIND
 	ADDQ        $32, DI
 	ADDQ        $32, R9
 	ADDQ        $32, R12
@@ -340,23 +360,11 @@ p1:
 	CMPQ        DX, BX
 	JLT         p1
 
-	// Start p = sqrt(e1 + 2 sqrt(e2 + 2 r p0)), slot by slot
-	// (DX: the group's scratch, SI: past the last one).
+	// (SI: past the chunk's last scratch slot.)
 p2:
 	MOVQ 88(R15), SI
 	SHLQ $5, SI
 	ADDQ R15, SI
-	MOVQ R15, DX
-
-start:
-	VMOVUPD     ST_E1, Y1
-	VSQRTPD     ST_P, Y0
-	VFMADD132PD K_TWO, Y1, Y0
-	VSQRTPD     Y0, Y0
-	VMOVUPD     Y0, ST_P
-	ADDQ        $32, DX
-	CMPQ        DX, SI
-	JLT         start
 
 	// Pass 2: Halley, round by round over the chunk's groups (DI: round).
 	XORQ DI, DI
@@ -365,17 +373,12 @@ blind:
 	MOVQ R15, DX
 
 blindslot:
-	HALLEY
-	VCMPPD    $0x01, Y0, Y11, Y1
-	VCMPPD    $0x0E, K_ZERO, Y12, Y2
-	VANDPD    Y2, Y1, Y1
-	VBLENDVPD Y1, Y11, Y0, Y0
-	VMOVUPD   Y0, ST_P
+	BLIND
 	ADDQ      $32, DX
 	CMPQ      DX, SI
 	JLT       blindslot
 	INCQ      DI
-	CMPQ      DI, $2
+	CMPQ      DI, $1
 	JLT       blind
 	XORQ      DI, DI
 
@@ -417,8 +420,8 @@ testednextslot:
 	VTESTPD   Y15, Y15
 	JNE       tested
 
-	// Pass 3: gate and the pair scalars of each group (R9: distances,
-	// R10: weights).
+	// Pass 3: gate, the pair scalars and the j-side accumulators of each
+	// group (R9: distances, R10: weights, DI: accumulator component 10).
 p3:
 	PTRS
 	MOVQ 72(R15), R11
@@ -427,6 +430,8 @@ p3:
 	ADDQ R11, R9
 	MOVQ 24(R15), R10
 	ADDQ R11, R10
+	LEAQ (R13)(R14*8), DI
+	LEAQ (DI)(R14*2), DI
 
 p3slot:
 	VMOVUPD ST_P, Y0
@@ -515,12 +520,59 @@ weighted:
 	VMOVUPD Y6, ST_V
 	VMULPD  Y13, Y14, Y7
 	VMOVUPD Y7, ST_Z
+	// j-side: half residual, mean, V
+	VMOVUPD      A_R2, Y15
+	VFMADD231PD  K_HALF, Y12, Y15
+	VMOVUPD      Y15, A_R2
+	VMOVUPD      A_MX, Y15
+	VFNMADD231PD ST_NDX, Y13, Y15
+	VMOVUPD      Y15, A_MX
+	VMOVUPD      A_MY, Y15
+	VFNMADD231PD ST_NDY, Y13, Y15
+	VMOVUPD      Y15, A_MY
+	VMOVUPD      A_MZ, Y15
+	VFNMADD231PD ST_NDZ, Y13, Y15
+	VMOVUPD      Y15, A_MZ
+	VADDPD       A_V, Y6, Y15
+	VMOVUPD      Y15, A_V
+	// j-side: G_j += -gn I + u A - z N
+	VMOVUPD      A_G00, Y15
+	VSUBPD       Y13, Y15, Y15
+	VFMADD231PD  K_A00, Y5, Y15
+	VFNMADD231PD ST_N00, Y7, Y15
+	VMOVUPD      Y15, A_G00
+	VMOVUPD      A_G01, Y15
+	VFMADD231PD  K_A01, Y5, Y15
+	VFNMADD231PD ST_N01, Y7, Y15
+	VMOVUPD      Y15, A_G01
+	VMOVUPD      A_G02, Y15
+	VFMADD231PD  K_A02, Y5, Y15
+	VFNMADD231PD ST_N02, Y7, Y15
+	VMOVUPD      Y15, A_G02
+	VMOVUPD      A_G11, Y15
+	VSUBPD       Y13, Y15, Y15
+	VFMADD231PD  K_A11, Y5, Y15
+	VFNMADD231PD ST_N11, Y7, Y15
+	VMOVUPD      Y15, A_G11
+	VMOVUPD      A_G12, Y15
+	VFMADD231PD  K_A12, Y5, Y15
+	VFNMADD231PD ST_N12, Y7, Y15
+	VMOVUPD      Y15, A_G12
+	VMOVUPD      A_G22, Y15
+	VSUBPD       Y13, Y15, Y15
+	VFMADD231PD  K_A22, Y5, Y15
+	VFNMADD231PD ST_N22, Y7, Y15
+	VMOVUPD      Y15, A_G22
 
 p3next:
 	ADDQ $32, SI
 	ADDQ $32, R12
 	ADDQ $32, R9
 	ADDQ $32, R10
+	ADDQ $32, DI
+	ADDQ $32, R13
+	ADDQ $32, CX
+	ADDQ $32, AX
 	ADDQ $32, DX
 	CMPQ DX, BX
 	JLT  p3slot
@@ -585,73 +637,6 @@ p4inext:
 	VMOVUPD Y9, O_R2
 	VMOVUPD Y10, O_GN
 	VMOVUPD Y11, O_V
-
-	// Pass 5: j-side accumulators of the groups not skipped (SI: skip
-	// mask).
-	PTRS
-	MOVQ 64(R15), SI
-	LEAQ (R13)(R14*8), R10
-	LEAQ (R10)(R14*2), R10
-
-p5:
-	SHRQ $1, SI
-	JCS  p5next
-	VMOVUPD      ST_R2W, Y12
-	VMOVUPD      ST_GN, Y13
-	VMOVUPD      A_R2, Y15
-	VFMADD231PD  K_HALF, Y12, Y15
-	VMOVUPD      Y15, A_R2
-	VMOVUPD      A_MX, Y15
-	VFNMADD231PD ST_NDX, Y13, Y15
-	VMOVUPD      Y15, A_MX
-	VMOVUPD      A_MY, Y15
-	VFNMADD231PD ST_NDY, Y13, Y15
-	VMOVUPD      Y15, A_MY
-	VMOVUPD      A_MZ, Y15
-	VFNMADD231PD ST_NDZ, Y13, Y15
-	VMOVUPD      Y15, A_MZ
-	VMOVUPD      ST_U, Y5
-	VMOVUPD      ST_V, Y6
-	VMOVUPD      ST_Z, Y7
-	VADDPD       A_V, Y6, Y15
-	VMOVUPD      Y15, A_V
-	// j-side: G_j += -gn I + u A - z N
-	VMOVUPD      A_G00, Y15
-	VSUBPD       Y13, Y15, Y15
-	VFMADD231PD  K_A00, Y5, Y15
-	VFNMADD231PD ST_N00, Y7, Y15
-	VMOVUPD      Y15, A_G00
-	VMOVUPD      A_G01, Y15
-	VFMADD231PD  K_A01, Y5, Y15
-	VFNMADD231PD ST_N01, Y7, Y15
-	VMOVUPD      Y15, A_G01
-	VMOVUPD      A_G02, Y15
-	VFMADD231PD  K_A02, Y5, Y15
-	VFNMADD231PD ST_N02, Y7, Y15
-	VMOVUPD      Y15, A_G02
-	VMOVUPD      A_G11, Y15
-	VSUBPD       Y13, Y15, Y15
-	VFMADD231PD  K_A11, Y5, Y15
-	VFNMADD231PD ST_N11, Y7, Y15
-	VMOVUPD      Y15, A_G11
-	VMOVUPD      A_G12, Y15
-	VFMADD231PD  K_A12, Y5, Y15
-	VFNMADD231PD ST_N12, Y7, Y15
-	VMOVUPD      Y15, A_G12
-	VMOVUPD      A_G22, Y15
-	VSUBPD       Y13, Y15, Y15
-	VFMADD231PD  K_A22, Y5, Y15
-	VFNMADD231PD ST_N22, Y7, Y15
-	VMOVUPD      Y15, A_G22
-
-p5next:
-	ADDQ $32, R10
-	ADDQ $32, R13
-	ADDQ $32, CX
-	ADDQ $32, AX
-	ADDQ $32, DX
-	CMPQ DX, BX
-	JLT  p5
 
 	MOVQ 88(R15), BX
 	ADDQ BX, 56(R15)

@@ -25,7 +25,7 @@ func BenchmarkD3Row(b *testing.B) {
 			defer d3SetVector(d3SetVector(vec))
 			k := &d3Kernel{}
 			k.prepare(p, s)
-			acc := make([]float64, n*d3Stride)
+			acc := make([]float64, soaStride(n)*d3Stride)
 			best := time.Duration(1 << 62)
 			b.ResetTimer()
 			for it := 0; it < b.N; it++ {
