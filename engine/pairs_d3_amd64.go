@@ -33,8 +33,9 @@ type d3Args struct {
 	// 1e-300 (1e300 and 1e-300 bound (pq - r) W, whose reciprocal the
 	// kernel takes).
 	c [24][4]float64
-	// st is the per-group scratch of a chunk of up to 8 groups.
-	st [29][8][4]float64
+	// st is the per-group scratch of a chunk of up to 8 groups (24
+	// components, pairs_d3_amd64.s).
+	st [24][8][4]float64
 	// out holds the i-side lane sums: sum gn (T^{AB} - pr/(pq-r) A^{-1})
 	// (6), sum gn (b - a) (3), sum wt (D - W)^2, sum gn, sum gn pr/(pq - r),
 	// with gn = -g = wt (D - W) / W.
@@ -45,7 +46,7 @@ type d3Args struct {
 const (
 	d3ArgsC   = 128
 	d3ArgsSt  = 896
-	d3ArgsOut = 896 + 29*8*32
+	d3ArgsOut = 896 + 24*8*32
 )
 
 // d3NewtonTol bounds the vector root finder's predicted remaining error:
