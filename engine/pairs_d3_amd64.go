@@ -278,15 +278,6 @@ func d3AddOut(out *[12]float64, sums *d3Sums) {
 	sums[9] += 0.5 * out[9]
 }
 
-// d3SetVector turns the vector kernels on or off (where the CPU has
-// them) and returns the previous setting; for tests and benchmarks.
-func d3SetVector(on bool) bool {
-	old := d3HasAVX2
-	d3HasAVX2 = on && d3CPUAVX2
-	d3HasAVX512 = on && d3CPUAVX512
-	return old
-}
-
 // d3Levels lists the kernels this CPU can run: d3Scalar, d3AVX2 and,
 // where present, d3AVX512.
 func d3Levels() []int {

@@ -12,17 +12,20 @@ import (
 // mean it reports min-ns/pair, the fastest of the b.N rows: on a shared
 // machine that is the figure least disturbed by other processes (a row
 // is ~30 us, usually not preempted). Sub-benchmarks: the kernel as
-// dispatched (vector where the CPU has AVX2+FMA) and the scalar kernel.
+// dispatched (AVX-512 where the CPU has it, else AVX2+FMA, else scalar),
+// then each kernel this CPU can run: scalar, avx2 (AVX2 only), avx512.
 func BenchmarkD3Row(b *testing.B) {
 	const n = 2009
 	p, s := d3Problem(n, 3, false, func(rng *rand.Rand, i int) []float64 { return randSPD3(rng, 10) })
-	for _, vec := range []bool{true, false} {
+	for _, level := range append([]int{-1}, d3Levels()...) {
 		name := "dispatched"
-		if !vec {
-			name = "scalar"
+		if level >= 0 {
+			name = [...]string{d3Scalar: "scalar", d3AVX2: "avx2", d3AVX512: "avx512"}[level]
 		}
 		b.Run(name, func(b *testing.B) {
-			defer d3SetVector(d3SetVector(vec))
+			if level >= 0 {
+				defer d3SetLevel(d3SetLevel(level))
+			}
 			k := &d3Kernel{}
 			k.prepare(p, s)
 			acc := make([]float64, soaStride(n)*d3Stride)
