@@ -303,12 +303,14 @@ func TestD3AVX2SkipsOffPathGroups(t *testing.T) {
 }
 
 // TestD3ThreadIndependent checks that stress and gradients are the same
-// bits for any thread count with the vector kernel (groups off its path
+// bits for any thread count with each kernel (groups off the vector path
 // included): the split into blocks, tiles and groups depends only on n.
+// n = 600 (over 512 points) also splits the final reduction over the
+// threads.
 func TestD3ThreadIndependent(t *testing.T) {
 	for _, level := range d3Levels() {
 		t.Run(d3LevelName(level), func(t *testing.T) {
-			p, s := d3Problem(240, 7, true, d3MixedScale)
+			p, s := d3Problem(600, 7, true, d3MixedScale)
 			v0, g0 := evalD3(t, p, s, 1, level)
 			for _, threads := range []int{2, 3, 5} {
 				v, g := evalD3(t, p, s, threads, level)
