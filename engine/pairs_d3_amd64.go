@@ -96,13 +96,20 @@ const (
 // scalar test f <= 1e-15 f' p needs.
 const d3NewtonTol = 1e-16
 
+// d3PointConsts returns the first 12 broadcast constants of the kernels
+// (d3Args.c), those of point i, from its record x.
+func d3PointConsts(x []float64) [12]float64 {
+	return [...]float64{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[15], x[16], x[17]}
+}
+
 // d3Consts returns the broadcast constants of the kernels for the record
 // x of point i (d3Args.c).
 func d3Consts(x []float64) [23]float64 {
-	return [...]float64{
-		x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[15], x[16], x[17],
-		0, 1, 2, 4, 8, 0.5, d3NewtonTol, d3FastCond, 1e300, 6, 1e-300,
-	}
+	var c [23]float64
+	p := d3PointConsts(x)
+	copy(c[:], p[:])
+	copy(c[12:], []float64{0, 1, 2, 4, 8, 0.5, d3NewtonTol, d3FastCond, 1e300, 6, 1e-300})
+	return c
 }
 
 // setConsts fills a.c from the record x of point i.
@@ -119,11 +126,36 @@ func (a *d3Args512) setConsts(x []float64) {
 	}
 }
 
+// setPoint sets the constants that depend on point i (the first 12 of
+// a.c) from its record x.
+func (a *d3Args) setPoint(x []float64) {
+	for c, v := range d3PointConsts(x) {
+		a.c[c] = [4]float64{v, v, v, v}
+	}
+}
+
+// setPoint sets the constants that depend on point i (the first 12 of
+// a.c) from its record x.
+func (a *d3Args512) setPoint(x []float64) {
+	for c, v := range d3PointConsts(x) {
+		a.c[c] = [8]float64{v, v, v, v, v, v, v, v}
+	}
+}
+
 // d3ArgsPool and d3Args512Pool hold frames for d3RowFast (one per
-// concurrent row).
+// concurrent row), their fixed constants set (a row then sets only
+// setPoint's).
 var (
-	d3ArgsPool    = sync.Pool{New: func() any { return new(d3Args) }}
-	d3Args512Pool = sync.Pool{New: func() any { return new(d3Args512) }}
+	d3ArgsPool = sync.Pool{New: func() any {
+		a := new(d3Args)
+		a.setConsts(make([]float64, d3Rec))
+		return a
+	}}
+	d3Args512Pool = sync.Pool{New: func() any {
+		a := new(d3Args512)
+		a.setConsts(make([]float64, d3Rec))
+		return a
+	}}
 )
 
 //go:noescape
@@ -178,11 +210,9 @@ func d3Row256(k *d3Kernel, i, j0, groups int, dist, wts, acc []float64, off int,
 	_ = k.pk[(d3Comp-1)*k.ns+j0+4*groups-1]
 	// The frame is ~9 KB: reused from a pool rather than zeroed per row.
 	a := d3ArgsPool.Get().(*d3Args)
-	defer d3ArgsPool.Put(a)
-	defer func() { a.pt, a.dist, a.wts, a.acc = nil, nil, nil, nil }()
 	a.done, a.skip, a.chunk = 0, 0, 0
 	a.out = [12][4]float64{}
-	a.setConsts(k.pt[i*d3Rec : (i+1)*d3Rec])
+	a.setPoint(k.pt[i*d3Rec : (i+1)*d3Rec])
 	a.ptStride = uintptr(k.ns) * 8
 	a.accStride = uintptr(m0) * 8
 	a.pt = unsafe.Pointer(&k.pk[j0])
@@ -201,6 +231,8 @@ func d3Row256(k *d3Kernel, i, j0, groups int, dist, wts, acc []float64, off int,
 	for c := range out {
 		out[c] = (a.out[c][0] + a.out[c][1]) + (a.out[c][2] + a.out[c][3])
 	}
+	a.pt, a.dist, a.wts, a.acc = nil, nil, nil, nil
+	d3ArgsPool.Put(a)
 	d3AddOut(&out, sums)
 }
 
@@ -215,11 +247,9 @@ func d3Row512(k *d3Kernel, i, j0, groups int, dist, wts, acc []float64, off int,
 	_ = acc[(d3Stride-1)*m0+j0-off+8*groups-1]
 	_ = k.pk[(d3Comp-1)*k.ns+j0+8*groups-1]
 	a := d3Args512Pool.Get().(*d3Args512)
-	defer d3Args512Pool.Put(a)
-	defer func() { a.pt, a.dist, a.wts, a.acc = nil, nil, nil, nil }()
 	a.done, a.skip, a.chunk = 0, 0, 0
 	a.out = [12][8]float64{}
-	a.setConsts(k.pt[i*d3Rec : (i+1)*d3Rec])
+	a.setPoint(k.pt[i*d3Rec : (i+1)*d3Rec])
 	a.ptStride = uintptr(k.ns) * 8
 	a.accStride = uintptr(m0) * 8
 	a.pt = unsafe.Pointer(&k.pk[j0])
@@ -239,6 +269,8 @@ func d3Row512(k *d3Kernel, i, j0, groups int, dist, wts, acc []float64, off int,
 		l := &a.out[c]
 		out[c] = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
 	}
+	a.pt, a.dist, a.wts, a.acc = nil, nil, nil, nil
+	d3Args512Pool.Put(a)
 	d3AddOut(&out, sums)
 }
 
