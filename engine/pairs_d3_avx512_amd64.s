@@ -21,26 +21,26 @@
 #define K_AX 128(R15)
 #define K_AY 192(R15)
 #define K_AZ 256(R15)
-#define K_A00 320(R15)
-#define K_A01 384(R15)
-#define K_A02 448(R15)
-#define K_A11 512(R15)
-#define K_A12 576(R15)
-#define K_A22 640(R15)
+#define K_A00 Z16
+#define K_A01 Z17
+#define K_A02 Z18
+#define K_A11 Z19
+#define K_A12 Z20
+#define K_A22 Z21
 #define K_TRA 704(R15)
 #define K_SDA 768(R15)
 #define K_STA 832(R15)
-#define K_ZERO 896(R15)
-#define K_ONE 960(R15)
-#define K_TWO 1024(R15)
-#define K_FOUR 1088(R15)
+#define K_ZERO Z22
+#define K_ONE Z27
+#define K_TWO Z25
+#define K_FOUR Z23
 #define K_EIGHT 1152(R15)
-#define K_HALF 1216(R15)
-#define K_TOL 1280(R15)
-#define K_COND 1344(R15)
-#define K_BIG 1408(R15)
-#define K_SIX 1472(R15)
-#define K_TINY 1536(R15)
+#define K_HALF Z26
+#define K_TOL Z28
+#define K_COND Z29
+#define K_BIG Z30
+#define K_SIX Z24
+#define K_TINY Z31
 #define ST_M00 1664(DX)
 #define ST_M01 2176(DX)
 #define ST_M02 2688(DX)
@@ -168,6 +168,23 @@ TEXT ·d3RowAVX512(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), R15
 	MOVQ 8(R15), R8           // PS
 	MOVQ 40(R15), R14         // AS
+	// Constants kept in Z16..Z31 (their K_ names are these registers).
+	VMOVUPD 320(R15), Z16
+	VMOVUPD 384(R15), Z17
+	VMOVUPD 448(R15), Z18
+	VMOVUPD 512(R15), Z19
+	VMOVUPD 576(R15), Z20
+	VMOVUPD 640(R15), Z21
+	VMOVUPD 896(R15), Z22
+	VMOVUPD 1088(R15), Z23
+	VMOVUPD 1472(R15), Z24
+	VMOVUPD 1024(R15), Z25
+	VMOVUPD 1216(R15), Z26
+	VMOVUPD 960(R15), Z27
+	VMOVUPD 1280(R15), Z28
+	VMOVUPD 1344(R15), Z29
+	VMOVUPD 1408(R15), Z30
+	VMOVUPD 1536(R15), Z31
 
 chunk:
 	MOVQ 56(R15), BX
