@@ -76,7 +76,7 @@ type d3Args512 struct {
 	skip      uint64
 	chunk     int
 	_         [6]int
-	c         [24][8]float64    // as d3Args.c
+	c         [26][8]float64    // as d3Args.c, then SQRTUP's constants
 	st        [24][8][8]float64 // as d3Args.st
 	out       [12][8]float64    // as d3Args.out
 }
@@ -84,8 +84,8 @@ type d3Args512 struct {
 // d3Args512 offsets used by the assembly.
 const (
 	d3Args512C   = 128
-	d3Args512St  = 128 + 24*64
-	d3Args512Out = 128 + 24*64 + 24*8*64
+	d3Args512St  = 128 + 26*64
+	d3Args512Out = 128 + 26*64 + 24*8*64
 )
 
 // d3NewtonTol bounds the vector root finder's predicted remaining error:
@@ -104,17 +104,20 @@ func d3PointConsts(x []float64) [12]float64 {
 
 // d3Consts returns the broadcast constants of the kernels for the record
 // x of point i (d3Args.c).
-func d3Consts(x []float64) [23]float64 {
-	var c [23]float64
+func d3Consts(x []float64) [25]float64 {
+	var c [25]float64
 	p := d3PointConsts(x)
 	copy(c[:], p[:])
-	copy(c[12:], []float64{0, 1, 2, 4, 8, 0.5, d3NewtonTol, d3FastCond, 1e300, 6, 1e-300})
+	copy(c[12:], []float64{0, 1, 2, 4, 8, 0.5, d3NewtonTol, d3FastCond, 1e300, 6, 1e-300,
+		// AVX-512 only (SQRTUP): 1 + 2^-13 and the least radicand 2^-1000.
+		1 + 0x1p-13, 0x1p-1000})
 	return c
 }
 
 // setConsts fills a.c from the record x of point i.
 func (a *d3Args) setConsts(x []float64) {
-	for c, v := range d3Consts(x) {
+	k := d3Consts(x)
+	for c, v := range k[:23] {
 		a.c[c] = [4]float64{v, v, v, v}
 	}
 }

@@ -131,6 +131,15 @@ func TestD3AVX2MatchesScalar(t *testing.T) {
 		{"mixed-degenerate/n=61", 61, false, d3MixedScale},
 		{"mixed-degenerate-weighted/n=61", 61, true, d3MixedScale},
 		{"random/n=1100 (two column tiles)", 1100, false, random},
+		// A = aI, B = bI: the start sqrt(tr A tr B) is the root itself (an
+		// upper bound that is not above it must not stall the iteration).
+		{"isotropic/n=45", 45, false, func(rng *rand.Rand, i int) []float64 {
+			c := 0.5 + 1.5*rng.Float64()
+			if i%3 == 0 {
+				c = 1
+			}
+			return []float64{c, 0, 0, 0, c, 0, 0, 0, c}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, s := d3Problem(tc.n, uint64(tc.n), tc.weighted, tc.scale)

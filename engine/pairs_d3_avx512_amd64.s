@@ -11,9 +11,9 @@
 // still iterating, K7: any lane moving over the chunk) instead of
 // vector masks. Read pairs_d3_amd64.s for what each pass computes.
 //
-// d3Args512 offsets: the header as d3Args (pt 0 ... cg 88); c (24 x 64
-// bytes) 128; st 1664 (24 components x 8 slots x 64 bytes: component c of
-// slot s at 1664 + 512 c + 64 s); out 13952 (12 x 64). The skip bits, the
+// d3Args512 offsets: the header as d3Args (pt 0 ... cg 88); c (26 x 64
+// bytes) 128; st 1792 (24 components x 8 slots x 64 bytes: component c of
+// slot s at 1792 + 512 c + 64 s); out 14080 (12 x 64). The skip bits, the
 // done and chunk counts are in groups of 8 pairs.
 
 // Broadcast constants (K_), scratch of the current group (ST_, relative
@@ -41,42 +41,44 @@
 #define K_BIG Z30
 #define K_SIX Z24
 #define K_TINY Z31
-#define ST_M00 1664(DX)
-#define ST_M01 2176(DX)
-#define ST_M02 2688(DX)
-#define ST_M11 3200(DX)
-#define ST_M12 3712(DX)
-#define ST_M22 4224(DX)
-#define ST_N00 4736(DX)
-#define ST_N01 5248(DX)
-#define ST_N02 5760(DX)
-#define ST_N11 6272(DX)
-#define ST_N12 6784(DX)
-#define ST_N22 7296(DX)
-#define ST_E1 7808(DX)
-#define ST_FE1 8320(DX)
-#define ST_R 8832(DX)
-#define ST_P 9344(DX)
-#define ST_C0 9856(DX)
-#define ST_TE1 10368(DX)
-#define ST_ER 10880(DX)
-#define ST_H 11392(DX)
-#define ST_MORE 11904(DX)
-#define ST_NDX 12416(DX)
-#define ST_NDY 12928(DX)
-#define ST_NDZ 13440(DX)
-#define O_G00 13952(R15)
-#define O_G01 14016(R15)
-#define O_G02 14080(R15)
-#define O_G11 14144(R15)
-#define O_G12 14208(R15)
-#define O_G22 14272(R15)
-#define O_MX 14336(R15)
-#define O_MY 14400(R15)
-#define O_MZ 14464(R15)
-#define O_R2 14528(R15)
-#define O_GN 14592(R15)
-#define O_V 14656(R15)
+#define K_UP 1600(R15)
+#define K_SMALL 1664(R15)
+#define ST_M00 1792(DX)
+#define ST_M01 2304(DX)
+#define ST_M02 2816(DX)
+#define ST_M11 3328(DX)
+#define ST_M12 3840(DX)
+#define ST_M22 4352(DX)
+#define ST_N00 4864(DX)
+#define ST_N01 5376(DX)
+#define ST_N02 5888(DX)
+#define ST_N11 6400(DX)
+#define ST_N12 6912(DX)
+#define ST_N22 7424(DX)
+#define ST_E1 7936(DX)
+#define ST_FE1 8448(DX)
+#define ST_R 8960(DX)
+#define ST_P 9472(DX)
+#define ST_C0 9984(DX)
+#define ST_TE1 10496(DX)
+#define ST_ER 11008(DX)
+#define ST_H 11520(DX)
+#define ST_MORE 12032(DX)
+#define ST_NDX 12544(DX)
+#define ST_NDY 13056(DX)
+#define ST_NDZ 13568(DX)
+#define O_G00 14080(R15)
+#define O_G01 14144(R15)
+#define O_G02 14208(R15)
+#define O_G11 14272(R15)
+#define O_G12 14336(R15)
+#define O_G22 14400(R15)
+#define O_MX 14464(R15)
+#define O_MY 14528(R15)
+#define O_MZ 14592(R15)
+#define O_R2 14656(R15)
+#define O_GN 14720(R15)
+#define O_V 14784(R15)
 #define P_MX (SI)
 #define P_MY (SI)(R8*1)
 #define P_MZ (SI)(R8*2)
@@ -132,6 +134,19 @@
 	VMULPD Z10, Z9, Z11; \
 	VDIVPD Z12, Z11, Z14; \
 	VSUBPD Z14, Z0, Z11
+
+// SQRTUP sets Y to an upper bound of sqrt(X) (X >= 0 and finite), within
+// 1e-4 of it, without the divider (VSQRTPD's latency here held up the
+// whole pass; the start needs no more than an upper bound near
+// sqrt(e1 + 2 sqrt(e2 + 2 r p0)): above the root is what matters):
+// X' = max(X, 2^-1000) (no subnormals, no 0 * inf), then
+// X' rsqrt14(X') (1 + 2^-13), VRSQRT14PD's relative error being below
+// 2^-14. X is clobbered.
+#define SQRTUP(X, Y) \
+	VMAXPD      K_SMALL, X, X; \
+	VRSQRT14PD  X, Y; \
+	VMULPD      K_UP, X, X; \
+	VMULPD      X, Y, Y
 
 // BLIND is one untested Halley step on the group at DX: p moves to
 // p - s where p - s < p and the denominator is > 0.
@@ -314,9 +329,9 @@ p1:
 	VMULPD      K_STA, Z0, Z0
 	VADDPD      Z0, Z0, Z6
 	VFMADD213PD Z3, Z5, Z6    // e2 + 2 r p0: the start's inner radicand
-	VSQRTPD     Z6, Z6
-	VFMADD132PD K_TWO, Z1, Z6
-	VSQRTPD     Z6, Z6
+	SQRTUP(Z6, Z7)
+	VFMADD132PD K_TWO, Z1, Z7
+	SQRTUP(Z7, Z6)
 	VMOVUPD     Z6, ST_P      // start p
 	// c0 = e1^2 - 4 e2, 2 e1, lanes to iterate (e1 > 0)
 	VMULPD      K_FOUR, Z3, Z3
