@@ -5,11 +5,22 @@
 // func d3RowAVX512(a *d3Args512)
 //
 // AVX-512 (F and DQ) twin of d3RowAVX2 (pairs_d3_amd64.s): the same
-// passes, instructions and scratch layout, 8 pairs per instruction
-// instead of 4 (groups of 8 pairs, 64-byte slots and constants), with
-// comparisons into mask registers (K1, K2: lanes that move, K4: lanes
-// still iterating, K7: any lane moving over the chunk) instead of
-// vector masks. Read pairs_d3_amd64.s for what each pass computes.
+// passes and scratch layout, 8 pairs per instruction instead of 4
+// (groups of 8 pairs, 64-byte slots and constants), with comparisons
+// into mask registers (K1, K2: lanes that move, K4: lanes still
+// iterating, K7: any lane moving over the chunk) instead of vector
+// masks. Read pairs_d3_amd64.s for what each pass computes. What
+// differs besides the width, all for the load ports and the divider,
+// which limited a plain translation (no FMA port was busy more than
+// half the time):
+//
+//   - the 32 vector registers hold constants: A in Z16..Z21 throughout,
+//     0, 4, 6, 2, 1/2 and d3NewtonTol in Z22..Z26, Z28 in passes 1 and 2
+//     (reloaded per chunk), the i-side lane sums in Z1, Z2, Z22..Z31 in
+//     pass 3 (loaded from and stored to out once per chunk), instead of
+//     memory operands and a read-modify-write of out per group;
+//   - the start's two square roots are VRSQRT14PD estimates rounded up
+//     (SQRTUP) instead of VSQRTPD: an upper bound is all the start needs.
 //
 // d3Args512 offsets: the header as d3Args (pt 0 ... cg 88); c (26 x 64
 // bytes) 128; st 1792 (24 components x 8 slots x 64 bytes: component c of
@@ -31,18 +42,35 @@
 #define K_SDA 768(R15)
 #define K_STA 832(R15)
 #define K_ZERO Z22
-#define K_ONE Z27
+#define K_ONE 960(R15)
 #define K_TWO Z25
 #define K_FOUR Z23
 #define K_EIGHT 1152(R15)
 #define K_HALF Z26
 #define K_TOL Z28
-#define K_COND Z29
-#define K_BIG Z30
+#define K_COND 1344(R15)
+#define K_BIG 1408(R15)
 #define K_SIX Z24
-#define K_TINY Z31
+#define K_TINY 1536(R15)
 #define K_UP 1600(R15)
 #define K_SMALL 1664(R15)
+// Pass 3 keeps its i-side sums in Z1, Z2, Z22..Z31 (S_) and reads these
+// constants from memory instead (MK_ZERO, MK_TWO, MK_HALF).
+#define S_G00 Z1
+#define S_G01 Z2
+#define S_G02 Z23
+#define S_G11 Z24
+#define S_G12 Z25
+#define S_G22 Z26
+#define S_MX Z27
+#define S_MY Z28
+#define S_MZ Z29
+#define S_R2 Z30
+#define S_GN Z31
+#define S_V Z22
+#define MK_ZERO 896(R15)
+#define MK_TWO 1024(R15)
+#define MK_HALF 1216(R15)
 #define ST_M00 1792(DX)
 #define ST_M01 2304(DX)
 #define ST_M02 2816(DX)
@@ -183,25 +211,23 @@ TEXT ·d3RowAVX512(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), R15
 	MOVQ 8(R15), R8           // PS
 	MOVQ 40(R15), R14         // AS
-	// Constants kept in Z16..Z31 (their K_ names are these registers).
+	// A stays in Z16..Z21 (K_A00 ... are these registers).
 	VMOVUPD 320(R15), Z16
 	VMOVUPD 384(R15), Z17
 	VMOVUPD 448(R15), Z18
 	VMOVUPD 512(R15), Z19
 	VMOVUPD 576(R15), Z20
 	VMOVUPD 640(R15), Z21
+
+chunk:
+	// 0, 4, 6, 2, 1/2, d3NewtonTol in Z22..Z26, Z28 (K_ZERO ...) for
+	// passes 1 and 2 (pass 3 has its sums there).
 	VMOVUPD 896(R15), Z22
 	VMOVUPD 1088(R15), Z23
 	VMOVUPD 1472(R15), Z24
 	VMOVUPD 1024(R15), Z25
 	VMOVUPD 1216(R15), Z26
-	VMOVUPD 960(R15), Z27
 	VMOVUPD 1280(R15), Z28
-	VMOVUPD 1344(R15), Z29
-	VMOVUPD 1408(R15), Z30
-	VMOVUPD 1536(R15), Z31
-
-chunk:
 	MOVQ 56(R15), BX
 	MOVQ 48(R15), CX
 	SUBQ BX, CX               // groups left
@@ -440,6 +466,18 @@ testednextslot:
 	// DI: accumulator component 10).
 p3:
 	PTRS
+	VMOVUPD      O_G00, S_G00
+	VMOVUPD      O_G01, S_G01
+	VMOVUPD      O_G02, S_G02
+	VMOVUPD      O_G11, S_G11
+	VMOVUPD      O_G12, S_G12
+	VMOVUPD      O_G22, S_G22
+	VMOVUPD      O_MX, S_MX
+	VMOVUPD      O_MY, S_MY
+	VMOVUPD      O_MZ, S_MZ
+	VMOVUPD      O_R2, S_R2
+	VMOVUPD      O_GN, S_GN
+	VMOVUPD      O_V, S_V
 	MOVQ DI, SI
 	MOVQ R9, R12
 	MOVQ 72(R15), R11
@@ -455,22 +493,22 @@ p3slot:
 	VMOVUPD ST_P, Z0
 	// W (Z8)
 	VMOVUPD      ST_H, Z8
-	VFNMADD231PD K_TWO, Z0, Z8
-	VMAXPD       K_ZERO, Z8, Z8
+	VFNMADD231PD MK_TWO, Z0, Z8
+	VMAXPD       MK_ZERO, Z8, Z8
 	VSQRTPD      Z8, Z8
 	// q = (p^2 - e1)/2 (Z9; from p^2 = e1 + 2q, as accurate as
 	// sqrt(e2 + 2pr) since e2 and p carry the same rounding), den = pq - r
 	// (Z11)
 	VMULPD      Z0, Z0, Z4    // p^2
 	VSUBPD      ST_E1, Z4, Z9
-	VMULPD      K_HALF, Z9, Z9
+	VMULPD      MK_HALF, Z9, Z9
 	VMOVUPD     ST_R, Z3      // r
 	VMOVAPD     Z3, Z11
 	VFMSUB231PD Z9, Z0, Z11
 	// Gate (Z12): e1 > 0, den > 0, p^3 <= cond den, tiny < den W < big.
 	VMOVUPD   ST_E1, Z12
-	VCMPPD    $0x0E, K_ZERO, Z12, K1
-	VCMPPD    $0x0E, K_ZERO, Z11, K1, K2
+	VCMPPD    $0x0E, MK_ZERO, Z12, K1
+	VCMPPD    $0x0E, MK_ZERO, Z11, K1, K2
 	VMULPD    Z0, Z4, Z13
 	VMULPD    K_COND, Z11, Z14
 	VCMPPD    $0x02, Z14, Z13, K2, K1
@@ -518,7 +556,7 @@ weighted:
 	VMULPD  Z13, Z14, Z7
 	// j-side: half residual, mean, V
 	VMOVUPD      A_R2, Z15
-	VFMADD231PD  K_HALF, Z12, Z15
+	VFMADD231PD  MK_HALF, Z12, Z15
 	VMOVUPD      Z15, A_R2
 	VMOVUPD      A_MX, Z15
 	VFNMADD231PD ST_NDX, Z13, Z15
@@ -559,47 +597,26 @@ weighted:
 	VFMADD231PD  K_A22, Z5, Z15
 	VFNMADD231PD ST_N22, Z7, Z15
 	VMOVUPD      Z15, A_G22
-	// i-side lane sums: R2 += wt (D - W)^2, GN += gn, V += v,
-	// M += gn (b - a), G += u B - z M
-	VADDPD       O_R2, Z12, Z15
-	VMOVUPD      Z15, O_R2
-	VADDPD       O_GN, Z13, Z15
-	VMOVUPD      Z15, O_GN
-	VADDPD       O_V, Z6, Z15
-	VMOVUPD      Z15, O_V
-	VMOVUPD      O_MX, Z15
-	VFMADD231PD  ST_NDX, Z13, Z15
-	VMOVUPD      Z15, O_MX
-	VMOVUPD      O_MY, Z15
-	VFMADD231PD  ST_NDY, Z13, Z15
-	VMOVUPD      Z15, O_MY
-	VMOVUPD      O_MZ, Z15
-	VFMADD231PD  ST_NDZ, Z13, Z15
-	VMOVUPD      Z15, O_MZ
-	VMOVUPD      O_G00, Z15
-	VFMADD231PD  P3_B00, Z5, Z15
-	VFNMADD231PD ST_M00, Z7, Z15
-	VMOVUPD      Z15, O_G00
-	VMOVUPD      O_G01, Z15
-	VFMADD231PD  P3_B01, Z5, Z15
-	VFNMADD231PD ST_M01, Z7, Z15
-	VMOVUPD      Z15, O_G01
-	VMOVUPD      O_G02, Z15
-	VFMADD231PD  P3_B02, Z5, Z15
-	VFNMADD231PD ST_M02, Z7, Z15
-	VMOVUPD      Z15, O_G02
-	VMOVUPD      O_G11, Z15
-	VFMADD231PD  P3_B11, Z5, Z15
-	VFNMADD231PD ST_M11, Z7, Z15
-	VMOVUPD      Z15, O_G11
-	VMOVUPD      O_G12, Z15
-	VFMADD231PD  P3_B12, Z5, Z15
-	VFNMADD231PD ST_M12, Z7, Z15
-	VMOVUPD      Z15, O_G12
-	VMOVUPD      O_G22, Z15
-	VFMADD231PD  P3_B22, Z5, Z15
-	VFNMADD231PD ST_M22, Z7, Z15
-	VMOVUPD      Z15, O_G22
+	// i-side lane sums (S_ registers): R2 += wt (D - W)^2, GN += gn,
+	// V += v, M += gn (b - a), G += u B - z M
+	VADDPD       Z12, S_R2, S_R2
+	VADDPD       Z13, S_GN, S_GN
+	VADDPD       Z6, S_V, S_V
+	VFMADD231PD  ST_NDX, Z13, S_MX
+	VFMADD231PD  ST_NDY, Z13, S_MY
+	VFMADD231PD  ST_NDZ, Z13, S_MZ
+	VFMADD231PD  P3_B00, Z5, S_G00
+	VFNMADD231PD ST_M00, Z7, S_G00
+	VFMADD231PD  P3_B01, Z5, S_G01
+	VFNMADD231PD ST_M01, Z7, S_G01
+	VFMADD231PD  P3_B02, Z5, S_G02
+	VFNMADD231PD ST_M02, Z7, S_G02
+	VFMADD231PD  P3_B11, Z5, S_G11
+	VFNMADD231PD ST_M11, Z7, S_G11
+	VFMADD231PD  P3_B12, Z5, S_G12
+	VFNMADD231PD ST_M12, Z7, S_G12
+	VFMADD231PD  P3_B22, Z5, S_G22
+	VFNMADD231PD ST_M22, Z7, S_G22
 
 p3next:
 	ADDQ $64, SI
@@ -613,6 +630,18 @@ p3next:
 	ADDQ $64, DX
 	CMPQ DX, BX
 	JLT  p3slot
+	VMOVUPD      S_G00, O_G00
+	VMOVUPD      S_G01, O_G01
+	VMOVUPD      S_G02, O_G02
+	VMOVUPD      S_G11, O_G11
+	VMOVUPD      S_G12, O_G12
+	VMOVUPD      S_G22, O_G22
+	VMOVUPD      S_MX, O_MX
+	VMOVUPD      S_MY, O_MY
+	VMOVUPD      S_MZ, O_MZ
+	VMOVUPD      S_R2, O_R2
+	VMOVUPD      S_GN, O_GN
+	VMOVUPD      S_V, O_V
 
 	MOVQ 88(R15), BX
 	ADDQ BX, 56(R15)
