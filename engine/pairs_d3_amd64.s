@@ -369,9 +369,8 @@ p1:
 	VADDPD      K_TRA, Y8, Y8
 	VADDPD      P_TRB, Y8, Y8
 	VMOVUPD     Y8, ST_H
-	// First Halley step of the previous group (its start's square roots
-	// have had this group's work to complete).
-	// Second step of the one before.
+	// First Halley step of the previous group, second of the one before
+	// (their inputs have had this group's work to complete).
 	CMPQ        DX, R15
 	JEQ         p1next
 	SUBQ        $32, DX

@@ -9,26 +9,32 @@
 // (groups of 8 pairs, 64-byte slots and constants), with comparisons
 // into mask registers (K1, K2: lanes that move, K4: lanes still
 // iterating, K7: any lane moving over the chunk) instead of vector
-// masks. Read pairs_d3_amd64.s for what each pass computes. What
-// differs besides the width, all for the load ports and the divider,
-// which limited a plain translation (no FMA port was busy more than
-// half the time):
+// masks. Read pairs_d3_amd64.s for what each pass computes. A plain
+// translation ran at 11.0 ns per pair (BenchmarkD3Row, one thread),
+// well short of what its multiply-add count allows; what differs
+// besides the width, and what each change gave on the machine of
+// docs/mds.md:
 //
 //   - the 32 vector registers hold constants: A in Z16..Z21 throughout,
 //     0, 4, 6, 2, 1/2 and d3NewtonTol in Z22..Z26, Z28 in passes 1 and 2
-//     (reloaded per chunk), the i-side lane sums in Z1, Z2, Z22..Z31 in
-//     pass 3 (loaded from and stored to out once per chunk), instead of
-//     memory operands and a read-modify-write of out per group;
+//     (reloaded per chunk), instead of memory operands (11.0 -> 9.4: the
+//     load ports were the limit);
 //   - the start's two square roots are VRSQRT14PD estimates rounded up
-//     (SQRTUP) instead of VSQRTPD: an upper bound is all the start needs.
+//     (SQRTUP) instead of VSQRTPD, whose latency held up pass 1 (an
+//     upper bound is all the start needs; 9.4 -> 9.0);
+//   - pass 3 keeps the i-side lane sums in Z1, Z2, Z22..Z31, loaded from
+//     and stored to out once per chunk, not read-modified-written per
+//     group (9.0 -> 8.7).
 //
 // d3Args512 offsets: the header as d3Args (pt 0 ... cg 88); c (26 x 64
 // bytes) 128; st 1792 (24 components x 8 slots x 64 bytes: component c of
 // slot s at 1792 + 512 c + 64 s); out 14080 (12 x 64). The skip bits, the
 // done and chunk counts are in groups of 8 pairs.
 
-// Broadcast constants (K_), scratch of the current group (ST_, relative
-// to DX), i-side sums (O_), point components (P_) and accumulators (A_).
+// Broadcast constants (K_: a memory operand, or a register loaded at
+// entry or per chunk, see above), scratch of the current group (ST_,
+// relative to DX), i-side sums (O_), point components (P_) and
+// accumulators (A_).
 #define K_AX 128(R15)
 #define K_AY 192(R15)
 #define K_AZ 256(R15)
@@ -164,12 +170,11 @@
 	VSUBPD Z14, Z0, Z11
 
 // SQRTUP sets Y to an upper bound of sqrt(X) (X >= 0 and finite), within
-// 1e-4 of it, without the divider (VSQRTPD's latency here held up the
-// whole pass; the start needs no more than an upper bound near
-// sqrt(e1 + 2 sqrt(e2 + 2 r p0)): above the root is what matters):
-// X' = max(X, 2^-1000) (no subnormals, no 0 * inf), then
-// X' rsqrt14(X') (1 + 2^-13), VRSQRT14PD's relative error being below
-// 2^-14. X is clobbered.
+// 1e-4 of it, without the divider: X' = max(X, 2^-1000) (no subnormals,
+// no 0 * inf), then X' rsqrt14(X') (1 + 2^-13), VRSQRT14PD's relative
+// error being below 2^-14. Taken for both square roots of the start, it
+// keeps the start above sqrt(e1 + 2 sqrt(e2 + 2 r p0)), so above the
+// root, as Halley's steps from above need. X is clobbered.
 #define SQRTUP(X, Y) \
 	VMAXPD      K_SMALL, X, X; \
 	VRSQRT14PD  X, Y; \
@@ -383,9 +388,8 @@ p1:
 	VADDPD      K_TRA, Z8, Z8
 	VADDPD      P_TRB, Z8, Z8
 	VMOVUPD     Z8, ST_H
-	// First Halley step of the previous group (its start's square roots
-	// have had this group's work to complete).
-	// Second step of the one before.
+	// First Halley step of the previous group, second of the one before
+	// (their inputs have had this group's work to complete).
 	CMPQ        DX, R15
 	JEQ         p1next
 	SUBQ        $64, DX
