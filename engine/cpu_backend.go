@@ -39,6 +39,8 @@ type CPUBackend struct {
 	kp *pointKernel
 	kn *nsKernel
 
+	red []float64 // reduction scratch of component-major kernels (Evaluate)
+
 	roots RootMethod // "" or RootsEigen: closed forms and Jacobi
 	ns    NSOptions  // Newton-Schulz options of RootsNewtonSchulz
 }
@@ -239,21 +241,46 @@ func (b *CPUBackend) Evaluate(ctx context.Context, s State, g *Gradient) (float6
 	}
 	// Reduce in block order, point by point (parallel over points: the
 	// order of the sum for one point is fixed).
+	if k.soa() {
+		b.red = growF64(b.red, n*st)
+	}
 	b.parallelPoints(n, func(lo, hi int) {
 		sum := make([]float64, st)
+		if k.soa() {
+			// Component by component over the range (contiguous runs of
+			// each block buffer), blocks in order as below: the same sums.
+			m := hi - lo
+			red := b.red[lo*st : hi*st]
+			clear(red)
+			for bi := range b.blocks {
+				bl := &b.blocks[bi]
+				if hi <= bl.r0 {
+					break
+				}
+				m0 := soaStride(n - bl.r0)
+				a := max(lo, bl.r0)
+				for c := 0; c < st; c++ {
+					src := bl.acc[c*m0+a-bl.r0 : c*m0+hi-bl.r0]
+					dst := red[c*m+a-lo : c*m+hi-lo]
+					for x, v := range src {
+						dst[x] += v
+					}
+				}
+			}
+			for i := lo; i < hi; i++ {
+				for c := range sum {
+					sum[c] = red[c*m+i-lo]
+				}
+				k.finish(i, sum, g)
+			}
+			return
+		}
 		for i := lo; i < hi; i++ {
 			clear(sum)
 			for bi := range b.blocks {
 				bl := &b.blocks[bi]
 				if i < bl.r0 {
 					break
-				}
-				if k.soa() {
-					m0 := soaStride(n - bl.r0)
-					for c := range sum {
-						sum[c] += bl.acc[c*m0+i-bl.r0]
-					}
-					continue
 				}
 				a := bl.acc[(i-bl.r0)*st : (i-bl.r0+1)*st]
 				for c := range sum {

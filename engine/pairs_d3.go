@@ -463,3 +463,11 @@ func (k *d3Kernel) finish(i int, a []float64, g *Gradient) {
 		g.PerPoint[i] = a[9]
 	}
 }
+
+// Kernels of the d = 3 row (d3SetLevel): the scalar Go kernel, the AVX2
+// one (4 pairs per instruction) and the AVX-512 one (8).
+const (
+	d3Scalar = iota
+	d3AVX2
+	d3AVX512
+)
