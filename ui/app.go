@@ -51,8 +51,6 @@ func Run(args []string, stderr io.Writer) int {
 	// The first dataset loads (and its classical MDS runs) while the
 	// window is built.
 	pre := startPreload(initialSettings(fa.Preferences(), flags), stderr)
-	icon := make(chan fyne.Resource, 1)
-	go func() { icon <- iconResource() }() // drawn while the window is built
 
 	w := fa.NewWindow("Burescope")
 	var closing atomic.Bool
@@ -67,7 +65,15 @@ func Run(args []string, stderr io.Writer) int {
 	w.SetOnClosed(func() { closing.Store(true) })
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
 	w.SetMaster()
-	fa.SetIcon(<-icon)
+	// The icon (drawn, 0.1 CPU-s) is not shown anywhere before the first
+	// frame: the window never carries it (Fyne reads the app's icon when
+	// the window is created, before this), so it is drawn after.
+	a.afterStartup(func() {
+		go func() {
+			r := iconResource()
+			a.do(func() { fa.SetIcon(r) })
+		}()
+	})
 	w.Show()
 	a.start()
 	fa.Run()
@@ -144,6 +150,11 @@ type App struct {
 	// one being opened with its remembered settings.
 	tabView, restoredFor, pendingRestored string
 
+	// Work that waits for the end of the start-up (afterStartup; UI
+	// goroutine only).
+	deferred     []func()
+	deferredOnce sync.Once
+
 	lastError string // the text of the last error dialog (tests)
 	searchErr error  // why the last search found nothing (nil: found)
 }
@@ -180,16 +191,18 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.geo = geodesic.New(host{a})
 	a.explore = explore.New(host{a})
 	a.rel = relations.New(host{a})
+	// Only the tab in front at start-up (Data) is put on the canvas now;
+	// the others when first selected (lazySide, tabSelected).
 	a.tabs = container.NewAppTabs(
 		container.NewTabItem("Data", sideScroll(a.data.Content())),
-		container.NewTabItem("Model", sideScroll(a.model.Content())),
-		container.NewTabItem("View", sideScroll(a.display.Content())),
-		container.NewTabItem("Geodesic", sideScroll(a.geo.Content())),
-		container.NewTabItem("Explore", sideScroll(a.explore.Content())),
-		container.NewTabItem("Relations", sideScroll(a.rel.Content())),
+		container.NewTabItem("Model", lazySide(a.model.Content())),
+		container.NewTabItem("View", lazySide(a.display.Content())),
+		container.NewTabItem("Geodesic", lazySide(a.geo.Content())),
+		container.NewTabItem("Explore", lazySide(a.explore.Content())),
+		container.NewTabItem("Relations", lazySide(a.rel.Content())),
 	)
 	a.tabs.SetTabLocation(container.TabLocationLeading)
-	a.tabs.OnSelected = a.tabChanged
+	a.tabs.OnSelected = a.tabSelected
 	a.search = bw.NewCompletionEntry()
 	a.search.SetPlaceHolder("Search…")
 	a.search.OnSubmitted = a.find
@@ -234,6 +247,15 @@ func (a *App) layout() fyne.CanvasObject {
 	return container.NewBorder(nil, statusBar, nil, nil, newSideFit(split, a.tabs))
 }
 
+// tabSelected runs when a side tab comes to the front: a tab selected
+// for the first time is built (lazySide), then tabChanged.
+func (a *App) tabSelected(it *container.TabItem) {
+	if it != nil {
+		buildSide(it.Content)
+	}
+	a.tabChanged(it)
+}
+
 // start loads the first dataset, starts the frame loop and arms the
 // screenshot timer.
 func (a *App) start() {
@@ -246,9 +268,30 @@ func (a *App) start() {
 	}()
 	a.canvas.SetMessage("Loading " + fit.DisplayName(a.set.Dataset) + "…")
 	a.open(a.set.Dataset, nil, true)
+	time.AfterFunc(startupGrace, func() { a.do(a.startupOver) })
 	if a.flags.Screenshot != "" {
 		go a.screenshotAfter(a.flags.Screenshot, a.flags.After)
 	}
+}
+
+// startupGrace is how long after start the work deferred by
+// afterStartup waits at most: a launch that shows no fit (an embedding,
+// a file that failed to open) has no first frame to wait for.
+const startupGrace = 3 * time.Second
+
+// afterStartup runs f on the UI goroutine once the launch's first frame
+// with the fit is on screen (or startupGrace after start): work that
+// nothing shows before then leaves the CPU to the first frame.
+func (a *App) afterStartup(f func()) { a.deferred = append(a.deferred, f) }
+
+// startupOver runs the work deferred by afterStartup, once.
+func (a *App) startupOver() {
+	a.deferredOnce.Do(func() {
+		for _, f := range a.deferred {
+			f()
+		}
+		a.deferred = nil
+	})
 }
 
 // shutdown stops the workers after the window closed.
@@ -338,6 +381,7 @@ func (a *App) showFrame(f *view.Frame) {
 				fmt.Fprintf(a.logw, " first-frame=%.2fs at=%.3f", now.Sub(a.started).Seconds(), float64(now.UnixMilli())/1e3)
 			}
 			fmt.Fprintln(a.logw)
+			a.startupOver()
 		})
 	}
 }
