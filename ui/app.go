@@ -107,6 +107,12 @@ type App struct {
 	// session's MDS fit, else the loaded or trained embedding on it. Set
 	// on the UI goroutine, read by the frame goroutine.
 	shown atomic.Pointer[view.EmbView]
+	// styledFor is the dataset the drawing style was last resolved for
+	// (style(), UI goroutine): the frame goroutine draws a session's fit
+	// only once the UI has styled it (frameInput), keeping lastIn, its
+	// last input, on screen until then.
+	styledFor atomic.Pointer[datasets.Dataset]
+	lastIn    view.Input // frame goroutine only
 
 	canvas   *bw.Canvas
 	curve    *bw.StressCurve
@@ -314,7 +320,9 @@ func (a *App) shutdown() {
 // with the colour-by choice resolved for the dataset (fit.ColorByFor).
 func (a *App) style() render.Style {
 	st := a.set
-	st.ColorBy = fit.ColorByFor(st.ColorBy, a.sess.Dataset())
+	ds := a.sess.Dataset()
+	a.styledFor.Store(ds) // every caller hands the style to the loop at once
+	st.ColorBy = fit.ColorByFor(st.ColorBy, ds)
 	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
@@ -328,8 +336,25 @@ func (a *App) applyView() {
 
 // frameInput is the frame loop's source (frame goroutine): the canvas
 // source as a scene, with the overlays that apply to it and the key of
-// what it shows.
+// what it shows. A dataset the session opened (on a worker) is drawn only
+// once the UI goroutine has taken it up and resolved the style for it
+// (loaded sets the "auto" colouring by the data): until then the last
+// input stays, so no frame shows the new data in the old dataset's
+// colours (at launch half the first frames were coloured by stress, then
+// by class a frame later).
 func (a *App) frameInput() view.Input {
+	if a.shown.Load() == nil {
+		if ds := a.sess.Dataset(); ds != nil && a.styledFor.Load() != ds {
+			return a.lastIn
+		}
+	}
+	in := a.fitInput()
+	a.lastIn = in
+	return in
+}
+
+// fitInput is frameInput for what the canvas shows now.
+func (a *App) fitInput() view.Input {
 	var sc *render.Scene
 	var key view.Key
 	var bl *view.BaselineOverlay

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
+	"burescope/render"
 	"burescope/ui/fit"
 )
 
@@ -323,4 +324,51 @@ func startTestApp(t *testing.T, fa fyne.App, dataset string, before func(*App)) 
 		t.Fatalf("%s did not load: %s", dataset, ta.log.String())
 	}
 	return ta
+}
+
+// TestFitDrawnOnlyOnceStyled: a dataset the session opened on a worker
+// is not drawn until the UI goroutine has resolved the style for it (at
+// launch the "auto" colouring is by class for a table with classes, by
+// stress before any data): until then the frame source keeps its last
+// input; once styled, the new data is drawn, in its own colours.
+func TestFitDrawnOnlyOnceStyled(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015") // no classes: coloured by stress
+	eventually(t, "first frame", func() bool { return a.check(func() bool { return a.firstShown }) })
+	pause(t, a)
+	a.stopLoop() // the test is the frame goroutine from here
+	<-a.loopDone
+	old := a.frameInput()
+	if old.Scene == nil || old.Scene.Len() != a.sess.Dataset().Len() {
+		t.Fatalf("frame source before: %+v", old.Key)
+	}
+	st := a.set
+	st.Dataset = "builtin:iris"
+	ds, err := fit.LoadDataset(st.Dataset, st, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Classes) == 0 || ds.Len() == old.Scene.Len() {
+		t.Fatalf("iris: %d classes, %d items", len(ds.Classes), ds.Len())
+	}
+	opt, b, desc, err := prepareAndOpen(ds, st, a.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.sess.OpenOptimizer(ds, st, opt, b, desc) // as a load's worker does, before the UI takes it up
+	held := a.frameInput()
+	if held.Scene != old.Scene || held.Key != old.Key {
+		t.Errorf("frame source changed before the UI styled the new dataset: %d items, key %+v (was %+v)", held.Scene.Len(), held.Key, old.Key)
+	}
+	var colorBy render.ColorMode
+	a.on(func() {
+		a.loop.SetStyle(a.style()) // what loaded does
+		colorBy = a.loop.Style().ColorBy
+	})
+	if colorBy != render.ColorClass {
+		t.Errorf("style for iris colours by %v, want by class", colorBy)
+	}
+	now := a.frameInput()
+	if now.Scene == nil || now.Scene.Len() != ds.Len() || now.Key.Snapshot != a.sess.Version() {
+		t.Errorf("frame source after the UI styled iris: %+v", now.Key)
+	}
 }
