@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,7 +47,9 @@ func Run(args []string, stderr io.Writer) int {
 		return 2
 	}
 	started := time.Now()
-	defer startProfile(stderr)()
+	var stopProfile sync.Once
+	endProfile := startProfile(stderr)
+	defer stopProfile.Do(endProfile)
 	fa, prefs := newFyneApp(stderr)
 	// The first dataset loads (and its classical MDS runs) while the
 	// window is built.
@@ -61,6 +64,10 @@ func Run(args []string, stderr io.Writer) int {
 	}
 	a := newApp(fa, w, flags, stderr, do)
 	a.started = started
+	if os.Getenv("BURESCOPE_CPUPROFILE_FIRST_FRAME") != "" {
+		// The profile ends at the first frame: the start-up alone.
+		a.afterStartup(func() { stopProfile.Do(endProfile) })
+	}
 	a.preload.Store(pre)
 	w.SetOnClosed(func() { closing.Store(true) })
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
