@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image/color"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"burescope/render"
 	"burescope/ui/fit"
@@ -371,4 +373,55 @@ func TestFitDrawnOnlyOnceStyled(t *testing.T) {
 	if now.Scene == nil || now.Scene.Len() != ds.Len() || now.Key.Snapshot != a.sess.Version() {
 		t.Errorf("frame source after the UI styled iris: %+v", now.Key)
 	}
+}
+
+// TestHiddenTabTakesThemeChangedBefore: a theme change while a tab is not
+// built yet shows in it once it is (its content is refreshed when it
+// goes on the canvas).
+func TestHiddenTabTakesThemeChangedBefore(t *testing.T) {
+	fa := test.NewTempApp(t)
+	fa.Preferences().SetInt(prefIterations, 1_000_000)
+	a := startTestApp(t, fa, "builtin:pisa2015", nil)
+	colourOf := func(root fyne.CanvasObject, text string) (c color.Color) {
+		walkRendered(root, func(o fyne.CanvasObject) {
+			if tx, ok := o.(*canvas.Text); ok && tx.Text == text && c == nil {
+				c = tx.Color
+			}
+		})
+		return c
+	}
+	var before color.Color
+	a.on(func() {
+		before = colourOf(a.model.Content(), "Dimension") // measured, not on the canvas
+		fa.Settings().SetTheme(redText{fa.Settings().Theme()})
+	})
+	a.on(func() {
+		a.tabs.Select(tabItem(t, a, "Model"))
+		th := fa.Settings().Theme()
+		want := th.Color(theme.ColorNameForeground, fa.Settings().ThemeVariant())
+		got := colourOf(a.model.Content(), "Dimension")
+		if before == nil || got == nil || sameColour(before, want) {
+			t.Fatalf("\"Dimension\" label drawn in %v before, %v after; the new theme's text colour %v", before, got, want)
+		}
+		if !sameColour(got, want) {
+			t.Errorf("Model tab's label drawn in %v after the theme change, the theme's text colour is %v (was %v)", got, want, before)
+		}
+	})
+}
+
+// redText is a theme whose text is red.
+type redText struct{ fyne.Theme }
+
+func (r redText) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNameForeground {
+		return color.NRGBA{R: 200, G: 30, B: 40, A: 255}
+	}
+	return r.Theme.Color(n, v)
+}
+
+// sameColour reports whether a and b are the same colour.
+func sameColour(a, b color.Color) bool {
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }
