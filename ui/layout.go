@@ -64,7 +64,7 @@ func buildSide(o fyne.CanvasObject) bool {
 		return false
 	}
 	c.Objects = []fyne.CanvasObject{container.NewScroll(l.content)}
-	c.Refresh() // lays the scroller out at the wrapper's size
+	c.Refresh() // lays it out at the wrapper's size; the content takes the theme now in use
 	return true
 }
 
