@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,13 +47,13 @@ func Run(args []string, stderr io.Writer) int {
 		return 2
 	}
 	started := time.Now()
-	defer startProfile(stderr)()
+	var stopProfile sync.Once
+	endProfile := startProfile(stderr)
+	defer stopProfile.Do(endProfile)
 	fa, prefs := newFyneApp(stderr)
 	// The first dataset loads (and its classical MDS runs) while the
 	// window is built.
 	pre := startPreload(initialSettings(fa.Preferences(), flags), stderr)
-	icon := make(chan fyne.Resource, 1)
-	go func() { icon <- iconResource() }() // drawn while the window is built
 
 	w := fa.NewWindow("Burescope")
 	var closing atomic.Bool
@@ -63,11 +64,23 @@ func Run(args []string, stderr io.Writer) int {
 	}
 	a := newApp(fa, w, flags, stderr, do)
 	a.started = started
+	if os.Getenv("BURESCOPE_CPUPROFILE_FIRST_FRAME") != "" {
+		// The profile ends at the first frame: the start-up alone.
+		a.afterStartup(func() { stopProfile.Do(endProfile) })
+	}
 	a.preload.Store(pre)
 	w.SetOnClosed(func() { closing.Store(true) })
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
 	w.SetMaster()
-	fa.SetIcon(<-icon)
+	// The icon (drawn, 0.1 CPU-s) is not shown anywhere before the first
+	// frame: the window never carries it (Fyne reads the app's icon when
+	// the window is created, before this), so it is drawn after.
+	a.afterStartup(func() {
+		go func() {
+			r := iconResource()
+			a.do(func() { fa.SetIcon(r) })
+		}()
+	})
 	w.Show()
 	a.start()
 	fa.Run()
@@ -101,6 +114,12 @@ type App struct {
 	// session's MDS fit, else the loaded or trained embedding on it. Set
 	// on the UI goroutine, read by the frame goroutine.
 	shown atomic.Pointer[view.EmbView]
+	// styledFor is the dataset the drawing style was last resolved for
+	// (style(), UI goroutine): the frame goroutine draws a session's fit
+	// only once the UI has styled it (frameInput), keeping lastIn, its
+	// last input, on screen until then.
+	styledFor atomic.Pointer[datasets.Dataset]
+	lastIn    view.Input // frame goroutine only
 
 	canvas   *bw.Canvas
 	curve    *bw.StressCurve
@@ -144,6 +163,11 @@ type App struct {
 	// one being opened with its remembered settings.
 	tabView, restoredFor, pendingRestored string
 
+	// Work that waits for the end of the start-up (afterStartup; UI
+	// goroutine only).
+	deferred     []func()
+	deferredOnce sync.Once
+
 	lastError string // the text of the last error dialog (tests)
 	searchErr error  // why the last search found nothing (nil: found)
 }
@@ -180,16 +204,18 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.geo = geodesic.New(host{a})
 	a.explore = explore.New(host{a})
 	a.rel = relations.New(host{a})
+	// Only the tab in front at start-up (Data) is put on the canvas now;
+	// the others when first selected (lazySide, tabSelected).
 	a.tabs = container.NewAppTabs(
 		container.NewTabItem("Data", sideScroll(a.data.Content())),
-		container.NewTabItem("Model", sideScroll(a.model.Content())),
-		container.NewTabItem("View", sideScroll(a.display.Content())),
-		container.NewTabItem("Geodesic", sideScroll(a.geo.Content())),
-		container.NewTabItem("Explore", sideScroll(a.explore.Content())),
-		container.NewTabItem("Relations", sideScroll(a.rel.Content())),
+		container.NewTabItem("Model", lazySide(a.model.Content())),
+		container.NewTabItem("View", lazySide(a.display.Content())),
+		container.NewTabItem("Geodesic", lazySide(a.geo.Content())),
+		container.NewTabItem("Explore", lazySide(a.explore.Content())),
+		container.NewTabItem("Relations", lazySide(a.rel.Content())),
 	)
 	a.tabs.SetTabLocation(container.TabLocationLeading)
-	a.tabs.OnSelected = a.tabChanged
+	a.tabs.OnSelected = a.tabSelected
 	a.search = bw.NewCompletionEntry()
 	a.search.SetPlaceHolder("Search…")
 	a.search.OnSubmitted = a.find
@@ -234,6 +260,15 @@ func (a *App) layout() fyne.CanvasObject {
 	return container.NewBorder(nil, statusBar, nil, nil, newSideFit(split, a.tabs))
 }
 
+// tabSelected runs when a side tab comes to the front: a tab selected
+// for the first time is built (lazySide), then tabChanged.
+func (a *App) tabSelected(it *container.TabItem) {
+	if it != nil {
+		buildSide(it.Content)
+	}
+	a.tabChanged(it)
+}
+
 // start loads the first dataset, starts the frame loop and arms the
 // screenshot timer.
 func (a *App) start() {
@@ -246,9 +281,30 @@ func (a *App) start() {
 	}()
 	a.canvas.SetMessage("Loading " + fit.DisplayName(a.set.Dataset) + "…")
 	a.open(a.set.Dataset, nil, true)
+	time.AfterFunc(startupGrace, func() { a.do(a.startupOver) })
 	if a.flags.Screenshot != "" {
 		go a.screenshotAfter(a.flags.Screenshot, a.flags.After)
 	}
+}
+
+// startupGrace is how long after start the work deferred by
+// afterStartup waits at most: a launch that shows no fit (an embedding,
+// a file that failed to open) has no first frame to wait for.
+const startupGrace = 3 * time.Second
+
+// afterStartup runs f on the UI goroutine once the launch's first frame
+// with the fit is on screen (or startupGrace after start): work that
+// nothing shows before then leaves the CPU to the first frame.
+func (a *App) afterStartup(f func()) { a.deferred = append(a.deferred, f) }
+
+// startupOver runs the work deferred by afterStartup, once.
+func (a *App) startupOver() {
+	a.deferredOnce.Do(func() {
+		for _, f := range a.deferred {
+			f()
+		}
+		a.deferred = nil
+	})
 }
 
 // shutdown stops the workers after the window closed.
@@ -271,7 +327,9 @@ func (a *App) shutdown() {
 // with the colour-by choice resolved for the dataset (fit.ColorByFor).
 func (a *App) style() render.Style {
 	st := a.set
-	st.ColorBy = fit.ColorByFor(st.ColorBy, a.sess.Dataset())
+	ds := a.sess.Dataset()
+	a.styledFor.Store(ds) // every caller hands the style to the loop at once
+	st.ColorBy = fit.ColorByFor(st.ColorBy, ds)
 	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
@@ -285,8 +343,25 @@ func (a *App) applyView() {
 
 // frameInput is the frame loop's source (frame goroutine): the canvas
 // source as a scene, with the overlays that apply to it and the key of
-// what it shows.
+// what it shows. A dataset the session opened (on a worker) is drawn only
+// once the UI goroutine has taken it up and resolved the style for it
+// (loaded sets the "auto" colouring by the data): until then the last
+// input stays, so no frame shows the new data in the old dataset's
+// colours (at launch half the first frames were coloured by stress, then
+// by class a frame later).
 func (a *App) frameInput() view.Input {
+	if a.shown.Load() == nil {
+		if ds := a.sess.Dataset(); ds != nil && a.styledFor.Load() != ds {
+			return a.lastIn
+		}
+	}
+	in := a.fitInput()
+	a.lastIn = in
+	return in
+}
+
+// fitInput is frameInput for what the canvas shows now.
+func (a *App) fitInput() view.Input {
 	var sc *render.Scene
 	var key view.Key
 	var bl *view.BaselineOverlay
@@ -348,6 +423,7 @@ func (a *App) showFrame(f *view.Frame) {
 				fmt.Fprintf(a.logw, " first-frame=%.2fs at=%.3f", now.Sub(a.started).Seconds(), float64(now.UnixMilli())/1e3)
 			}
 			fmt.Fprintln(a.logw)
+			a.startupOver()
 		})
 	}
 }

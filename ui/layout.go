@@ -34,12 +34,49 @@ const (
 // sideScroll wraps a side tab's content in a scroller (both directions)
 // whose minimum is the content's, capped at sideMinWidth wide and one
 // row high: a tall or wide tab scrolls instead of growing the window.
-func sideScroll(content fyne.CanvasObject) fyne.CanvasObject {
-	return container.New(&capLayout{content: content}, container.NewScroll(content))
+func sideScroll(content fyne.CanvasObject) *fyne.Container {
+	c := lazySide(content)
+	buildSide(c)
+	return c
 }
 
-// capLayout fills its one object (a scroller) and reports a capped
-// minimum size of the scrolled content.
+// lazySide is sideScroll for a tab that is not in front at start-up:
+// the scroller, and with it the content on the canvas (its renderers,
+// refreshes and layouts at the panel's size), is added only when the tab
+// is first selected (buildSide). Until then the wrapper is empty but
+// reports the same capped minimum, and naturalWidth the same width, so
+// the side panel is laid out as if every tab were built. The content's
+// widgets exist from the start: whatever the app sets on them before
+// (a dataset's labels, settings) is what they show once built.
+func lazySide(content fyne.CanvasObject) *fyne.Container {
+	return container.New(&capLayout{content: content})
+}
+
+// buildSide puts a side tab's content (made by lazySide or sideScroll)
+// into its scroller if it is not there yet, and reports whether it did.
+func buildSide(o fyne.CanvasObject) bool {
+	c, ok := o.(*fyne.Container)
+	if !ok || len(c.Objects) > 0 {
+		return false
+	}
+	l, ok := c.Layout.(*capLayout)
+	if !ok {
+		return false
+	}
+	c.Objects = []fyne.CanvasObject{container.NewScroll(l.content)}
+	c.Refresh() // lays it out at the wrapper's size; the content takes the theme now in use
+	return true
+}
+
+// sideBuilt reports whether a side tab's content is on the canvas (see
+// lazySide).
+func sideBuilt(o fyne.CanvasObject) bool {
+	c, ok := o.(*fyne.Container)
+	return ok && len(c.Objects) > 0
+}
+
+// capLayout fills its one object (a scroller; none while the tab is not
+// built) and reports a capped minimum size of the scrolled content.
 type capLayout struct{ content fyne.CanvasObject }
 
 func (l *capLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
@@ -89,16 +126,18 @@ func (l *sideFit) sideWidth(w float32) float32 {
 	return fyne.Max(fyne.Min(w-sideNarrowRight, natural), l.tabs.MinSize().Width)
 }
 
-// naturalWidth is the side panel's width with no tab scrolling sideways.
+// naturalWidth is the side panel's width with no tab scrolling sideways
+// (tabs not built yet included: their content's minimum is measured
+// without putting it on the canvas).
 func (l *sideFit) naturalWidth() float32 {
 	var extra float32
 	for _, it := range l.tabs.Items {
 		c, ok := it.Content.(*fyne.Container)
-		if !ok || len(c.Objects) != 1 {
+		if !ok {
 			continue
 		}
-		if s, ok := c.Objects[0].(*container.Scroll); ok {
-			extra = fyne.Max(extra, s.Content.MinSize().Width-it.Content.MinSize().Width)
+		if cl, ok := c.Layout.(*capLayout); ok {
+			extra = fyne.Max(extra, cl.content.MinSize().Width-it.Content.MinSize().Width)
 		}
 	}
 	return l.tabs.MinSize().Width + extra

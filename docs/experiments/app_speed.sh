@@ -37,15 +37,35 @@ bench() {
   "$out/burescope" bench --n "$n" --dim 2 --iters 30 | tail -1
 }
 
-Xvfb -displayfd 3 -screen 0 1600x1000x24 3>"$out/display" 2>/dev/null &
-xpid=$!
-trap 'kill $xpid 2>/dev/null || true' EXIT
-for _ in $(seq 100); do [[ -s $out/display ]] && break; sleep 0.05; done
+# Xvfb picks a free display and writes its number to fd 3 once it is
+# ready; on a busy machine (or when another Xvfb takes the same number at
+# the same moment) it can take seconds or exit: wait up to 30 s, retry
+# twice, and stop with a message rather than start the app on no display.
+xpid=
+trap '[[ -z $xpid ]] || kill $xpid 2>/dev/null || true' EXIT
+for _ in 1 2 3; do
+  : >"$out/display"
+  Xvfb -displayfd 3 -screen 0 1600x1000x24 3>"$out/display" 2>"$out/xvfb.log" &
+  xpid=$!
+  for _ in $(seq 600); do
+    [[ -s $out/display ]] && break
+    kill -0 $xpid 2>/dev/null || break
+    sleep 0.05
+  done
+  [[ -s $out/display ]] && break
+  kill $xpid 2>/dev/null || true
+  xpid=
+done
+if [[ ! -s $out/display ]]; then
+  echo "app_speed.sh: Xvfb did not start (see $out/xvfb.log)" >&2
+  exit 1
+fi
 export DISPLAY=:$(cat "$out/display")
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 [[ -n ${FIRST_ONLY:-} ]] || bench_before=$(bench)
 
+: >"$out/app.log" # not the last run's "ready" line
 t0=$(date +%s.%N)
 "$out/burescope" --dataset "$out/table3.csv" 2>"$out/app.log" &
 pid=$!
