@@ -56,7 +56,7 @@ func BenchmarkEuclidean(b *testing.B) {
 		z[k] = rng.NormFloat64()
 	}
 	for b.Loop() {
-		d := euclidean(z, n, p, 1)
+		d, _ := euclidean(z, n, p, 1)
 		if d[engine.PairIndex(n, 0, 1)] < 0 {
 			b.Fatal("negative")
 		}

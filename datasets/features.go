@@ -2,8 +2,11 @@ package datasets
 
 import (
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"burescope/engine"
 )
@@ -350,30 +353,60 @@ func (ds *Dataset) standardizeAndMeasure(file string, std *bool, measure bool) e
 			z[i] = v / scale
 		}
 	}
-	ds.Dist = euclidean(z, n, p, scale)
-	for _, d := range ds.Dist {
-		if math.IsInf(d, 0) {
-			return errf(file, "feature values are so large that their distances overflow float64; rescale the data")
-		}
+	var overflow bool
+	ds.Dist, overflow = euclidean(z, n, p, scale)
+	if overflow {
+		return errf(file, "feature values are so large that their distances overflow float64; rescale the data")
 	}
 	return nil
 }
 
 // euclidean returns the packed upper triangle of Euclidean distances
-// between the n rows of the n x p row-major matrix z, multiplied by scale.
-func euclidean(z []float64, n, p int, scale float64) []float64 {
+// between the n rows of the n x p row-major matrix z, multiplied by scale,
+// and whether any of them overflowed to +Inf. The rows are split into
+// runs of about equal pair counts, one goroutine each (up to GOMAXPROCS);
+// every entry is computed the same way whatever the split.
+func euclidean(z []float64, n, p int, scale float64) ([]float64, bool) {
 	dist := make([]float64, n*(n-1)/2)
-	for i := 0; i < n; i++ {
-		zi := z[i*p : (i+1)*p]
-		for j := i + 1; j < n; j++ {
-			zj := z[j*p : (j+1)*p]
-			var s float64
-			for k, v := range zi {
-				d := v - zj[k]
-				s += d * d
-			}
-			dist[engine.PairIndex(n, i, j)] = math.Sqrt(s) * scale
+	parts := min(runtime.GOMAXPROCS(0), max(1, len(dist)/(1<<16)))
+	var overflow atomic.Bool
+	var wg sync.WaitGroup
+	r0 := 0
+	for k := 1; k <= parts && r0 < n-1; k++ {
+		r1 := r0
+		target := len(dist) * k / parts
+		for r1 < n-1 && engine.PairIndex(n, r1, r1+1) < target {
+			r1++
 		}
+		if k == parts {
+			r1 = n - 1
+		}
+		wg.Add(1)
+		go func(r0, r1 int) {
+			defer wg.Done()
+			inf := false
+			for i := r0; i < r1; i++ {
+				zi := z[i*p : (i+1)*p]
+				row := dist[engine.PairIndex(n, i, i+1) : engine.PairIndex(n, i, i+1)+n-1-i]
+				for jj := range row {
+					zj := z[(i+1+jj)*p : (i+2+jj)*p]
+					zj = zj[:len(zi)]
+					var s float64
+					for k, v := range zi {
+						d := v - zj[k]
+						s += d * d
+					}
+					v := math.Sqrt(s) * scale
+					row[jj] = v
+					inf = inf || math.IsInf(v, 1)
+				}
+			}
+			if inf {
+				overflow.Store(true)
+			}
+		}(r0, r1)
+		r0 = r1
 	}
-	return dist
+	wg.Wait()
+	return dist, overflow.Load()
 }
