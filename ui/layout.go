@@ -68,13 +68,6 @@ func buildSide(o fyne.CanvasObject) bool {
 	return true
 }
 
-// sideBuilt reports whether a side tab's content is on the canvas (see
-// lazySide).
-func sideBuilt(o fyne.CanvasObject) bool {
-	c, ok := o.(*fyne.Container)
-	return ok && len(c.Objects) > 0
-}
-
 // capLayout fills its one object (a scroller; none while the tab is not
 // built) and reports a capped minimum size of the scrolled content.
 type capLayout struct{ content fyne.CanvasObject }

@@ -425,3 +425,10 @@ func sameColour(a, b color.Color) bool {
 	r2, g2, b2, a2 := b.RGBA()
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }
+
+// sideBuilt reports whether a side tab's content is on the canvas (see
+// lazySide).
+func sideBuilt(o fyne.CanvasObject) bool {
+	c, ok := o.(*fyne.Container)
+	return ok && len(c.Objects) > 0
+}
