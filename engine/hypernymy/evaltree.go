@@ -95,25 +95,6 @@ func hypFeatures(out, x []float64, d int) {
 	}
 }
 
-// hypDot returns the dot product of a and b (len(a) <= len(b)), with four
-// partial sums (the bounds carry margins; the exact scores do not use it).
-func hypDot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		x, y := a[i:i+4:i+4], b[i:i+4:i+4]
-		s0 += x[0] * y[0]
-		s1 += x[1] * y[1]
-		s2 += x[2] * y[2]
-		s3 += x[3] * y[3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // newHypEvalTree builds the tree over the n items of the cache (A
 // current) and means, computing S = A^{1/2} by an eigendecomposition per
 // item, parallel over workers goroutines.
@@ -272,33 +253,39 @@ func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
 
 // nodeBounds returns lower and upper bounds on s(u, w) over the items w
 // of node k for the query features fu (tree order features of u) and its
-// norms.
-func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu, nau float64) (lo, hi float64) {
+// norms, with the parts the finer node bounds reuse: dm = <a_u, c_m>, its
+// error em over the node and the margin.
+func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu float64) (lo, hi, dm, em, margin float64) {
 	d, nf := t.d, t.nf
 	nd := &t.nodes[k]
 	c := t.cent[k*nf : (k+1)*nf]
-	dm := hypDot(fu[:d], c[:d])
-	em := nmu * nd.rm
-	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
+	dm = hypDot(fu[:d], c[:d])
+	em = nmu * nd.rm
+	margin = hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
 	cl := hypMax(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu])
 	ch := hypMin(nsu*nd.maxNs, hypMin(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
-	return dm - em + cl - margin, dm + em + ch + margin
+	return dm - em + cl - margin, dm + em + ch + margin, dm, em, margin
 }
 
-// nodeBoundsFull tightens the bounds lo, hi of nodeBounds with the
-// Frobenius products of the S and A features.
-func (t *hypEvalTree) nodeBoundsFull(k int, fu []float64, nmu, nsu, nau, lo, hi float64) (float64, float64) {
+// nodeBoundsA tightens the bounds lo, hi of nodeBounds (dm, em, margin
+// from it) with the Frobenius product of the A features:
+// sqrt(<A_u, A_w>) <= cross term <= sqrt(d <A_u, A_w>).
+func (t *hypEvalTree) nodeBoundsA(k int, fu []float64, nau, dm, em, margin, lo, hi float64) (float64, float64) {
 	d, q, nf := t.d, t.q, t.nf
 	nd := &t.nodes[k]
-	c := t.cent[k*nf : (k+1)*nf]
-	dm := hypDot(fu[:d], c[:d])
-	ds := hypDot(fu[d:d+q], c[d:d+q])
-	da := hypDot(fu[d+q:], c[d+q:])
-	em := nmu * nd.rm
-	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
-	cl := hypMax(ds-nsu*nd.rs, math.Sqrt(hypMax(da-nau*nd.ra, 0)))
+	da := hypDot(fu[d+q:], t.cent[k*nf+d+q:(k+1)*nf])
+	cl := math.Sqrt(hypMax(da-nau*nd.ra, 0))
 	ch := math.Sqrt(float64(d) * hypMax(da+nau*nd.ra, 0))
 	return hypMax(lo, dm-em+cl-margin), hypMin(hi, dm+em+ch+margin)
+}
+
+// nodeBoundsS tightens the lower bound lo of nodeBoundsA with the
+// Frobenius product of the S features: <S_u, S_w> <= cross term.
+func (t *hypEvalTree) nodeBoundsS(k int, fu []float64, nsu, dm, em, margin, lo float64) float64 {
+	d, q, nf := t.d, t.q, t.nf
+	nd := &t.nodes[k]
+	ds := hypDot(fu[d:d+q], t.cent[k*nf+d:k*nf+d+q])
+	return hypMax(lo, dm-em+ds-nsu*nd.rs-margin)
 }
 
 // itemBounds returns lower and upper bounds on s(u, w) for the item at
@@ -317,19 +304,27 @@ func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo,
 	return dm + cl - margin, dm + ch + margin, dm, margin
 }
 
-// itemBoundsFull tightens the bounds lo, hi of itemBounds (which also
-// gave dm = <a_u, a_w> and the margin) with the Frobenius products of the
-// S and A features.
-func (t *hypEvalTree) itemBoundsFull(p, pu int, fu []float64, nsu, lo, hi, dm, margin float64) (float64, float64) {
+// itemBoundsA tightens the bounds lo, hi of itemBounds (which also gave
+// dm = <a_u, a_w> and the margin) with the Frobenius product of the A
+// features: max(sqrt(<A_u, A_w>), <A_u, A_w> / (lambda_max(S_u)
+// lambda_max(S_w))) <= cross term <= sqrt(d <A_u, A_w>).
+func (t *hypEvalTree) itemBoundsA(p, pu int, fu []float64, lo, hi, dm, margin float64) (float64, float64) {
 	d, q, nf := t.d, t.q, t.nf
-	f := t.feat[p*nf : (p+1)*nf]
-	ds := hypDot(fu[d:d+q], f[d:d+q])
-	da := hypDot(fu[d+q:], f[d+q:])
-	cl, ch := hypCrossBounds(d, ds, da, nsu*t.ns[p])
+	da := hypMax(hypDot(fu[d+q:], t.feat[p*nf+d+q:(p+1)*nf]), 0)
+	cl := math.Sqrt(da)
 	if lm := t.lmax[pu] * t.lmax[p]; lm > 0 {
-		cl = hypMax(cl, hypMax(da, 0)/lm)
+		cl = hypMax(cl, da/lm)
 	}
+	ch := math.Sqrt(float64(d) * da)
 	return hypMax(lo, dm+cl-margin), hypMin(hi, dm+ch+margin)
+}
+
+// itemBoundsS tightens the lower bound lo with the Frobenius product of
+// the S features: <S_u, S_w> <= cross term.
+func (t *hypEvalTree) itemBoundsS(p int, fu []float64, lo, dm, margin float64) float64 {
+	d, q, nf := t.d, t.q, t.nf
+	ds := hypDot(fu[d:d+q], t.feat[p*nf+d:p*nf+d+q])
+	return hypMax(lo, dm+ds-margin)
 }
 
 // eigenUpper returns the eigenbasis upper bound above on the cross term
@@ -337,10 +332,20 @@ func (t *hypEvalTree) itemBoundsFull(p, pu int, fu []float64, nsu, lo, hi, dm, m
 // x q) with the item at tree position p.
 func (t *hypEvalTree) eigenUpper(p int, sl, proj []float64) float64 {
 	d, q, nf := t.d, t.q, t.nf
-	a := t.feat[p*nf+d+q : (p+1)*nf]
+	return hypEigenSum(sl, proj, q, t.feat[p*nf+d+q:(p+1)*nf], 0)
+}
+
+// hypEigenSum returns sum_j sl_j sqrt(max(<proj_j, a> + rad, 0)) over the
+// rows proj_j of proj (q features each; at least 4 ceil(len(sl)/4) rows,
+// the rows past len(sl) read but unused).
+func hypEigenSum(sl, proj []float64, q int, a []float64, rad float64) float64 {
 	var s float64
-	for j, l := range sl {
-		s += l * math.Sqrt(hypMax(hypDot(proj[j*q:(j+1)*q], a), 0))
+	var out [4]float64
+	for j := 0; j < len(sl); j += 4 {
+		hypDot4(proj[j*q:], q, a, &out)
+		for r, v := range out[:min(4, len(sl)-j)] {
+			s += sl[j+r] * math.Sqrt(hypMax(v+rad, 0))
+		}
 	}
 	return s
 }
@@ -351,7 +356,7 @@ func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
 	d, q := t.d, t.q
 	if ws.cws == nil {
 		ws.cws = newHypCacheWS(d)
-		ws.sl, ws.proj, ws.vv = make([]float64, d), make([]float64, d*q), make([]float64, d*d)
+		ws.sl, ws.proj, ws.vv = make([]float64, d), make([]float64, (d+3)/4*4*q), make([]float64, d*d)
 	}
 	copy(ws.cws.m, c.a[u*d*d:(u+1)*d*d])
 	ws.cws.eig.vectors(ws.cws.m, ws.cws.v, ws.cws.lam)
@@ -372,9 +377,32 @@ type hypTreeWS struct {
 	cws          *hypCacheWS
 	sl, proj, vv []float64 // setQuery's eigenbasis bound
 	stack        []int32
-	marks        []int32 // sorted tree positions of the excluded items
+	pend         []hypPending // a leaf's items left ambiguous
+	marks        []int32      // sorted tree positions of the excluded items
 	stamp        []uint32
 	cur          uint32
+}
+
+// hypPending is an item of a leaf whose first bounds left it ambiguous:
+// tree position, bounds, <a_u, a_w> and margin.
+type hypPending struct {
+	q                  int32
+	lo, hi, dm, margin float64
+}
+
+// prefetchNode prefetches what nodeBounds and nodeBoundsA read of node
+// k's centre.
+func (t *hypEvalTree) prefetchNode(k int) {
+	c := t.cent[k*t.nf : (k+1)*t.nf]
+	hypPrefetch(c[:t.d])
+	hypPrefetch(c[t.d+t.q:])
+}
+
+// hypPlace returns b = #{i : p[i] < lo} for ascending p, and whether
+// some p[i] lies in [lo, hi) (then #{i : p[i] < hi} != b).
+func hypPlace(p []float64, lo, hi float64) (b int, ambiguous bool) {
+	b = hypCountLess(p, lo)
+	return b, b < len(p) && p[b] < hi
 }
 
 // hypCountLess returns #{i : p[i] < x} for ascending p.
@@ -409,10 +437,12 @@ func hypMin(a, b float64) float64 {
 // items but the excluded ones, whose sorted tree positions are
 // ws.marks and which carry ws.cur in ws.stamp) with exactly b of the
 // ascending positive scores p strictly below s(u, w). exact(w) returns
-// the exact score of item w; setQuery(ws, c, u) must have been called.
+// the exact score of item w, and pre(w) (if not nil) is called some time
+// before it (to prefetch what it reads); setQuery(ws, c, u) must have
+// been called.
 // It returns the node and item bounds computed, how many of them were
 // tightened by the feature products, and the eigenbasis bounds computed.
-func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, full, eig int64) {
+func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64, pre func(w int)) (nodes, items, full, eig int64) {
 	pu := int(t.pos[u])
 	fu := t.feat[pu*t.nf : (pu+1)*t.nf]
 	nmu, nsu, nau := t.nm[pu], t.ns[pu], t.na[pu]
@@ -427,14 +457,20 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 		st = st[:len(st)-1]
 		nd := &t.nodes[k]
 		nodes++
-		lo, hi := t.nodeBounds(int(k), pu, fu, nmu, nsu, nau)
-		blo := hypCountLess(p, lo)
-		if blo != hypCountLess(p, hi) {
+		// Each finer bound only where the coarser left a positive score
+		// inside the interval: the mean and spectral bounds, then the
+		// A product (both sides), then the S product (lower side).
+		lo, hi, dm, em, margin := t.nodeBounds(int(k), pu, fu, nmu, nsu)
+		blo, amb := hypPlace(p, lo, hi)
+		if amb {
 			full++
-			lo, hi = t.nodeBoundsFull(int(k), fu, nmu, nsu, nau, lo, hi)
-			blo = hypCountLess(p, lo)
+			lo, hi = t.nodeBoundsA(int(k), fu, nau, dm, em, margin, lo, hi)
+			if blo, amb = hypPlace(p, lo, hi); amb {
+				lo = t.nodeBoundsS(int(k), fu, nsu, dm, em, margin, lo)
+				blo, amb = hypPlace(p, lo, hi)
+			}
 		}
-		if bhi := hypCountLess(p, hi); blo == bhi {
+		if !amb {
 			if blo > 0 {
 				cnt[blo] += int64(int(nd.hi-nd.lo) - marked(nd.lo, nd.hi))
 			}
@@ -442,29 +478,58 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 		}
 		if nd.left >= 0 {
 			st = append(st, nd.right, nd.left)
+			t.prefetchNode(int(nd.left))
+			t.prefetchNode(int(nd.right))
 			continue
 		}
+		// The leaf in three passes, so that the memory each finer
+		// bound reads is requested for all the leaf's items (prefetch)
+		// before it is used: the first bounds, then the A product, the
+		// eigenbasis bound and the S product, then the exact scores.
+		pend := ws.pend[:0]
 		for q := nd.lo; q < nd.hi; q++ {
 			if ws.stamp[q] == ws.cur {
 				continue
 			}
 			items++
 			lo, hi, dm, margin := t.itemBounds(int(q), pu, fu, nmu, nsu)
-			b := hypCountLess(p, lo)
-			if b != hypCountLess(p, hi) {
-				full++
-				lo, hi = t.itemBoundsFull(int(q), pu, fu, nsu, lo, hi, dm, margin)
-				b = hypCountLess(p, lo)
+			b, amb := hypPlace(p, lo, hi)
+			if !amb {
+				cnt[b]++
+				continue
 			}
-			if b != hypCountLess(p, hi) {
-				eig++
-				hi = math.Min(hi, dm+t.eigenUpper(int(q), ws.sl, ws.proj)+margin)
-			}
-			if b != hypCountLess(p, hi) {
-				b = hypCountLess(p, exact(int(t.order[q])))
-			}
-			cnt[b]++
+			hypPrefetch(t.feat[int(q)*t.nf+t.d+t.q : int(q+1)*t.nf])
+			pend = append(pend, hypPending{q: q, lo: lo, hi: hi, dm: dm, margin: margin})
 		}
+		nex := 0
+		for _, it := range pend {
+			q := int(it.q)
+			full++
+			lo, hi := t.itemBoundsA(q, pu, fu, it.lo, it.hi, it.dm, it.margin)
+			b, amb := hypPlace(p, lo, hi)
+			if amb {
+				eig++
+				hi = hypMin(hi, it.dm+t.eigenUpper(q, ws.sl, ws.proj)+it.margin)
+				b, amb = hypPlace(p, lo, hi)
+			}
+			if amb {
+				lo = t.itemBoundsS(q, fu, lo, it.dm, it.margin)
+				b, amb = hypPlace(p, lo, hi)
+			}
+			if !amb {
+				cnt[b]++
+				continue
+			}
+			if pre != nil {
+				pre(int(t.order[q]))
+			}
+			pend[nex] = it
+			nex++
+		}
+		for _, it := range pend[:nex] {
+			cnt[hypCountLess(p, exact(int(t.order[it.q])))]++
+		}
+		ws.pend = pend
 	}
 	ws.stack = st
 	return nodes, items, full, eig

@@ -94,6 +94,10 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			w.memo[int32(x)] = s
 			return s
 		}
+		pre := func(x int) {
+			hypPrefetch(c.a[x*d*d : (x+1)*d*d])
+			hypPrefetch(means[x*d : (x+1)*d])
+		}
 		for k, g := range graphs {
 			if !g.isQuery(u) {
 				continue
@@ -126,7 +130,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			cnt := w.cnt[:m+1]
 			clear(cnt)
 			ex0 := w.st.Exact
-			nodes, items, full, eig := tree.countAbove(tw, u, p, cnt, score)
+			nodes, items, full, eig := tree.countAbove(tw, u, p, cnt, score, pre)
 			w.st.Full += full
 			w.st.Nodes += nodes
 			w.st.Bound += items

@@ -1,0 +1,183 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// Masks for the last 1 to 3 elements of a length that is not a multiple
+// of 4 (VMASKMOVPD loads nothing, and faults on nothing, where the mask
+// is 0): row k enables the first k lanes.
+DATA hypDotMask<>+0(SB)/8, $0
+DATA hypDotMask<>+8(SB)/8, $0
+DATA hypDotMask<>+16(SB)/8, $0
+DATA hypDotMask<>+24(SB)/8, $0
+DATA hypDotMask<>+32(SB)/8, $-1
+DATA hypDotMask<>+40(SB)/8, $0
+DATA hypDotMask<>+48(SB)/8, $0
+DATA hypDotMask<>+56(SB)/8, $0
+DATA hypDotMask<>+64(SB)/8, $-1
+DATA hypDotMask<>+72(SB)/8, $-1
+DATA hypDotMask<>+80(SB)/8, $0
+DATA hypDotMask<>+88(SB)/8, $0
+DATA hypDotMask<>+96(SB)/8, $-1
+DATA hypDotMask<>+104(SB)/8, $-1
+DATA hypDotMask<>+112(SB)/8, $-1
+DATA hypDotMask<>+120(SB)/8, $0
+GLOBL hypDotMask<>(SB), RODATA|NOPTR, $128
+
+// func hypDotAVX2(a, b *float64, n int) float64
+// The dot product of a[0:n] and b[0:n]: four vector accumulators over
+// 16 elements at a time, then 4 at a time, the last 1 to 3 by a masked
+// load.
+TEXT ·hypDotAVX2(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+loop16:
+	CMPQ CX, $16
+	JL   loop4
+	VMOVUPD     0(SI), Y4
+	VMOVUPD     32(SI), Y5
+	VMOVUPD     64(SI), Y6
+	VMOVUPD     96(SI), Y7
+	VFMADD231PD 0(DI), Y4, Y0
+	VFMADD231PD 32(DI), Y5, Y1
+	VFMADD231PD 64(DI), Y6, Y2
+	VFMADD231PD 96(DI), Y7, Y3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $16, CX
+	JMP         loop16
+
+loop4:
+	CMPQ CX, $4
+	JL   tail
+	VMOVUPD     (SI), Y4
+	VFMADD231PD (DI), Y4, Y1
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $4, CX
+	JMP         loop4
+
+tail:
+	TESTQ CX, CX
+	JE    reduce
+	SHLQ  $5, CX
+	LEAQ  hypDotMask<>(SB), AX
+	VMOVUPD     (AX)(CX*1), Y8
+	VMASKMOVPD  (SI), Y8, Y4
+	VMASKMOVPD  (DI), Y8, Y5
+	VFMADD231PD Y5, Y4, Y2
+
+reduce:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VZEROUPPER
+	MOVSD        X0, ret+24(FP)
+	RET
+
+// func hypDot4AVX2(m *float64, stride int, x *float64, n int, out *[4]float64)
+// out[r] = m[r*stride : r*stride+n] . x[0:n] for r = 0..3 (stride in
+// elements): one pass over x, eight accumulators (two per row).
+TEXT ·hypDot4AVX2(SB), NOSPLIT, $0-40
+	MOVQ m+0(FP), SI
+	MOVQ stride+8(FP), BX
+	SHLQ $3, BX
+	MOVQ x+16(FP), DI
+	MOVQ n+24(FP), CX
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	XORQ   DX, DX
+
+loop8:
+	CMPQ CX, $8
+	JL   loop
+	VMOVUPD     (DI)(DX*1), Y4
+	VMOVUPD     32(DI)(DX*1), Y5
+	VFMADD231PD (SI)(DX*1), Y4, Y0
+	VFMADD231PD (R8)(DX*1), Y4, Y1
+	VFMADD231PD (R9)(DX*1), Y4, Y2
+	VFMADD231PD (R10)(DX*1), Y4, Y3
+	VFMADD231PD 32(SI)(DX*1), Y5, Y9
+	VFMADD231PD 32(R8)(DX*1), Y5, Y10
+	VFMADD231PD 32(R9)(DX*1), Y5, Y11
+	VFMADD231PD 32(R10)(DX*1), Y5, Y12
+	ADDQ        $64, DX
+	SUBQ        $8, CX
+	JMP         loop8
+
+loop:
+	CMPQ CX, $4
+	JL   tail
+	VMOVUPD     (DI)(DX*1), Y4
+	VFMADD231PD (SI)(DX*1), Y4, Y0
+	VFMADD231PD (R8)(DX*1), Y4, Y1
+	VFMADD231PD (R9)(DX*1), Y4, Y2
+	VFMADD231PD (R10)(DX*1), Y4, Y3
+	ADDQ        $32, DX
+	SUBQ        $4, CX
+	JMP         loop
+
+tail:
+	TESTQ CX, CX
+	JE    reduce
+	SHLQ  $5, CX
+	LEAQ  hypDotMask<>(SB), AX
+	VMOVUPD     (AX)(CX*1), Y8
+	VMASKMOVPD  (DI)(DX*1), Y8, Y4
+	VMASKMOVPD  (SI)(DX*1), Y8, Y5
+	VFMADD231PD Y5, Y4, Y0
+	VMASKMOVPD  (R8)(DX*1), Y8, Y5
+	VFMADD231PD Y5, Y4, Y1
+	VMASKMOVPD  (R9)(DX*1), Y8, Y5
+	VFMADD231PD Y5, Y4, Y2
+	VMASKMOVPD  (R10)(DX*1), Y8, Y5
+	VFMADD231PD Y5, Y4, Y3
+
+reduce:
+	VADDPD     Y9, Y0, Y0
+	VADDPD     Y10, Y1, Y1
+	VADDPD     Y11, Y2, Y2
+	VADDPD     Y12, Y3, Y3
+	// Y4 = [a0+a1, b0+b1, a2+a3, b2+b3], Y5 the same for c, d.
+	VHADDPD    Y1, Y0, Y4
+	VHADDPD    Y3, Y2, Y5
+	VPERM2F128 $0x21, Y5, Y4, Y6
+	VBLENDPD   $12, Y5, Y4, Y7
+	VADDPD     Y6, Y7, Y7
+	MOVQ       out+32(FP), AX
+	VMOVUPD    Y7, (AX)
+	VZEROUPPER
+	RET
+
+// func hypPrefetchAsm(p *float64, n int)
+// Prefetches (PREFETCHT0) the cache lines of p[0:n], n >= 1.
+TEXT ·hypPrefetchAsm(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	LEAQ -8(AX)(CX*8), CX
+
+ploop:
+	PREFETCHT0 (AX)
+	ADDQ       $64, AX
+	CMPQ       AX, CX
+	JB         ploop
+	PREFETCHT0 (CX)
+	RET
