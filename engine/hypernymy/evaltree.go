@@ -243,14 +243,6 @@ func hypDist(a, b []float64) float64 {
 	return math.Sqrt(s)
 }
 
-// crossBounds returns the bounds above on the cross term from the
-// Frobenius products ss = <S_u, S_w>, aa = <A_u, A_w> and the product of
-// the S norms, without margin.
-func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
-	aa = hypMax(aa, 0)
-	return hypMax(ss, math.Sqrt(aa)), hypMin(nsProd, math.Sqrt(float64(d)*aa))
-}
-
 // nodeBounds returns lower and upper bounds on s(u, w) over the items w
 // of node k for the query features fu (tree order features of u) and its
 // norms, with the parts the finer node bounds reuse: dm = <a_u, c_m>, its
