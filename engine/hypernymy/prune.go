@@ -130,7 +130,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			cnt := w.cnt[:m+1]
 			clear(cnt)
 			ex0 := w.st.Exact
-			nodes, items, full, eig := tree.countAbove(tw, u, p, cnt, score, pre)
+			nodes, items, full, eig := tree.countAbove(tw, u, c.a[u*d*d:(u+1)*d*d], p, cnt, score, pre)
 			w.st.Full += full
 			w.st.Nodes += nodes
 			w.st.Bound += items
