@@ -173,23 +173,27 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	}
 	wm, wa := 0.0, 0.0
 	if sm > 0 {
-		wm = float64(n) / sm
+		wm = math.Sqrt(float64(n) / sm)
 	}
 	if sa > 0 {
-		wa = hypSplitA * float64(n) / sa
+		wa = math.Sqrt(hypSplitA * float64(n) / sa)
 	}
-	// proj returns the weighted product <x_a - x_o, x_b - x_o>.
-	proj := func(a, o, b int32) float64 {
-		x, y, z := raw[int(a)*nf:int(a+1)*nf], raw[int(o)*nf:int(o+1)*nf], raw[int(b)*nf:int(b+1)*nf]
-		var s1, s2 float64
+	// sx holds the weighted split features per item (means, then A) and
+	// sn their square norms.
+	ns := d + q
+	sx := make([]float64, n*ns)
+	sn := make([]float64, n)
+	for i := 0; i < n; i++ {
+		f, x := raw[i*nf:(i+1)*nf], sx[i*ns:(i+1)*ns]
 		for k := 0; k < d; k++ {
-			s1 += (x[k] - y[k]) * (z[k] - y[k])
+			x[k] = wm * f[k]
 		}
-		for k := d + q; k < nf; k++ {
-			s2 += (x[k] - y[k]) * (z[k] - y[k])
+		for k := 0; k < q; k++ {
+			x[d+k] = wa * f[d+q+k]
 		}
-		return wm*s1 + wa*s2
+		sn[i] = hypDot(x, x)
 	}
+	dir := make([]float64, ns)
 	var build func(lo, hi int) int32
 	build = func(lo, hi int) int32 {
 		id := int32(len(t.nodes))
@@ -198,10 +202,12 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 			return id
 		}
 		seg := t.order[lo:hi]
+		// far returns the item of seg farthest from item a.
 		far := func(a int32) int32 {
-			best, bd := a, -1.0
+			best, bd := a, math.Inf(-1)
+			xa := sx[int(a)*ns : int(a+1)*ns]
 			for _, it := range seg {
-				if x := proj(it, a, it); x > bd {
+				if x := sn[it] - 2*hypDot(sx[int(it)*ns:int(it+1)*ns], xa); x > bd {
 					best, bd = it, x
 				}
 			}
@@ -209,8 +215,11 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		}
 		x1 := far(seg[0])
 		x2 := far(x1)
+		for k := range dir {
+			dir[k] = sx[int(x2)*ns+k] - sx[int(x1)*ns+k]
+		}
 		for _, it := range seg {
-			key[it] = proj(it, x1, x2)
+			key[it] = hypDot(sx[int(it)*ns:int(it+1)*ns], dir)
 		}
 		slices.SortFunc(seg, func(x, y int32) int {
 			if key[x] < key[y] {
@@ -324,15 +333,6 @@ func (t *hypEvalTree) nodeBoundsA(k int, fu []float64, nau, dm, em, margin, lo, 
 	cl := math.Sqrt(hypMax(da-nau*nd.ra, 0))
 	ch := math.Sqrt(float64(d) * hypMax(da+nau*nd.ra, 0))
 	return hypMax(lo, dm-em+cl-margin), hypMin(hi, dm+em+ch+margin)
-}
-
-// nodeBoundsS tightens the lower bound lo of nodeBoundsA with the
-// Frobenius product of the S features: <S_u, S_w> <= cross term.
-func (t *hypEvalTree) nodeBoundsS(k int, fu []float64, nsu, dm, em, margin, lo float64) float64 {
-	d, q, nf := t.d, t.q, t.nf
-	nd := &t.nodes[k]
-	ds := hypDot(fu[d:d+q], t.cent[k*nf+d:k*nf+d+q])
-	return hypMax(lo, dm-em+ds-nsu*nd.rs-margin)
 }
 
 // itemBounds returns lower and upper bounds on s(u, w) for the item at
@@ -533,18 +533,15 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, au []float64, p []float64
 		st = st[:len(st)-1]
 		nd := &t.nodes[k]
 		nodes++
-		// Each finer bound only where the coarser left a positive score
-		// inside the interval: the mean and spectral bounds, then the
-		// A product (both sides), then the S product (lower side).
+		// The A product only where the first bounds left a positive
+		// score inside the interval (the S product, tried here too,
+		// never placed a node of the nouns that the A product had not).
 		lo, hi, dm, em, margin := t.nodeBounds(int(k), pu, fu, nmu, nsu)
 		blo, amb := hypPlace(p, lo, hi)
 		if amb {
 			full++
 			lo, hi = t.nodeBoundsA(int(k), fu, nau, dm, em, margin, lo, hi)
-			if blo, amb = hypPlace(p, lo, hi); amb {
-				lo = t.nodeBoundsS(int(k), fu, nsu, dm, em, margin, lo)
-				blo, amb = hypPlace(p, lo, hi)
-			}
+			blo, amb = hypPlace(p, lo, hi)
 		}
 		if !amb {
 			if blo > 0 {

@@ -13,7 +13,7 @@ import (
 // of random items, d = 1 to 12: the first item bounds, the A-product
 // bounds, both eigenbasis upper bounds (in the query's and in the item's
 // eigenbasis) and the S-product lower bound, and the node bounds (first,
-// A and S products) of every node of the tree for each of its items.
+// A product) of every node of the tree for each of its items.
 // Scales are generic, of low rank plus 0.01 I (the lifted embeddings of
 // docs/hypernymy.md), or isotropic (where the spectral bounds are
 // attained).
@@ -87,10 +87,9 @@ func TestEvalTreeBoundsContainScores(t *testing.T) {
 					nd := &tree.nodes[k]
 					lo, hi, dm, em, margin := tree.nodeBounds(k, pu, fu, nmu, nsu)
 					la, ha := tree.nodeBoundsA(k, fu, nau, dm, em, margin, lo, hi)
-					ls := tree.nodeBoundsS(k, fu, nsu, dm, em, margin, la)
 					for q := nd.lo; q < nd.hi; q++ {
 						s := score[q]
-						for _, b := range [][2]float64{{lo, hi}, {la, ha}, {ls, ha}} {
+						for _, b := range [][2]float64{{lo, hi}, {la, ha}} {
 							if !(b[0] <= s+tol && s <= b[1]+tol) {
 								t.Fatalf("u=%d node %d item %d: score %v outside [%v, %v]", u, k, tree.order[q], s, b[0], b[1])
 							}
