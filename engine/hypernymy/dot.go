@@ -1,5 +1,7 @@
 package hypernymy
 
+import "math"
+
 // Dot products of the bounds of the pruned evaluation (evaltree.go):
 // hypDot and hypDot4 use an AVX2+FMA kernel on amd64 where the CPU has
 // one (dot_amd64.s) and these scalar loops elsewhere. The bounds carry
@@ -31,4 +33,34 @@ func hypDot4Scalar(m []float64, stride int, x []float64, out *[4]float64) {
 	for r := range out {
 		out[r] = hypDotScalar(x, m[r*stride:r*stride+len(x)])
 	}
+}
+
+// hypEigen4Scalar returns sum_r sl[r] sqrt(max(m[r*stride :
+// r*stride+len(x)] . x, 0)) over r = 0..3.
+func hypEigen4Scalar(m []float64, stride int, x []float64, sl *[4]float64) float64 {
+	var out [4]float64
+	hypDot4Scalar(m, stride, x, &out)
+	var s float64
+	for r, v := range out {
+		s += sl[r] * math.Sqrt(hypMax(v, 0))
+	}
+	return s
+}
+
+// hypQuadSumScalar returns sum_i f_i sqrt(max(w_i^T a w_i, 0)) over the
+// columns w_i of the d x d matrix v (a: d x d; both row-major).
+func hypQuadSumScalar(v, f, a []float64, d int) float64 {
+	var s float64
+	for i := 0; i < d; i++ {
+		var qf float64
+		for r := 0; r < d; r++ {
+			var t float64
+			for k := 0; k < d; k++ {
+				t += a[r*d+k] * v[k*d+i]
+			}
+			qf += v[r*d+i] * t
+		}
+		s += f[i] * math.Sqrt(hypMax(qf, 0))
+	}
+	return s
 }

@@ -61,3 +61,36 @@ func hypPrefetch(x []float64) {
 		hypPrefetchAsm(unsafe.SliceData(x), len(x))
 	}
 }
+
+//go:noescape
+func hypEigen4AVX2(m *float64, stride int, x *float64, n int, sl *[4]float64) float64
+
+//go:noescape
+func hypQuadSumAVX2(v, f, a *float64, d int) float64
+
+// hypEigen4 returns sum_r sl[r] sqrt(max(m[r*stride : r*stride+len(x)] . x,
+// 0)) over r = 0..3 (the last row must lie in m).
+func hypEigen4(m []float64, stride int, x []float64, sl *[4]float64) float64 {
+	n := len(x)
+	if n == 0 {
+		return 0
+	}
+	_ = m[3*stride+n-1] // bounds check of the last row
+	if !hypHasAVX2 {
+		return hypEigen4Scalar(m, stride, x, sl)
+	}
+	return hypEigen4AVX2(unsafe.SliceData(m), stride, unsafe.SliceData(x), n, sl)
+}
+
+// hypQuadSum returns sum_i f_i sqrt(max(w_i^T a w_i, 0)) over the columns
+// w_i of the d x d matrix v (a: d x d; both row-major).
+func hypQuadSum(v, f, a []float64, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	_, _, _ = v[d*d-1], f[d-1], a[d*d-1]
+	if !hypHasAVX2 {
+		return hypQuadSumScalar(v, f, a, d)
+	}
+	return hypQuadSumAVX2(unsafe.SliceData(v), unsafe.SliceData(f), unsafe.SliceData(a), d)
+}

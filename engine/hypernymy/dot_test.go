@@ -67,6 +67,76 @@ func TestHypDotKernels(t *testing.T) {
 	}
 }
 
+// TestHypEigenKernels compares hypEigen4 and hypQuadSum (AVX2 where the
+// CPU has it) with their definitions computed here by plain loops:
+// sum_r sl_r sqrt(max(m_r . x, 0)) on lengths 0..70 (negative products
+// included), and sum_i f_i sqrt(max(w_i^T a w_i, 0)) for d = 1..13 (all
+// tails of the groups of 4 columns), a symmetric and indefinite.
+func TestHypEigenKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n <= 70; n++ {
+		stride := n + rng.IntN(3)
+		m := make([]float64, 3*stride+n+1)
+		x := make([]float64, n)
+		for i := range m {
+			m[i] = rng.NormFloat64()
+		}
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		sl := [4]float64{rng.Float64(), rng.Float64(), 0, 2 * rng.Float64()}
+		var want, mag float64
+		for r := 0; r < 4; r++ {
+			p, pm := hypDotRef(x, m[r*stride:r*stride+n])
+			want += sl[r] * math.Sqrt(math.Max(p, 0))
+			mag += sl[r] * math.Sqrt(pm)
+		}
+		tol := 1e-13 * (1 + mag)
+		if got := hypEigen4(m, stride, x, &sl); math.Abs(got-want) > tol {
+			t.Fatalf("hypEigen4 n=%d: %v, want %v", n, got, want)
+		}
+		if got := hypEigen4Scalar(m, stride, x, &sl); math.Abs(got-want) > tol {
+			t.Fatalf("hypEigen4Scalar n=%d: %v, want %v", n, got, want)
+		}
+	}
+	for d := 1; d <= 13; d++ {
+		for trial := 0; trial < 5; trial++ {
+			v := make([]float64, d*d)
+			a := make([]float64, d*d)
+			f := make([]float64, d)
+			for i := range v {
+				v[i] = rng.NormFloat64()
+			}
+			for i := 0; i < d; i++ {
+				f[i] = rng.Float64()
+				for j := 0; j <= i; j++ {
+					a[i*d+j] = rng.NormFloat64()
+					a[j*d+i] = a[i*d+j]
+				}
+			}
+			var want, mag float64
+			for i := 0; i < d; i++ {
+				var qf, qm float64
+				for r := 0; r < d; r++ {
+					for k := 0; k < d; k++ {
+						qf += v[r*d+i] * a[r*d+k] * v[k*d+i]
+						qm += math.Abs(v[r*d+i] * a[r*d+k] * v[k*d+i])
+					}
+				}
+				want += f[i] * math.Sqrt(math.Max(qf, 0))
+				mag += f[i] * math.Sqrt(qm)
+			}
+			tol := 1e-7 * (1 + mag) // sqrt near 0 amplifies rounding
+			if got := hypQuadSum(v, f, a, d); math.Abs(got-want) > tol {
+				t.Fatalf("hypQuadSum d=%d: %v, want %v", d, got, want)
+			}
+			if got := hypQuadSumScalar(v, f, a, d); math.Abs(got-want) > tol {
+				t.Fatalf("hypQuadSumScalar d=%d: %v, want %v", d, got, want)
+			}
+		}
+	}
+}
+
 // TestHypDotTailNoRead checks that the lanes masked off in the tail of
 // the AVX2 kernel add nothing: NaNs just past the slice's end do not
 // reach the sum.

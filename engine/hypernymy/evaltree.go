@@ -74,7 +74,8 @@ type hypEvalTree struct {
 	trS, lmax, lmin []float64
 	nodes           []hypTreeNode
 	// vec holds per item (tree order) the eigenvectors w_i of A_w (as
-	// rows, d x d) and then the roots sqrt(mu_i) of its eigenvalues.
+	// the columns of a d x d matrix) and then the roots sqrt(mu_i) of its
+	// eigenvalues.
 	vec  []float64
 	cent []float64 // nf per node: the centres of the three blocks
 }
@@ -143,11 +144,7 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		}
 		spec[3*i], spec[3*i+1], spec[3*i+2] = tr, hi, lo
 		rv := rawVec[i*(dd+d) : (i+1)*(dd+d)]
-		for k := 0; k < d; k++ {
-			for r := 0; r < d; r++ {
-				rv[k*d+r] = ws.v[r*d+k]
-			}
-		}
+		copy(rv, ws.v)
 		copy(rv[dd:], ws.f)
 		hypSpectral(ws.m, ws.v, ws.f, d)
 		hypFeatures(f[d:d+q], ws.m, d)
@@ -379,7 +376,7 @@ func (t *hypEvalTree) itemBoundsS(p int, fu []float64, lo, dm, margin float64) f
 // x q) with the item at tree position p.
 func (t *hypEvalTree) eigenUpper(p int, sl, proj []float64) float64 {
 	d, q, nf := t.d, t.q, t.nf
-	return hypEigenSum(sl, proj, q, t.feat[p*nf+d+q:(p+1)*nf], 0)
+	return hypEigenSum(sl, proj, q, t.feat[p*nf+d+q:(p+1)*nf])
 }
 
 // itemEigenUpper returns the upper bound on the cross term in the item's
@@ -396,32 +393,13 @@ func (t *hypEvalTree) itemEigenUpper(p int, au []float64) float64 {
 	return hypQuadSum(v[:dd], v[dd:], au, d)
 }
 
-// hypQuadSum returns sum_i f_i sqrt(max(w_i^T a w_i, 0)) over the rows
-// w_i of the d x d matrix w (a: symmetric d x d).
-func hypQuadSum(w, f, a []float64, d int) float64 {
+// hypEigenSum returns sum_j sl_j sqrt(max(<proj_j, a>, 0)) over the rows
+// proj_j of proj (q features each; sl and proj padded with zeros to a
+// multiple of 4 rows).
+func hypEigenSum(sl, proj []float64, q int, a []float64) float64 {
 	var s float64
-	for i := 0; i < d; i++ {
-		wi := w[i*d : (i+1)*d]
-		var qf float64
-		for r, x := range wi {
-			qf += x * hypDot(a[r*d:(r+1)*d], wi)
-		}
-		s += f[i] * math.Sqrt(hypMax(qf, 0))
-	}
-	return s
-}
-
-// hypEigenSum returns sum_j sl_j sqrt(max(<proj_j, a> + rad, 0)) over the
-// rows proj_j of proj (q features each; at least 4 ceil(len(sl)/4) rows,
-// the rows past len(sl) read but unused).
-func hypEigenSum(sl, proj []float64, q int, a []float64, rad float64) float64 {
-	var s float64
-	var out [4]float64
 	for j := 0; j < len(sl); j += 4 {
-		hypDot4(proj[j*q:], q, a, &out)
-		for r, v := range out[:min(4, len(sl)-j)] {
-			s += sl[j+r] * math.Sqrt(hypMax(v+rad, 0))
-		}
+		s += hypEigen4(proj[j*q:], q, a, (*[4]float64)(sl[j:j+4]))
 	}
 	return s
 }
@@ -432,7 +410,7 @@ func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
 	d, q := t.d, t.q
 	if ws.cws == nil {
 		ws.cws = newHypCacheWS(d)
-		ws.sl, ws.proj, ws.vv = make([]float64, d), make([]float64, (d+3)/4*4*q), make([]float64, d*d)
+		ws.sl, ws.proj, ws.vv = make([]float64, (d+3)/4*4), make([]float64, (d+3)/4*4*q), make([]float64, d*d)
 	}
 	copy(ws.cws.m, c.a[u*d*d:(u+1)*d*d])
 	ws.cws.eig.vectors(ws.cws.m, ws.cws.v, ws.cws.lam)
