@@ -64,3 +64,19 @@ func hypQuadSumScalar(v, f, a []float64, d int) float64 {
 	}
 	return s
 }
+
+// hypMatMulScalar writes the product a b of the d x d row-major matrices
+// into c (not aliasing a or b): c[i][j] accumulated over p = 0, 1, ... from
+// zero, one rounding per product and per sum.
+func hypMatMulScalar(c, a, b []float64, d int) {
+	for i := 0; i < d; i++ {
+		ci := c[i*d : (i+1)*d]
+		clear(ci)
+		for p, f := range a[i*d : (i+1)*d] {
+			bp := b[p*d : (p+1)*d]
+			for j := range ci {
+				ci[j] += f * bp[j]
+			}
+		}
+	}
+}

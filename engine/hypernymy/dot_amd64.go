@@ -94,3 +94,20 @@ func hypQuadSum(v, f, a []float64, d int) float64 {
 	}
 	return hypQuadSumAVX2(unsafe.SliceData(v), unsafe.SliceData(f), unsafe.SliceData(a), d)
 }
+
+//go:noescape
+func hypMatMulAVX2(c, a, b *float64, d int)
+
+// hypMatMul writes the product a b of the d x d row-major matrices into c
+// (not aliasing a or b), bit for bit as hypMatMulScalar.
+func hypMatMul(c, a, b []float64, d int) {
+	if d == 0 {
+		return
+	}
+	_, _, _ = c[d*d-1], a[d*d-1], b[d*d-1]
+	if !hypHasAVX2 {
+		hypMatMulScalar(c, a, b, d)
+		return
+	}
+	hypMatMulAVX2(unsafe.SliceData(c), unsafe.SliceData(a), unsafe.SliceData(b), d)
+}

@@ -352,3 +352,65 @@ qdone:
 	VZEROUPPER
 	MOVSD        X0, ret+32(FP)
 	RET
+
+// func hypMatMulAVX2(c, a, b *float64, d int)
+// c = a b for d x d row-major matrices, four columns of c at a time (the
+// last group masked): c[i][j] = ((0 + a[i][0] b[0][j]) + a[i][1] b[1][j])
+// + ..., each product and each sum rounded as in the plain loop (no fused
+// multiply-add), so the result is that of the scalar loop bit for bit.
+TEXT ·hypMatMulAVX2(SB), NOSPLIT, $0-32
+	MOVQ c+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), BX
+	MOVQ d+24(FP), CX
+	MOVQ CX, R8
+	SHLQ $3, R8
+	XORQ R10, R10
+
+mrow:
+	CMPQ R10, CX
+	JGE  mdone
+	XORQ R9, R9
+
+mchunk:
+	CMPQ R9, CX
+	JGE  mrowdone
+	MOVQ CX, AX
+	SUBQ R9, AX
+	CMPQ AX, $4
+	JLE  mmask
+	MOVQ $4, AX
+
+mmask:
+	SHLQ    $5, AX
+	LEAQ    hypDotMask<>(SB), DX
+	VMOVUPD (DX)(AX*1), Y14
+	VXORPD  Y0, Y0, Y0
+	LEAQ    (BX)(R9*8), DX
+	XORQ    R11, R11
+
+mp:
+	CMPQ         R11, CX
+	JGE          mpdone
+	VBROADCASTSD (SI)(R11*8), Y1
+	VMASKMOVPD   (DX), Y14, Y2
+	VMULPD       Y2, Y1, Y2
+	VADDPD       Y2, Y0, Y0
+	ADDQ         R8, DX
+	INCQ         R11
+	JMP          mp
+
+mpdone:
+	VMASKMOVPD Y0, Y14, (DI)(R9*8)
+	ADDQ       $4, R9
+	JMP        mchunk
+
+mrowdone:
+	ADDQ R8, SI
+	ADDQ R8, DI
+	INCQ R10
+	JMP  mrow
+
+mdone:
+	VZEROUPPER
+	RET

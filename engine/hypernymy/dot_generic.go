@@ -26,3 +26,7 @@ func hypEigen4(m []float64, stride int, x []float64, sl *[4]float64) float64 {
 // hypQuadSum returns sum_i f_i sqrt(max(w_i^T a w_i, 0)) over the columns
 // w_i of the d x d matrix v (a: d x d; both row-major).
 func hypQuadSum(v, f, a []float64, d int) float64 { return hypQuadSumScalar(v, f, a, d) }
+
+// hypMatMul writes the product a b of the d x d row-major matrices into c
+// (not aliasing a or b).
+func hypMatMul(c, a, b []float64, d int) { hypMatMulScalar(c, a, b, d) }

@@ -183,3 +183,59 @@ func BenchmarkHypDot55(b *testing.B) {
 	})
 	_ = s
 }
+
+// TestHypMatMulBitExact checks that hypMatMul (AVX2 where the CPU has
+// it) equals the scalar loop bit for bit and that the scalar loop is the
+// product (against sums computed here), for d = 1..13, with signed zeros
+// and entries of very different magnitudes.
+func TestHypMatMulBitExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for d := 1; d <= 13; d++ {
+		a, b := make([]float64, d*d), make([]float64, d*d)
+		for i := range a {
+			a[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
+			b[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
+			if rng.IntN(7) == 0 {
+				a[i] = math.Copysign(0, -1)
+			}
+		}
+		got, want := make([]float64, d*d+1), make([]float64, d*d+1)
+		got[d*d], want[d*d] = 42, 42 // past the end: untouched
+		hypMatMul(got[:d*d], a, b, d)
+		hypMatMulScalar(want[:d*d], a, b, d)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("d=%d entry %d: %v, scalar %v", d, i, got[i], want[i])
+			}
+		}
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				var s float64
+				for p := 0; p < d; p++ {
+					s += a[i*d+p] * b[p*d+j]
+				}
+				if math.Float64bits(s) != math.Float64bits(want[i*d+j]) {
+					t.Fatalf("d=%d (%d,%d): scalar %v, sum %v", d, i, j, want[i*d+j], s)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkHypMatMul10(b *testing.B) {
+	const d = 10
+	x, y, z := make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
+	for i := range x {
+		x[i], y[i] = float64(i), 1/float64(i+1)
+	}
+	b.Run("kernel", func(b *testing.B) {
+		for b.Loop() {
+			hypMatMul(z, x, y, d)
+		}
+	})
+	b.Run("scalar", func(b *testing.B) {
+		for b.Loop() {
+			hypMatMulScalar(z, x, y, d)
+		}
+	})
+}
