@@ -1,6 +1,7 @@
 package hypernymy
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -19,8 +20,17 @@ import (
 //
 //	lambda_min(S_u) tr S_w <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= lambda_max(S_u) tr S_w
 //
-// and the same with u and w exchanged (both exact for isotropic S_u), and
-// ||X||_* >= ||X||_F^2 / ||X||_op >= <A_u, A_w>_F / (lambda_max(S_u)
+// and the same with u and w exchanged (both exact for isotropic S_u),
+// both implied by the pairings of the sorted spectra (the first bounds
+// used, at items and, with the elementwise extremes of the sorted
+// spectra over a node's items, at nodes): with lambda_1 >= ... >= lambda_d
+// the eigenvalues of S_u and mu_1 >= ... >= mu_d those of S_w,
+//
+//	sum_i lambda_i mu_{d+1-i} <= tr S_u S_w <= ||S_w S_u||_* <= sum_i lambda_i mu_i
+//
+// (von Neumann's trace inequality for the lower bound, and
+// sum_i sigma_i(AB) <= sum_i sigma_i(A) sigma_i(B) for the upper one);
+// and ||X||_* >= ||X||_F^2 / ||X||_op >= <A_u, A_w>_F / (lambda_max(S_u)
 // lambda_max(S_w)). Per query, in the eigenbasis A_u = sum_j lambda_j
 // v_j v_j^T: X = S_w V diag(lambda)^{1/2} V^T has the nuclear norm of
 // S_w V diag(lambda)^{1/2}, at most the sum of its column norms,
@@ -73,6 +83,10 @@ type hypEvalTree struct {
 	// eigenvalues of S_w, tree order.
 	trS, lmax, lmin []float64
 	nodes           []hypTreeNode
+	// spec holds per item (tree order) the eigenvalues of S_w in
+	// descending order; nspec per node their elementwise largest (first
+	// d) and smallest (next d) values over the node's items.
+	spec, nspec []float64
 	// vec holds per item (tree order) the eigenvectors w_i of A_w (as
 	// the columns of a d x d matrix) and then the roots sqrt(mu_i) of its
 	// eigenvalues.
@@ -236,6 +250,7 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	build(0, n)
 	t.feat = make([]float64, n*nf)
 	t.vec = make([]float64, n*(dd+d))
+	t.spec = make([]float64, n*d)
 	t.mean = make([]float64, n*d)
 	t.sc = make([]hypItemScalars, n)
 	t.nm, t.ns, t.na = make([]float64, n), make([]float64, n), make([]float64, n)
@@ -249,13 +264,25 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		t.na[p] = math.Sqrt(hypDot(f[d+q:], f[d+q:]))
 		t.trS[p], t.lmax[p], t.lmin[p] = spec[3*it], spec[3*it+1], spec[3*it+2]
 		copy(t.vec[p*(dd+d):(p+1)*(dd+d)], rawVec[int(it)*(dd+d):(int(it)+1)*(dd+d)])
+		sp := t.spec[p*d : (p+1)*d]
+		copy(sp, rawVec[int(it)*(dd+d)+dd:(int(it)+1)*(dd+d)])
+		slices.SortFunc(sp, func(x, y float64) int { return cmp.Compare(y, x) })
 		copy(t.mean[p*d:(p+1)*d], f[:d])
 		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p], trS: t.trS[p], lmax: t.lmax[p], lmin: t.lmin[p]}
 	}
 	t.cent = make([]float64, len(t.nodes)*nf)
+	t.nspec = make([]float64, len(t.nodes)*2*d)
 	hypParallel(max(workers, 1), len(t.nodes), func(_, k int) {
 		nd := &t.nodes[k]
 		c := t.cent[k*nf : (k+1)*nf]
+		smax, smin := t.nspec[2*k*d:(2*k+1)*d], t.nspec[(2*k+1)*d:(2*k+2)*d]
+		copy(smax, t.spec[int(nd.lo)*d:int(nd.lo+1)*d])
+		copy(smin, smax)
+		for p := nd.lo + 1; p < nd.hi; p++ {
+			for i, v := range t.spec[int(p)*d : int(p+1)*d] {
+				smax[i], smin[i] = math.Max(smax[i], v), math.Min(smin[i], v)
+			}
+		}
 		nd.minTrS, nd.minLmin = math.Inf(1), math.Inf(1)
 		for p := nd.lo; p < nd.hi; p++ {
 			nd.maxTrS, nd.minTrS = math.Max(nd.maxTrS, t.trS[p]), math.Min(nd.minTrS, t.trS[p])
@@ -315,8 +342,14 @@ func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu float64) 
 	dm = hypDot(fu[:d], c[:d])
 	em = nmu * nd.rm
 	margin = hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
-	cl := hypMax(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu])
-	ch := hypMin(nsu*nd.maxNs, hypMin(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
+	su := t.spec[pu*d : (pu+1)*d]
+	smax, smin := t.nspec[2*k*d:(2*k+1)*d], t.nspec[(2*k+1)*d:(2*k+2)*d]
+	var cl, ch float64
+	for i, l := range su {
+		ch += l * smax[i]
+		cl += l * smin[d-1-i]
+	}
+	ch = hypMin(ch, nsu*nd.maxNs)
 	return dm - em + cl - margin, dm + em + ch + margin, dm, em, margin
 }
 
@@ -341,10 +374,14 @@ func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo,
 	for i, v := range mw {
 		dm += mu[i] * v
 	}
-	w, u := &t.sc[p], &t.sc[pu]
+	w := &t.sc[p]
 	margin = hypBoundRel*nsu*w.ns + 1e-12*nmu*w.nm
-	cl := hypMax(u.lmin*w.trS, w.lmin*u.trS)
-	ch := hypMin(nsu*w.ns, hypMin(u.lmax*w.trS, w.lmax*u.trS))
+	su, sw := t.spec[pu*d:(pu+1)*d], t.spec[p*d:(p+1)*d]
+	var cl, ch float64
+	for i, l := range su {
+		ch += l * sw[i]
+		cl += l * sw[d-1-i]
+	}
 	return dm + cl - margin, dm + ch + margin, dm, margin
 }
 
