@@ -79,10 +79,7 @@ type hypEvalTree struct {
 	sc       []hypItemScalars
 	nm, ns   []float64 // |a_w| and |S_w|_F = sqrt(tr A_w), tree order
 	na       []float64 // |A_w|_F, tree order
-	// trS, lmax and lmin: tr S_w and the largest and smallest
-	// eigenvalues of S_w, tree order.
-	trS, lmax, lmin []float64
-	nodes           []hypTreeNode
+	nodes    []hypTreeNode
 	// spec holds per item (tree order) the eigenvalues of S_w in
 	// descending order; nspec per node their elementwise largest (first
 	// d) and smallest (next d) values over the node's items.
@@ -94,10 +91,10 @@ type hypEvalTree struct {
 	cent []float64 // nf per node: the centres of the three blocks
 }
 
-// hypItemScalars are the per-item numbers of the first bounds, packed:
-// |a|, |S|_F, tr S and the extreme eigenvalues of S.
+// hypItemScalars are the per-item norms of the first bounds' margin,
+// packed: |a| and |S|_F.
 type hypItemScalars struct {
-	nm, ns, trS, lmax, lmin float64
+	nm, ns float64
 }
 
 // hypTreeNode is a node of the ball tree: items lo..hi-1 in tree order,
@@ -107,8 +104,6 @@ type hypTreeNode struct {
 	lo, hi, left, right int32
 	rm, rs, ra          float64
 	maxNm, maxNs        float64
-	maxTrS, minTrS      float64
-	maxLmax, minLmin    float64
 }
 
 // hypFeatures writes the features of the symmetric d x d matrix x (upper
@@ -135,8 +130,7 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	q := d * (d + 1) / 2
 	nf := d + 2*q
 	raw := make([]float64, n*nf)
-	spec := make([]float64, 3*n)        // tr S, lambda_max(S), lambda_min(S) per item
-	rawVec := make([]float64, n*(dd+d)) // per item: eigenvectors of A (rows), roots of the eigenvalues
+	rawVec := make([]float64, n*(dd+d)) // per item: eigenvectors of A (columns), roots of the eigenvalues
 	wss := make([]*hypCacheWS, max(workers, 1))
 	hypParallel(len(wss), n, func(w, i int) {
 		ws := wss[w]
@@ -149,14 +143,9 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		a := c.a[i*dd : (i+1)*dd]
 		copy(ws.m, a)
 		ws.eig.vectors(ws.m, ws.v, ws.lam)
-		lo, hi := math.Inf(1), 0.0
-		var tr float64
 		for k, l := range ws.lam {
 			ws.f[k] = math.Sqrt(math.Max(l, 0))
-			tr += ws.f[k]
-			lo, hi = math.Min(lo, ws.f[k]), math.Max(hi, ws.f[k])
 		}
-		spec[3*i], spec[3*i+1], spec[3*i+2] = tr, hi, lo
 		rv := rawVec[i*(dd+d) : (i+1)*(dd+d)]
 		copy(rv, ws.v)
 		copy(rv[dd:], ws.f)
@@ -254,7 +243,6 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	t.mean = make([]float64, n*d)
 	t.sc = make([]hypItemScalars, n)
 	t.nm, t.ns, t.na = make([]float64, n), make([]float64, n), make([]float64, n)
-	t.trS, t.lmax, t.lmin = make([]float64, n), make([]float64, n), make([]float64, n)
 	for p, it := range t.order {
 		t.pos[it] = int32(p)
 		f := t.feat[p*nf : (p+1)*nf]
@@ -262,13 +250,12 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		t.nm[p] = math.Sqrt(hypDot(f[:d], f[:d]))
 		t.ns[p] = math.Sqrt(math.Max(engineTrace(c.a[int(it)*dd:(int(it)+1)*dd], d), 0))
 		t.na[p] = math.Sqrt(hypDot(f[d+q:], f[d+q:]))
-		t.trS[p], t.lmax[p], t.lmin[p] = spec[3*it], spec[3*it+1], spec[3*it+2]
 		copy(t.vec[p*(dd+d):(p+1)*(dd+d)], rawVec[int(it)*(dd+d):(int(it)+1)*(dd+d)])
 		sp := t.spec[p*d : (p+1)*d]
 		copy(sp, rawVec[int(it)*(dd+d)+dd:(int(it)+1)*(dd+d)])
 		slices.SortFunc(sp, func(x, y float64) int { return cmp.Compare(y, x) })
 		copy(t.mean[p*d:(p+1)*d], f[:d])
-		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p], trS: t.trS[p], lmax: t.lmax[p], lmin: t.lmin[p]}
+		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p]}
 	}
 	t.cent = make([]float64, len(t.nodes)*nf)
 	t.nspec = make([]float64, len(t.nodes)*2*d)
@@ -283,10 +270,7 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 				smax[i], smin[i] = math.Max(smax[i], v), math.Min(smin[i], v)
 			}
 		}
-		nd.minTrS, nd.minLmin = math.Inf(1), math.Inf(1)
 		for p := nd.lo; p < nd.hi; p++ {
-			nd.maxTrS, nd.minTrS = math.Max(nd.maxTrS, t.trS[p]), math.Min(nd.minTrS, t.trS[p])
-			nd.maxLmax, nd.minLmin = math.Max(nd.maxLmax, t.lmax[p]), math.Min(nd.minLmin, t.lmin[p])
 			f := t.feat[int(p)*nf : int(p+1)*nf]
 			for i, v := range f {
 				c[i] += v
@@ -393,7 +377,7 @@ func (t *hypEvalTree) itemBoundsA(p, pu int, fu []float64, lo, hi, dm, margin fl
 	d, q, nf := t.d, t.q, t.nf
 	da := hypMax(hypDot(fu[d+q:], t.feat[p*nf+d+q:(p+1)*nf]), 0)
 	cl := math.Sqrt(da)
-	if lm := t.lmax[pu] * t.lmax[p]; lm > 0 {
+	if lm := t.spec[pu*d] * t.spec[p*d]; lm > 0 {
 		cl = hypMax(cl, da/lm)
 	}
 	ch := math.Sqrt(float64(d) * da)
