@@ -111,3 +111,33 @@ func TestEmbeddingFastParse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEmbeddingFastMatchesDecoder: whatever the fast reader accepts, the
+// encoding/json path accepts too and reads as the same embedding, bit
+// for bit.
+func FuzzEmbeddingFastMatchesDecoder(f *testing.F) {
+	var buf bytes.Buffer
+	if err := WriteEmbeddingJSON(&buf, randomEmbedding(rand.New(rand.NewPCG(7, 8)), engine.Gaussian(), 3, 2)); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(`{"format":"burescope-embedding/1","family":"uniform","dim":2,"labels":["a"],"means":[[1,2]],"covariances":[[[1,0.5],[0.5,2]]]}`))
+	f.Add([]byte(`{"dim":1,"covariances":[[[2]]],"format":"burescope-embedding/1","family":"gaussian","labels":["a\u00e9"],"means":[[-0.5e-3]]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, err := checkText("fuzz.json", data)
+		if err != nil {
+			return
+		}
+		fast, ok := parseEmbeddingFast("fuzz.json", text, MaxItems)
+		if !ok {
+			return
+		}
+		slow, err := parseEmbeddingSlow("fuzz.json", text, MaxItems)
+		if err != nil {
+			t.Fatalf("fast reader accepted what the decoder rejects (%v): %q", err, data)
+		}
+		if !sameEmbedding(fast, slow) {
+			t.Fatalf("fast reader and decoder differ on %q", data)
+		}
+	})
+}
