@@ -64,7 +64,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 	}
 	wss := make([]*ws, workers)
 	var cancelled atomic.Bool
-	hypParallel(workers, n, func(wk, u int) {
+	row := func(wk, u int) {
 		query := false
 		for _, g := range graphs {
 			query = query || g.isQuery(u)
@@ -149,6 +149,17 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			rankSum[u*ng+k] = rs
 			apRow[u*ng+k] = ap / float64(m)
 			w.pos = p
+		}
+	}
+	// The queries in tree order, in blocks of consecutive tree
+	// positions per task: neighbouring queries walk much the same nodes
+	// and leaves, which then are still in the core's caches. The sums
+	// below run over the items in index order, so the result does not
+	// depend on the order the rows are done in.
+	const block = 64
+	hypParallel(workers, (n+block-1)/block, func(wk, b int) {
+		for k := b * block; k < min(n, (b+1)*block); k++ {
+			row(wk, int(tree.order[k]))
 		}
 	})
 	var st PruneStats
