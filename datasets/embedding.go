@@ -137,6 +137,15 @@ func parseEmbeddingUpTo(file string, data []byte, limit int) (*engine.Embedding,
 	if err != nil {
 		return nil, err
 	}
+	if e, ok := parseEmbeddingFast(file, data, limit); ok {
+		return e, nil
+	}
+	return parseEmbeddingSlow(file, data, limit)
+}
+
+// parseEmbeddingSlow is parseEmbeddingUpTo by encoding/json (checked
+// text): every file, and the messages of every error.
+func parseEmbeddingSlow(file string, data []byte, limit int) (*engine.Embedding, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var f embeddingFile
 	if err := dec.Decode(&f); err != nil {
@@ -145,44 +154,9 @@ func parseEmbeddingUpTo(file string, data []byte, limit int) (*engine.Embedding,
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, lineErrf(file, lineAt(data, int(dec.InputOffset())), "unexpected data after the JSON object")
 	}
-	switch {
-	case f.Format == nil:
-		return nil, errf(file, "missing \"format\" (want %q): not a Burescope embedding file", EmbeddingFormat)
-	case *f.Format != EmbeddingFormat:
-		return nil, errf(file, "\"format\" is %s, want %q", quoteCell(*f.Format), EmbeddingFormat)
-	case f.Dim == nil:
-		return nil, errf(file, "missing \"dim\"")
-	case *f.Dim < 1 || *f.Dim > MaxDim:
-		return nil, errf(file, "\"dim\" is %d, want 1 to %d", *f.Dim, MaxDim)
-	case f.Family == nil:
-		return nil, errf(file, "missing \"family\" (uniform, gaussian or custom)")
-	}
-	d := *f.Dim
-	var tau float64
-	if f.Tau != nil {
-		tau, err = jsonFloat(*f.Tau)
-		if err != nil {
-			return nil, errf(file, "\"tau\": %v", err)
-		}
-	} else if *f.Family == "custom" {
-		return nil, errf(file, "\"tau\" is required for the custom family")
-	}
-	fam, err := engine.ParseFamily(*f.Family, d, tau)
+	fam, d, n, err := embeddingHeader(file, data, &f, limit)
 	if err != nil {
-		return nil, errf(file, "\"family\": %v", err)
-	}
-	if f.Tau != nil && math.Abs(tau-fam.Tau) > 1e-9*fam.Tau {
-		return nil, errf(file, "\"tau\" is %v but the %s family in dimension %d has tau = %v", tau, fam.Name, d, fam.Tau)
-	}
-	n := len(f.Labels)
-	if n == 0 {
-		return nil, errf(file, "\"labels\" is missing or empty")
-	}
-	if n > limit {
-		return nil, errf(file, "%d labels: more than the %d items Burescope handles", n, limit)
-	}
-	if i, err := checkItemLabels(file, f.Labels); err != nil {
-		return nil, withItemLine(data, "labels", i, err)
+		return nil, err
 	}
 	item := func(field string, i int) string { return fmt.Sprintf("%s[%d] (%s)", field, i, quoteCell(f.Labels[i])) }
 	if len(f.Means) != n {
@@ -275,20 +249,77 @@ func parseEmbeddingUpTo(file string, data []byte, limit int) (*engine.Embedding,
 	if f.Covariances == nil {
 		field = "factors"
 	}
+	if err := finishEmbedding(file, data, e, field); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// embeddingHeader checks the header fields and labels of a decoded
+// embedding file and returns its family, dimension and item count.
+func embeddingHeader(file string, data []byte, f *embeddingFile, limit int) (engine.Family, int, int, error) {
+	var err error
+	switch {
+	case f.Format == nil:
+		return engine.Family{}, 0, 0, errf(file, "missing \"format\" (want %q): not a Burescope embedding file", EmbeddingFormat)
+	case *f.Format != EmbeddingFormat:
+		return engine.Family{}, 0, 0, errf(file, "\"format\" is %s, want %q", quoteCell(*f.Format), EmbeddingFormat)
+	case f.Dim == nil:
+		return engine.Family{}, 0, 0, errf(file, "missing \"dim\"")
+	case *f.Dim < 1 || *f.Dim > MaxDim:
+		return engine.Family{}, 0, 0, errf(file, "\"dim\" is %d, want 1 to %d", *f.Dim, MaxDim)
+	case f.Family == nil:
+		return engine.Family{}, 0, 0, errf(file, "missing \"family\" (uniform, gaussian or custom)")
+	}
+	d := *f.Dim
+	var tau float64
+	if f.Tau != nil {
+		tau, err = jsonFloat(*f.Tau)
+		if err != nil {
+			return engine.Family{}, 0, 0, errf(file, "\"tau\": %v", err)
+		}
+	} else if *f.Family == "custom" {
+		return engine.Family{}, 0, 0, errf(file, "\"tau\" is required for the custom family")
+	}
+	fam, err := engine.ParseFamily(*f.Family, d, tau)
+	if err != nil {
+		return engine.Family{}, 0, 0, errf(file, "\"family\": %v", err)
+	}
+	if f.Tau != nil && math.Abs(tau-fam.Tau) > 1e-9*fam.Tau {
+		return engine.Family{}, 0, 0, errf(file, "\"tau\" is %v but the %s family in dimension %d has tau = %v", tau, fam.Name, d, fam.Tau)
+	}
+	n := len(f.Labels)
+	if n == 0 {
+		return engine.Family{}, 0, 0, errf(file, "\"labels\" is missing or empty")
+	}
+	if n > limit {
+		return engine.Family{}, 0, 0, errf(file, "%d labels: more than the %d items Burescope handles", n, limit)
+	}
+	if i, err := checkItemLabels(file, f.Labels); err != nil {
+		return engine.Family{}, 0, 0, withItemLine(data, "labels", i, err)
+	}
+	return fam, d, n, nil
+}
+
+// finishEmbedding checks the scale of every item of e (read from field)
+// and divides it by the family's tau.
+func finishEmbedding(file string, data []byte, e *engine.Embedding, field string) error {
+	d, fam := e.Dim, e.Family
+	item := func(field string, i int) string { return fmt.Sprintf("%s[%d] (%s)", field, i, quoteCell(e.Labels[i])) }
 	ws := newPSDWorkspace(d)
-	for i := 0; i < n; i++ {
+	for i := 0; i < e.Len(); i++ {
 		s := e.Scale(i)
 		if err := checkCovariance(s, d, ws); err != nil {
-			return nil, withItemLine(data, field, i, errf(file, "%s: %v", item(field, i), err))
+			return withItemLine(data, field, i, errf(file, "%s: %v", item(field, i), err))
 		}
 		for k := range s {
 			s[k] /= fam.Tau
 			if math.IsInf(s[k], 0) {
-				return nil, withItemLine(data, field, i, errf(file, "%s: covariance / tau overflows float64 (tau = %v)", item(field, i), fam.Tau))
+				return withItemLine(data, field, i, errf(file, "%s: covariance / tau overflows float64 (tau = %v)", item(field, i), fam.Tau))
 			}
 		}
 	}
-	return e, nil
+	return nil
 }
 
 // jsonFloat parses a JSON number that must be a finite float64 (null reads

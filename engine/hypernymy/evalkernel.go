@@ -17,11 +17,12 @@ import "math"
 // hypEvalWS is the scratch space of evalCross.
 type hypEvalWS struct {
 	m, tmp, lam, e []float64
+	f              []float64 // F (the transpose of the cache's F^T)
 	eig            *hypEig
 }
 
 func newHypEvalWS(d int) *hypEvalWS {
-	return &hypEvalWS{m: make([]float64, d*d), tmp: make([]float64, d*d), lam: make([]float64, d),
+	return &hypEvalWS{m: make([]float64, d*d), tmp: make([]float64, d*d), f: make([]float64, d*d), lam: make([]float64, d),
 		e: make([]float64, d), eig: newHypEig(d)}
 }
 
@@ -34,31 +35,17 @@ func (c *hypItemCache) evalCross(ws *hypEvalWS, u, w int) float64 {
 	dd := d * d
 	ft := c.ft[u*dd : (u+1)*dd]
 	aw := c.a[w*dd : (w+1)*dd]
-	tmp, m := ws.tmp[:dd], ws.m[:dd]
-	// tmp = F^T A_w.
+	tmp, m, f := ws.tmp[:dd], ws.m[:dd], ws.f[:dd]
+	// tmp = F^T A_w, then m = tmp F (tred2 reads the lower triangle
+	// only), by hypMatMul: each entry summed over k = 0, 1, ... from
+	// zero, as the plain loops, so the same bits.
+	hypMatMul(tmp, ft, aw, d)
 	for i := 0; i < d; i++ {
-		ti := tmp[i*d : (i+1)*d]
-		clear(ti)
-		fi := ft[i*d : (i+1)*d]
-		for p, f := range fi {
-			ap := aw[p*d : (p+1)*d]
-			for j := range ti {
-				ti[j] += f * ap[j]
-			}
+		for j := 0; j < d; j++ {
+			f[j*d+i] = ft[i*d+j]
 		}
 	}
-	// m = tmp F (lower triangle: tred2 reads no other entry).
-	for i := 0; i < d; i++ {
-		ti := tmp[i*d : (i+1)*d]
-		for j := 0; j <= i; j++ {
-			fj := ft[j*d : (j+1)*d]
-			var s float64
-			for k, t := range ti {
-				s += t * fj[k]
-			}
-			m[i*d+j] = s
-		}
-	}
+	hypMatMul(m, tmp, f, d)
 	lam, e := ws.lam[:d], ws.e[:d]
 	hypTridiagValues(m, lam, e, d)
 	if !hypTQLValues(lam, e, d) {

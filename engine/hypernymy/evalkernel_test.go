@@ -64,3 +64,75 @@ func TestEvalCrossAgainstGonum(t *testing.T) {
 		})
 	}
 }
+
+// hypEvalCrossLoops is evalCross with M formed by the plain loops it used
+// before hypMatMul (tmp = F^T A_w row by row, then the lower triangle of
+// tmp F as dot products from zero): the reference for the bit-for-bit
+// test below.
+func hypEvalCrossLoops(c *hypItemCache, u, w int) float64 {
+	d := c.d
+	dd := d * d
+	ft := c.ft[u*dd : (u+1)*dd]
+	aw := c.a[w*dd : (w+1)*dd]
+	tmp, m := make([]float64, dd), make([]float64, dd)
+	for i := 0; i < d; i++ {
+		ti := tmp[i*d : (i+1)*d]
+		for p, f := range ft[i*d : (i+1)*d] {
+			ap := aw[p*d : (p+1)*d]
+			for j := range ti {
+				ti[j] += f * ap[j]
+			}
+		}
+	}
+	for i := 0; i < d; i++ {
+		ti := tmp[i*d : (i+1)*d]
+		for j := 0; j <= i; j++ {
+			fj := ft[j*d : (j+1)*d]
+			var s float64
+			for k, x := range ti {
+				s += x * fj[k]
+			}
+			m[i*d+j] = s
+		}
+	}
+	lam, e := make([]float64, d), make([]float64, d)
+	hypTridiagValues(m, lam, e, d)
+	if !hypTQLValues(lam, e, d) {
+		return math.NaN()
+	}
+	var s float64
+	for _, l := range lam {
+		s += math.Sqrt(math.Max(l, 0))
+	}
+	return s
+}
+
+// TestEvalCrossBitExact checks that evalCross (M by hypMatMul, AVX2
+// where the CPU has it) gives the same bits as the plain loops, so the
+// ranks of the evaluation do not depend on the kernel, for d = 5 to 13
+// (the dimensions that take this path) on random and nearly singular
+// scales.
+func TestEvalCrossBitExact(t *testing.T) {
+	for d := hypJacobiMaxDim + 1; d <= 13; d++ {
+		rng := rand.New(rand.NewPCG(uint64(d), 17))
+		const n = 8
+		c := newHypItemCache(n, d)
+		cws := newHypCacheWS(d)
+		for i := 0; i < n; i++ {
+			eps := 0.01
+			if i == n-1 {
+				eps = 1e-9
+			}
+			c.setFromScale(cws, i, engine.FactorProduct(hypRandFactor(rng, d, 1+rng.Float64()), d, d, eps))
+		}
+		ws := newHypEvalWS(d)
+		for u := 0; u < n; u++ {
+			for w := 0; w < n; w++ {
+				got, want := c.evalCross(ws, u, w), hypEvalCrossLoops(c, u, w)
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("d=%d u=%d w=%d: %v, loops %v", d, u, w, got, want)
+				}
+			}
+		}
+	}
+}

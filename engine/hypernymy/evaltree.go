@@ -1,6 +1,7 @@
 package hypernymy
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -19,8 +20,17 @@ import (
 //
 //	lambda_min(S_u) tr S_w <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= lambda_max(S_u) tr S_w
 //
-// and the same with u and w exchanged (both exact for isotropic S_u), and
-// ||X||_* >= ||X||_F^2 / ||X||_op >= <A_u, A_w>_F / (lambda_max(S_u)
+// and the same with u and w exchanged (both exact for isotropic S_u),
+// both implied by the pairings of the sorted spectra (the first bounds
+// used, at items and, with the elementwise extremes of the sorted
+// spectra over a node's items, at nodes): with lambda_1 >= ... >= lambda_d
+// the eigenvalues of S_u and mu_1 >= ... >= mu_d those of S_w,
+//
+//	sum_i lambda_i mu_{d+1-i} <= tr S_u S_w <= ||S_w S_u||_* <= sum_i lambda_i mu_i
+//
+// (von Neumann's trace inequality for the lower bound, and
+// sum_i sigma_i(AB) <= sum_i sigma_i(A) sigma_i(B) for the upper one);
+// and ||X||_* >= ||X||_F^2 / ||X||_op >= <A_u, A_w>_F / (lambda_max(S_u)
 // lambda_max(S_w)). Per query, in the eigenbasis A_u = sum_j lambda_j
 // v_j v_j^T: X = S_w V diag(lambda)^{1/2} V^T has the nuclear norm of
 // S_w V diag(lambda)^{1/2}, at most the sum of its column norms,
@@ -29,7 +39,11 @@ import (
 //
 // exact when A_w commutes with A_u, never above |S_u|_F |S_w|_F, and
 // bilinear too (v_j^T A_w v_j = <A_w, v_j v_j^T>_F): the tightening made
-// for the items the first bounds leave ambiguous.
+// for the items the first bounds leave ambiguous. The same in the item's
+// eigenbasis A_w = sum_i mu_i w_i w_i^T (the eigenvectors kept from the
+// tree's construction), sum_i sqrt(mu_i w_i^T A_u w_i), is the last
+// bound before the exact score (on the WordNet nouns it places about
+// 40 % of the items the other bounds leave ambiguous).
 // The Frobenius products are bilinear in per-item feature vectors (the mean a, and the
 // upper triangles of S and A with the off-diagonal entries scaled by
 // sqrt 2, so that plain dot products are Frobenius products). A ball
@@ -42,6 +56,14 @@ import (
 // 1e-16 |M|, so their square roots to about 1e-8 sqrt|M| <= 1e-8
 // |S_u|_F |S_w|_F each; 1e-6 |S_u|_F |S_w|_F covers d <= 100 with room.
 const hypBoundRel = 1e-6
+
+// hypSplitA is the weight of the A features relative to the means in the
+// distances that choose the splits of the ball tree (each block
+// normalised by its mean square norm): the node bounds are looser in
+// the mean term (|a_u| r_m) than in the A term; 0.08 gave the fewest
+// item bounds on the nouns embedding of docs/hypernymy.md (means alone:
+// 20 % more).
+const hypSplitA = 0.08
 
 // hypTreeLeaf is the largest number of items in a leaf of the ball tree.
 const hypTreeLeaf = 16
@@ -57,17 +79,22 @@ type hypEvalTree struct {
 	sc       []hypItemScalars
 	nm, ns   []float64 // |a_w| and |S_w|_F = sqrt(tr A_w), tree order
 	na       []float64 // |A_w|_F, tree order
-	// trS, lmax and lmin: tr S_w and the largest and smallest
-	// eigenvalues of S_w, tree order.
-	trS, lmax, lmin []float64
-	nodes           []hypTreeNode
-	cent            []float64 // nf per node: the centres of the three blocks
+	nodes    []hypTreeNode
+	// spec holds per item (tree order) the eigenvalues of S_w in
+	// descending order; nspec per node their elementwise largest (first
+	// d) and smallest (next d) values over the node's items.
+	spec, nspec []float64
+	// vec holds per item (tree order) the eigenvectors w_i of A_w (as
+	// the columns of a d x d matrix) and then the roots sqrt(mu_i) of its
+	// eigenvalues.
+	vec  []float64
+	cent []float64 // nf per node: the centres of the three blocks
 }
 
-// hypItemScalars are the per-item numbers of the first bounds, packed:
-// |a|, |S|_F, tr S and the extreme eigenvalues of S.
+// hypItemScalars are the per-item norms of the first bounds' margin,
+// packed: |a| and |S|_F.
 type hypItemScalars struct {
-	nm, ns, trS, lmax, lmin float64
+	nm, ns float64
 }
 
 // hypTreeNode is a node of the ball tree: items lo..hi-1 in tree order,
@@ -77,8 +104,6 @@ type hypTreeNode struct {
 	lo, hi, left, right int32
 	rm, rs, ra          float64
 	maxNm, maxNs        float64
-	maxTrS, minTrS      float64
-	maxLmax, minLmin    float64
 }
 
 // hypFeatures writes the features of the symmetric d x d matrix x (upper
@@ -95,25 +120,6 @@ func hypFeatures(out, x []float64, d int) {
 	}
 }
 
-// hypDot returns the dot product of a and b (len(a) <= len(b)), with four
-// partial sums (the bounds carry margins; the exact scores do not use it).
-func hypDot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		x, y := a[i:i+4:i+4], b[i:i+4:i+4]
-		s0 += x[0] * y[0]
-		s1 += x[1] * y[1]
-		s2 += x[2] * y[2]
-		s3 += x[3] * y[3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // newHypEvalTree builds the tree over the n items of the cache (A
 // current) and means, computing S = A^{1/2} by an eigendecomposition per
 // item, parallel over workers goroutines.
@@ -124,7 +130,7 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	q := d * (d + 1) / 2
 	nf := d + 2*q
 	raw := make([]float64, n*nf)
-	spec := make([]float64, 3*n) // tr S, lambda_max(S), lambda_min(S) per item
+	rawVec := make([]float64, n*(dd+d)) // per item: eigenvectors of A (columns), roots of the eigenvalues
 	wss := make([]*hypCacheWS, max(workers, 1))
 	hypParallel(len(wss), n, func(w, i int) {
 		ws := wss[w]
@@ -137,14 +143,12 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		a := c.a[i*dd : (i+1)*dd]
 		copy(ws.m, a)
 		ws.eig.vectors(ws.m, ws.v, ws.lam)
-		lo, hi := math.Inf(1), 0.0
-		var tr float64
 		for k, l := range ws.lam {
 			ws.f[k] = math.Sqrt(math.Max(l, 0))
-			tr += ws.f[k]
-			lo, hi = math.Min(lo, ws.f[k]), math.Max(hi, ws.f[k])
 		}
-		spec[3*i], spec[3*i+1], spec[3*i+2] = tr, hi, lo
+		rv := rawVec[i*(dd+d) : (i+1)*(dd+d)]
+		copy(rv, ws.v)
+		copy(rv[dd:], ws.f)
 		hypSpectral(ws.m, ws.v, ws.f, d)
 		hypFeatures(f[d:d+q], ws.m, d)
 		hypFeatures(f[d+q:], a, d)
@@ -156,6 +160,40 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	// Split recursively at the median of the widest coordinate of the
 	// mean and S features.
 	key := make([]float64, n)
+	// Split recursively at the median of the projection on the line
+	// through a farthest pair (from the first item, the farthest item
+	// x1, then the item x2 farthest from x1), distances weighted per
+	// block: the means by 1/E|a|^2 and the A features by hypSplitA/E|A|_F^2
+	// (the S features not at all).
+	var sm, sa float64
+	for i := 0; i < n; i++ {
+		f := raw[i*nf : (i+1)*nf]
+		sm += hypDotScalar(f[:d], f[:d])
+		sa += hypDotScalar(f[d+q:], f[d+q:])
+	}
+	wm, wa := 0.0, 0.0
+	if sm > 0 {
+		wm = math.Sqrt(float64(n) / sm)
+	}
+	if sa > 0 {
+		wa = math.Sqrt(hypSplitA * float64(n) / sa)
+	}
+	// sx holds the weighted split features per item (means, then A) and
+	// sn their square norms.
+	ns := d + q
+	sx := make([]float64, n*ns)
+	sn := make([]float64, n)
+	for i := 0; i < n; i++ {
+		f, x := raw[i*nf:(i+1)*nf], sx[i*ns:(i+1)*ns]
+		for k := 0; k < d; k++ {
+			x[k] = wm * f[k]
+		}
+		for k := 0; k < q; k++ {
+			x[d+k] = wa * f[d+q+k]
+		}
+		sn[i] = hypDot(x, x)
+	}
+	dir := make([]float64, ns)
 	var build func(lo, hi int) int32
 	build = func(lo, hi int) int32 {
 		id := int32(len(t.nodes))
@@ -163,22 +201,27 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		if hi-lo <= hypTreeLeaf {
 			return id
 		}
-		best, bestW := 0, -1.0
-		for k := 0; k < d+q; k++ {
-			lo1, hi1 := math.Inf(1), math.Inf(-1)
-			for _, it := range t.order[lo:hi] {
-				v := raw[int(it)*nf+k]
-				lo1, hi1 = math.Min(lo1, v), math.Max(hi1, v)
-			}
-			if hi1-lo1 > bestW {
-				best, bestW = k, hi1-lo1
-			}
-		}
-		for _, it := range t.order[lo:hi] {
-			key[it] = raw[int(it)*nf+best]
-		}
 		seg := t.order[lo:hi]
-		slices.SortStableFunc(seg, func(x, y int32) int {
+		// far returns the item of seg farthest from item a.
+		far := func(a int32) int32 {
+			best, bd := a, math.Inf(-1)
+			xa := sx[int(a)*ns : int(a+1)*ns]
+			for _, it := range seg {
+				if x := sn[it] - 2*hypDot(sx[int(it)*ns:int(it+1)*ns], xa); x > bd {
+					best, bd = it, x
+				}
+			}
+			return best
+		}
+		x1 := far(seg[0])
+		x2 := far(x1)
+		for k := range dir {
+			dir[k] = sx[int(x2)*ns+k] - sx[int(x1)*ns+k]
+		}
+		for _, it := range seg {
+			key[it] = hypDot(sx[int(it)*ns:int(it+1)*ns], dir)
+		}
+		slices.SortFunc(seg, func(x, y int32) int {
 			if key[x] < key[y] {
 				return -1
 			}
@@ -195,10 +238,11 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 	}
 	build(0, n)
 	t.feat = make([]float64, n*nf)
+	t.vec = make([]float64, n*(dd+d))
+	t.spec = make([]float64, n*d)
 	t.mean = make([]float64, n*d)
 	t.sc = make([]hypItemScalars, n)
 	t.nm, t.ns, t.na = make([]float64, n), make([]float64, n), make([]float64, n)
-	t.trS, t.lmax, t.lmin = make([]float64, n), make([]float64, n), make([]float64, n)
 	for p, it := range t.order {
 		t.pos[it] = int32(p)
 		f := t.feat[p*nf : (p+1)*nf]
@@ -206,18 +250,27 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		t.nm[p] = math.Sqrt(hypDot(f[:d], f[:d]))
 		t.ns[p] = math.Sqrt(math.Max(engineTrace(c.a[int(it)*dd:(int(it)+1)*dd], d), 0))
 		t.na[p] = math.Sqrt(hypDot(f[d+q:], f[d+q:]))
-		t.trS[p], t.lmax[p], t.lmin[p] = spec[3*it], spec[3*it+1], spec[3*it+2]
+		copy(t.vec[p*(dd+d):(p+1)*(dd+d)], rawVec[int(it)*(dd+d):(int(it)+1)*(dd+d)])
+		sp := t.spec[p*d : (p+1)*d]
+		copy(sp, rawVec[int(it)*(dd+d)+dd:(int(it)+1)*(dd+d)])
+		slices.SortFunc(sp, func(x, y float64) int { return cmp.Compare(y, x) })
 		copy(t.mean[p*d:(p+1)*d], f[:d])
-		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p], trS: t.trS[p], lmax: t.lmax[p], lmin: t.lmin[p]}
+		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p]}
 	}
 	t.cent = make([]float64, len(t.nodes)*nf)
+	t.nspec = make([]float64, len(t.nodes)*2*d)
 	hypParallel(max(workers, 1), len(t.nodes), func(_, k int) {
 		nd := &t.nodes[k]
 		c := t.cent[k*nf : (k+1)*nf]
-		nd.minTrS, nd.minLmin = math.Inf(1), math.Inf(1)
+		smax, smin := t.nspec[2*k*d:(2*k+1)*d], t.nspec[(2*k+1)*d:(2*k+2)*d]
+		copy(smax, t.spec[int(nd.lo)*d:int(nd.lo+1)*d])
+		copy(smin, smax)
+		for p := nd.lo + 1; p < nd.hi; p++ {
+			for i, v := range t.spec[int(p)*d : int(p+1)*d] {
+				smax[i], smin[i] = math.Max(smax[i], v), math.Min(smin[i], v)
+			}
+		}
 		for p := nd.lo; p < nd.hi; p++ {
-			nd.maxTrS, nd.minTrS = math.Max(nd.maxTrS, t.trS[p]), math.Min(nd.minTrS, t.trS[p])
-			nd.maxLmax, nd.minLmin = math.Max(nd.maxLmax, t.lmax[p]), math.Min(nd.minLmin, t.lmin[p])
 			f := t.feat[int(p)*nf : int(p+1)*nf]
 			for i, v := range f {
 				c[i] += v
@@ -262,41 +315,36 @@ func hypDist(a, b []float64) float64 {
 	return math.Sqrt(s)
 }
 
-// crossBounds returns the bounds above on the cross term from the
-// Frobenius products ss = <S_u, S_w>, aa = <A_u, A_w> and the product of
-// the S norms, without margin.
-func hypCrossBounds(d int, ss, aa, nsProd float64) (lo, hi float64) {
-	aa = hypMax(aa, 0)
-	return hypMax(ss, math.Sqrt(aa)), hypMin(nsProd, math.Sqrt(float64(d)*aa))
-}
-
 // nodeBounds returns lower and upper bounds on s(u, w) over the items w
 // of node k for the query features fu (tree order features of u) and its
-// norms.
-func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu, nau float64) (lo, hi float64) {
+// norms, with the parts the finer node bounds reuse: dm = <a_u, c_m>, its
+// error em over the node and the margin.
+func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu float64) (lo, hi, dm, em, margin float64) {
 	d, nf := t.d, t.nf
 	nd := &t.nodes[k]
 	c := t.cent[k*nf : (k+1)*nf]
-	dm := hypDot(fu[:d], c[:d])
-	em := nmu * nd.rm
-	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
-	cl := hypMax(t.lmin[pu]*nd.minTrS, nd.minLmin*t.trS[pu])
-	ch := hypMin(nsu*nd.maxNs, hypMin(t.lmax[pu]*nd.maxTrS, nd.maxLmax*t.trS[pu]))
-	return dm - em + cl - margin, dm + em + ch + margin
+	dm = hypDot(fu[:d], c[:d])
+	em = nmu * nd.rm
+	margin = hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
+	su := t.spec[pu*d : (pu+1)*d]
+	smax, smin := t.nspec[2*k*d:(2*k+1)*d], t.nspec[(2*k+1)*d:(2*k+2)*d]
+	var cl, ch float64
+	for i, l := range su {
+		ch += l * smax[i]
+		cl += l * smin[d-1-i]
+	}
+	ch = hypMin(ch, nsu*nd.maxNs)
+	return dm - em + cl - margin, dm + em + ch + margin, dm, em, margin
 }
 
-// nodeBoundsFull tightens the bounds lo, hi of nodeBounds with the
-// Frobenius products of the S and A features.
-func (t *hypEvalTree) nodeBoundsFull(k int, fu []float64, nmu, nsu, nau, lo, hi float64) (float64, float64) {
+// nodeBoundsA tightens the bounds lo, hi of nodeBounds (dm, em, margin
+// from it) with the Frobenius product of the A features:
+// sqrt(<A_u, A_w>) <= cross term <= sqrt(d <A_u, A_w>).
+func (t *hypEvalTree) nodeBoundsA(k int, fu []float64, nau, dm, em, margin, lo, hi float64) (float64, float64) {
 	d, q, nf := t.d, t.q, t.nf
 	nd := &t.nodes[k]
-	c := t.cent[k*nf : (k+1)*nf]
-	dm := hypDot(fu[:d], c[:d])
-	ds := hypDot(fu[d:d+q], c[d:d+q])
-	da := hypDot(fu[d+q:], c[d+q:])
-	em := nmu * nd.rm
-	margin := hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
-	cl := hypMax(ds-nsu*nd.rs, math.Sqrt(hypMax(da-nau*nd.ra, 0)))
+	da := hypDot(fu[d+q:], t.cent[k*nf+d+q:(k+1)*nf])
+	cl := math.Sqrt(hypMax(da-nau*nd.ra, 0))
 	ch := math.Sqrt(float64(d) * hypMax(da+nau*nd.ra, 0))
 	return hypMax(lo, dm-em+cl-margin), hypMin(hi, dm+em+ch+margin)
 }
@@ -310,26 +358,38 @@ func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo,
 	for i, v := range mw {
 		dm += mu[i] * v
 	}
-	w, u := &t.sc[p], &t.sc[pu]
+	w := &t.sc[p]
 	margin = hypBoundRel*nsu*w.ns + 1e-12*nmu*w.nm
-	cl := hypMax(u.lmin*w.trS, w.lmin*u.trS)
-	ch := hypMin(nsu*w.ns, hypMin(u.lmax*w.trS, w.lmax*u.trS))
+	su, sw := t.spec[pu*d:(pu+1)*d], t.spec[p*d:(p+1)*d]
+	var cl, ch float64
+	for i, l := range su {
+		ch += l * sw[i]
+		cl += l * sw[d-1-i]
+	}
 	return dm + cl - margin, dm + ch + margin, dm, margin
 }
 
-// itemBoundsFull tightens the bounds lo, hi of itemBounds (which also
-// gave dm = <a_u, a_w> and the margin) with the Frobenius products of the
-// S and A features.
-func (t *hypEvalTree) itemBoundsFull(p, pu int, fu []float64, nsu, lo, hi, dm, margin float64) (float64, float64) {
+// itemBoundsA tightens the bounds lo, hi of itemBounds (which also gave
+// dm = <a_u, a_w> and the margin) with the Frobenius product of the A
+// features: max(sqrt(<A_u, A_w>), <A_u, A_w> / (lambda_max(S_u)
+// lambda_max(S_w))) <= cross term <= sqrt(d <A_u, A_w>).
+func (t *hypEvalTree) itemBoundsA(p, pu int, fu []float64, lo, hi, dm, margin float64) (float64, float64) {
 	d, q, nf := t.d, t.q, t.nf
-	f := t.feat[p*nf : (p+1)*nf]
-	ds := hypDot(fu[d:d+q], f[d:d+q])
-	da := hypDot(fu[d+q:], f[d+q:])
-	cl, ch := hypCrossBounds(d, ds, da, nsu*t.ns[p])
-	if lm := t.lmax[pu] * t.lmax[p]; lm > 0 {
-		cl = hypMax(cl, hypMax(da, 0)/lm)
+	da := hypMax(hypDot(fu[d+q:], t.feat[p*nf+d+q:(p+1)*nf]), 0)
+	cl := math.Sqrt(da)
+	if lm := t.spec[pu*d] * t.spec[p*d]; lm > 0 {
+		cl = hypMax(cl, da/lm)
 	}
+	ch := math.Sqrt(float64(d) * da)
 	return hypMax(lo, dm+cl-margin), hypMin(hi, dm+ch+margin)
+}
+
+// itemBoundsS tightens the lower bound lo with the Frobenius product of
+// the S features: <S_u, S_w> <= cross term.
+func (t *hypEvalTree) itemBoundsS(p int, fu []float64, lo, dm, margin float64) float64 {
+	d, q, nf := t.d, t.q, t.nf
+	ds := hypDot(fu[d:d+q], t.feat[p*nf+d:p*nf+d+q])
+	return hypMax(lo, dm+ds-margin)
 }
 
 // eigenUpper returns the eigenbasis upper bound above on the cross term
@@ -337,10 +397,30 @@ func (t *hypEvalTree) itemBoundsFull(p, pu int, fu []float64, nsu, lo, hi, dm, m
 // x q) with the item at tree position p.
 func (t *hypEvalTree) eigenUpper(p int, sl, proj []float64) float64 {
 	d, q, nf := t.d, t.q, t.nf
-	a := t.feat[p*nf+d+q : (p+1)*nf]
+	return hypEigenSum(sl, proj, q, t.feat[p*nf+d+q:(p+1)*nf])
+}
+
+// itemEigenUpper returns the upper bound on the cross term in the item's
+// eigenbasis A_w = sum_i mu_i w_i w_i^T: the nuclear norm of
+// W^T S_w S_u = diag(sqrt mu) W^T S_u is at most the sum of its row norms,
+//
+//	tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= sum_i sqrt(mu_i w_i^T A_u w_i),
+//
+// the bound of eigenUpper with u and w exchanged (au: A_u, d x d).
+func (t *hypEvalTree) itemEigenUpper(p int, au []float64) float64 {
+	d := t.d
+	dd := d * d
+	v := t.vec[p*(dd+d) : (p+1)*(dd+d)]
+	return hypQuadSum(v[:dd], v[dd:], au, d)
+}
+
+// hypEigenSum returns sum_j sl_j sqrt(max(<proj_j, a>, 0)) over the rows
+// proj_j of proj (q features each; sl and proj padded with zeros to a
+// multiple of 4 rows).
+func hypEigenSum(sl, proj []float64, q int, a []float64) float64 {
 	var s float64
-	for j, l := range sl {
-		s += l * math.Sqrt(hypMax(hypDot(proj[j*q:(j+1)*q], a), 0))
+	for j := 0; j < len(sl); j += 4 {
+		s += hypEigen4(proj[j*q:], q, a, (*[4]float64)(sl[j:j+4]))
 	}
 	return s
 }
@@ -351,7 +431,7 @@ func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
 	d, q := t.d, t.q
 	if ws.cws == nil {
 		ws.cws = newHypCacheWS(d)
-		ws.sl, ws.proj, ws.vv = make([]float64, d), make([]float64, d*q), make([]float64, d*d)
+		ws.sl, ws.proj, ws.vv = make([]float64, (d+3)/4*4), make([]float64, (d+3)/4*4*q), make([]float64, d*d)
 	}
 	copy(ws.cws.m, c.a[u*d*d:(u+1)*d*d])
 	ws.cws.eig.vectors(ws.cws.m, ws.cws.v, ws.cws.lam)
@@ -372,9 +452,32 @@ type hypTreeWS struct {
 	cws          *hypCacheWS
 	sl, proj, vv []float64 // setQuery's eigenbasis bound
 	stack        []int32
-	marks        []int32 // sorted tree positions of the excluded items
+	pend         []hypPending // a leaf's items left ambiguous
+	marks        []int32      // sorted tree positions of the excluded items
 	stamp        []uint32
 	cur          uint32
+}
+
+// hypPending is an item of a leaf whose first bounds left it ambiguous:
+// tree position, bounds, <a_u, a_w> and margin.
+type hypPending struct {
+	q                  int32
+	lo, hi, dm, margin float64
+}
+
+// prefetchNode prefetches what nodeBounds and nodeBoundsA read of node
+// k's centre.
+func (t *hypEvalTree) prefetchNode(k int) {
+	c := t.cent[k*t.nf : (k+1)*t.nf]
+	hypPrefetch(c[:t.d])
+	hypPrefetch(c[t.d+t.q:])
+}
+
+// hypPlace returns b = #{i : p[i] < lo} for ascending p, and whether
+// some p[i] lies in [lo, hi) (then #{i : p[i] < hi} != b).
+func hypPlace(p []float64, lo, hi float64) (b int, ambiguous bool) {
+	b = hypCountLess(p, lo)
+	return b, b < len(p) && p[b] < hi
 }
 
 // hypCountLess returns #{i : p[i] < x} for ascending p.
@@ -409,10 +512,12 @@ func hypMin(a, b float64) float64 {
 // items but the excluded ones, whose sorted tree positions are
 // ws.marks and which carry ws.cur in ws.stamp) with exactly b of the
 // ascending positive scores p strictly below s(u, w). exact(w) returns
-// the exact score of item w; setQuery(ws, c, u) must have been called.
+// the exact score of item w, and pre(w) (if not nil) is called some time
+// before it (to prefetch what it reads); setQuery(ws, c, u) must have
+// been called.
 // It returns the node and item bounds computed, how many of them were
 // tightened by the feature products, and the eigenbasis bounds computed.
-func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64, exact func(w int) float64) (nodes, items, full, eig int64) {
+func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, au []float64, p []float64, cnt []int64, exact func(w int) float64, pre func(w int)) (nodes, items, full, eig int64) {
 	pu := int(t.pos[u])
 	fu := t.feat[pu*t.nf : (pu+1)*t.nf]
 	nmu, nsu, nau := t.nm[pu], t.ns[pu], t.na[pu]
@@ -427,14 +532,17 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 		st = st[:len(st)-1]
 		nd := &t.nodes[k]
 		nodes++
-		lo, hi := t.nodeBounds(int(k), pu, fu, nmu, nsu, nau)
-		blo := hypCountLess(p, lo)
-		if blo != hypCountLess(p, hi) {
+		// The A product only where the first bounds left a positive
+		// score inside the interval (the S product, tried here too,
+		// never placed a node of the nouns that the A product had not).
+		lo, hi, dm, em, margin := t.nodeBounds(int(k), pu, fu, nmu, nsu)
+		blo, amb := hypPlace(p, lo, hi)
+		if amb {
 			full++
-			lo, hi = t.nodeBoundsFull(int(k), fu, nmu, nsu, nau, lo, hi)
-			blo = hypCountLess(p, lo)
+			lo, hi = t.nodeBoundsA(int(k), fu, nau, dm, em, margin, lo, hi)
+			blo, amb = hypPlace(p, lo, hi)
 		}
-		if bhi := hypCountLess(p, hi); blo == bhi {
+		if !amb {
 			if blo > 0 {
 				cnt[blo] += int64(int(nd.hi-nd.lo) - marked(nd.lo, nd.hi))
 			}
@@ -442,29 +550,67 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, p []float64, cnt []int64,
 		}
 		if nd.left >= 0 {
 			st = append(st, nd.right, nd.left)
+			t.prefetchNode(int(nd.left))
+			t.prefetchNode(int(nd.right))
 			continue
 		}
+		// The leaf in three passes, so that the memory each finer
+		// bound reads is requested for all the leaf's items (prefetch)
+		// before it is used: the first bounds, then the A product, the
+		// eigenbasis bound and the S product, then the exact scores.
+		pend := ws.pend[:0]
 		for q := nd.lo; q < nd.hi; q++ {
 			if ws.stamp[q] == ws.cur {
 				continue
 			}
 			items++
 			lo, hi, dm, margin := t.itemBounds(int(q), pu, fu, nmu, nsu)
-			b := hypCountLess(p, lo)
-			if b != hypCountLess(p, hi) {
-				full++
-				lo, hi = t.itemBoundsFull(int(q), pu, fu, nsu, lo, hi, dm, margin)
-				b = hypCountLess(p, lo)
+			b, amb := hypPlace(p, lo, hi)
+			if !amb {
+				cnt[b]++
+				continue
 			}
-			if b != hypCountLess(p, hi) {
+			hypPrefetch(t.feat[int(q)*t.nf+t.d+t.q : int(q+1)*t.nf])
+			pend = append(pend, hypPending{q: q, lo: lo, hi: hi, dm: dm, margin: margin})
+		}
+		nex := 0
+		for _, it := range pend {
+			q := int(it.q)
+			full++
+			lo, hi := t.itemBoundsA(q, pu, fu, it.lo, it.hi, it.dm, it.margin)
+			b, amb := hypPlace(p, lo, hi)
+			if amb {
 				eig++
-				hi = math.Min(hi, dm+t.eigenUpper(int(q), ws.sl, ws.proj)+margin)
+				hi = hypMin(hi, it.dm+t.eigenUpper(q, ws.sl, ws.proj)+it.margin)
+				b, amb = hypPlace(p, lo, hi)
 			}
-			if b != hypCountLess(p, hi) {
+			if amb {
+				lo = t.itemBoundsS(q, fu, lo, it.dm, it.margin)
+				b, amb = hypPlace(p, lo, hi)
+			}
+			if !amb {
+				cnt[b]++
+				continue
+			}
+			if pre != nil {
+				pre(int(t.order[q]))
+			}
+			hypPrefetch(t.vec[q*(t.d*t.d+t.d) : (q+1)*(t.d*t.d+t.d)])
+			it.lo, it.hi = lo, hi
+			pend[nex] = it
+			nex++
+		}
+		for _, it := range pend[:nex] {
+			q := int(it.q)
+			eig++
+			hi := hypMin(it.hi, it.dm+t.itemEigenUpper(q, au)+it.margin)
+			b, amb := hypPlace(p, it.lo, hi)
+			if amb {
 				b = hypCountLess(p, exact(int(t.order[q])))
 			}
 			cnt[b]++
 		}
+		ws.pend = pend
 	}
 	ws.stack = st
 	return nodes, items, full, eig

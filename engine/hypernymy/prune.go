@@ -64,7 +64,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 	}
 	wss := make([]*ws, workers)
 	var cancelled atomic.Bool
-	hypParallel(workers, n, func(wk, u int) {
+	row := func(wk, u int) {
 		query := false
 		for _, g := range graphs {
 			query = query || g.isQuery(u)
@@ -93,6 +93,10 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			s := c.evalScore(w.ews, means, u, x)
 			w.memo[int32(x)] = s
 			return s
+		}
+		pre := func(x int) {
+			hypPrefetch(c.a[x*d*d : (x+1)*d*d])
+			hypPrefetch(means[x*d : (x+1)*d])
 		}
 		for k, g := range graphs {
 			if !g.isQuery(u) {
@@ -126,7 +130,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			cnt := w.cnt[:m+1]
 			clear(cnt)
 			ex0 := w.st.Exact
-			nodes, items, full, eig := tree.countAbove(tw, u, p, cnt, score)
+			nodes, items, full, eig := tree.countAbove(tw, u, c.a[u*d*d:(u+1)*d*d], p, cnt, score, pre)
 			w.st.Full += full
 			w.st.Nodes += nodes
 			w.st.Bound += items
@@ -145,6 +149,17 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			rankSum[u*ng+k] = rs
 			apRow[u*ng+k] = ap / float64(m)
 			w.pos = p
+		}
+	}
+	// The queries in tree order, in blocks of consecutive tree
+	// positions per task: neighbouring queries walk much the same nodes
+	// and leaves, which then are still in the core's caches. The sums
+	// below run over the items in index order, so the result does not
+	// depend on the order the rows are done in.
+	const block = 64
+	hypParallel(workers, (n+block-1)/block, func(wk, b int) {
+		for k := b * block; k < min(n, (b+1)*block); k++ {
+			row(wk, int(tree.order[k]))
 		}
 	})
 	var st PruneStats

@@ -1,0 +1,102 @@
+package hypernymy
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"burescope/engine"
+)
+
+// TestEvalTreeBoundsContainScores checks every bound of the pruned
+// evaluation against the exact score s(u, w) (evalScore) for all pairs
+// of random items, d = 1 to 12: the first item bounds, the A-product
+// bounds, both eigenbasis upper bounds (in the query's and in the item's
+// eigenbasis) and the S-product lower bound, and the node bounds (first,
+// A product) of every node of the tree for each of its items.
+// Scales are generic, of low rank plus 0.01 I (the lifted embeddings of
+// docs/hypernymy.md), or isotropic (where the spectral bounds are
+// attained).
+func TestEvalTreeBoundsContainScores(t *testing.T) {
+	for _, tc := range []struct {
+		d    int
+		kind string
+	}{{1, "generic"}, {2, "generic"}, {3, "lowrank"}, {5, "generic"}, {7, "isotropic"}, {10, "generic"}, {10, "lowrank"}, {12, "generic"}} {
+		t.Run(fmt.Sprintf("d=%d %s", tc.d, tc.kind), func(t *testing.T) {
+			const n = 120
+			d := tc.d
+			rng := rand.New(rand.NewPCG(uint64(d), 21))
+			means := make([]float64, n*d)
+			c := newHypItemCache(n, d)
+			cws := newHypCacheWS(d)
+			for i := 0; i < n; i++ {
+				for k := 0; k < d; k++ {
+					means[i*d+k] = 2 * rng.NormFloat64()
+				}
+				var scale []float64
+				switch tc.kind {
+				case "generic":
+					scale = engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
+				case "lowrank":
+					l := hypRandFactor(rng, d, 1)
+					for r := 0; r < d; r++ {
+						for k := min(2, d); k < d; k++ {
+							l[r*d+k] = 0 // rank 2
+						}
+					}
+					scale = engine.FactorProduct(l, d, d, 0.01)
+				case "isotropic":
+					scale = make([]float64, d*d)
+					s := 0.1 + rng.Float64()
+					for k := 0; k < d; k++ {
+						scale[k*d+k] = s
+					}
+				}
+				c.setFromScale(cws, i, scale)
+			}
+			tree := newHypEvalTree(c, means, 2)
+			ews := newHypEvalWS(d)
+			var ws hypTreeWS
+			const tol = 1e-9
+			for u := 0; u < n; u += 7 {
+				tree.setQuery(&ws, c, u)
+				au := c.a[u*d*d : (u+1)*d*d]
+				pu := int(tree.pos[u])
+				fu := tree.feat[pu*tree.nf : (pu+1)*tree.nf]
+				nmu, nsu, nau := tree.nm[pu], tree.ns[pu], tree.na[pu]
+				score := make([]float64, n) // by tree position
+				for q := 0; q < n; q++ {
+					w := int(tree.order[q])
+					s := c.evalScore(ews, means, u, w)
+					score[q] = s
+					lo, hi, dm, margin := tree.itemBounds(q, pu, fu, nmu, nsu)
+					check := func(what string, lo, hi float64) {
+						t.Helper()
+						if !(lo <= s+tol && s <= hi+tol) {
+							t.Fatalf("u=%d w=%d %s: score %v outside [%v, %v]", u, w, what, s, lo, hi)
+						}
+					}
+					check("first", lo, hi)
+					la, ha := tree.itemBoundsA(q, pu, fu, lo, hi, dm, margin)
+					check("A product", la, ha)
+					check("query eigenbasis", lo, dm+tree.eigenUpper(q, ws.sl, ws.proj)+margin)
+					check("item eigenbasis", lo, dm+tree.itemEigenUpper(q, au)+margin)
+					check("S product", tree.itemBoundsS(q, fu, lo, dm, margin), hi)
+				}
+				for k := range tree.nodes {
+					nd := &tree.nodes[k]
+					lo, hi, dm, em, margin := tree.nodeBounds(k, pu, fu, nmu, nsu)
+					la, ha := tree.nodeBoundsA(k, fu, nau, dm, em, margin, lo, hi)
+					for q := nd.lo; q < nd.hi; q++ {
+						s := score[q]
+						for _, b := range [][2]float64{{lo, hi}, {la, ha}} {
+							if !(b[0] <= s+tol && s <= b[1]+tol) {
+								t.Fatalf("u=%d node %d item %d: score %v outside [%v, %v]", u, k, tree.order[q], s, b[0], b[1])
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
