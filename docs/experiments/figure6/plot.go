@@ -61,12 +61,12 @@ func main() {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			log.Fatalf("%s: %v", os.Args[1], err)
 		}
-		train := r.Protocol
+		name := fmt.Sprintf("%s, train %s", r.Set, r.Protocol)
 		if r.Model != "" {
-			train = "poincare"
+			name = r.Set + ", " + r.Model // a published or peer model
 		}
-		add(fmt.Sprintf("%s, train %s, rank directed", r.Set, train), r.Dim, r.MeanRank, r.MAP)
-		add(fmt.Sprintf("%s, train %s, rank undirected", r.Set, train), r.Dim, r.UndirMeanRank, r.UndirMAP)
+		add(name+", rank directed", r.Dim, r.MeanRank, r.MAP)
+		add(name+", rank undirected", r.Dim, r.UndirMeanRank, r.UndirMAP)
 	}
 	if err := sc.Err(); err != nil {
 		log.Fatal(err)
@@ -79,7 +79,13 @@ func main() {
 	for which, label := range []string{"mean rank", "MAP"} {
 		p := plot.New()
 		p.Title.Text = "WordNet reconstruction: " + label + " against the dimension"
-		p.X.Label.Text = "dimension d"
+		p.X.Label.Text = "dimension d (log scale)"
+		p.X.Scale = plot.LogScale{} // d = 2 to 50: the small d would crowd a linear axis
+		var ticks []plot.Tick
+		for _, d := range []int{2, 3, 4, 5, 10, 20, 50} {
+			ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		p.Y.Label.Text = label
 		if which == 0 {
 			p.Y.Scale = plot.LogScale{}
