@@ -21,11 +21,13 @@ const (
 	// reconstruction protocol.
 	Directed = "directed"
 	// Undirected is the protocol of the paper's authors' code: it trains
-	// on every pair and its reverse (no self pairs), draws negatives in
-	// proportion to their degree among the items that are neither
-	// ancestors nor descendants of u (u itself may be drawn), and ranks
-	// ancestors and descendants together as positives with the query item
-	// among the candidates.
+	// on every pair and its reverse (and the self pairs unless
+	// NoSelfPairs), draws negatives in proportion to their degree among
+	// the items that are neither ancestors nor descendants of u (nor u,
+	// which is its own positive; with NoSelfPairs u itself may be drawn,
+	// as in the authors' published sampler), and ranks ancestors and
+	// descendants together as positives with the query item among the
+	// candidates.
 	Undirected = "undirected"
 )
 
@@ -70,9 +72,13 @@ type Config struct {
 	// NoEval turns the scheduled evaluations off (Evaluate still works),
 	// for timing the training alone.
 	NoEval bool
-	// NoSelfPairs disables the symmetrisation of the paper under the
-	// Directed protocol (each noun is also its own hypernym: (u, u) is
-	// added to the relations). The Undirected protocol never adds them.
+	// NoSelfPairs disables the symmetrisation of the paper (each noun is
+	// also its own hypernym: (u, u) is added to the training relations,
+	// under both protocols). Under Undirected it gives the authors' code
+	// as published, whose sampler may draw u as its own negative: with
+	// one table that asks for [u:v] > [u:u], which Cauchy-Schwarz forbids
+	// for one of two related items, and trains badly (docs/hypernymy.md,
+	// "Two protocols").
 	NoSelfPairs bool
 }
 

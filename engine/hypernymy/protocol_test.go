@@ -117,7 +117,8 @@ func TestEvaluateUndirectedBruteForce(t *testing.T) {
 }
 
 // TestUndirectedNegatives checks the Undirected sampler: negatives are
-// never ancestors or descendants of u (u itself is allowed), and their
+// never ancestors or descendants of u (u itself is allowed without the
+// self pairs, never with them), and their
 // frequencies follow the degrees (a star: the hub has degree n-1, each
 // leaf 1; for a pair of leaves (a, b) under a chain, see below).
 func TestUndirectedNegatives(t *testing.T) {
@@ -130,7 +131,8 @@ func TestUndirectedNegatives(t *testing.T) {
 	}
 	pairs = append(pairs, [2]int{m + 1, 1}, [2]int{m + 1, 0})
 	const k = 200
-	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Negatives: k, BatchSize: 10000, Seed: 4, Protocol: Undirected})
+	// The authors' sampler as published (no self pairs): u may be drawn.
+	tr, err := NewTrainer(n, pairs, Config{Dim: 2, Negatives: k, BatchSize: 10000, Seed: 4, Protocol: Undirected, NoSelfPairs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +183,31 @@ func TestUndirectedNegatives(t *testing.T) {
 	}
 	if count[2] == 0 {
 		t.Error("u was never drawn as its own negative")
+	}
+
+	// With the self pairs (the default): (u, u) is a training relation
+	// and u is never its own negative.
+	tr, err = NewTrainer(n, pairs, Config{Dim: 2, Negatives: k, BatchSize: 10000, Seed: 4, Protocol: Undirected})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.pos) != 2*len(pairs)+n {
+		t.Fatalf("%d training relations, want each pair, its reverse and the %d self pairs: %d", len(tr.pos), n, 2*len(pairs)+n)
+	}
+	batch = batch[:0]
+	for i := range tr.pos {
+		batch = append(batch, i)
+	}
+	for rep := 0; rep < 5; rep++ {
+		tr.sampleNegatives(batch)
+		for b, pi := range batch {
+			u := tr.pos[pi][0]
+			for _, w := range tr.negs[b*k : (b+1)*k] {
+				if int(w) == u || (w >= 0 && tr.graph.has(u, int(w))) {
+					t.Fatalf("negative %d of %d: u itself or a relation", w, u)
+				}
+			}
+		}
 	}
 }
 

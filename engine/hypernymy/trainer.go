@@ -107,7 +107,12 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	}
 	g := sym
 	if cfg.Protocol == Undirected {
-		g = &hypGraph{n: n, start: undir.start, adj: undir.adj}
+		// Ancestors and descendants, and u itself unless NoSelfPairs (a
+		// training graph: no query restriction, u not a candidate of its
+		// own when it is its own positive).
+		if g, err = newHypGraph(n, undir.pairs(), !cfg.NoSelfPairs); err != nil {
+			return nil, err
+		}
 	}
 	if len(g.adj) == 0 {
 		return nil, errors.New("hypernymy: no relations to train on")
@@ -163,8 +168,9 @@ func (t *Trainer) Config() Config { return t.cfg }
 // Len returns the number of items n.
 func (t *Trainer) Len() int { return t.n }
 
-// Relations returns the training relations (the input pairs, deduplicated,
-// plus (u, u) for every u unless NoSelfPairs), sorted.
+// Relations returns the training relations (the input pairs,
+// deduplicated, with their reverses under the Undirected protocol, plus
+// (u, u) for every u unless NoSelfPairs), sorted.
 func (t *Trainer) Relations() [][2]int {
 	return append([][2]int(nil), t.pos...)
 }
