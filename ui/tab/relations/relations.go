@@ -192,7 +192,7 @@ func New(h Host) *Tab {
 		fmt.Sprintf("Learning rate 0 = default (SGD: %g for d ≤ 4, %g above; Adam: %g). ",
 			hypernymy.DefaultLR(2, hypernymy.SGD), hypernymy.DefaultLR(5, hypernymy.SGD), hypernymy.DefaultLR(2, hypernymy.Adam)) +
 		"Dimension 1 to 16; above 3 the canvas shows the plane chosen in the Explore tab. " +
-		"Protocol: directed trains (child, ancestor) pairs and ranks ancestors (Poincaré embeddings' reference); undirected trains both directions and ranks ancestors and descendants (the paper's authors' code). " +
+		"Protocol: directed trains (child, ancestor) pairs and ranks ancestors (Poincaré embeddings' reference); undirected trains both directions and ranks ancestors and descendants (the paper's authors' code); both also train each noun as its own hypernym. " +
 		"Evaluation ranks each item's true relations among all items (mean rank, MAP); on large data (the WordNet nouns) rank a sample of evenly spaced items: exact ranks of those rows, an estimate of the whole at a fraction of the time.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
