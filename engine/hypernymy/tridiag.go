@@ -127,9 +127,12 @@ func hypTred2(w, diag, off []float64, d int) {
 // hypTred2 by the implicit QL iteration, applying the rotations to the
 // rows of w: on return diag holds the eigenvalues (unordered) and the
 // rows of w the eigenvectors. It returns false if an eigenvalue did not
-// converge in 30 iterations (non-finite input).
-func hypTql2(w, diag, off []float64, d int) bool {
+// converge in 30 iterations (non-finite input). rot (at least 2d long)
+// is scratch: the cosines and sines of a sweep, applied to w in one call
+// of hypRotSweep once the sweep's scalar part is done.
+func hypTql2(w, diag, off, rot []float64, d int) bool {
 	w = w[:d*d]
+	cs, ss := rot[:d], rot[d:2*d]
 	diag, off = diag[:d], off[:d]
 	for i := 1; i < d; i++ {
 		off[i-1] = off[i]
@@ -182,15 +185,9 @@ func hypTql2(w, diag, off []float64, d int) bool {
 					c = p * ir
 					p = c*diag[i] - s*g
 					diag[i+1] = h + s*(c*g+s*diag[i])
-					a := w[i*d : i*d+d]
-					b := w[(i+1)*d : (i+1)*d+len(a)]
-					b = b[:len(a)]
-					for k, ak := range a {
-						bk := b[k]
-						b[k] = s*ak + c*bk
-						a[k] = c*ak - s*bk
-					}
+					cs[i], ss[i] = c, s
 				}
+				hypRotSweep(w, d, l, m, cs, ss)
 				p = -s * s2 * c3 * el1 * off[l] / dl1
 				off[l] = s * p
 				diag[l] = c * p
