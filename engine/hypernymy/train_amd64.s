@@ -39,8 +39,10 @@ GLOBL hypTrainIdx<>(SB), RODATA|NOPTR, $128
 //
 //	c[r,:] = (flags&4 ? c[r,:] : 0) + sum_{p=p0}^{p1-1} a[r*ars+p*aps] b[p,:]
 //
-// with p0 = r if flags&1 (else 0) and p1 = r+1 if flags&2 (else d), the
-// sum in order of p by FMA. Columns go in blocks of 16 (four vectors).
+// with p0 = r if flags&1 (else 0) and p1 = r+1 if flags&2 (else d).
+// Columns go in blocks of up to 16 (n = 1..4 vectors, the last one
+// masked); the sum over p runs two terms at a time into two sets of
+// accumulators (even and odd p, by FMA), added at the end.
 TEXT ·hypGemmAVX2(SB), NOSPLIT, $0-56
 	MOVQ c+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -83,6 +85,10 @@ gzero:
 	VXORPD Y3, Y3, Y3
 
 ginit:
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
 	XORQ    R13, R13
 	TESTQ   $1, R10
 	CMOVQNE R12, R13
@@ -100,40 +106,130 @@ ginit:
 	IMULQ   CX, R15
 	ADDQ    R11, R15
 	LEAQ    (DX)(R15*8), R15
-	CMPQ    CX, $8
-	JLE     gp8
-
-gp:
-	CMPQ R13, R14
-	JGE  gstore
+	SUBQ    R13, R14 // terms left
+	MOVQ    CX, R13
+	SUBQ    R11, R13 // columns left in the block
+	CMPQ    R13, $12
+	JGT     gn4
+	CMPQ    R13, $8
+	JGT     gn3
+	CMPQ    R13, $4
+	JGT     gn2
+gn1:
+	CMPQ R14, $2
+	JLT  gn1tail
 	VBROADCASTSD (AX), Y8
-	VMASKMOVPD   0(R15), Y12, Y9
-	VFMADD231PD  Y9, Y8, Y0
-	VMASKMOVPD   32(R15), Y13, Y10
-	VFMADD231PD  Y10, Y8, Y1
-	VMASKMOVPD   64(R15), Y14, Y11
-	VFMADD231PD  Y11, Y8, Y2
-	VMASKMOVPD   96(R15), Y15, Y9
-	VFMADD231PD  Y9, Y8, Y3
-	ADDQ         R9, AX
-	LEAQ         (R15)(CX*8), R15
-	INCQ         R13
-	JMP          gp
+	VBROADCASTSD (AX)(R9*1), Y9
+	VMASKMOVPD  0(R15), Y12, Y10
+	VFMADD231PD Y10, Y8, Y0
+	VMASKMOVPD  0(R15)(CX*8), Y12, Y11
+	VFMADD231PD Y11, Y9, Y4
+	LEAQ (AX)(R9*2), AX
+	LEAQ (R15)(CX*8), R15
+	LEAQ (R15)(CX*8), R15
+	SUBQ $2, R14
+	JMP  gn1
 
-gp8: // d <= 8: the last two vectors are all masked out.
-	CMPQ R13, R14
-	JGE  gstore
+gn1tail:
+	CMPQ R14, $1
+	JLT  gstore
 	VBROADCASTSD (AX), Y8
-	VMASKMOVPD   0(R15), Y12, Y9
-	VFMADD231PD  Y9, Y8, Y0
-	VMASKMOVPD   32(R15), Y13, Y10
-	VFMADD231PD  Y10, Y8, Y1
-	ADDQ         R9, AX
-	LEAQ         (R15)(CX*8), R15
-	INCQ         R13
-	JMP          gp8
+	VMASKMOVPD  0(R15), Y12, Y10
+	VFMADD231PD Y10, Y8, Y0
+	JMP gstore
+
+gn2:
+	CMPQ R14, $2
+	JLT  gn2tail
+	VBROADCASTSD (AX), Y8
+	VBROADCASTSD (AX)(R9*1), Y9
+	VFMADD231PD 0(R15), Y8, Y0
+	VFMADD231PD 0(R15)(CX*8), Y9, Y4
+	VMASKMOVPD  32(R15), Y13, Y10
+	VFMADD231PD Y10, Y8, Y1
+	VMASKMOVPD  32(R15)(CX*8), Y13, Y11
+	VFMADD231PD Y11, Y9, Y5
+	LEAQ (AX)(R9*2), AX
+	LEAQ (R15)(CX*8), R15
+	LEAQ (R15)(CX*8), R15
+	SUBQ $2, R14
+	JMP  gn2
+
+gn2tail:
+	CMPQ R14, $1
+	JLT  gstore
+	VBROADCASTSD (AX), Y8
+	VFMADD231PD 0(R15), Y8, Y0
+	VMASKMOVPD  32(R15), Y13, Y10
+	VFMADD231PD Y10, Y8, Y1
+	JMP gstore
+
+gn3:
+	CMPQ R14, $2
+	JLT  gn3tail
+	VBROADCASTSD (AX), Y8
+	VBROADCASTSD (AX)(R9*1), Y9
+	VFMADD231PD 0(R15), Y8, Y0
+	VFMADD231PD 0(R15)(CX*8), Y9, Y4
+	VFMADD231PD 32(R15), Y8, Y1
+	VFMADD231PD 32(R15)(CX*8), Y9, Y5
+	VMASKMOVPD  64(R15), Y14, Y10
+	VFMADD231PD Y10, Y8, Y2
+	VMASKMOVPD  64(R15)(CX*8), Y14, Y11
+	VFMADD231PD Y11, Y9, Y6
+	LEAQ (AX)(R9*2), AX
+	LEAQ (R15)(CX*8), R15
+	LEAQ (R15)(CX*8), R15
+	SUBQ $2, R14
+	JMP  gn3
+
+gn3tail:
+	CMPQ R14, $1
+	JLT  gstore
+	VBROADCASTSD (AX), Y8
+	VFMADD231PD 0(R15), Y8, Y0
+	VFMADD231PD 32(R15), Y8, Y1
+	VMASKMOVPD  64(R15), Y14, Y10
+	VFMADD231PD Y10, Y8, Y2
+	JMP gstore
+
+gn4:
+	CMPQ R14, $2
+	JLT  gn4tail
+	VBROADCASTSD (AX), Y8
+	VBROADCASTSD (AX)(R9*1), Y9
+	VFMADD231PD 0(R15), Y8, Y0
+	VFMADD231PD 0(R15)(CX*8), Y9, Y4
+	VFMADD231PD 32(R15), Y8, Y1
+	VFMADD231PD 32(R15)(CX*8), Y9, Y5
+	VFMADD231PD 64(R15), Y8, Y2
+	VFMADD231PD 64(R15)(CX*8), Y9, Y6
+	VMASKMOVPD  96(R15), Y15, Y10
+	VFMADD231PD Y10, Y8, Y3
+	VMASKMOVPD  96(R15)(CX*8), Y15, Y11
+	VFMADD231PD Y11, Y9, Y7
+	LEAQ (AX)(R9*2), AX
+	LEAQ (R15)(CX*8), R15
+	LEAQ (R15)(CX*8), R15
+	SUBQ $2, R14
+	JMP  gn4
+
+gn4tail:
+	CMPQ R14, $1
+	JLT  gstore
+	VBROADCASTSD (AX), Y8
+	VFMADD231PD 0(R15), Y8, Y0
+	VFMADD231PD 32(R15), Y8, Y1
+	VFMADD231PD 64(R15), Y8, Y2
+	VMASKMOVPD  96(R15), Y15, Y10
+	VFMADD231PD Y10, Y8, Y3
+	JMP gstore
 
 gstore:
+	VADDPD     Y4, Y0, Y0
+	VADDPD     Y5, Y1, Y1
+	VADDPD     Y6, Y2, Y2
+	VADDPD     Y7, Y3, Y3
 	VMASKMOVPD Y0, Y12, 0(BX)
 	VMASKMOVPD Y1, Y13, 32(BX)
 	VMASKMOVPD Y2, Y14, 64(BX)
@@ -157,6 +253,7 @@ gdone:
 //
 // with the same operations (no FMA), so bit for bit the same. Row i+1 of
 // one rotation is row i of the previous one, so it stays in registers.
+// Columns go in blocks of up to 16 (n = 1..4 vectors, the last masked).
 TEXT ·hypRotSweepAVX2(SB), NOSPLIT, $0-48
 	MOVQ w+0(FP), DI
 	MOVQ d+8(FP), CX
@@ -174,6 +271,7 @@ rblock:
 	MOVQ CX, AX
 	SUBQ R11, AX
 	MASKS
+	MOVQ  AX, R13 // columns left in the block
 	MOVQ  R9, BX
 	IMULQ CX, BX
 	ADDQ  R11, BX
@@ -184,15 +282,19 @@ rblock:
 	VMASKMOVPD 96(BX), Y15, Y3
 	MOVQ R9, R12
 	DECQ R12 // i
-
-rrot:
+	CMPQ R13, $12
+	JGT  rn4
+	CMPQ R13, $8
+	JGT  rn3
+	CMPQ R13, $4
+	JGT  rn2
+rn1:
 	CMPQ R12, R8
 	JLT  rend
 	MOVQ BX, AX
 	SUBQ R10, AX // row a = row i
 	VBROADCASTSD (SI)(R12*8), Y8
 	VBROADCASTSD (DX)(R12*8), Y9
-
 	VMASKMOVPD 0(AX), Y12, Y4
 	VMULPD     Y4, Y9, Y10
 	VMULPD     Y0, Y8, Y11
@@ -201,7 +303,25 @@ rrot:
 	VMULPD     Y4, Y8, Y11
 	VMULPD     Y0, Y9, Y0
 	VSUBPD     Y0, Y11, Y0
+	MOVQ AX, BX
+	DECQ R12
+	JMP  rn1
 
+rn2:
+	CMPQ R12, R8
+	JLT  rend
+	MOVQ BX, AX
+	SUBQ R10, AX // row a = row i
+	VBROADCASTSD (SI)(R12*8), Y8
+	VBROADCASTSD (DX)(R12*8), Y9
+	VMOVUPD    0(AX), Y4
+	VMULPD     Y4, Y9, Y10
+	VMULPD     Y0, Y8, Y11
+	VADDPD     Y11, Y10, Y10
+	VMOVUPD    Y10, 0(BX)
+	VMULPD     Y4, Y8, Y11
+	VMULPD     Y0, Y9, Y0
+	VSUBPD     Y0, Y11, Y0
 	VMASKMOVPD 32(AX), Y13, Y4
 	VMULPD     Y4, Y9, Y10
 	VMULPD     Y1, Y8, Y11
@@ -210,10 +330,33 @@ rrot:
 	VMULPD     Y4, Y8, Y11
 	VMULPD     Y1, Y9, Y1
 	VSUBPD     Y1, Y11, Y1
+	MOVQ AX, BX
+	DECQ R12
+	JMP  rn2
 
-	CMPQ CX, $8
-	JLE  rskip
-
+rn3:
+	CMPQ R12, R8
+	JLT  rend
+	MOVQ BX, AX
+	SUBQ R10, AX // row a = row i
+	VBROADCASTSD (SI)(R12*8), Y8
+	VBROADCASTSD (DX)(R12*8), Y9
+	VMOVUPD    0(AX), Y4
+	VMULPD     Y4, Y9, Y10
+	VMULPD     Y0, Y8, Y11
+	VADDPD     Y11, Y10, Y10
+	VMOVUPD    Y10, 0(BX)
+	VMULPD     Y4, Y8, Y11
+	VMULPD     Y0, Y9, Y0
+	VSUBPD     Y0, Y11, Y0
+	VMOVUPD    32(AX), Y4
+	VMULPD     Y4, Y9, Y10
+	VMULPD     Y1, Y8, Y11
+	VADDPD     Y11, Y10, Y10
+	VMOVUPD    Y10, 32(BX)
+	VMULPD     Y4, Y8, Y11
+	VMULPD     Y1, Y9, Y1
+	VSUBPD     Y1, Y11, Y1
 	VMASKMOVPD 64(AX), Y14, Y4
 	VMULPD     Y4, Y9, Y10
 	VMULPD     Y2, Y8, Y11
@@ -222,7 +365,41 @@ rrot:
 	VMULPD     Y4, Y8, Y11
 	VMULPD     Y2, Y9, Y2
 	VSUBPD     Y2, Y11, Y2
+	MOVQ AX, BX
+	DECQ R12
+	JMP  rn3
 
+rn4:
+	CMPQ R12, R8
+	JLT  rend
+	MOVQ BX, AX
+	SUBQ R10, AX // row a = row i
+	VBROADCASTSD (SI)(R12*8), Y8
+	VBROADCASTSD (DX)(R12*8), Y9
+	VMOVUPD    0(AX), Y4
+	VMULPD     Y4, Y9, Y10
+	VMULPD     Y0, Y8, Y11
+	VADDPD     Y11, Y10, Y10
+	VMOVUPD    Y10, 0(BX)
+	VMULPD     Y4, Y8, Y11
+	VMULPD     Y0, Y9, Y0
+	VSUBPD     Y0, Y11, Y0
+	VMOVUPD    32(AX), Y4
+	VMULPD     Y4, Y9, Y10
+	VMULPD     Y1, Y8, Y11
+	VADDPD     Y11, Y10, Y10
+	VMOVUPD    Y10, 32(BX)
+	VMULPD     Y4, Y8, Y11
+	VMULPD     Y1, Y9, Y1
+	VSUBPD     Y1, Y11, Y1
+	VMOVUPD    64(AX), Y4
+	VMULPD     Y4, Y9, Y10
+	VMULPD     Y2, Y8, Y11
+	VADDPD     Y11, Y10, Y10
+	VMOVUPD    Y10, 64(BX)
+	VMULPD     Y4, Y8, Y11
+	VMULPD     Y2, Y9, Y2
+	VSUBPD     Y2, Y11, Y2
 	VMASKMOVPD 96(AX), Y15, Y4
 	VMULPD     Y4, Y9, Y10
 	VMULPD     Y3, Y8, Y11
@@ -231,11 +408,9 @@ rrot:
 	VMULPD     Y4, Y8, Y11
 	VMULPD     Y3, Y9, Y3
 	VSUBPD     Y3, Y11, Y3
-
-rskip:
 	MOVQ AX, BX
 	DECQ R12
-	JMP  rrot
+	JMP  rn4
 
 rend:
 	VMASKMOVPD Y0, Y12, 0(BX)
