@@ -24,5 +24,11 @@ func adamUpdate(x, g, m, v []float64, c *[6]float64) {
 		return
 	}
 	_, _, _ = g[n-1], m[n-1], v[n-1]
-	adamUpdateAVX2(unsafe.SliceData(x), unsafe.SliceData(g), unsafe.SliceData(m), unsafe.SliceData(v), n, c)
+	n4 := n &^ 3
+	if n4 > 0 {
+		adamUpdateAVX2(unsafe.SliceData(x), unsafe.SliceData(g), unsafe.SliceData(m), unsafe.SliceData(v), n4, c)
+	}
+	if n4 < n {
+		adamUpdateRef(x[n4:], g[n4:], m[n4:], v[n4:], c)
+	}
 }
