@@ -176,14 +176,21 @@ func hypTql2(w, diag, off, rot []float64, d int) bool {
 					c3 = c2
 					c2 = c
 					s2 = s
-					g = c * off[i]
+					oi := off[i]
+					g = c * oi
 					h = c * p
-					r = hypHypot(p, off[i])
+					r = hypHypot(p, oi)
 					off[i+1] = s * r
-					ir := 1 / r
-					s = off[i] * ir
-					c = p * ir
-					p = c*diag[i] - s*g
+					// The new p = c diag[i] - s g with c = p / r,
+					// s = oi / r, as (p diag[i] - oi g) / r: its
+					// numerator is computed while the square root runs,
+					// which shortens the chain of dependent operations
+					// from one rotation to the next (sqrt, then one
+					// division).
+					num := p*diag[i] - oi*g
+					s = oi / r
+					c = p / r
+					p = num / r
 					diag[i+1] = h + s*(c*g+s*diag[i])
 					cs[i], ss[i] = c, s
 				}
