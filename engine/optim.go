@@ -65,11 +65,20 @@ func (a *Adam) Update(x, g []float64, off int, lr float64) {
 	const b1, b2 = 0.9, 0.999
 	m, v := a.m[off:off+len(x)], a.v[off:off+len(x)]
 	g = g[:len(x)]
-	s := lr * a.a
+	c := [6]float64{b1, 1 - b1, b2, 1 - b2, lr * a.a, AdamEps}
+	adamUpdate(x, g, m, v, &c)
+}
+
+// adamUpdateRef is the plain loop of Update, c = b1, 1-b1, b2, 1-b2, the
+// step lr a.a and epsilon (optim_amd64.s does the same operations four
+// elements at a time).
+func adamUpdateRef(x, g, m, v []float64, c *[6]float64) {
+	b1, c1, b2, c2, s, eps := c[0], c[1], c[2], c[3], c[4], c[5]
+	g, m, v = g[:len(x)], m[:len(x)], v[:len(x)]
 	for k := range x {
-		m[k] = b1*m[k] + (1-b1)*g[k]
-		v[k] = b2*v[k] + (1-b2)*g[k]*g[k]
-		x[k] -= s * m[k] / (math.Sqrt(v[k]) + AdamEps)
+		m[k] = b1*m[k] + c1*g[k]
+		v[k] = b2*v[k] + c2*g[k]*g[k]
+		x[k] -= s * m[k] / (math.Sqrt(v[k]) + eps)
 	}
 }
 

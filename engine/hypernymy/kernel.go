@@ -52,7 +52,7 @@ func (h *hypEig) rows(m, w, lam []float64) {
 	}
 	copy(w, m[:d*d])
 	hypTred2(w, lam, h.e, d)
-	if !hypTql2(w, lam, h.e, d) {
+	if !hypTql2(w, lam, h.e, h.work, d) {
 		// QL failed to converge (non-finite input): fall back to Jacobi,
 		// which always terminates.
 		engine.JacobiEigen(m, d, w, lam)

@@ -83,16 +83,21 @@ type hypPairWS struct {
 	y, q, lam  []float64
 	score, wt  []float64
 	m, g, s, t []float64
+	yt, qg, qs []float64 // scratch of the AVX2 path (train_amd64.s)
 	f          []float64
 	eig        *hypEig
 }
 
 func newHypPairWS(d, k int) *hypPairWS {
 	dd := d * d
-	return &hypPairWS{d: d, y: make([]float64, k*dd), q: make([]float64, k*dd),
+	ws := &hypPairWS{d: d, y: make([]float64, k*dd), q: make([]float64, k*dd),
 		lam: make([]float64, k*d), score: make([]float64, k), wt: make([]float64, k),
 		m: make([]float64, dd), g: make([]float64, dd), s: make([]float64, dd),
 		t: make([]float64, dd), f: make([]float64, d), eig: newHypEig(d)}
+	if hypTrainAVX2 {
+		ws.yt, ws.qg, ws.qs = make([]float64, dd), make([]float64, dd), make([]float64, dd)
+	}
+	return ws
 }
 
 // hypPairLoss adds to acc the gradient of the loss
@@ -115,10 +120,27 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	for j, v := range cand {
 		lv := fact[int(v)*dd : (int(v)+1)*dd]
 		y := ws.y[j*dd : (j+1)*dd]
-		hypMulUpper(y, ft, lv, d)
 		m := ws.m[:dd]
-		// M = Y Y^T + eps K (lower triangle, mirrored).
-		hypGramLower(m, y, ku, eps, d)
+		if hypTrainAVX2 {
+			hypGemm(y, ft, lv, d, d, 1, hypGemmUpper)
+			// M = eps K + Y Y^T, both full; the products y_rp y_qp are
+			// summed in the same order for m_rq and m_qr, so M is
+			// exactly symmetric.
+			yt := ws.yt[:dd]
+			for r := 0; r < d; r++ {
+				for q := 0; q < d; q++ {
+					yt[q*d+r] = y[r*d+q]
+				}
+			}
+			for i, x := range ku[:dd] {
+				m[i] = eps * x
+			}
+			hypGemm(m, y, yt, d, d, 1, hypGemmAcc)
+		} else {
+			hypMulUpper(y, ft, lv, d)
+			// M = Y Y^T + eps K (lower triangle, mirrored).
+			hypGramLower(m, y, ku, eps, d)
+		}
 		lam := ws.lam[j*d : (j+1)*d]
 		ws.eig.rows(m, ws.q[j*dd:(j+1)*dd], lam)
 		var tr float64
@@ -164,6 +186,30 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		}
 		q := ws.q[j*dd : (j+1)*dd]
 		lam := ws.lam[j*d : (j+1)*d]
+		if hypTrainAVX2 {
+			// G += Q^T diag(w sqrt(lambda)) Q and S = Q^T diag(w /
+			// sqrt(lambda)) Q (full), then t = F S, gl += t Y.
+			qg, qs := ws.qg[:dd], ws.qs[:dd]
+			for p := 0; p < d; p++ {
+				sl := math.Sqrt(lam[p])
+				fg := w * sl
+				var fs float64
+				if sl > 0 {
+					fs = w / sl
+				}
+				qp := q[p*d : p*d+d]
+				gp, sp := qg[p*d:p*d+len(qp)], qs[p*d:p*d+len(qp)]
+				for k, x := range qp {
+					gp[k] = fg * x
+					sp[k] = fs * x
+				}
+			}
+			hypGemm(g, qg, q, d, 1, d, hypGemmAcc)
+			hypGemm(ws.s, qs, q, d, 1, d, 0)
+			hypGemm(ws.t, ft, ws.s, d, 1, d, hypGemmLower)
+			hypGemm(gl, ws.t, ws.y[j*dd:(j+1)*dd], d, d, 1, hypGemmAcc)
+			continue
+		}
 		// G += w M^{1/2} = sum_p w sqrt(lambda_p) q_p q_p^T (lower
 		// triangle; mirrored at the end), and S = M^{-1/2} (lower
 		// triangle, mirrored below), both as rank-one updates along the
@@ -228,6 +274,11 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		hypMulAdd(gl, t, ws.y[j*dd:(j+1)*dd], d)
 	}
 	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = F_u^{-T} G P_u, P_u = F_u^{-1} L_u.
+	if hypTrainAVX2 {
+		hypGemm(ws.t, g, c.p[u*dd:(u+1)*dd], d, d, 1, 0)
+		hypGemm(glu, c.fit[u*dd:(u+1)*dd], ws.t, d, d, 1, hypGemmUpper|hypGemmAcc)
+		return loss
+	}
 	for r := 0; r < d; r++ {
 		for s := 0; s < r; s++ {
 			g[s*d+r] = g[r*d+s]

@@ -127,9 +127,12 @@ func hypTred2(w, diag, off []float64, d int) {
 // hypTred2 by the implicit QL iteration, applying the rotations to the
 // rows of w: on return diag holds the eigenvalues (unordered) and the
 // rows of w the eigenvectors. It returns false if an eigenvalue did not
-// converge in 30 iterations (non-finite input).
-func hypTql2(w, diag, off []float64, d int) bool {
+// converge in 30 iterations (non-finite input). rot (at least 2d long)
+// is scratch: the cosines and sines of a sweep, applied to w in one call
+// of hypRotSweep once the sweep's scalar part is done.
+func hypTql2(w, diag, off, rot []float64, d int) bool {
 	w = w[:d*d]
+	cs, ss := rot[:d], rot[d:2*d]
 	diag, off = diag[:d], off[:d]
 	for i := 1; i < d; i++ {
 		off[i-1] = off[i]
@@ -173,24 +176,25 @@ func hypTql2(w, diag, off []float64, d int) bool {
 					c3 = c2
 					c2 = c
 					s2 = s
-					g = c * off[i]
+					oi := off[i]
+					g = c * oi
 					h = c * p
-					r = hypHypot(p, off[i])
+					r = hypHypot(p, oi)
 					off[i+1] = s * r
-					ir := 1 / r
-					s = off[i] * ir
-					c = p * ir
-					p = c*diag[i] - s*g
+					// The new p = c diag[i] - s g with c = p / r,
+					// s = oi / r, as (p diag[i] - oi g) / r: its
+					// numerator is computed while the square root runs,
+					// which shortens the chain of dependent operations
+					// from one rotation to the next (sqrt, then one
+					// division).
+					num := p*diag[i] - oi*g
+					s = oi / r
+					c = p / r
+					p = num / r
 					diag[i+1] = h + s*(c*g+s*diag[i])
-					a := w[i*d : i*d+d]
-					b := w[(i+1)*d : (i+1)*d+len(a)]
-					b = b[:len(a)]
-					for k, ak := range a {
-						bk := b[k]
-						b[k] = s*ak + c*bk
-						a[k] = c*ak - s*bk
-					}
+					cs[i], ss[i] = c, s
 				}
+				hypRotSweep(w, d, l, m, cs, ss)
 				p = -s * s2 * c3 * el1 * off[l] / dl1
 				off[l] = s * p
 				diag[l] = c * p
