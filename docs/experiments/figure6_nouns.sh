@@ -20,10 +20,11 @@ bin=${BURESCOPE:-$PWD/burescope}
 wn=wordnet:${WORDNET:-/usr/share/wordnet}
 mkdir -p "$out"
 cd "$out"
-run() { # NAME DIM EPOCHS TRAIN_PROTOCOL EVERY RANK_PROTOCOLS
+run() { # NAME DIM EPOCHS TRAIN_PROTOCOL EVERY RANK_PROTOCOLS [TRAIN_FLAGS...]
   local name=$1 d=$2 ep=$3 proto=$4 every=$5 ranks=$6
+  shift 6
   /usr/bin/time -v nice -n 19 "$bin" train-relations "$wn" --dim "$d" --epochs "$ep" --protocol "$proto" \
-    --no-eval --workers 2 --out "$name.json" > "$name.train.json" 2> "$name.train.log"
+    --no-eval --workers 2 --out "$name.json" "$@" > "$name.train.json" 2> "$name.train.log"
   for p in $ranks; do
     /usr/bin/time -v nice -n 19 "$bin" eval-relations "$name.json" "$wn" --protocol "$p" --every "$every" \
       --workers 2 > "$name.eval.$p.json" 2> "$name.eval.$p.log"
@@ -31,6 +32,7 @@ run() { # NAME DIM EPOCHS TRAIN_PROTOCOL EVERY RANK_PROTOCOLS
 }
 run nouns_d3 3 10 directed 1 "directed undirected"
 run nouns_d4 4 10 directed 1 "directed undirected"
-run nouns_undir_d2 2 10 undirected 1 "directed undirected"
+run nouns_undir_d2 2 10 undirected 1 "directed undirected" --no-self-pairs # the authors' sampler as published
+run nouns_undirself_d2 2 10 undirected 1 "directed undirected"                 # with the self pairs (the default)
 run nouns_d10 10 2 directed 25 "directed undirected"
 run nouns_d20 20 1 directed 100 "directed"
