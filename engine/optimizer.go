@@ -116,7 +116,9 @@ type Optimizer struct {
 	rollbacks int
 	rng       *rand.Rand
 
-	classical1 float64
+	classical1 float64 // NaN until ensureClassical
+	// classicalSet says that classical1 was computed.
+	classicalSet bool
 	point1     atomic.Uint64 // math.Float64bits of PointStress1 (NaN = not computed)
 	pointMeans []float64     // the point-MDS baseline's means, input units (nil = not computed)
 	latest     atomic.Pointer[Snapshot]
@@ -287,11 +289,10 @@ func (p *Prepared) build(b Backend) (*Optimizer, error) {
 	}
 	o.updGood, _ = newUpdater(opt.Optimizer, size)
 	o.classical = p.classical
-	c1, err := PointStress1(context.Background(), prob, b, o.classical)
-	if err != nil {
-		return nil, err
-	}
-	o.classical1 = c1
+	// The classical-MDS reference stress costs one more evaluation of all
+	// pairs: it is left to the first Step or Run (ensureClassical), so
+	// that the first snapshot (an app's first frame) does not wait for it.
+	o.classical1 = math.NaN()
 	if err := o.reset(opt.Seed); err != nil {
 		return nil, err
 	}
@@ -743,8 +744,8 @@ func (o *Optimizer) done() bool {
 func (o *Optimizer) Step(ctx context.Context, k int) (*Snapshot, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	var err error
-	for a := 0; a < k && !o.done(); a++ {
+	err := o.ensureClassical(ctx)
+	for a := 0; a < k && !o.done() && err == nil; a++ {
 		if err = o.iterate(ctx); err != nil {
 			break
 		}
@@ -762,8 +763,8 @@ func (o *Optimizer) Run(ctx context.Context, every time.Duration, publish func(*
 	for {
 		o.mu.Lock()
 		stop := o.done()
-		var err error
-		if !stop {
+		err := o.ensureClassical(ctx)
+		if !stop && err == nil {
 			err = o.iterate(ctx)
 		}
 		var sn *Snapshot
@@ -783,6 +784,22 @@ func (o *Optimizer) Run(ctx context.Context, every time.Duration, publish func(*
 			return nil
 		}
 	}
+}
+
+// ensureClassical computes ClassicalStress1 (the stress-1 of the
+// classical-MDS points) the first time it is needed: one point
+// evaluation on the optimiser's backend, which holds its problem. The
+// caller holds o.mu.
+func (o *Optimizer) ensureClassical(ctx context.Context) error {
+	if o.classicalSet {
+		return nil
+	}
+	c1, err := pointStress1Loaded(ctx, o.prob, o.b, o.classical)
+	if err != nil {
+		return err
+	}
+	o.classical1, o.classicalSet = c1, true
+	return nil
 }
 
 // PointBaseline fits the point-MDS baseline (Diracs, same options, same

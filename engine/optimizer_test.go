@@ -500,3 +500,23 @@ func TestSnapshotConsistent(t *testing.T) {
 		}
 	}
 }
+
+// TestClassicalStressDeferred: the snapshot an Optimizer publishes when
+// built does not carry the classical-MDS reference stress (one more
+// evaluation of all pairs, kept out of an app's first frame); Step(ctx, 0)
+// computes it without iterating, equal to an independent recomputation.
+func TestClassicalStressDeferred(t *testing.T) {
+	n, dist := featureDistances(t, pisaPath, false)
+	o := newOpt(t, n, dist, engine.DefaultOptions(), 0)
+	if s0 := o.Latest(); !math.IsNaN(s0.ClassicalStress1) || s0.Iter != 0 {
+		t.Fatalf("first snapshot: classical %v at iteration %d, want NaN at 0", s0.ClassicalStress1, s0.Iter)
+	}
+	s, err := o.Step(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pointStress1(n, dist, mdsMeans(t, n, dist))
+	if s.Iter != 0 || !(math.Abs(s.ClassicalStress1-want) <= 1e-9) {
+		t.Errorf("after Step(0): classical %v at iteration %d, want %v at 0", s.ClassicalStress1, s.Iter, want)
+	}
+}

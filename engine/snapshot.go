@@ -27,7 +27,9 @@ type Snapshot struct {
 	Converged bool   // stopped by the tolerance rule (or no further progress possible)
 	Backend   string // name of the backend that computed it
 	// ClassicalStress1 is the stress-1 of classical MDS (points) on the
-	// same data; PointStress1 that of the point-MDS baseline, or NaN while
+	// same data (NaN in the snapshot an Optimizer publishes when it is
+	// built: it is computed by the first Step or Run, Step(ctx, 0)
+	// included); PointStress1 that of the point-MDS baseline, or NaN while
 	// it has not been computed (see Optimizer.PointBaseline).
 	ClassicalStress1, PointStress1 float64
 	// PointMeans are the means (n*Dim, input units) of the point-MDS

@@ -35,6 +35,11 @@ func PointStress1(ctx context.Context, p *NormalizedProblem, b Backend, means []
 	if err := b.Load(p.Problem); err != nil {
 		return 0, err
 	}
+	return pointStress1Loaded(ctx, p, b, means)
+}
+
+// pointStress1Loaded is PointStress1 on a backend already loaded with p.
+func pointStress1Loaded(ctx context.Context, p *NormalizedProblem, b Backend, means []float64) (float64, error) {
 	in := make([]float64, len(means))
 	for k, v := range means {
 		in[k] = v * p.Scale

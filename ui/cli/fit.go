@@ -248,6 +248,8 @@ func runFit(env Env) error {
 	var runErr error
 	if *iters > 0 {
 		runErr = o.Run(ctx, 100*time.Millisecond, publish)
+	} else {
+		_, runErr = o.Step(ctx, 0) // no iteration: the reports (classical stress) only
 	}
 	if bar != nil {
 		s := o.Latest()
