@@ -18,9 +18,11 @@ import (
 	"log"
 	"os"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -107,6 +109,14 @@ func main() {
 			}
 			c := plotColor(k)
 			l.Color, s.Color = c, c
+			// More series than colours: each colour's second and later
+			// uses get another point shape; the undirected ranking is dashed.
+			shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}
+			s.Shape = shapes[(k/8)%len(shapes)]
+			s.Radius = vg.Points(3.5)
+			if strings.HasSuffix(name, "rank undirected") {
+				l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			}
 			p.Add(l, s)
 			p.Legend.Add(name, l, s)
 		}
