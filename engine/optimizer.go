@@ -119,10 +119,10 @@ type Optimizer struct {
 	classical1 float64 // NaN until ensureClassical
 	// classicalSet says that classical1 was computed.
 	classicalSet bool
-	point1     atomic.Uint64 // math.Float64bits of PointStress1 (NaN = not computed)
-	pointMeans []float64     // the point-MDS baseline's means, input units (nil = not computed)
-	latest     atomic.Pointer[Snapshot]
-	budget     atomic.Int64 // MaxIter, changeable while running (SetMaxIter)
+	point1       atomic.Uint64 // math.Float64bits of PointStress1 (NaN = not computed)
+	pointMeans   []float64     // the point-MDS baseline's means, input units (nil = not computed)
+	latest       atomic.Pointer[Snapshot]
+	budget       atomic.Int64 // MaxIter, changeable while running (SetMaxIter)
 }
 
 // NewOptimizer prepares a fit of n objects with packed distances dist (in
