@@ -3,7 +3,7 @@ package hypernymy
 import "math"
 
 // Dot products of the bounds of the pruned evaluation (evaltree.go):
-// hypDot and hypDot4 use an AVX2+FMA kernel on amd64 where the CPU has
+// hypDot and the eigenbasis bounds use AVX2+FMA kernels on amd64 where the CPU has
 // one (dot_amd64.s) and these scalar loops elsewhere. The bounds carry
 // margins (hypBoundRel) far above the rounding differences between the
 // two; the exact scores use neither.

@@ -16,9 +16,6 @@ var hypHasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //go:noescape
 func hypDotAVX2(a, b *float64, n int) float64
 
-//go:noescape
-func hypDot4AVX2(m *float64, stride int, x *float64, n int, out *[4]float64)
-
 // hypDot returns the dot product of a and b (len(a) <= len(b)): by the
 // AVX2+FMA kernel where the CPU has it, else by hypDotScalar. Its
 // rounding differs from a plain loop's; the bounds that use it carry
@@ -33,22 +30,6 @@ func hypDot(a, b []float64) float64 {
 	}
 	b = b[:n]
 	return hypDotAVX2(unsafe.SliceData(a), unsafe.SliceData(b), n)
-}
-
-// hypDot4 writes to out the dot products of x with the four rows
-// m[r*stride : r*stride+len(x)], r = 0..3 (the last row must lie in m).
-func hypDot4(m []float64, stride int, x []float64, out *[4]float64) {
-	n := len(x)
-	if n == 0 {
-		*out = [4]float64{}
-		return
-	}
-	_ = m[3*stride+n-1] // bounds check of the last row
-	if !hypHasAVX2 {
-		hypDot4Scalar(m, stride, x, out)
-		return
-	}
-	hypDot4AVX2(unsafe.SliceData(m), stride, unsafe.SliceData(x), n, out)
 }
 
 //go:noescape

@@ -88,92 +88,10 @@ reduce:
 	MOVSD        X0, ret+24(FP)
 	RET
 
-// func hypDot4AVX2(m *float64, stride int, x *float64, n int, out *[4]float64)
-// out[r] = m[r*stride : r*stride+n] . x[0:n] for r = 0..3 (stride in
-// elements): one pass over x, eight accumulators (two per row).
-TEXT ·hypDot4AVX2(SB), NOSPLIT, $0-40
-	MOVQ m+0(FP), SI
-	MOVQ stride+8(FP), BX
-	SHLQ $3, BX
-	MOVQ x+16(FP), DI
-	MOVQ n+24(FP), CX
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	VXORPD Y12, Y12, Y12
-	XORQ   DX, DX
-
-loop8:
-	CMPQ CX, $8
-	JL   loop
-	VMOVUPD     (DI)(DX*1), Y4
-	VMOVUPD     32(DI)(DX*1), Y5
-	VFMADD231PD (SI)(DX*1), Y4, Y0
-	VFMADD231PD (R8)(DX*1), Y4, Y1
-	VFMADD231PD (R9)(DX*1), Y4, Y2
-	VFMADD231PD (R10)(DX*1), Y4, Y3
-	VFMADD231PD 32(SI)(DX*1), Y5, Y9
-	VFMADD231PD 32(R8)(DX*1), Y5, Y10
-	VFMADD231PD 32(R9)(DX*1), Y5, Y11
-	VFMADD231PD 32(R10)(DX*1), Y5, Y12
-	ADDQ        $64, DX
-	SUBQ        $8, CX
-	JMP         loop8
-
-loop:
-	CMPQ CX, $4
-	JL   tail
-	VMOVUPD     (DI)(DX*1), Y4
-	VFMADD231PD (SI)(DX*1), Y4, Y0
-	VFMADD231PD (R8)(DX*1), Y4, Y1
-	VFMADD231PD (R9)(DX*1), Y4, Y2
-	VFMADD231PD (R10)(DX*1), Y4, Y3
-	ADDQ        $32, DX
-	SUBQ        $4, CX
-	JMP         loop
-
-tail:
-	TESTQ CX, CX
-	JE    reduce
-	SHLQ  $5, CX
-	LEAQ  hypDotMask<>(SB), AX
-	VMOVUPD     (AX)(CX*1), Y8
-	VMASKMOVPD  (DI)(DX*1), Y8, Y4
-	VMASKMOVPD  (SI)(DX*1), Y8, Y5
-	VFMADD231PD Y5, Y4, Y0
-	VMASKMOVPD  (R8)(DX*1), Y8, Y5
-	VFMADD231PD Y5, Y4, Y1
-	VMASKMOVPD  (R9)(DX*1), Y8, Y5
-	VFMADD231PD Y5, Y4, Y2
-	VMASKMOVPD  (R10)(DX*1), Y8, Y5
-	VFMADD231PD Y5, Y4, Y3
-
-reduce:
-	VADDPD     Y9, Y0, Y0
-	VADDPD     Y10, Y1, Y1
-	VADDPD     Y11, Y2, Y2
-	VADDPD     Y12, Y3, Y3
-	// Y4 = [a0+a1, b0+b1, a2+a3, b2+b3], Y5 the same for c, d.
-	VHADDPD    Y1, Y0, Y4
-	VHADDPD    Y3, Y2, Y5
-	VPERM2F128 $0x21, Y5, Y4, Y6
-	VBLENDPD   $12, Y5, Y4, Y7
-	VADDPD     Y6, Y7, Y7
-	MOVQ       out+32(FP), AX
-	VMOVUPD    Y7, (AX)
-	VZEROUPPER
-	RET
-
 // func hypEigen4AVX2(m *float64, stride int, x *float64, n int, sl *[4]float64) float64
 // sum_r sl[r] sqrt(max(m[r*stride : r*stride+n] . x[0:n], 0)), r = 0..3:
-// the products as in hypDot4AVX2, then one vector square root.
+// one pass over x with two accumulators per row, then one vector
+// square root.
 TEXT ·hypEigen4AVX2(SB), NOSPLIT, $0-48
 	MOVQ m+0(FP), SI
 	MOVQ stride+8(FP), BX

@@ -8,12 +8,6 @@ var hypHasAVX2 = false
 // hypDot returns the dot product of a and b (len(a) <= len(b)).
 func hypDot(a, b []float64) float64 { return hypDotScalar(a, b) }
 
-// hypDot4 writes to out the dot products of x with the four rows
-// m[r*stride : r*stride+len(x)], r = 0..3.
-func hypDot4(m []float64, stride int, x []float64, out *[4]float64) {
-	hypDot4Scalar(m, stride, x, out)
-}
-
 // hypPrefetch does nothing here (a hint on amd64).
 func hypPrefetch(x []float64) {}
 

@@ -1,7 +1,8 @@
 package hypernymy
 
 // Plain-loop references of the training kernels of train_amd64.s (also
-// the fallbacks where they are not built).
+// the fallbacks where they are not built; hypGemm's reference, which no
+// build needs, is in train_ref_test.go).
 
 // Flags of hypGemm.
 const (
@@ -9,36 +10,6 @@ const (
 	hypGemmLower = 2 // p ends at r (a lower triangular)
 	hypGemmAcc   = 4 // add to c instead of overwriting it
 )
-
-// hypGemmRef sets, for every row r of the d x d row-major c,
-//
-//	c[r,:] = (flags&hypGemmAcc ? c[r,:] : 0) + sum_p a[r*ars+p*aps] b[p,:]
-//
-// over p = p0..p1-1, p0 = r with hypGemmUpper (else 0), p1 = r+1 with
-// hypGemmLower (else d): ars = d, aps = 1 reads a row-major, ars = 1,
-// aps = d transposed. c must not alias a or b.
-func hypGemmRef(c, a, b []float64, d, ars, aps, flags int) {
-	for r := 0; r < d; r++ {
-		cr := c[r*d : r*d+d]
-		if flags&hypGemmAcc == 0 {
-			clear(cr)
-		}
-		p0, p1 := 0, d
-		if flags&hypGemmUpper != 0 {
-			p0 = r
-		}
-		if flags&hypGemmLower != 0 {
-			p1 = r + 1
-		}
-		for p := p0; p < p1; p++ {
-			x := a[r*ars+p*aps]
-			bp := b[p*d : p*d+d]
-			for k := range cr {
-				cr[k] += x * bp[k]
-			}
-		}
-	}
-}
 
 // hypRotSweepRef applies the Givens rotations i = m-1 down to l (cosine
 // cs[i], sine ss[i]) to the rows i (a) and i+1 (b) of the d x d
