@@ -62,14 +62,14 @@ func LoadEmbedding(name string) (*engine.Embedding, error) {
 }
 
 // LoadLargeEmbedding is LoadEmbedding for a JSON file of up to
-// MaxFeatureRows items (no pairwise matrix is built from it: memory is
-// O(n d^2)), for commands that score relations, such as eval-relations
+// MaxFeatureRows items and MaxLargeFileSize bytes (no pairwise matrix is
+// built from it: memory is O(n d^2)), for commands that score relations, such as eval-relations
 // on the 82,115 WordNet nouns.
 func LoadLargeEmbedding(name string) (*engine.Embedding, error) {
 	if IsNumPyPath(name) {
 		return LoadNPY(name, NPYOptions{})
 	}
-	data, err := readInput(name)
+	data, err := readInputUpTo(name, largeFileLimit)
 	if err != nil {
 		return nil, err
 	}

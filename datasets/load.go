@@ -60,6 +60,11 @@ func ParseKind(s string) (Kind, error) {
 // readInput returns the bytes of a file path or of builtin:NAME, refusing
 // files larger than MaxFileSize.
 func readInput(name string) ([]byte, error) {
+	return readInputUpTo(name, fileLimit)
+}
+
+// readInputUpTo is readInput for files of up to max bytes.
+func readInputUpTo(name string, max int64) ([]byte, error) {
 	if strings.HasPrefix(name, BuiltinPrefix) {
 		b, ok := builtinByName(strings.TrimPrefix(name, BuiltinPrefix))
 		if !ok {
@@ -75,7 +80,14 @@ func readInput(name string) ([]byte, error) {
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, errf(name, "is a directory, not a file")
 	}
-	return readAllGuarded(f, name)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > fileLimit {
+		// Above the usual limit (LoadLargeEmbedding): the bytes and what
+		// is parsed from them (about as much again) must fit in memory.
+		if err := CheckMemory(fmt.Sprintf("%s: reading a %s file", name, FormatBytes(float64(st.Size()))), 2*float64(st.Size())); err != nil {
+			return nil, err
+		}
+	}
+	return readAllGuarded(f, name, max)
 }
 
 // Load reads a dataset from a file path or builtin:NAME, detecting its

@@ -60,7 +60,7 @@ func TestLoadReader(t *testing.T) {
 // reader as Load (at most MaxFileSize bytes, NUL bytes and endless lines
 // refused early); name is used in messages and to recognise a .json file.
 func LoadReader(r io.Reader, name string, opt Options) (*Dataset, error) {
-	data, err := readAllGuarded(r, name)
+	data, err := readAllGuarded(r, name, fileLimit)
 	if err != nil {
 		return nil, err
 	}

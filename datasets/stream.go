@@ -37,12 +37,13 @@ type guardReader struct {
 	line    int // 1-based line of the next byte
 	lineLen int // bytes of the current line so far
 	total   int64
+	max     int64 // the most bytes it passes (fileLimit unless set)
 }
 
 // newGuardReader wraps r; name decides, with the content, whether the
 // line limit applies.
 func newGuardReader(r io.Reader, name string) *guardReader {
-	return &guardReader{r: r, file: name, line: 1, json: strings.EqualFold(filepath.Ext(name), ".json")}
+	return &guardReader{r: r, file: name, line: 1, json: strings.EqualFold(filepath.Ext(name), ".json"), max: fileLimit}
 }
 
 // Read implements io.Reader.
@@ -78,16 +79,17 @@ func (g *guardReader) Read(p []byte) (int, error) {
 		return 0, lineErrf(g.file, g.line, "line longer than %d MiB; not a text table Burescope can read", MaxLineBytes>>20)
 	}
 	g.total += int64(n)
-	if g.total > MaxFileSize {
-		return 0, errf(g.file, "file is larger than %d MiB", MaxFileSize>>20)
+	if g.total > g.max {
+		return 0, errf(g.file, "file is larger than %d MiB", g.max>>20)
 	}
 	return n, err
 }
 
-// readAllGuarded reads r whole through a guardReader (at most MaxFileSize
-// bytes).
-func readAllGuarded(r io.Reader, name string) ([]byte, error) {
-	data, err := io.ReadAll(newGuardReader(r, name))
+// readAllGuarded reads r whole through a guardReader (at most max bytes).
+func readAllGuarded(r io.Reader, name string, max int64) ([]byte, error) {
+	g := newGuardReader(r, name)
+	g.max = max
+	data, err := io.ReadAll(g)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {

@@ -15,6 +15,16 @@ import (
 // read whole, so this bounds the memory a single load can take.
 const MaxFileSize = 512 << 20
 
+// MaxLargeFileSize is the largest embedding file LoadLargeEmbedding reads
+// (bytes): a JSON file of all 82,115 WordNet nouns is 705 MB at d = 20
+// and about 1.7 GB at d = 32. It is read whole too, after a check that
+// it and its numbers fit in memory (CheckMemory).
+const MaxLargeFileSize = 4 << 30
+
+// fileLimit and largeFileLimit are MaxFileSize and MaxLargeFileSize,
+// variables so that tests can lower them.
+var fileLimit, largeFileLimit int64 = MaxFileSize, MaxLargeFileSize
+
 // MaxItems is the largest number of items n a dataset may have. The packed
 // distance matrix holds n(n-1)/2 float64 values: 1.6 GB at this limit.
 const MaxItems = 20000
