@@ -121,6 +121,16 @@ func main() {
 			p.Legend.Add(name, l, s)
 		}
 		p.Legend.Top = which == 0
+		if which == 0 {
+			// Room above the points for the legend: 2.5 decades.
+			top := 1.0
+			for _, sr := range series {
+				for _, v := range sr {
+					top = max(top, v[0])
+				}
+			}
+			p.Y.Max = top * 300
+		}
 		p.Legend.Left = false
 		out := os.Args[2] + []string{"_rank.png", "_map.png"}[which]
 		if err := p.Save(9*vg.Inch, 6*vg.Inch, out); err != nil {
