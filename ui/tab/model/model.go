@@ -31,7 +31,7 @@ type Host interface {
 // EpsHint explains eps below its field: every covariance gets eps times
 // the data's squared RMS distance added to its diagonal, which keeps it
 // invertible (docs/math.md).
-const EpsHint = "Regularisation: eps × RMS² added to each covariance"
+const EpsHint = "eps × RMS² on each diagonal"
 
 // Tab is the Model tab. Its methods run on the UI goroutine.
 type Tab struct {
