@@ -94,7 +94,7 @@ func TestFirstFrameIsTrainedEmbedding(t *testing.T) {
 		t.Fatal("a fit snapshot exists: the test needs an app without one")
 	}
 	setForm(ta, "2", "1", "2", "5000", "0", "1", hypernymy.Adam)
-	ta.on(func() { ta.rel.Type("rank", "a sample of 500 items") })
+	ta.on(func() { ta.rel.Type("rank", "500-item sample") })
 	trainToEnd(t, ta, 1)
 	want := fmt.Sprintf("burescope: ready dataset=%s n=%d dim=2", path, n)
 	eventually(t, "the ready line", func() bool { return strings.Contains(ta.log.String(), want) })

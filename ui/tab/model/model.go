@@ -28,10 +28,11 @@ type Host interface {
 	ShowError(title string, err error)
 }
 
-// EpsHint explains eps below its field: every covariance gets eps times
+// EpsHint explains eps below its field (short enough to show whole in the
+// side panel; the tab's help text says more): every covariance gets eps times
 // the data's squared RMS distance added to its diagonal, which keeps it
 // invertible (docs/math.md).
-const EpsHint = "eps × RMS² on each diagonal"
+const EpsHint = "Regularises each covariance"
 
 // Tab is the Model tab. Its methods run on the UI goroutine.
 type Tab struct {
@@ -95,7 +96,7 @@ func New(h Host) *Tab {
 		widget.NewFormItem("Scale budget", p.budget),
 		widget.NewFormItem("Pairs", p.pairs),
 	)
-	hint := widget.NewLabel("Text fields apply on Enter. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS. Structure: full ellipses, axis-aligned (diagonal), circles (spherical) or points. Scale budget lambda (0 to about 0.1) makes the means carry more of the distances, at a cost in stress-1. Pairs auto: sampled pairs above " + strconv.Itoa(fit.SampledAutoMin) + " rows of a feature table or an embedding.")
+	hint := widget.NewLabel("Text fields apply on Enter. eps × RMS² (the data's squared RMS distance) is added to the diagonal of each covariance, which keeps it invertible. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS. Structure: full ellipses, axis-aligned (diagonal), circles (spherical) or points. Scale budget lambda (0 to about 0.1) makes the means carry more of the distances, at a cost in stress-1. Pairs auto: sampled pairs above " + strconv.Itoa(fit.SampledAutoMin) + " rows of a feature table or an embedding.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	p.content = container.NewVScroll(container.NewVBox(form, p.renderer, hint))

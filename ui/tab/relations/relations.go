@@ -289,8 +289,8 @@ func (r *Tab) config() (hypernymy.Config, error) {
 // items (hypernymy.Config.EvalRows).
 const (
 	evalAll       = "all items"
-	evalSample2k  = "a sample of 2,000 items"
-	evalSample500 = "a sample of 500 items"
+	evalSample2k  = "2,000-item sample"
+	evalSample500 = "500-item sample"
 	// evalSampleAbove is the number of items above which a new dataset
 	// starts with the 2,000-item sample (all WordNet nouns: 82,115; an
 	// exact evaluation there takes minutes at d = 10).
@@ -765,7 +765,7 @@ func (r *Tab) CaughtUp() bool { return r.tr != nil && r.tr.Latest() == r.last }
 
 // Type enters value in the form field called field: "dim", "epochs",
 // "negatives", "batch", "lr", "seed", "eval-every", "optimizer", "protocol" (directed or
-// undirected) or "rank" (one of the Rank choices, e.g. "a sample of 2,000 items").
+// undirected) or "rank" (one of the Rank choices, e.g. "2,000-item sample").
 func (r *Tab) Type(field, value string) {
 	switch field {
 	case "optimizer":
