@@ -48,9 +48,8 @@ var layers = map[string][]string{
 	"ui/tab/explore":   {"engine", "datasets", "render", "ui/fit", "ui/view", "ui/widget"},
 	"ui/tab/relations": {"engine", "engine/hypernymy", "datasets", "ui/fit", "ui/view", "ui/widget"},
 
-	// Helpers shared by several packages (testkit: by their tests only).
+	// Helpers shared by several packages.
 	"internal/cputime":         {},
-	"internal/testkit":         {},
 	"docs/experiments/figure6": {},
 }
 

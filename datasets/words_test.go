@@ -191,7 +191,11 @@ func TestWordModelNPZ(t *testing.T) {
 					t.Errorf("labels %q, want %q", e.Labels, m.Words)
 				}
 				for i := range m.Words {
-					if d := maxDiff(e.Mean(i), m.Mean(s.set, i)); d != 0 {
+					means := m.Means
+					if s.set == words.Context {
+						means = m.CMeans
+					}
+					if d := maxDiff(e.Mean(i), means[i*m.Dim:(i+1)*m.Dim]); d != 0 {
 						t.Errorf("set %q word %d: means differ by %g", s.prefix, i, d)
 					}
 					// Independent covariance: L L^T + 0.01 I from the factor.

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"burescope/internal/testkit"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,7 +10,7 @@ import (
 // randScale returns a random PSD d x d scale of the given rank (factor
 // with Gaussian entries), scaled by s.
 func randScale(rng *rand.Rand, d, rank int, s float64) []float64 {
-	return testkit.RandomPSD(rng, d, rank, s, 0)
+	return RandomPSD(rng, d, rank, s, 0)
 }
 
 func TestBures2Commuting(t *testing.T) {

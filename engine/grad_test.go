@@ -123,7 +123,7 @@ func TestW2GradNoMap(t *testing.T) {
 	// eps = 0 and rank-1 A against a full-rank B: the gradient does not
 	// exist (Im B not in Im A), an error is returned.
 	_, _, _, err := W2SquaredGrad(Gaussian(), []float64{0, 0}, []float64{1, 0}, 1, 0,
-		[]float64{1, 1}, Identity(2), 2)
+		[]float64{1, 1}, identity(2), 2)
 	if err == nil {
 		t.Error("want an error for singular A with Im B outside Im A")
 	}

@@ -10,15 +10,6 @@ import (
 // throughout the package. They allocate their results; hot loops that must
 // not allocate use the fixed-size kernels in sqrtm.go and bures.go.
 
-// Identity returns the d x d identity matrix (row-major).
-func Identity(d int) []float64 {
-	m := make([]float64, d*d)
-	for i := 0; i < d; i++ {
-		m[i*d+i] = 1
-	}
-	return m
-}
-
 // MatMul returns the n x m product of the n x k matrix a and the k x m
 // matrix b (all row-major).
 func MatMul(a, b []float64, n, k, m int) []float64 {

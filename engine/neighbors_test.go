@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"burescope/internal/testkit"
 	"context"
 	"errors"
 	"math"
@@ -21,7 +20,7 @@ func randomEmbedding(rnd *rand.Rand, n, d, k int, f Family) *Embedding {
 		for j := range e.Mean(i) {
 			e.Mean(i)[j] = rnd.NormFloat64()
 		}
-		copy(e.Scale(i), testkit.RandomPSD(rnd, d, k, 1/math.Sqrt(float64(k)), 0))
+		copy(e.Scale(i), RandomPSD(rnd, d, k, 1/math.Sqrt(float64(k)), 0))
 	}
 	return e
 }

@@ -794,7 +794,7 @@ func (o *Optimizer) ensureClassical(ctx context.Context) error {
 	if o.classicalSet {
 		return nil
 	}
-	c1, err := pointStress1Loaded(ctx, o.prob, o.b, o.classical)
+	c1, err := pointStress1(ctx, o.prob, o.b, o.classical)
 	if err != nil {
 		return err
 	}

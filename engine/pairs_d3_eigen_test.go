@@ -8,7 +8,6 @@ import (
 
 	"burescope/engine"
 	"burescope/engine/backendtest"
-	"burescope/internal/testkit"
 )
 
 // TestD3KernelAgainstGonumReference evaluates d = 3 problems with the
@@ -46,7 +45,7 @@ func TestD3KernelAgainstGonumReference(t *testing.T) {
 				for k := 0; k < 3; k++ {
 					s.Means[3*i+k] = rng.NormFloat64()
 				}
-				copy(s.Scales[9*i:], testkit.RandomPSD(rng, 3, 3, 0.7, tc.ridge))
+				copy(s.Scales[9*i:], engine.RandomPSD(rng, 3, 3, 0.7, tc.ridge))
 			}
 			be := engine.NewCPUBackend(2)
 			if err := be.Load(p); err != nil {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"burescope/internal/testkit"
 	"context"
 	"fmt"
 	"math"
@@ -18,7 +17,7 @@ func record3(c []float64) []float64 {
 
 // randSPD3 is a random 3 x 3 scale L L^T + I / cond.
 func randSPD3(rng *rand.Rand, cond float64) []float64 {
-	return testkit.RandomPSD(rng, 3, 3, 1, 1/cond)
+	return RandomPSD(rng, 3, 3, 1, 1/cond)
 }
 
 func unpack6(s [6]float64) []float64 {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -30,21 +29,6 @@ func PseudoDot(f Family, ma, sa, mb, sb []float64, d int, rho float64) float64 {
 		tau = 1
 	}
 	return Dot(ma, mb) + rho*tau*CrossTrace(sa, sb, d)
-}
-
-// DotProductGrad returns [mu_a : mu_b] for mu_a = mu(ma, L L^T + eps I)
-// and its gradients: d/dma = mb and d/dL = T^{A_eps B} L (docs/math.md). The
-// error is that of TransportMap (singular A_eps and Im B outside Im A).
-func DotProductGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d int) (dot float64, gMean, gL []float64, err error) {
-	a := FactorProduct(la, d, k, eps)
-	t, err := TransportMap(a, sb, d)
-	if err != nil {
-		return 0, nil, nil, fmt.Errorf("dot product gradient: %w", err)
-	}
-	dot = Dot(ma, mb) + CrossTrace(a, sb, d)
-	gMean = append([]float64(nil), mb...)
-	gL = MatMul(t, la, d, d, k)
-	return dot, gMean, gL, nil
 }
 
 // BuresCosine returns the Wasserstein-Bures cosine with mixing weight rho

@@ -182,7 +182,7 @@ func sortAsc(v []float64) {
 
 func TestSqrtNonFinite(t *testing.T) {
 	for _, d := range []int{2, 4} {
-		a := Identity(d)
+		a := identity(d)
 		a[0] = math.NaN()
 		if s := SqrtPSD(a, d); !math.IsNaN(s[0]) {
 			t.Errorf("d=%d: SqrtPSD of a NaN matrix = %v, want NaN", d, s)

@@ -28,18 +28,10 @@ func NewStressReport(p *NormalizedProblem, internal float64) StressReport {
 	return r
 }
 
-// PointStress1 returns the stress-1 of points (Diracs) at means (n*d,
-// internal units) for problem p, evaluated on backend b (which it loads
-// with p): the metric-MDS stress of a point configuration.
-func PointStress1(ctx context.Context, p *NormalizedProblem, b Backend, means []float64) (float64, error) {
-	if err := b.Load(p.Problem); err != nil {
-		return 0, err
-	}
-	return pointStress1Loaded(ctx, p, b, means)
-}
-
-// pointStress1Loaded is PointStress1 on a backend already loaded with p.
-func pointStress1Loaded(ctx context.Context, p *NormalizedProblem, b Backend, means []float64) (float64, error) {
+// pointStress1 returns the stress-1 of points (Diracs) at means (n*d,
+// internal units) for problem p, evaluated on backend b, which must hold
+// p (Backend.Load): the metric-MDS stress of a point configuration.
+func pointStress1(ctx context.Context, p *NormalizedProblem, b Backend, means []float64) (float64, error) {
 	in := make([]float64, len(means))
 	for k, v := range means {
 		in[k] = v * p.Scale

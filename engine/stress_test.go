@@ -16,7 +16,11 @@ func TestStressReportAndPointStress(t *testing.T) {
 	}
 	s := p.Scale // sqrt(9/3)
 	means := []float64{0, 1 / s, 3 / s}
-	got, err := PointStress1(context.Background(), p, NewCPUBackend(1), means)
+	b := NewCPUBackend(1)
+	if err := b.Load(p.Problem); err != nil {
+		t.Fatal(err)
+	}
+	got, err := pointStress1(context.Background(), p, b, means)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func TestTransportIdentities(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if e := relErr(MatMul(tab, tba, d, d, d), Identity(d), 1); !(e <= 1e-8) {
+				if e := relErr(MatMul(tab, tba, d, d, d), identity(d), 1); !(e <= 1e-8) {
 					t.Errorf("d=%d %s: |T^AB T^BA - I| = %g", d, tc.name, e)
 				}
 			}
@@ -104,7 +104,7 @@ func TestTransportSingular(t *testing.T) {
 
 func TestTransportNonFinite(t *testing.T) {
 	a := []float64{1, 0, 0, math.Inf(1)}
-	if _, err := TransportMap(a, Identity(2), 2); err == nil {
+	if _, err := TransportMap(a, identity(2), 2); err == nil {
 		t.Error("TransportMap accepted an infinite matrix")
 	}
 }
@@ -166,4 +166,13 @@ func ApplyMap(t, a, b, x []float64, d int) []float64 {
 		y[i] = s
 	}
 	return y
+}
+
+// identity returns the d x d identity matrix (row-major), for tests.
+func identity(d int) []float64 {
+	m := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		m[i*d+i] = 1
+	}
+	return m
 }

@@ -33,7 +33,11 @@ func TestPreloadIsTheOrdinaryFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	want, err := fit.NewOptimizer(ds, st, b)
+	prep, err := fit.Prepare(ds, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := prep.NewOptimizer(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func BenchmarkHypernymyEvaluate(b *testing.B) {
 		b.Run(fmt.Sprintf("pruned/d=%d", d), func(b *testing.B) {
 			var st PruneStats
 			for i := 0; i < b.N; i++ {
-				if _, st, err = EvaluateEmbedding(context.Background(), e, pairs, Directed, 0); err != nil {
+				if _, st, err = EvaluateEmbeddingEvery(context.Background(), e, pairs, Directed, 0, 1); err != nil {
 					b.Fatal(err)
 				}
 			}

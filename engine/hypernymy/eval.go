@@ -41,14 +41,6 @@ type Reconstruction struct {
 // out (len n) and may keep scratch space between calls.
 type RowScorer func() func(u int, out []float64)
 
-// EvaluateReconstruction returns the mean rank and MAP of the scores given
-// by rows on the relations (pairs (u, v) of item indices in 0..n-1;
-// duplicates are ignored), parallel over workers goroutines (<= 0 means
-// one). It checks ctx between rows.
-func EvaluateReconstruction(ctx context.Context, n int, relations [][2]int, rows RowScorer, workers int) (Reconstruction, error) {
-	return EvaluateProtocol(ctx, n, relations, rows, workers, Directed)
-}
-
 // protocolGraph returns the ranking graph of the relations under protocol.
 func protocolGraph(n int, relations [][2]int, protocol string) (*hypGraph, error) {
 	g, err := newHypGraph(n, relations, false)

@@ -101,7 +101,7 @@ func TestEvaluateReconstructionBruteForce(t *testing.T) {
 			rows := func() func(int, []float64) {
 				return func(u int, out []float64) { copy(out, s[u*n:(u+1)*n]) }
 			}
-			got, err := EvaluateReconstruction(context.Background(), n, pairs, rows, tc.workers)
+			got, err := EvaluateProtocol(context.Background(), n, pairs, rows, tc.workers, Directed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +127,7 @@ func TestEvaluateReconstructionKnown(t *testing.T) {
 	rows := func() func(int, []float64) {
 		return func(u int, out []float64) { copy(out, s[u]) }
 	}
-	r, err := EvaluateReconstruction(context.Background(), 4, [][2]int{{0, 2}, {0, 3}, {1, 0}}, rows, 1)
+	r, err := EvaluateProtocol(context.Background(), 4, [][2]int{{0, 2}, {0, 3}, {1, 0}}, rows, 1, Directed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestHypernymyDenseEvalMatchesRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := EvaluateReconstruction(context.Background(), n, pairs, rows, 2)
+	r, err := EvaluateProtocol(context.Background(), n, pairs, rows, 2, Directed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // (trainer.go) and of the reconstruction evaluation (eval.go):
 // the pseudo dot product with its T-map gradients on per-worker workspaces.
 // The exact, allocating references they are tested against are SqrtPSD,
-// TransportMap, CrossTrace and DotProductGrad.
+// TransportMap and CrossTrace.
 
 // hypEig is the scratch space of the symmetric eigensolver used by the
 // kernels: for d > hypJacobiMaxDim LAPACK's Dsyev (Householder

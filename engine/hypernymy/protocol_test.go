@@ -295,7 +295,7 @@ func TestHypTridiagDegenerate(t *testing.T) {
 			x[i] = rng.NormFloat64()
 		}
 		spread := make([]float64, d*d)
-		q := engine.MatMul(hypRandFactor(rng, d, 1), engine.Identity(d), d, d, d)
+		q := engine.MatMul(hypRandFactor(rng, d, 1), identity(d), d, d, d)
 		for k := 0; k < d; k++ {
 			w := math.Pow(10, -12+12*float64(k)/float64(d-1))
 			for i := 0; i < d; i++ {
@@ -305,7 +305,7 @@ func TestHypTridiagDegenerate(t *testing.T) {
 			}
 		}
 		cases := map[string][]float64{
-			"3I":       engine.FactorProduct(engine.Identity(d), d, d, 2),
+			"3I":       engine.FactorProduct(identity(d), d, d, 2),
 			"diagonal": make([]float64, d*d),
 			"zero":     make([]float64, d*d),
 			"rank one": engine.FactorProduct(x, d, 1, 0),
@@ -332,7 +332,7 @@ func TestHypTridiagDegenerate(t *testing.T) {
 				if e := engine.FrobDist(rec, m0); !(e <= 1e-12*scale) {
 					t.Errorf("V diag V^T differs from M by %g", e)
 				}
-				if e := engine.FrobDist(engine.MatMul(engine.Transpose(v, d, d), v, d, d, d), engine.Identity(d)); !(e <= 1e-12) {
+				if e := engine.FrobDist(engine.MatMul(engine.Transpose(v, d, d), v, d, d, d), identity(d)); !(e <= 1e-12) {
 					t.Errorf("V^T V differs from I by %g", e)
 				}
 			})

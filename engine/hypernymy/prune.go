@@ -202,16 +202,6 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 	return out, st, nil
 }
 
-// EvaluateEmbedding returns the reconstruction scores of the pseudo dot
-// product [mu_u : mu_w] = <a_u, a_w> + tr (A_u^{1/2} A_w A_u^{1/2})^{1/2}
-// between the measures of e (scales A = e.Scales) on the relations under
-// protocol (Directed or Undirected), by the pruned evaluation above
-// (exact; the work it did is returned), parallel over workers
-// goroutines.
-func EvaluateEmbedding(ctx context.Context, e *engine.Embedding, relations [][2]int, protocol string, workers int) (Reconstruction, PruneStats, error) {
-	return EvaluateEmbeddingEvery(ctx, e, relations, protocol, workers, 1)
-}
-
 // EvaluateEmbeddingEvery is EvaluateEmbedding restricted to the query
 // rows of the items 0, every, 2 every, ... (every >= 1): each of their
 // ranks is exact, all candidates counted, and the mean rank and MAP over

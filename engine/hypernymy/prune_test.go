@@ -62,7 +62,7 @@ func TestPrunedEvaluationMatchesFull(t *testing.T) {
 				copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(l, d, d, 0.01))
 			}
 			for _, protocol := range []string{Directed, Undirected} {
-				got, st, err := EvaluateEmbedding(context.Background(), e, pairs, protocol, 2)
+				got, st, err := EvaluateEmbeddingEvery(context.Background(), e, pairs, protocol, 2, 1)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -186,7 +186,7 @@ func TestEvaluateEmbeddingCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, _, err := EvaluateEmbedding(ctx, e, hypBenchTree(n), Directed, 2)
+	r, _, err := EvaluateEmbeddingEvery(ctx, e, hypBenchTree(n), Directed, 2, 1)
 	if !errors.Is(err, context.Canceled) || r != (Reconstruction{}) {
 		t.Errorf("cancelled: %+v, %v", r, err)
 	}

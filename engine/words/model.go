@@ -171,12 +171,6 @@ func (m *Model) params(s Set) (means, factors []float64) {
 	return m.Means, m.Factors
 }
 
-// Mean returns the mean of word i in set s (a view).
-func (m *Model) Mean(s Set, i int) []float64 {
-	means, _ := m.params(s)
-	return means[i*m.Dim : (i+1)*m.Dim]
-}
-
 // Covariance returns the covariance L L^T + Eps I of word i in set s, a
 // new Dim x Dim row-major matrix.
 func (m *Model) Covariance(s Set, i int) []float64 {

@@ -98,7 +98,7 @@ func TestPairScoreIsPseudoDotProduct(t *testing.T) {
 			m := testModel(t, 4, 5, 5, diagonal, 2)
 			for i := 0; i < 4; i++ {
 				for j := 0; j < 4; j++ {
-					want := engine.DotProduct(m.Mean(Input, i), m.Covariance(Input, i), m.Mean(Context, j), m.Covariance(Context, j), 5)
+					want := engine.DotProduct(m.Means[i*m.Dim:(i+1)*m.Dim], m.Covariance(Input, i), m.CMeans[j*m.Dim:(j+1)*m.Dim], m.Covariance(Context, j), 5)
 					if got := m.PairScore(i, j); !(math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))) {
 						t.Errorf("(%d,%d): %v, DotProduct %v", i, j, got, want)
 					}

@@ -35,35 +35,17 @@ type benchResult struct {
 }
 
 // benchProblem is the seeded random problem of `burescope bench`: means
-// N(0, 1), scales L L^T + 0.01 I with L entries N(0, 0.3^2), target
-// distances uniform in [0.5, 2.5).
+// N(0, 1), scales L L^T + 0.01 I with L entries N(0, 0.3^2)
+// (engine.RandomMeasures, the tests' random measures), target distances
+// uniform in [0.5, 2.5).
 func benchProblem(n, d int, seed uint64) (*engine.Problem, engine.State) {
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
 	p := &engine.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2)}
 	for k := range p.Dist {
 		p.Dist[k] = 0.5 + 2*rng.Float64()
 	}
-	s := engine.State{Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
-	for k := range s.Means {
-		s.Means[k] = rng.NormFloat64()
-	}
-	l := make([]float64, d*d)
-	for i := 0; i < n; i++ {
-		for k := range l {
-			l[k] = 0.3 * rng.NormFloat64()
-		}
-		c := s.Scales[i*d*d : (i+1)*d*d]
-		for r := 0; r < d; r++ {
-			for q := 0; q < d; q++ {
-				var v float64
-				for k := 0; k < d; k++ {
-					v += l[r*d+k] * l[q*d+k]
-				}
-				c[r*d+q] = v
-			}
-			c[r*d+r] += 0.01
-		}
-	}
+	var s engine.State
+	s.Means, s.Scales = engine.RandomMeasures(rng, n, d, 0.3, 0.01)
 	return p, s
 }
 

@@ -116,7 +116,7 @@ func TestTrainRelationsTree(t *testing.T) {
 			}
 		}
 	}
-	rec, err := hypernymy.EvaluateReconstruction(context.Background(), e.Len(), pairs, rows, 1)
+	rec, err := hypernymy.EvaluateProtocol(context.Background(), e.Len(), pairs, rows, 1, hypernymy.Directed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,16 +75,7 @@ func Problem(ds *datasets.Dataset, st Settings) ([]float64, engine.Options, erro
 	return dist, opt, nil
 }
 
-// NewOptimizer builds the optimiser for ds under st on backend b.
-func NewOptimizer(ds *datasets.Dataset, st Settings, b engine.Backend) (*engine.Optimizer, error) {
-	p, err := Prepare(ds, st)
-	if err != nil {
-		return nil, err
-	}
-	return p.NewOptimizer(b)
-}
-
-// Prepare does the backend-free part of NewOptimizer (distances,
+// Prepare does the backend-free part of building the optimiser (distances,
 // normalisation, classical MDS), so the app can do it while its backend
 // opens.
 func Prepare(ds *datasets.Dataset, st Settings) (*engine.Prepared, error) {

@@ -135,7 +135,11 @@ func TestSessionRunSpeedAndOpenOptimizer(t *testing.T) {
 	st.Iterations = 25
 	ds := gridDataset(9)
 	b := engine.NewCPUBackend(1)
-	opt, err := NewOptimizer(ds, st, b)
+	prep, err := Prepare(ds, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := prep.NewOptimizer(b)
 	if err != nil {
 		t.Fatal(err)
 	}

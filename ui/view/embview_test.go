@@ -10,7 +10,6 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
-	"burescope/internal/testkit"
 )
 
 func TestBuildView(t *testing.T) {
@@ -119,7 +118,7 @@ func BenchmarkBuildView(b *testing.B) {
 func randomEmbedding(n, d int, seed uint64) *engine.Embedding {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	e := &engine.Embedding{Family: engine.Gaussian(), Dim: d}
-	e.Means, e.Scales = testkit.RandomMeasures(rng, n, d, 0.6, 0.1)
+	e.Means, e.Scales = engine.RandomMeasures(rng, n, d, 0.6, 0.1)
 	for i := 0; i < n; i++ {
 		e.Labels = append(e.Labels, "w"+strings.Repeat("x", i/26)+string(rune('a'+i%26)))
 	}

@@ -1,9 +1,9 @@
-// Package testkit holds the random inputs the tests of several packages
-// share. It imports nothing of this module, so the engine's own tests can
-// use it.
-package testkit
+package engine
 
 import "math/rand/v2"
+
+// Seeded random measures: the problems of `burescope bench` and the random
+// inputs of the tests of several packages.
 
 // RandomPSD returns a random d x d positive semi-definite matrix
 // (row-major): (s L)(s L)^T + ridge I with L a d x rank matrix of
