@@ -180,22 +180,7 @@ func TestDotProductRows(t *testing.T) {
 // DotProductRows of its own snapshot.
 func TestHypernymyDenseEvalMatchesRows(t *testing.T) {
 	n, pairs := hypTinyTree()
-	tr, err := NewTrainer(n, pairs, Config{Dim: 3, Negatives: 3, BatchSize: 5, Seed: 2, Epochs: 3, EvalEvery: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tr.Step(context.Background(), 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := p.Embedding(make([]string, n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := DotProductRows(e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, rows := trainedRows(t, n, pairs, Config{Dim: 3, Negatives: 3, BatchSize: 5, Seed: 2, Epochs: 3, EvalEvery: -1}, 3)
 	r, err := EvaluateProtocol(context.Background(), n, pairs, rows, 2, Directed)
 	if err != nil {
 		t.Fatal(err)

@@ -93,22 +93,7 @@ func TestTrainerPrunedEvaluation(t *testing.T) {
 	hypDenseRowsMax = 100
 	const n = 300
 	pairs := hypBenchTree(n)
-	tr, err := NewTrainer(n, pairs, Config{Dim: 3, Negatives: 5, BatchSize: 500, Seed: 1, Epochs: 3, EvalEvery: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tr.Step(context.Background(), 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := p.Embedding(make([]string, n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := DotProductRows(e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, rows := trainedRows(t, n, pairs, Config{Dim: 3, Negatives: 5, BatchSize: 500, Seed: 1, Epochs: 3, EvalEvery: -1}, 3)
 	for _, tc := range []struct {
 		protocol  string
 		rank, mAP float64
@@ -207,22 +192,7 @@ func TestTrainerEvalRows(t *testing.T) {
 	pairs := hypBenchTree(n)
 	for _, dense := range []int{4096, 100} {
 		hypDenseRowsMax = dense
-		tr, err := NewTrainer(n, pairs, Config{Dim: 3, Negatives: 5, BatchSize: 500, Seed: 1, Epochs: 2, EvalEvery: -1, EvalRows: evalRows})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := tr.Step(context.Background(), 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := p.Embedding(make([]string, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := DotProductRows(e)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, rows := trainedRows(t, n, pairs, Config{Dim: 3, Negatives: 5, BatchSize: 500, Seed: 1, Epochs: 2, EvalEvery: -1, EvalRows: evalRows}, 2)
 		for _, tc := range []struct {
 			protocol  string
 			rank, mAP float64
@@ -252,4 +222,29 @@ func TestTrainerEvalRows(t *testing.T) {
 	if _, err := NewTrainer(n, pairs, Config{Dim: 2, EvalRows: -1}); err == nil {
 		t.Error("EvalRows -1 accepted")
 	}
+}
+
+// trainedRows trains a trainer on the relations for epochs and returns its
+// snapshot and the brute-force score rows of that snapshot (DotProductRows,
+// every score computed): the reference the trainer's own evaluations are
+// compared with.
+func trainedRows(t *testing.T, n int, pairs [][2]int, cfg Config, epochs int) (*Progress, RowScorer) {
+	t.Helper()
+	tr, err := NewTrainer(n, pairs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tr.Step(context.Background(), epochs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := p.Embedding(make([]string, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := DotProductRows(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, rows
 }
