@@ -18,7 +18,9 @@ import (
 // UTF-8 text, gzip-compressed when the name ends in .gz, lower-cased,
 // with punctuation and symbol characters removed (as the paper's
 // preprocessing: "after lowercasing and removal of all punctuation"),
-// split on white space.
+// split on white space. A byte-order mark is removed; other control
+// characters separate words like white space (and are counted, so the
+// caller can say so); a NUL byte means the file is not text.
 
 // Corpus is a tokenised corpus: the vocabulary, most frequent word first
 // (ties in byte order), the count of each word, and the token stream as
@@ -29,6 +31,9 @@ type Corpus struct {
 	Counts    []int64
 	Tokens    []int32
 	RawTokens int64 // tokens read, out-of-vocabulary ones included
+	// Controls counts the control characters (other than white space)
+	// that were read as word separators.
+	Controls int64
 }
 
 // maxWordBytes bounds one token (longer ones are an error: not text).
@@ -60,9 +65,23 @@ func readLineLimited(br *bufio.Reader, limit int) (string, error) {
 // maxCorpusTokens bounds the tokens kept in memory (4 bytes each).
 const maxCorpusTokens = 1 << 31
 
+// tokenBytes is the memory planned per token: the stream read (4 bytes,
+// up to twice while its slice grows), the subsampled copy of an epoch (4)
+// and the in-vocabulary copy (4).
+const tokenBytes = 16
+
 // Tokenize lower-cases line, removes punctuation and symbol characters
-// and appends its white-space separated words to dst.
+// and byte-order marks (U+FEFF) and appends its words to dst: runs
+// separated by white space or control characters.
 func Tokenize(dst []string, line string) []string {
+	dst, _ = tokenize(dst, line)
+	return dst
+}
+
+// tokenize is Tokenize that also returns the number of control
+// characters (other than white space) it read as separators.
+func tokenize(dst []string, line string) ([]string, int) {
+	controls := 0
 	var b strings.Builder
 	flush := func() {
 		if b.Len() > 0 {
@@ -74,13 +93,49 @@ func Tokenize(dst []string, line string) []string {
 		switch {
 		case unicode.IsSpace(r):
 			flush()
-		case unicode.IsPunct(r) || unicode.IsSymbol(r):
+		case unicode.IsControl(r):
+			controls++
+			flush()
+		case unicode.IsPunct(r) || unicode.IsSymbol(r) || r == '\ufeff':
 		default:
 			b.WriteRune(unicode.ToLower(r))
 		}
 	}
 	flush()
-	return dst
+	return dst, controls
+}
+
+// MaxGzipRatio bounds how much a gzip corpus may expand: a file that
+// decompresses to more than MaxGzipRatio times its size, once past
+// minGzipCheck bytes, is refused as a decompression bomb (text
+// compresses about 3 to 10 times).
+const MaxGzipRatio = 200
+
+// minGzipCheck is the decompressed size below which the ratio is not
+// checked (a tiny file of repeated text may expand more).
+var minGzipCheck int64 = 64 << 20
+
+// maxGzipBytes bounds the decompressed size of one gzip corpus file
+// whatever its ratio.
+var maxGzipBytes int64 = 16 << 30
+
+// limitedGzip reads a gzip stream and fails once more than limit
+// decompressed bytes have been read.
+type limitedGzip struct {
+	r     io.Reader
+	n     int64
+	limit int64
+	size  int64
+}
+
+func (l *limitedGzip) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	l.n += int64(n)
+	if l.n > l.limit {
+		return n, fmt.Errorf("decompresses to more than %s from %s: refused (at most %dx the file size, and %s)",
+			FormatBytes(float64(l.limit)), FormatBytes(float64(l.size)), MaxGzipRatio, FormatBytes(float64(maxGzipBytes)))
+	}
+	return n, err
 }
 
 // ReadCorpus reads and tokenises the files and builds the vocabulary of
@@ -105,14 +160,23 @@ func ReadCorpus(ctx context.Context, paths []string, minCount int64, vocab []str
 		}
 	}
 	var toks []int32
-	var raw int64
+	var raw, controls int64
 	var words []string
+	tokenLimit := min(int64(maxCorpusTokens), int64(MemoryLimit()/tokenBytes))
 	for _, path := range paths {
 		err := readLines(ctx, path, func(line int, s string) error {
 			if !utf8.ValidString(s) {
 				return lineErrf(path, line, "not valid UTF-8")
 			}
-			words = Tokenize(words[:0], s)
+			if i := strings.IndexByte(s, 0); i >= 0 {
+				return lineErrf(path, line, "a NUL byte at byte %d: binary data, not text", i+1)
+			}
+			if line == 1 {
+				s = strings.TrimPrefix(s, "\ufeff")
+			}
+			var nc int
+			words, nc = tokenize(words[:0], s)
+			controls += int64(nc)
 			for _, w := range words {
 				if len(w) > maxWordBytes {
 					return lineErrf(path, line, "a token of %d bytes (more than %d): not text", len(w), maxWordBytes)
@@ -131,8 +195,9 @@ func ReadCorpus(ctx context.Context, paths []string, minCount int64, vocab []str
 				if vocab == nil {
 					seen[id]++
 				}
-				if len(toks) >= maxCorpusTokens {
-					return lineErrf(path, line, "more than %d tokens", maxCorpusTokens)
+				if int64(len(toks)) >= tokenLimit {
+					return lineErrf(path, line, "more than %d tokens: the token stream would need more than %s of memory (the limit is %s)",
+						tokenLimit, FormatBytes(float64(tokenLimit)*tokenBytes), FormatBytes(float64(MemoryLimit())))
 				}
 				toks = append(toks, id)
 			}
@@ -145,7 +210,7 @@ func ReadCorpus(ctx context.Context, paths []string, minCount int64, vocab []str
 			return nil, err
 		}
 	}
-	c := &Corpus{RawTokens: raw}
+	c := &Corpus{RawTokens: raw, Controls: controls}
 	if vocab != nil {
 		c.Words, c.Counts, c.Tokens = vocab, counts, toks
 	} else {
@@ -199,7 +264,12 @@ func readLines(ctx context.Context, path string, fn func(line int, s string) err
 			return errf(path, "not a gzip file: %v", err)
 		}
 		defer gz.Close()
-		r = gz
+		var size int64
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		limit := min(max(MaxGzipRatio*size, minGzipCheck), maxGzipBytes)
+		r = &limitedGzip{r: gz, limit: limit, size: size}
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	line := 0
