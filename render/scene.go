@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // Scene is what one frame or one figure shows: n elliptical measures in R^Dim
@@ -125,7 +126,7 @@ func (sc *Scene) isGaussian() bool {
 // its means and scales (zero scales when the snapshot has none, as for
 // point MDS), per-point stress, iteration count and stress-1, with the
 // given labels and classes (either may be nil). Slices are shared.
-func NewSceneFromSnapshot(s *engine.Snapshot, labels, classes []string) *Scene {
+func NewSceneFromSnapshot(s *emds.Snapshot, labels, classes []string) *Scene {
 	scales := s.Scales
 	if scales == nil {
 		scales = make([]float64, s.N*s.Dim*s.Dim)

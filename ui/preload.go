@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/ui/fit"
 )
 
@@ -23,9 +23,9 @@ type preload struct {
 	logw io.Writer
 	done chan struct{} // closed when the fields below are set
 	ds   *datasets.Dataset
-	opt  *engine.Optimizer // nil: not an exact fit, or it failed
-	b    engine.Backend    // opt's backend
-	desc string            // b's description
+	opt  *emds.Optimizer // nil: not an exact fit, or it failed
+	b    emds.Backend    // opt's backend
+	desc string          // b's description
 }
 
 // initialSettings are the settings the app starts with: the saved ones,
@@ -71,8 +71,8 @@ func startPreload(st fit.Settings, logw io.Writer) *preload {
 // prepareAndOpen builds the exact-pairs optimiser of ds under st on the
 // backend st names, preparing it (classical MDS) while the backend opens
 // (a GL probe waits for the UI loop). On error nothing is left open.
-func prepareAndOpen(ds *datasets.Dataset, st fit.Settings, logw io.Writer) (*engine.Optimizer, engine.Backend, string, error) {
-	var prep *engine.Prepared
+func prepareAndOpen(ds *datasets.Dataset, st fit.Settings, logw io.Writer) (*emds.Optimizer, emds.Backend, string, error) {
+	var prep *emds.Prepared
 	var prepErr error
 	prepared := make(chan struct{})
 	go func() {

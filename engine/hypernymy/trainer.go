@@ -1,7 +1,7 @@
 package hypernymy
 
 import (
-	"burescope/engine"
+	"burescope/engine/emds"
 	"context"
 	"errors"
 	"fmt"
@@ -59,7 +59,7 @@ type Trainer struct {
 	gradItems []int32
 	gradMark  []bool
 	gradBuf   [][]float64
-	adam      *engine.Adam // the optimiser state when Optimizer is Adam
+	adam      *emds.Adam // the optimiser state when Optimizer is Adam
 
 	rng       *rand.Rand
 	cache     *hypItemCache
@@ -145,7 +145,7 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 		t.fact[i] = cfg.InitScale * t.rng.NormFloat64()
 	}
 	if cfg.Optimizer == Adam {
-		t.adam = engine.NewAdam(len(t.params))
+		t.adam = emds.NewAdam(len(t.params))
 	}
 	t.cws = make([]*hypCacheWS, cfg.Workers)
 	t.gradBuf = make([][]float64, cfg.Workers)

@@ -7,16 +7,16 @@ import (
 	"sync/atomic"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
-// sampledRun is a session's sampled-pair fit (engine.FitSampled): the
+// sampledRun is a session's sampled-pair fit (emds.FitSampled): the
 // pair source and options, and the standard error of the last stress-1
 // estimate. A run cannot be resumed: Start after a pause fits again from
 // the initial state.
 type sampledRun struct {
-	src    engine.PairSource
-	opt    engine.SampledOptions
+	src    emds.PairSource
+	opt    emds.SampledOptions
 	se     atomic.Uint64 // float64 bits
 	epochs int           // epochs of a full run
 }
@@ -37,8 +37,8 @@ func (s *Session) Sampled() (sampled bool, se float64, epochs int) {
 // openSampled is Open on the sampled path: it builds the pair source and
 // publishes the initial state (principal components and the first
 // stress-1 estimate; this runs the neighbour search once).
-func (s *Session) openSampled(ds *datasets.Dataset, st Settings, b engine.Backend, backendDesc string) error {
-	src, err := ds.PairSource()
+func (s *Session) openSampled(ds *datasets.Dataset, st Settings, b emds.Backend, backendDesc string) error {
+	src, err := PairSource(ds)
 	if err != nil {
 		return err
 	}
@@ -48,11 +48,11 @@ func (s *Session) openSampled(ds *datasets.Dataset, st Settings, b engine.Backen
 	}
 	r := &sampledRun{src: src, opt: opt, epochs: opt.Epochs}
 	// The initial state: cancel at the first published snapshot.
-	var first *engine.Snapshot
+	var first *emds.Snapshot
 	ctx, cancel := context.WithCancel(context.Background())
 	o := opt
-	o.Publish = func(sn *engine.Snapshot) { first = sn; cancel() }
-	res, err := engine.FitSampled(ctx, src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
+	o.Publish = func(sn *emds.Snapshot) { first = sn; cancel() }
+	res, err := emds.FitSampled(ctx, src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
 	cancel()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -89,8 +89,8 @@ func (s *Session) startSampledLocked(r *sampledRun) {
 	s.cancel = cancel
 	s.queueLocked(func() {
 		o := r.opt
-		o.Publish = func(sn *engine.Snapshot) { s.publishSampled(r, sn) }
-		res, err := engine.FitSampled(ctx, r.src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
+		o.Publish = func(sn *emds.Snapshot) { s.publishSampled(r, sn) }
+		res, err := emds.FitSampled(ctx, r.src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
 		if res != nil && ctx.Err() == nil {
 			// (After a pause the result's state may have moved past its
 			// last stress-1 evaluation: the published snapshot stays.)
@@ -112,6 +112,6 @@ func (s *Session) startSampledLocked(r *sampledRun) {
 }
 
 // publishSampled is publish for the sampled run r.
-func (s *Session) publishSampled(r *sampledRun, snap *engine.Snapshot) {
+func (s *Session) publishSampled(r *sampledRun, snap *emds.Snapshot) {
 	s.publishIf(func() bool { return s.smp == r }, snap)
 }

@@ -6,6 +6,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // gridDataset returns n items with distances in [1, 1.5] (a metric that
@@ -36,12 +37,12 @@ func testSettings() Settings {
 func TestSessionReplaceWhileRunning(t *testing.T) {
 	s := NewSession()
 	defer s.Close()
-	if err := s.Open(gridDataset(5), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := s.Open(gridDataset(5), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	s.Start()
 	eventually(t, "iterations", func() bool { return s.Snapshot().Iter > 3 })
-	if err := s.Open(gridDataset(7), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := s.Open(gridDataset(7), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	s.Wait()
@@ -59,7 +60,7 @@ func TestSessionRunControl(t *testing.T) {
 	if s.Start() || s.Step(1) {
 		t.Fatal("an empty session started")
 	}
-	if err := s.Open(gridDataset(6), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := s.Open(gridDataset(6), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	if !s.Step(7) {
@@ -101,7 +102,7 @@ func TestSessionRunControl(t *testing.T) {
 func TestSessionOpenRejectsEmbedding(t *testing.T) {
 	s := NewSession()
 	ds := &datasets.Dataset{Name: "e.json", Kind: datasets.KindEmbedding, Labels: []string{"a", "b"}}
-	err := s.Open(ds, testSettings(), engine.NewCPUBackend(1), "cpu")
+	err := s.Open(ds, testSettings(), emds.NewCPUBackend(1), "cpu")
 	if err == nil || s.Dataset() != nil {
 		t.Fatalf("an embedding without distances was opened: %v", err)
 	}
@@ -111,7 +112,7 @@ func TestSessionOpenRejectsEmbedding(t *testing.T) {
 // not run a released optimiser).
 func TestSessionClosed(t *testing.T) {
 	s := NewSession()
-	if err := s.Open(gridDataset(5), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := s.Open(gridDataset(5), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -134,7 +135,7 @@ func TestSessionRunSpeedAndOpenOptimizer(t *testing.T) {
 	st := testSettings()
 	st.Iterations = 25
 	ds := gridDataset(9)
-	b := engine.NewCPUBackend(1)
+	b := emds.NewCPUBackend(1)
 	prep, err := Prepare(ds, st)
 	if err != nil {
 		t.Fatal(err)
