@@ -95,6 +95,7 @@ type Optimizer struct {
 	n, d int
 	eps  float64 // internal units
 	fs   float64 // objective scale: optimisers see fs * stress
+	unit float64 // input units per stored unit of prob (NormalizeDistances)
 
 	classical []float64 // classical MDS means (internal units)
 	x, xGood  []float64 // parameters: n*d means then n*d*d factors
@@ -142,6 +143,7 @@ type Prepared struct {
 	opt       Options
 	prob      *NormalizedProblem
 	classical []float64
+	unit      float64 // input units per stored unit (NormalizeDistances)
 }
 
 // Prepare checks opt and does the backend-free part of NewOptimizer for
@@ -231,6 +233,14 @@ func prepare(n int, dist []float64, opt Options, classical []float64) (*Prepared
 	if n < 2 {
 		return nil, fmt.Errorf("engine: need at least 2 objects, got %d", n)
 	}
+	// Distances near the float64 limits are fitted in units of their
+	// largest value, so that no square or sum of squares on the way under-
+	// or overflows; snapshots are published in the input's units. Every
+	// entrance (app, command line, exact, sampled) comes through here.
+	dist, unit := NormalizeDistances(dist)
+	if unit != 1 && opt.InitEmbedding != nil {
+		opt.InitEmbedding = ScaleEmbedding(opt.InitEmbedding, 1/unit)
+	}
 	prob, err := NewProblem(n, opt.Dim, dist, opt.Weights, opt.Family)
 	if err != nil {
 		return nil, err
@@ -244,7 +254,7 @@ func prepare(n int, dist []float64, opt Options, classical []float64) (*Prepared
 			classical[k] /= prob.Scale
 		}
 	}
-	return &Prepared{n: n, opt: opt, prob: prob, classical: classical}, nil
+	return &Prepared{n: n, opt: opt, prob: prob, classical: classical, unit: unit}, nil
 }
 
 // build loads the prepared problem on b, evaluates the initial state and
@@ -256,7 +266,7 @@ func (p *Prepared) build(b Backend) (*Optimizer, error) {
 		return nil, fmt.Errorf("engine: backend %s: %w", b.Name(), err)
 	}
 	d := opt.Dim
-	o := &Optimizer{opt: opt, prob: prob, b: b, n: n, d: d, eps: opt.Eps}
+	o := &Optimizer{opt: opt, prob: prob, b: b, n: n, d: d, eps: opt.Eps, unit: p.unit}
 	o.budget.Store(int64(opt.MaxIter))
 	o.point1.Store(math.Float64bits(math.NaN()))
 	var sw float64
@@ -703,7 +713,7 @@ func (o *Optimizer) snapshot() *Snapshot {
 		}
 	}
 	sn.MeanShare = MeanShare(sn.Means, sn.Scales, n, d, o.opt.Family.Tau, o.opt.Weights)
-	return sn
+	return RescaleSnapshot(sn, o.unit)
 }
 
 // SetMaxIter changes the iteration budget of the run in progress without
@@ -826,6 +836,12 @@ func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, erro
 	o.point1.Store(math.Float64bits(ps.Stress1))
 	return ps.Stress1, nil
 }
+
+// Unit returns the input units per unit of the stored problem: 1, or the
+// largest distance when the distances lay outside [SafeScaleLow,
+// SafeScaleHigh] and were fitted in units of it (snapshots are always in
+// input units).
+func (o *Optimizer) Unit() float64 { return o.unit }
 
 // PointBaselineMeans returns the point-MDS baseline's means (n*d, input
 // units) aligned to the latest snapshot's means by an orthogonal

@@ -691,7 +691,11 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 			wishartFactor(rng, x[nd+i*d*d:nd+(i+1)*d*d], d, dof, initScale)
 		}
 	}
-	f := &sampledFit{n: n, d: d, scale: scale, eps: opt.Eps, points: opt.Points, x: x, pe: pe}
+	unit := 1.0
+	if sc, ok := src.(Scaled); ok {
+		unit = sc.Unit()
+	}
+	f := &sampledFit{n: n, d: d, scale: scale, unit: unit, eps: opt.Eps, points: opt.Points, x: x, pe: pe}
 	f.alloc()
 	// Objective normalisation as in the exact path: stress * n / (2 N)
 	// with N = n(n-1)/2 pairs of unit weight.
@@ -700,7 +704,7 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	if err != nil {
 		return nil, err
 	}
-	res := &SampledResult{EvalPairs: ev.Len(), NeighborPairs: smp.neighborPairs(), Scale: scale, NeighborTime: knnTime}
+	res := &SampledResult{EvalPairs: ev.Len(), NeighborPairs: smp.neighborPairs(), Scale: scale * unit, NeighborTime: knnTime}
 	a := make([]float64, ev.Len())
 	b := make([]float64, ev.Len())
 	var hist []float64
@@ -801,7 +805,8 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 // sampledFit holds the parameters and buffers of a sampled fit.
 type sampledFit struct {
 	n, d   int
-	scale  float64
+	scale  float64 // RMS distance, in the source's units
+	unit   float64 // true units per source unit (Scaled)
 	eps    float64
 	points bool
 	x, pg  []float64
@@ -934,5 +939,5 @@ func (f *sampledFit) snapshot(opt SampledOptions, epochs int, hist []float64, cl
 	} else {
 		sn.PointStress1 = last
 	}
-	return sn
+	return RescaleSnapshot(sn, f.unit)
 }

@@ -221,19 +221,13 @@ func runFit(env Env) error {
 	}
 	defer be.Close()
 
-	// Distances near the float64 limits are fitted in units of their
-	// largest value, so that their squares neither underflow nor overflow.
-	dist, unit := emds.NormalizeDistances(dist)
-	if unit != 1 {
-		if opt.InitEmbedding != nil {
-			opt.InitEmbedding = rescaleEmbedding(opt.InitEmbedding, unit)
-		}
-		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
-	}
 	start := time.Now()
 	o, err := emds.NewOptimizer(n, dist, opt, be)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	if unit := o.Unit(); unit != 1 {
+		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -261,7 +255,7 @@ func runFit(env Env) error {
 		return runErr
 	}
 	fitSeconds := time.Since(start).Seconds()
-	s := emds.RescaleSnapshot(o.Latest(), unit)
+	s := o.Latest()
 	res := fitResult{
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
@@ -277,7 +271,9 @@ func runFit(env Env) error {
 	if math.IsInf(res.Stress, 0) || math.IsNaN(res.Stress) {
 		// The raw stress in squared input units is beyond float64: report
 		// it in the fitted units instead, and say which.
-		res.Stress, res.StressUnit = o.Latest().Stress, unit
+		// Stress-1 is sqrt(stress / sum w D^2), the sum in stored units.
+		pr := o.Problem()
+		res.Stress, res.StressUnit = s.Stress1*s.Stress1*pr.SumD2*pr.Scale*pr.Scale, o.Unit()
 	}
 	if *points {
 		v := s.Stress1
@@ -311,21 +307,6 @@ func runFit(env Env) error {
 		return fmt.Errorf("interrupted at iteration %d", s.Iter)
 	}
 	return nil
-}
-
-// rescaleEmbedding returns e in units of unit (means divided by unit,
-// scales by unit twice), for an initial state when the distances are
-// fitted in those units.
-func rescaleEmbedding(e *engine.Embedding, unit float64) *engine.Embedding {
-	out := &engine.Embedding{Family: e.Family, Dim: e.Dim, Labels: e.Labels,
-		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
-	for i, v := range e.Means {
-		out.Means[i] = v / unit
-	}
-	for i, v := range e.Scales {
-		out.Scales[i] = v / unit / unit
-	}
-	return out
 }
 
 // alignEmbedding checks that an initial embedding read from file fits the
