@@ -187,45 +187,45 @@ func runFit(env Env) error {
 	if *points {
 		st.Structure = emds.StructurePoints
 	}
-	// The app's rules: distances, or a trained embedding's own W2
-	// distances, starting from it when it has the requested dimension.
-	dist, opt, err := fit.Problem(ds, st)
-	if err != nil {
-		return err
-	}
-	if *initName != "mds" {
-		opt.InitEmbedding = nil
-	}
 	if *points && *structure != emds.StructureFull && *structure != emds.StructurePoints {
 		return usage("--points contradicts --structure %s", *structure)
 	}
 	if *structure == emds.StructurePoints {
 		*points = true
 	}
-	switch *initName {
-	case "mds", "random":
-		opt.Init = *initName
-	default:
+	var initEmb *engine.Embedding
+	if *initName != "mds" && *initName != "random" {
 		e, err := datasets.LoadEmbedding(*initName)
 		if err != nil {
 			return err
 		}
-		if e, err = alignEmbedding(*initName, e, ds.Labels, *dim); err != nil {
+		if initEmb, err = alignEmbedding(*initName, e, ds.Labels, *dim); err != nil {
 			return err
 		}
-		opt.InitEmbedding = e
 	}
-	be, err := openBackendRoots(*backendName, n, 0, roots, nsOpt, env.Stderr)
-	if err != nil {
-		return err
-	}
-	defer be.Close()
-
+	// The app's entrance and rules: distances, or a trained embedding's
+	// own W2 distances, starting from it when it has the requested
+	// dimension (unless --init says otherwise).
+	st.Pairs, st.Backend = "exact", *backendName
 	start := time.Now()
-	o, err := emds.NewOptimizer(n, dist, opt, be)
+	opened, err := fit.OpenFit(ds, st, fit.OpenHow{
+		Backend: fit.BackendOptions{Log: env.Stderr, Roots: roots, NS: nsOpt},
+		Adjust: func(opt *emds.Options) error {
+			switch *initName {
+			case "mds":
+			case "random":
+				opt.Init, opt.InitEmbedding = "random", nil
+			default:
+				opt.InitEmbedding = initEmb
+			}
+			return nil
+		},
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
+	defer opened.Close()
+	be, o := opened.Backend, opened.Optimizer
 	if unit := o.Unit(); unit != 1 {
 		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
 	}
