@@ -142,7 +142,7 @@ func DistanceMatrix(e *Embedding) []float64 {
 		traces[i] = Trace(e.Scale(i), d)
 	}
 	out := make([]float64, n*n)
-	parallelChunks(n, func(lo, hi int) {
+	ParallelRanges(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			for j := i + 1; j < n; j++ {
 				var b2 float64

@@ -169,8 +169,10 @@ func spectralFunc(vals, vecs []float64, d int, f func(float64) float64) []float6
 	return out
 }
 
-// isFinite reports whether every entry of a is a finite number.
-func isFinite(a []float64) bool {
+// Finite reports whether every entry of a is a finite number (no NaN,
+// no infinity). It is the one such check of the engine and its fitting
+// and training packages.
+func Finite(a []float64) bool {
 	for _, v := range a {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return false
@@ -249,4 +251,11 @@ func JacobiEigen(a []float64, d int, v, l []float64) {
 	for i := 0; i < d; i++ {
 		l[i] = a[i*d+i]
 	}
+}
+
+// PairIndex returns the position of the unordered pair (i, j), i < j < n,
+// in a packed upper triangle stored row by row: the layout of every pair
+// array of Burescope (distances, weights, MDS problems).
+func PairIndex(n, i, j int) int {
+	return i*(2*n-i-1)/2 + (j - i - 1)
 }
