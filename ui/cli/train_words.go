@@ -28,7 +28,7 @@ func init() {
 }
 
 const trainWordsUsage = "CORPUS... --out WORDS.npz|.json [--preset default|paper] [--dim 12] [--rank k] [--diagonal] [--window 5] " +
-	"[--min-count 5] [--subsample 1e-3] [--negatives 5] [--shared-negatives=true] [--margin 10] [--lr 0.1] [--epochs 5] [--batch 256] " +
+	"[--min-count 5] [--subsample 1e-3] [--negatives 5] [--shared-negatives] [--margin 10] [--lr 0.3] [--epochs 5] [--batch 256] " +
 	"[--reset-adagrad] [--threads N] [--seed 1] [--resume WORDS.npz] [--json-set context|input] [--progress]"
 
 // trainWordsResult is the last stdout line of `burescope train-words`.
@@ -83,7 +83,7 @@ func runTrainWords(env Env) error {
 	lr := fs.Float64("lr", def.LR, "Adagrad learning rate")
 	epochs := fs.Int("epochs", def.Epochs, "epochs to run (after the resumed ones)")
 	batch := fs.Int("batch", def.Batch, "center words per Adagrad step")
-	shared := fs.Bool("shared-negatives", def.SharedNegatives, "draw the negatives once per center word for its whole window (faster); false: per (center, context) pair, as the paper")
+	shared := fs.Bool("shared-negatives", def.SharedNegatives, "draw the negatives once per center word for its whole window (faster per epoch, learns less); default: per (center, context) pair, as the paper")
 	reset := fs.Bool("reset-adagrad", false, "zero the Adagrad accumulators every epoch (the authors' code)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores; results do not depend on it)")
 	seed := fs.Uint64("seed", def.Seed, "random seed (initialisation, subsampling, negatives)")
