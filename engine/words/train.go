@@ -116,6 +116,7 @@ type DivergedError struct {
 	What  string // the first non-finite quantity
 }
 
+// Error says where training diverged and what was not finite.
 func (e *DivergedError) Error() string {
 	return fmt.Sprintf("training diverged in epoch %d, step %d: %s is not finite (the learning rate is too large for these settings)",
 		e.Epoch, e.Step, e.What)
@@ -128,6 +129,7 @@ type NoPairsError struct {
 	Kept, Tokens int // tokens kept by subsampling, tokens in the stream
 }
 
+// Error says how many tokens subsampling kept and what to change.
 func (e *NoPairsError) Error() string {
 	return fmt.Sprintf("epoch %d: subsampling kept %d of %d tokens, no training pair; lower the subsampling (a larger threshold, or 0 for none)",
 		e.Epoch, e.Kept, e.Tokens)

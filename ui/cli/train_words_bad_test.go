@@ -227,3 +227,27 @@ func TestTrainWordsSignalsSave(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainWordsControlNotice: control characters in a corpus are read
+// as separators with a notice at read time, and the model saves (no
+// word holds one); a NUL byte is refused at read time.
+func TestTrainWordsControlNotice(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "c.txt")
+	os.WriteFile(corpus, []byte(strings.Repeat("\ufeffalpha\x01beta gamma\x1bdelta\n", 10)), 0o644)
+	code, stdout, stderr := runCLI("train-words", corpus, "--dim", "2", "--epochs", "1", "--subsample", "0", "--out", filepath.Join(dir, "w.npz"))
+	if code != 0 || !strings.Contains(stderr, "20 control characters") {
+		t.Fatalf("exit %d, stderr %q; want exit 0 and a notice of 20 control characters", code, stderr)
+	}
+	var res trainWordsResult
+	lastWordsJSON(t, stdout, &res)
+	if res.Words != 4 {
+		t.Errorf("%d words, want alpha, beta, gamma, delta", res.Words)
+	}
+	nul := filepath.Join(dir, "nul.txt")
+	os.WriteFile(nul, []byte("a b\nc\x00d\n"), 0o644)
+	code, _, stderr = runCLI("train-words", nul, "--dim", "2", "--out", filepath.Join(dir, "n.npz"))
+	if code != 1 || !strings.Contains(stderr, "nul.txt:2") || !strings.Contains(stderr, "NUL") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming nul.txt:2 and the NUL", code, stderr)
+	}
+}
