@@ -71,7 +71,7 @@ var wordsPresets = map[string]func() words.Config{"default": words.DefaultConfig
 func runTrainWords(env Env) error {
 	def := words.DefaultConfig()
 	fs := NewFlagSet(env, "train-words", trainWordsUsage)
-	preset := fs.String("preset", "default", "settings not given as flags: default (measured to learn on 100k..100M tokens) or paper (the paper's, for 3 billion tokens)")
+	preset := fs.String("preset", "default", "settings not given as flags: default (measured on corpora of 100 thousand and 1 million tokens, docs/words.md) or paper (the paper's, for 3 billion tokens)")
 	dim := fs.Int("dim", 12, "embedding dimension d")
 	rank := fs.Int("rank", 0, "columns k of the factors L (d x k; 0: k = d)")
 	diagonal := fs.Bool("diagonal", false, "diagonal covariances diag(l^2) + 0.01 I (Vilnis & McCallum's comparison point)")
