@@ -70,16 +70,11 @@ const maxCorpusTokens = 1 << 31
 // and the in-vocabulary copy (4).
 const tokenBytes = 16
 
-// Tokenize lower-cases line, removes punctuation and symbol characters
+// tokenize lower-cases line, removes punctuation and symbol characters
 // and byte-order marks (U+FEFF) and appends its words to dst: runs
-// separated by white space or control characters.
-func Tokenize(dst []string, line string) []string {
-	dst, _ = tokenize(dst, line)
-	return dst
-}
-
-// tokenize is Tokenize that also returns the number of control
-// characters (other than white space) it read as separators.
+// separated by white space or control characters. It also returns the
+// number of control characters (other than white space) it read as
+// separators.
 func tokenize(dst []string, line string) ([]string, int) {
 	controls := 0
 	var b strings.Builder
