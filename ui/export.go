@@ -168,6 +168,7 @@ func (a *App) exportFigureDialog() {
 	}
 	format := widget.NewRadioGroup([]string{"PNG", "SVG", "PDF"}, nil)
 	format.Horizontal = true
+	format.Required = true
 	format.SetSelected("PNG")
 	dpi := widget.NewSelect([]string{"72", "150", "300", "600"}, nil)
 	dpi.SetSelected(strconv.Itoa(a.fa.Preferences().IntWithFallback(prefExportDPI, defaultExportDPI)))
@@ -180,6 +181,7 @@ func (a *App) exportFigureDialog() {
 	}
 	const drawView, drawFit = "The view, as shown", "The fit"
 	what := widget.NewRadioGroup([]string{drawView, drawFit}, nil)
+	what.Required = true
 	what.SetSelected(drawView)
 	dark := widget.NewCheck("Dark background", nil)
 	dark.SetChecked(a.fa.Preferences().Bool(prefExportDark))

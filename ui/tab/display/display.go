@@ -53,7 +53,12 @@ type Tab struct {
 // New builds the View tab.
 func New(h Host) *Tab {
 	p := &Tab{h: h}
-	p.view = widget.NewRadioGroup(fit.ViewChoices, func(v string) { p.changed(func(s *fit.Settings) { s.View = v }) })
+	p.view = widget.NewRadioGroup(fit.ViewChoices, func(v string) {
+		if v != "" {
+			p.changed(func(s *fit.Settings) { s.View = v })
+		}
+	})
+	p.view.Required = true // covariance or precision, never neither
 	p.colorBy = widget.NewSelect(fit.ColorByChoices, func(v string) { p.changed(func(s *fit.Settings) { s.ColorBy = v }) })
 	p.labels = widget.NewCheck("Show labels", func(on bool) { p.changed(func(s *fit.Settings) { s.Labels = on }) })
 	p.levelL = widget.NewLabel("")

@@ -11,6 +11,7 @@ import (
 
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the View tab sees it.
@@ -132,4 +133,25 @@ func findButton(t *testing.T, p *Tab, text string) *widget.Button {
 		t.Fatalf("no button %q", text)
 	}
 	return found
+}
+
+// TestDisplayEllipsesStaySelected: clicking the selected Ellipses option
+// (covariance or precision), or pressing Space on it, keeps it and
+// applies nothing.
+func TestDisplayEllipsesStaySelected(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{set: fit.DefaultSettings()}
+	p := New(h)
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	for _, v := range fit.ViewChoices {
+		p.SetEllipses(v)
+		n := len(h.applied)
+		if err := radiocheck.Hold(p.view); err != nil {
+			t.Error(err)
+		}
+		if len(h.applied) != n || h.set.View != v {
+			t.Errorf("%s: %d more settings applied, view %q", v, len(h.applied)-n, h.set.View)
+		}
+	}
 }

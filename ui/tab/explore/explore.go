@@ -179,6 +179,7 @@ func (x *Tab) build() {
 		}
 	})
 	x.setRadio.Horizontal = true
+	x.setRadio.Required = true
 	x.setRadio.SetSelected("Input set")
 
 	x.planes = widget.NewRadioGroup([]string{view.Plane3D, view.PlanePCA, view.PlaneItem, view.PlaneDiff}, func(s string) {
@@ -193,6 +194,7 @@ func (x *Tab) build() {
 		}
 		x.reproject()
 	})
+	x.planes.Required = true
 	x.itemA = widget.NewEntry()
 	x.itemA.SetPlaceHolder("item label")
 	x.itemA.OnSubmitted = func(s string) { x.setPlaneItem(false, s) }

@@ -145,6 +145,7 @@ func New(h Host) *Tab {
 		g.updateBadge()
 		h.Wake()
 	})
+	g.mode.Required = true // one mode always drawn
 	g.mode.SetSelected(geoModeItems)
 	g.showStates()
 	g.content = container.NewVBox(

@@ -59,10 +59,14 @@ type Tab struct {
 func New(h Host) *Tab {
 	p := &Tab{h: h}
 	p.dim = widget.NewRadioGroup(fit.DimChoices, func(v string) {
-		d, _ := strconv.Atoi(v)
+		d, err := strconv.Atoi(v)
+		if err != nil {
+			return // no dimension selected: keep the setting
+		}
 		p.changed(func(s *fit.Settings) { s.Dim = d })
 	})
 	p.dim.Horizontal = true
+	p.dim.Required = true // one dimension always selected: a click or Space on it keeps it
 	p.family = widget.NewSelect(fit.FamilyChoices, func(v string) {
 		p.tauEnable(v)
 		p.changed(func(s *fit.Settings) { s.Family = v })
