@@ -278,7 +278,7 @@ func GlyphText(lay *Layout) string {
 	if lay == nil || lay.Glyph == 1 || lay.Glyph == 0 {
 		return ""
 	}
-	return fmt.Sprintf("ellipses at %gx", lay.Glyph)
+	return "ellipses at " + Num(lay.Glyph) + "x"
 }
 
 // ModeText says how the fills are drawn, for captions: the glyph factor,

@@ -5,6 +5,7 @@ package display
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -66,7 +67,8 @@ func New(h Host) *Tab {
 	p.level.Step = 0.1
 	p.level.OnChanged = func(v float64) {
 		p.levelL.SetText(fmt.Sprintf("%.1f", v))
-		p.changed(func(s *fit.Settings) { s.Level = v })
+		k := math.Round(v*10) / 10 // the slider's 0.1 steps add binary tails (2.9000000000000004)
+		p.changed(func(s *fit.Settings) { s.Level = k })
 	}
 	p.glyph = widget.NewSelect(fit.GlyphChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Glyph = v }) })
 	p.glyphFactor = widget.NewEntry()
