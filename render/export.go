@@ -324,7 +324,8 @@ func drawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque, 
 	} else {
 		p.Add(&ellipsePlot{lay: lay, colors: colors, sc: sc, st: st, opaque: opaque})
 	}
-	if st.Labels && sc.Labels != nil {
+	if sc.Labels != nil && (st.Labels || len(sc.Selected)+len(sc.Highlight) > 0) {
+		// Selected and highlighted items are named with labels off too.
 		p.Add(&labelPlot{lay: lay, sc: sc, st: st})
 	}
 	before := dc
@@ -602,13 +603,17 @@ func (lp *labelPlot) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	ts := textStyle(labelFontSize, lp.st.Foreground())
 	ts.XAlign, ts.YAlign = draw.XLeft, draw.YBottom
-	order := labelOrder(lp.sc, len(lp.lay.Shapes), maxLiveLabels)
+	limit := maxLiveLabels
+	if !lp.st.Labels {
+		limit = 0 // labels off: only the selected and highlighted items
+	}
+	order := labelOrder(lp.sc, len(lp.lay.Shapes), limit)
 	reqs := make([]LabelRequest, len(order))
 	for k, i := range order {
 		s := lp.lay.Shapes[i]
 		txt := lp.sc.Labels[i]
 		// Work with y pointing down (negated vg y) as PlaceLabels expects.
-		reqs[k] = LabelRequest{X: float64(trX(s.X)), Y: -float64(trY(s.Y)), W: float64(ts.Width(txt)), H: float64(ts.Height(txt))}
+		reqs[k] = LabelRequest{X: float64(trX(s.X)), Y: -float64(trY(s.Y)), W: float64(ts.Width(txt)), H: float64(ts.Height(txt)), Must: lp.sc.isSelected(i)}
 		if lp.below {
 			reqs[k].Y = -float64(trY(s.Y - math.Sqrt(math.Max(s.M.C, 0))))
 			reqs[k].First = 3

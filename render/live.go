@@ -69,7 +69,7 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 		l.els = buildEllipses(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
 		rasterize(dst, bg8, l.els, &l.bins)
 	}
-	if st.Labels && sc.Labels != nil {
+	if sc.Labels != nil && (st.Labels || len(sc.Selected)+len(sc.Highlight) > 0) {
 		l.labels.draw(dst, &l.lay, sc, st, vp)
 	}
 	if st.ScaleBar {
