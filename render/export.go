@@ -675,7 +675,13 @@ func figureLegend(sc *Scene, st Style, lay *Layout, fg color.Color) plot.Legend 
 		case LegendBar:
 			for _, t := range []float64{1, 0.5, 0} {
 				col := Viridis(t)
-				l.Add(fmt.Sprintf("stress %.3g", it.Lo+t*(it.Hi-it.Lo)), swatch{tint(col), shade(col, 0.35, st.Dark)})
+				v := Num(it.Lo + t*(it.Hi-it.Lo))
+				if strings.HasSuffix(it.Text, "(%)") {
+					v += "% of stress"
+				} else {
+					v = "stress " + v
+				}
+				l.Add(v, swatch{tint(col), shade(col, 0.35, st.Dark)})
 			}
 		default:
 			l.Add(it.Text, swatch{nil, fg})

@@ -50,8 +50,15 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 			items = append(items, LegendItem{Kind: LegendSwatch, Color: OkabeIto[k%len(OkabeIto)], Text: name})
 		}
 	case st.ColorBy == ColorStress && len(sc.PerPoint) == n && n > 0:
+		// In the tooltip's quantity: each item's share of the total, in %.
 		lo, hi := stressRange(sc.PerPoint)
-		items = append(items, LegendItem{Kind: LegendBar, Text: "per-item stress", Lo: lo, Hi: hi})
+		text := "share of stress (%)"
+		if sum := stressSum(sc.PerPoint); sum > 0 {
+			lo, hi = 100*lo/sum, 100*hi/sum
+		} else {
+			text = "per-item stress"
+		}
+		items = append(items, LegendItem{Kind: LegendBar, Text: text, Lo: lo, Hi: hi})
 	}
 	lt := LevelText(sc, st)
 	if st.View == Precision {
@@ -95,8 +102,8 @@ func (lb *labeler) legend(dst *image.RGBA, items []LegendItem) {
 		case LegendSwatch:
 			w = max(w, legendSwatch+5+m.w)
 		case LegendBar:
-			lo = lb.mask(face, fmt.Sprintf("%.3g", it.Lo), asc, h)
-			hi = lb.mask(face, fmt.Sprintf("%.3g", it.Hi), asc, h)
+			lo = lb.mask(face, Num(it.Lo), asc, h)
+			hi = lb.mask(face, Num(it.Hi), asc, h)
 			w = max(w, m.w, lo.w+legendBarW+hi.w+8)
 		default:
 			w = max(w, m.w)
@@ -132,13 +139,13 @@ func (lb *labeler) legend(dst *image.RGBA, items []LegendItem) {
 		case LegendBar:
 			text(it.Text, x, y)
 			y += lineH
-			text(fmt.Sprintf("%.3g", it.Lo), x, y)
+			text(Num(it.Lo), x, y)
 			bx := x + lo.w + 4
 			for k := 0; k < legendBarW; k++ {
 				c := Viridis(float64(k) / float64(legendBarW-1))
 				draw.Draw(dst, image.Rect(bx+k, y+2, bx+k+1, y+h-1), image.NewUniform(c), image.Point{}, draw.Over)
 			}
-			text(fmt.Sprintf("%.3g", it.Hi), bx+legendBarW+4, y)
+			text(Num(it.Hi), bx+legendBarW+4, y)
 		default:
 			text(it.Text, x, y)
 		}

@@ -79,7 +79,31 @@ func stressRange(v []float64) (lo, hi float64) {
 	if lo > hi {
 		return 0, 1
 	}
+	// Near-equal values (3.75e14..3.76e14) are not stretched over the
+	// whole palette: the range spans at least minStressSpan of its centre,
+	// so they all come out near its middle colour.
+	c := 0.5 * (lo + hi)
+	if w := minStressSpan * math.Abs(c); hi-lo < w {
+		lo, hi = c-0.5*w, c+0.5*w
+	}
 	return lo, hi
+}
+
+// minStressSpan is the smallest range of the stress colour scale relative
+// to its centre: values that differ by less than 10% are drawn in nearly
+// one colour rather than from one end of the palette to the other.
+const minStressSpan = 0.1
+
+// stressSum is the sum of the finite per-item stresses (the total the
+// tooltip's and legend's shares are of).
+func stressSum(v []float64) float64 {
+	sum := 0.0
+	for _, x := range v {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			sum += x
+		}
+	}
+	return sum
 }
 
 // singleColor is the fill of ColorNone.

@@ -561,9 +561,11 @@ func TooltipText(sc *render.Scene, i int) string {
 	if sc.PerPoint != nil {
 		var sum float64
 		for _, v := range sc.PerPoint {
-			sum += v
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				sum += v // overlays (NaN) are not data
+			}
 		}
-		if sum > 0 {
+		if v := sc.PerPoint[i]; sum > 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			fmt.Fprintf(&b, "\nshare of stress %.3g%%", 100*sc.PerPoint[i]/sum)
 		}
 	}
