@@ -575,19 +575,26 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		dot(b, vg.Points(2.2), col)
 	}
-	ring := func(idx []int, w vg.Length, col color.Color) {
+	ring := func(idx []int, w vg.Length, col color.Color, full bool) {
 		for _, i := range idx {
 			s := ep.lay.Shapes[i]
 			if s.Kind != KindEllipse {
 				continue
 			}
-			s.M = s.Full
+			if full || ep.lay.Glyph == 1 {
+				s.M = s.Full
+			} else {
+				// At the glyph size, ringMargin points wider (one scale).
+				r := ringMargin / ppu
+				s.M.A, s.M.C = s.M.A+r*r, s.M.C+r*r
+			}
 			pts := outline(&s)
 			c.StrokeLines(draw.LineStyle{Color: col, Width: w}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
 		}
 	}
-	ring(ep.sc.Selected, vg.Points(1), ep.st.Foreground())
-	ring(ep.sc.Highlight, vg.Points(1.6), color.NRGBA{0xD5, 0x5E, 0x00, 0xff})
+	ring(ep.sc.Selected, vg.Points(1), ep.st.Foreground(), false)
+	ring(ep.sc.Highlight, vg.Points(1.6), HighlightColor, false)
+	ring(ep.sc.Hovered, vg.Points(1.6), HighlightColor, true)
 }
 
 // labelPlot draws labels beside the means with greedy collision avoidance.

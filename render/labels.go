@@ -237,7 +237,7 @@ func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Vi
 func labelOrder(sc *Scene, n, limit int) []int {
 	var order []int
 	seen := make(map[int]bool)
-	for _, list := range [][]int{sc.Selected, sc.Highlight} {
+	for _, list := range [][]int{sc.Selected, sc.Highlight, sc.Hovered} {
 		for _, i := range list {
 			if !seen[i] {
 				seen[i] = true

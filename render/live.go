@@ -257,12 +257,17 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			els = append(els, e)
 		}
 	}
-	// Emphasis rings on top of everything, at full size.
-	ring := func(idx []int, w float64, c color.NRGBA) {
+	// Emphasis rings on top of everything: at the glyph size, a little
+	// wider so that they surround the glyph (full: at full size).
+	ring := func(idx []int, w float64, c color.NRGBA, full bool) {
 		for _, i := range idx {
 			s := &lay.Shapes[i]
 			cx, cy := vp.ToPixel(s.X, s.Y)
 			m := pixelMatrix(s.Full, vp)
+			if !full && lay.Glyph != 1 {
+				m = pixelMatrix(s.M, vp)
+				m.A, m.C = m.A+ringMargin*ringMargin, m.C+ringMargin*ringMargin
+			}
 			if s.Kind == KindPoint {
 				r := pointRadius + 1.5
 				m = Sym2{r * r, 0, r * r}
@@ -276,7 +281,16 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			}
 		}
 	}
-	ring(sc.Selected, 1.6, fg)
-	ring(sc.Highlight, 2.6, color.NRGBA{0xD5, 0x5E, 0x00, 0xff})
+	ring(sc.Selected, 1.6, fg, false)
+	ring(sc.Highlight, 2.6, HighlightColor, false)
+	ring(sc.Hovered, 2.6, HighlightColor, true)
 	return els
 }
+
+// ringMargin is how much wider than its glyph an emphasis ring is, in
+// pixels (live) or points (exports), when the items are shrunk.
+const ringMargin = 3
+
+// HighlightColor is the colour of the neighbour and hover rings
+// (Okabe-Ito vermillion).
+var HighlightColor = color.NRGBA{0xD5, 0x5E, 0x00, 0xff}

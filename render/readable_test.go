@@ -278,7 +278,7 @@ func TestGlyphShrinkAndFullSizeHover(t *testing.T) {
 	}
 	// Hover item 7: its full-size boundary point along the first axis is
 	// drawn in the highlight colour.
-	sc.Highlight = []int{7}
+	sc.Hovered = []int{7}
 	img := image.NewRGBA(image.Rect(0, 0, 400, 400))
 	var vp Viewport
 	vp.FitTo(sc, Style{}, 400, 400) // full-size bounds, so the ring is in view

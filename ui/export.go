@@ -100,7 +100,7 @@ func (a *App) exportScene() (*render.Scene, render.Style) {
 	f := a.canvas.Frame()
 	if f != nil && f.Scene != nil {
 		sc := *f.Scene
-		sc.Highlight = nil
+		sc.Hovered = nil // the pointer's item is not part of the figure
 		return &sc, f.Style
 	}
 	return fit.Scene(a.sess.Dataset(), a.sess.Snapshot()), a.loop.Style()

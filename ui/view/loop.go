@@ -423,7 +423,7 @@ func (l *Loop) Step() {
 		if i, ok := l.live.HitTest(hx, hy); ok && i < scene.Len() {
 			i = in.Baseline.hoverItem(i, scene, st, vp, hx, hy)
 			hover = i
-			scene.Highlight = []int{i}
+			scene.Hovered = []int{i}
 		}
 	}
 	l.live.Draw(img, scene, st, vp)
@@ -435,9 +435,9 @@ func (l *Loop) Step() {
 		i = in.Baseline.hoverItem(i, scene, st, vp, hx, hy)
 		if i != hover {
 			hover = i
-			scene.Highlight = nil
+			scene.Hovered = nil
 			if i >= 0 {
-				scene.Highlight = []int{i}
+				scene.Hovered = []int{i}
 			}
 			l.live.Draw(img, scene, st, vp)
 		}

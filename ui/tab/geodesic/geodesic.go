@@ -484,6 +484,10 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 		if err != nil {
 			return nil, ver
 		}
+		// One glyph factor for the whole Play: state A's.
+		ref := *sc
+		ref.Means, ref.Scales = sa.Means, sa.Scales
+		out.GlyphFrom = &ref
 		g.mu.Lock()
 		g.cache, g.cacheV = out, ver
 		g.mu.Unlock()
@@ -520,11 +524,15 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 			}
 		}
 	}
+	fitSc := view.AppendTrail(sc, pm, ps)
+	fitSc.GlyphFrom = sc // framed at the factor it is drawn at
 	g.mu.Lock()
-	g.fitSc = view.AppendTrail(sc, pm, ps)
+	g.fitSc = fitSc
 	g.trailM, g.trailS = tm, tsc
 	g.mu.Unlock()
-	return view.AppendMeasure(sc, mean, scale, view.GeodesicLabel(t), view.GeodesicClass(t), []int{ia, ib}), ver
+	out := view.AppendMeasure(sc, mean, scale, view.GeodesicLabel(t), view.GeodesicClass(t), []int{ia, ib})
+	out.GlyphFrom = sc // the data's glyph factor, for the measure at t too
+	return out, ver
 }
 
 // WithTrail returns ov (the last Overlay's scene) with the trail of the
@@ -569,6 +577,9 @@ func (g *Tab) wholePathFit(sc *render.Scene, sa, sb *emds.Snapshot) *render.Scen
 		ms, cs = append(ms, out.Means...), append(cs, out.Scales...)
 	}
 	fit := view.AppendTrail(base, ms, cs)
+	ref := *sc
+	ref.Means, ref.Scales = sa.Means, sa.Scales
+	fit.GlyphFrom = &ref // framed at state A's factor, as every frame is drawn
 	g.mu.Lock()
 	g.wholeFit, g.wholeFitA, g.wholeFitB = fit, sa, sb
 	g.mu.Unlock()
