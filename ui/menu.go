@@ -41,7 +41,7 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	step := fyne.NewMenuItem("Step\tS", func() { a.runKey(fyne.KeyS) })
 	reset := fyne.NewMenuItem("Reset\tR", func() { a.runKey(fyne.KeyR) })
 	run := fyne.NewMenu("Run", toggle, step, reset,
-		fyne.NewMenuItem("Jitter", func() { a.sess.Jitter(jitterScale) }))
+		fyne.NewMenuItem("Jitter", a.jitter))
 	find := fyne.NewMenuItem("Find item…", func() { a.win.Canvas().Focus(a.search) })
 	find.Shortcut = shortcutFind
 	a.menuCov = fyne.NewMenuItem("Covariance ellipses", func() { a.setEllipses("covariance") })

@@ -1,12 +1,19 @@
 package ui
 
 import (
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"burescope/render"
 	"burescope/ui/fit"
 	"burescope/ui/view"
+	bw "burescope/ui/widget"
 )
 
 // TestStressColourWithGeodesic: coloured by stress with the geodesic tool
@@ -89,5 +96,101 @@ func TestPlayKeepsGlyphFactor(t *testing.T) {
 		} else if g != first {
 			t.Errorf("t = %g: glyph factor %g, at t = -1 it was %g", tt, g, first)
 		}
+	}
+}
+
+// TestSampledCurveInEpochs: a sampled-pair run's stress curve (one value
+// per evaluation) is drawn on an axis in the header's epochs: its last
+// tick is near the epoch the header gives, not the number of evaluations.
+func TestSampledCurveInEpochs(t *testing.T) {
+	a := newTestApp(t, "builtin:wine")
+	pause(t, a)
+	st := a.set
+	st.Pairs = "sampled"
+	a.on(func() { host{a.App}.ApplyModel(st) })
+	eventually(t, "sampled session", func() bool { s, _, _ := a.sess.Sampled(); return s && a.sess.Dataset() != nil })
+	a.loads.Wait()
+	a.on(func() {})
+	a.sess.Start()
+	eventually(t, "sampled run", func() bool { s := a.sess.Snapshot(); return s != nil && s.Iter >= 100 })
+	pause(t, a)
+	snap := a.sess.Snapshot()
+	var cd bw.CurveData
+	var ticks []string
+	var status string
+	a.on(func() {
+		a.refreshStatus()
+		cd, ticks, status = a.curve.Data(), a.curve.IterationTicks(), a.status.Text
+	})
+	if !strings.Contains(status, fmt.Sprintf("epoch %d/", snap.Iter)) {
+		t.Errorf("status %q lacks epoch %d", status, snap.Iter)
+	}
+	if len(cd.History) >= snap.Iter || cd.XMax != float64(snap.Iter) {
+		t.Errorf("%d curve values, x up to %g, epoch %d", len(cd.History), cd.XMax, snap.Iter)
+	}
+	last, err := strconv.ParseFloat(ticks[len(ticks)-1], 64)
+	if err != nil || !(last > float64(snap.Iter)/2) || last > float64(snap.Iter) {
+		t.Errorf("curve ticks %q for epoch %d", ticks, snap.Iter)
+	}
+}
+
+// TestStatusTruthful: the "run done" log line gives this run's figures (a
+// sampled-pair run from epoch 0 says as many epochs as it ran, not the
+// previous exact run's 40); while running the speed and the time left come
+// right after the iteration, within what a 1280 px status bar shows; a
+// Jitter after the end says "jittered", not "done".
+func TestStatusTruthful(t *testing.T) {
+	a := newTestApp(t, "builtin:iris")
+	pause(t, a)
+	it0 := a.sess.Snapshot().Iter
+	a.sess.SetBudget(it0 + 40)
+	a.sess.Start()
+	eventually(t, "the first run's end", func() bool { return strings.Count(a.log.String(), "run done") == 1 })
+	var status string
+	a.on(func() { a.jitter(); status = a.status.Text })
+	if !strings.Contains(status, "jittered") || strings.Contains(status, "done") {
+		t.Errorf("status after Jitter: %q", status)
+	}
+	st := a.set
+	st.Pairs = "sampled"
+	a.on(func() { host{a.App}.ApplyModel(st) })
+	eventually(t, "sampled session", func() bool { s, _, _ := a.sess.Sampled(); return s && a.sess.Dataset() != nil })
+	a.loads.Wait()
+	a.on(func() {})
+	a.sess.Start()
+	eventually(t, "the sampled run's end", func() bool { return strings.Count(a.log.String(), "run done") == 2 })
+	var lines []string
+	for _, l := range strings.Split(a.log.String(), "\n") {
+		if strings.Contains(l, "run done") {
+			lines = append(lines, l)
+		}
+	}
+	var it1, k1 int
+	fmt.Sscanf(lines[1][strings.Index(lines[1], "iteration="):], "iteration=%d", &it1)
+	fmt.Sscanf(lines[1][strings.Index(lines[1], "run-iterations="):], "run-iterations=%d", &k1)
+	if !strings.Contains(lines[0], "run-iterations=40 ") || it1 < 50 || k1 != it1 {
+		t.Errorf("run done lines:\n%s", strings.Join(lines, "\n"))
+	}
+
+	st.Pairs, st.Iterations = "exact", 1_000_000
+	a.on(func() { host{a.App}.ApplyModel(st) })
+	eventually(t, "exact session", func() bool { s, _, _ := a.sess.Sampled(); return !s && a.sess.Dataset() != nil })
+	a.loads.Wait()
+	a.on(func() {})
+	a.sess.Start()
+	eventually(t, "a measured speed", func() bool { return a.sess.Rate() > 0 })
+	var width float32
+	a.on(func() {
+		a.refreshStatus()
+		status = a.status.Text
+		i := strings.Index(status, " left)")
+		if i < 0 {
+			return
+		}
+		width = fyne.MeasureText(status[:i+len(" left)")], theme.TextSize(), a.status.TextStyle).Width
+	})
+	pause(t, a)
+	if i, b := strings.Index(status, "it/s, "), strings.Index(status, "backend"); i < 0 || b < i || !(width > 0 && width < 1280-2*theme.Padding()) {
+		t.Errorf("status %q: speed and time left at %g px", status, width)
 	}
 }
