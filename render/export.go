@@ -86,7 +86,9 @@ func Caption(sc *Scene, st Style) string {
 	if sc.Dim > 2 {
 		parts = append(parts, fmt.Sprintf("2-D projection of a %d-D embedding (shadows of the ellipsoids)", sc.Dim))
 	}
-	parts = append(parts, ModeText(NewLayout(sc, st), st))
+	if ExportLOD(sc) == LODShapes { // density: lodCaption says what is drawn
+		parts = append(parts, ModeText(NewLayout(sc, st), st))
+	}
 	return strings.Join(parts, "  |  ")
 }
 
@@ -675,7 +677,7 @@ func figureLegend(sc *Scene, st Style, lay *Layout, fg color.Color) plot.Legend 
 	l.ThumbnailWidth = vg.Points(16)
 	alpha := uint8(math.Round(255 * math.Max(lay.FillAlpha, 0.35)))
 	tint := func(c color.NRGBA) color.Color { return color.NRGBA{c.R, c.G, c.B, alpha} }
-	for _, it := range LegendItems(sc, st, lay) {
+	for _, it := range LODLegend(LegendItems(sc, st, lay), ExportLOD(sc), true) {
 		switch it.Kind {
 		case LegendSwatch:
 			l.Add(it.Text, swatch{tint(it.Color), shade(it.Color, 0.35, st.Dark)})

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"strings"
 )
 
 // LegendKind says how one legend entry is drawn.
@@ -72,6 +73,32 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 		items = append(items, LegendItem{Kind: LegendText, Text: "bold: barycenters"})
 	}
 	return items
+}
+
+// LODLegend returns items (LegendItems) for a picture drawn at level of
+// detail lod: at LODDensity and LODGlyphs no ellipse is drawn, so the
+// lines about outlines and the glyph factor give way to one saying what
+// is drawn (density of the means, or a dot per mean) and how to get the
+// ellipses back (zoom in; an export above ExportShapeMax items has none).
+func LODLegend(items []LegendItem, lod LOD, export bool) []LegendItem {
+	if lod == LODShapes {
+		return items
+	}
+	out := make([]LegendItem, 0, len(items))
+	for _, it := range items {
+		if it.Kind == LegendText && (strings.HasPrefix(it.Text, "outline: ") || strings.HasPrefix(it.Text, "ellipses at ")) {
+			continue
+		}
+		out = append(out, it)
+	}
+	text := "drawn as density of the means (zoom in for ellipses)"
+	switch {
+	case lod == LODGlyphs:
+		text = "drawn as a dot per mean (zoom in for ellipses)"
+	case export:
+		text = fmt.Sprintf("drawn as density of the means (no ellipses above %d items)", ExportShapeMax)
+	}
+	return append(out, LegendItem{Kind: LegendText, Text: text})
 }
 
 // Live legend geometry (pixels).

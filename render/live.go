@@ -77,7 +77,7 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	}
 	if st.Legend {
 		l.labels.fg, l.labels.bg, l.labels.dark = st.Foreground(), st.Background(), st.Dark
-		l.labels.legend(dst, LegendItems(sc, st, &l.lay))
+		l.labels.legend(dst, LODLegend(LegendItems(sc, st, &l.lay), l.lod, false))
 	}
 }
 
