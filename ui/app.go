@@ -106,12 +106,15 @@ type App struct {
 	jitteredDone bool
 	jitterIter   int
 	run          runMark // the current run's start (logDone)
-	fa           fyne.App
-	win          fyne.Window
-	flags        Flags
-	logw         io.Writer
-	do           func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut         atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	// relOnEmbedding: the Relations tab describes the loaded embedding
+	// (tabsFollow gives it the fit's dataset back on leaving it).
+	relOnEmbedding bool
+	fa             fyne.App
+	win            fyne.Window
+	flags          Flags
+	logw           io.Writer
+	do             func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut           atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session

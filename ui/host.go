@@ -171,6 +171,7 @@ func (a *App) labels() []string {
 // install shows v on the canvas (UI goroutine); fit refits the view.
 func (a *App) install(v *view.EmbView, fitView bool) {
 	a.shown.Store(v)
+	a.tabsFollow(v)
 	a.canvas.SetDim(v.Scene.Dim)
 	if fitView {
 		a.loop.ResetView()
@@ -187,6 +188,7 @@ func (a *App) leave() {
 		return
 	}
 	a.shown.Store(nil)
+	a.tabsFollow(nil)
 	a.explore.Installed(nil)
 	a.loop.Select(nil, -1)
 	if snap := a.sess.Snapshot(); snap != nil {
@@ -199,6 +201,40 @@ func (a *App) leave() {
 	if ds := a.sess.Dataset(); ds != nil {
 		a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
 	}
+}
+
+// tabsFollow tells the tabs that work on the MDS fit what the canvas
+// shows (v: a trained or loaded embedding; nil: the fit again): the
+// Geodesic tab is off and says why, the Model tab says its settings wait
+// for a fit, and the Relations tab, when it was describing the
+// embedding, describes the fit's dataset again.
+func (a *App) tabsFollow(v *view.EmbView) {
+	if v == nil {
+		if a.geo.OffReason() != "" {
+			a.geo.SetOff("")
+			if ds := a.sess.Dataset(); ds != nil {
+				a.geo.SetItems(ds.Labels)
+			}
+		}
+		a.model.SetNote("")
+		if a.relOnEmbedding {
+			a.relOnEmbedding = false
+			a.rel.DatasetChanged(a.sess.Dataset())
+		}
+		return
+	}
+	what := fmt.Sprintf("%s, a trained embedding (n = %d, d = %d)", fit.DisplayName(v.Name), v.Emb.Len(), v.Emb.Dim)
+	if v.Mode == view.ModeRelations {
+		what = fmt.Sprintf("the relations training (n = %d, d = %d)", v.Emb.Len(), v.Emb.Dim)
+	}
+	reason := "The canvas shows " + what + ", not an MDS fit: the geodesic tool works on a fit's items."
+	if v.Mode == view.ModeEmbedding {
+		reason += " Fit MDS to its W2 distances (below the canvas) to use it."
+	}
+	if a.geo.OffReason() != reason {
+		a.geo.SetOff(reason)
+	}
+	a.model.SetNote("The canvas shows " + what + ", with no MDS fit: these settings apply once one is fitted.")
 }
 
 // fitEmbedding fits elliptical MDS to the W2 distances of the loaded
@@ -305,6 +341,8 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.search.SetText("")
 	a.canvas.SetMessage("")
 	a.install(v, true)
+	a.rel.DatasetChanged(ds) // names the embedding, not the fit's dataset
+	a.relOnEmbedding = true
 	a.data.ShowDataset(ds)
 	if !strings.HasPrefix(name, datasets.BuiltinPrefix) {
 		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), name))

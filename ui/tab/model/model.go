@@ -53,6 +53,7 @@ type Tab struct {
 	structure *widget.Select // covariance structure (fit.StructureChoices)
 	budget    *widget.Entry  // scale budget lambda
 	pairs     *widget.Select // exact / sampled / auto pairs
+	fitting   *widget.Label  // what the settings apply to (SetNote)
 }
 
 // New builds the Model tab.
@@ -103,13 +104,36 @@ func New(h Host) *Tab {
 	hint := widget.NewLabel("Text fields apply on Enter. eps × RMS² (the data's squared RMS distance) is added to the diagonal of each covariance, which keeps it invertible. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS. Structure: full ellipses, axis-aligned (diagonal), circles (spherical) or points. Scale budget lambda (0 to about 0.1) makes the means carry more of the distances, at a cost in stress-1. Pairs auto: sampled pairs above " + strconv.Itoa(fit.SampledAutoMin) + " rows of a feature table or an embedding.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
-	p.content = container.NewVScroll(container.NewVBox(form, p.renderer, hint))
+	p.fitting = widget.NewLabel("")
+	p.fitting.Wrapping = fyne.TextWrapWord
+	p.fitting.Hide()
+	p.content = container.NewVScroll(container.NewVBox(p.fitting, form, p.renderer, hint))
 	p.Sync(h.Settings())
 	return p
 }
 
 // Content is the tab's content.
 func (p *Tab) Content() fyne.CanvasObject { return p.content }
+
+// SetNote shows text above the settings, saying what they apply to (the
+// fit, or that the canvas shows a trained embedding with no fit); ""
+// hides it.
+func (p *Tab) SetNote(text string) {
+	p.fitting.SetText(text)
+	if text == "" {
+		p.fitting.Hide()
+	} else {
+		p.fitting.Show()
+	}
+}
+
+// Note is the text SetNote shows ("" when hidden).
+func (p *Tab) Note() string {
+	if !p.fitting.Visible() {
+		return ""
+	}
+	return p.fitting.Text
+}
 
 // Sync sets every widget from s without triggering callbacks.
 func (p *Tab) Sync(s fit.Settings) {

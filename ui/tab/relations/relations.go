@@ -213,6 +213,10 @@ func New(h Host) *Tab {
 	return r
 }
 
+// InfoText is the tab's line about the dataset (its relations, or that
+// it has none).
+func (r *Tab) InfoText() string { return r.info.Text }
+
 // DatasetChanged is called when the session opened a new dataset (nil:
 // none): a training run on another dataset stops.
 func (r *Tab) DatasetChanged(ds *datasets.Dataset) {
