@@ -237,6 +237,16 @@ func (a *App) tabsFollow(v *view.EmbView) {
 	a.model.SetNote("The canvas shows " + what + ", with no MDS fit: these settings apply once one is fitted.")
 }
 
+// datasetOpened shows the name of a dataset the session opened (fitted,
+// or relations only) in the window title, and a WordNet dataset's folder
+// and root synset (st.WordNetRoot) in the Relations tab.
+func (a *App) datasetOpened(ds *datasets.Dataset, st fit.Settings) {
+	a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
+	if dir, ok := strings.CutPrefix(ds.Name, datasets.WordNetPrefix); ok {
+		a.rel.ShowWordNet(dir, st.WordNetRoot)
+	}
+}
+
 // fitEmbedding fits elliptical MDS to the W2 distances of the loaded
 // embedding on the canvas (as `burescope fit` does with one).
 func (a *App) fitEmbedding() {

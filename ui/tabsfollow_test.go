@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func checkTabsFollow(t *testing.T, a *testApp) {
 	var geoOff, relInfo, modelNote string
 	a.on(func() {
 		items, geoOff = a.geo.Items(), a.geo.OffReason()
-		relInfo = a.rel.InfoText()
+		relInfo = a.rel.Info()
 		modelNote = a.model.Note()
 	})
 	if len(items) != 0 || !strings.Contains(geoOff, "trained.json") {
@@ -56,9 +57,40 @@ func checkTabsFollow(t *testing.T, a *testApp) {
 	a.on(func() { a.leave() })
 	a.on(func() {
 		items, geoOff = a.geo.Items(), a.geo.OffReason()
-		relInfo, modelNote = a.rel.InfoText(), a.model.Note()
+		relInfo, modelNote = a.rel.Info(), a.model.Note()
 	})
 	if len(items) != 150 || geoOff != "" || !strings.Contains(relInfo, "iris") || modelNote != "" {
 		t.Errorf("back on the fit: %d items, geodesic note %q, relations %q, model note %q", len(items), geoOff, relInfo, modelNote)
+	}
+}
+
+// TestOpenedDatasetNamed: a relations file too large for an MDS fit (the
+// WordNet nouns' case) names itself in the window title (it stayed
+// "Burescope"), and a WordNet database opened other than through the
+// Relations tab's fields (here under canine.n.02) shows its folder and
+// root synset there (the field kept saying mammal.n.01).
+func TestOpenedDatasetNamed(t *testing.T) {
+	path, _ := bigTree(t)
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	a.on(func() { a.open(path, nil, true) })
+	a.loads.Wait()
+	a.on(func() {})
+	var title string
+	a.on(func() { title = a.win.Title() })
+	if want := "Burescope — " + filepath.Base(path); title != want {
+		t.Errorf("title %q, want %q", title, want)
+	}
+	const dir = "/usr/share/wordnet"
+	if _, err := os.Stat(filepath.Join(dir, "data.noun")); err != nil {
+		t.Skip("no WordNet database (apt-get install wordnet-base)")
+	}
+	a.on(func() { a.OpenWordNet(dir, "canine.n.02") })
+	a.loads.Wait()
+	a.on(func() {})
+	var gotDir, gotRoot string
+	a.on(func() { gotDir, gotRoot = a.rel.WordNetFields(); title = a.win.Title() })
+	if gotDir != dir || gotRoot != "canine.n.02" || !strings.Contains(title, "wordnet") {
+		t.Errorf("WordNet fields %q %q, title %q", gotDir, gotRoot, title)
 	}
 }
