@@ -67,6 +67,9 @@ func NewScene(emb *engine.Embedding) *Scene {
 		Tau:    emb.Family.Tau,
 		Family: emb.Family.Name,
 		Labels: emb.Labels,
+		// The file's classes, when it has them: they colour the figure
+		// under ColorClass (render --color-by class).
+		Classes: emb.Classes,
 	}
 }
 

@@ -85,7 +85,11 @@ func (j *exportJob) write(path string, dpi int) error {
 		opt.DPI, opt.Title, opt.Caption = dpi, fit.DisplayName(j.ds.Name), j.caption
 		return render.ExportFile(path, j.scene, j.style, opt)
 	case exportEmbeddingJSON:
-		return datasets.SaveEmbedding(path, j.snap.Embedding(j.ds.Labels))
+		e := j.snap.Embedding(j.ds.Labels)
+		if len(j.ds.Classes) == e.Len() {
+			e.Classes = j.ds.Classes // kept, so the file draws in its colours
+		}
+		return datasets.SaveEmbedding(path, e)
 	case exportEmbeddingCSV:
 		return datasets.WriteFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, j.snap, j.ds) })
 	case exportStressCSV:

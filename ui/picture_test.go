@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"burescope/datasets"
 	"burescope/render"
 	"burescope/ui/fit"
 	"burescope/ui/view"
@@ -192,5 +194,23 @@ func TestStatusTruthful(t *testing.T) {
 	pause(t, a)
 	if i, b := strings.Index(status, "it/s, "), strings.Index(status, "backend"); i < 0 || b < i || !(width > 0 && width < 1280-2*theme.Padding()) {
 		t.Errorf("status %q: speed and time left at %g px", status, width)
+	}
+}
+
+// TestJSONExportKeepsClasses: the app's embedding JSON export keeps the
+// class column, so the file opened again (or rendered) keeps its colours.
+func TestJSONExportKeepsClasses(t *testing.T) {
+	a := newTestApp(t, "builtin:iris")
+	pause(t, a)
+	p := filepath.Join(t.TempDir(), "iris.json")
+	if err := export(t, a, exportEmbeddingJSON, p, 0); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := datasets.Load(p, datasets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Classes) != 150 || ds.Classes[0] != "setosa" || ds.Classes[149] != "virginica" {
+		t.Errorf("classes read back: %d, %q", len(ds.Classes), ds.Classes[:min(3, len(ds.Classes))])
 	}
 }

@@ -379,7 +379,11 @@ func writeFitOutputs(env Env, out, figure string, s *emds.Snapshot, ds *datasets
 		}
 	}
 	if out != "" {
-		p, err := datasets.PrepareEmbedding(out, s.Embedding(ds.Labels))
+		e := s.Embedding(ds.Labels)
+		if len(ds.Classes) == e.Len() {
+			e.Classes = ds.Classes // render colours by them without --data
+		}
+		p, err := datasets.PrepareEmbedding(out, e)
 		if err != nil {
 			return err
 		}
