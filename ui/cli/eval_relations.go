@@ -84,7 +84,7 @@ func runEvalRelations(env Env) error {
 		return ErrUsage
 	}
 	if err := checkFlags(env, "eval-relations", intRange("every", *every, 1, datasets.MaxFeatureRows),
-		intRange("workers", *workers, 0, maxWorkers)); err != nil {
+		intRange("workers", *workers, 0, maxWorkers), wordNetRoot(fs, *root, pos[1])); err != nil {
 		return err
 	}
 	emb, err := datasets.LoadLargeEmbedding(pos[0])

@@ -128,10 +128,25 @@ func runFit(env Env) error {
 		oneOf("optimizer", *optName, emds.OptAdam, emds.OptGD, emds.OptAdagrad),
 		oneOf("backend", *backendName, backendList()...),
 		finite("tau", *tau),
+		oneOf("structure", *structure, emds.Structures...),
+		floatRange("scale-budget", *budget, 0, math.MaxFloat64),
+		oneOf("pairs", *pairsMode, "exact", "sampled", "auto"),
+		intRange("epochs", *epochs, 0, maxEpochs),
+		pointsStructure(*points, *structure),
+		appliesOnly(fs, "epochs", *pairsMode != "exact", "to a sampled fit (--pairs sampled or auto); an exact fit runs --iters"),
 	); err != nil {
 		return err
 	}
-	if err := checkOutputs(*out, *figure, *stressFigure); err != nil {
+	if *pairsMode == "sampled" {
+		if err := checkFlags(env, "fit", sampledFlagChecks(fs, *structure, *budget, *initName, false)...); err != nil {
+			return err
+		}
+	}
+	var inputs []string
+	if *initName != "mds" && *initName != "random" {
+		inputs = append(inputs, *initName)
+	}
+	if err := checkIO(env, "fit", append(inputs, pos[0]), output{"out", *out}, output{"figure", *figure}, output{"stress-figure", *stressFigure}); err != nil {
 		return err
 	}
 	roots, nsOpt, err := rootsOpt.parse()
@@ -168,6 +183,19 @@ func runFit(env Env) error {
 	if err != nil {
 		return usage("%v", err)
 	}
+	// --pairs auto chose by the size: the flags that do not apply to the
+	// chosen path are refused now, as --pairs sampled/exact did above.
+	// With both --iters and --epochs under auto, each is the length of one
+	// path, and the one of the path not taken is not an error.
+	both := *pairsMode == "auto" && flagGiven(fs, "iters") && flagGiven(fs, "epochs")
+	if sampled {
+		if err := checkFlags(env, "fit", sampledFlagChecks(fs, *structure, *budget, *initName, both)...); err != nil {
+			return err
+		}
+	} else if err := checkFlags(env, "fit", appliesOnly(fs, "epochs", both,
+		fmt.Sprintf("to a sampled fit; %s (%d items) is fitted on exact pairs, whose length --iters sets", pos[0], n))); err != nil {
+		return err
+	}
 	if sampled {
 		return fitSampledCommand(env, pos[0], ds, sampledFlags{dim: *dim, fam: fam, eps: *eps, optimizer: *optName,
 			lr: *lr, seed: *seed, init: *initName, points: *points, epochs: *epochs, out: *out, figure: *figure})
@@ -195,9 +223,6 @@ func runFit(env Env) error {
 	}
 	if *initName != "mds" {
 		opt.InitEmbedding = nil
-	}
-	if *points && *structure != emds.StructureFull && *structure != emds.StructurePoints {
-		return usage("--points contradicts --structure %s", *structure)
 	}
 	if *structure == emds.StructurePoints {
 		*points = true
@@ -311,6 +336,31 @@ func runFit(env Env) error {
 		return fmt.Errorf("interrupted at iteration %d", s.Iter)
 	}
 	return nil
+}
+
+// pointsStructure refuses --points with a structure other than full (the
+// default) or points.
+func pointsStructure(points bool, structure string) error {
+	if points && structure != emds.StructureFull && structure != emds.StructurePoints {
+		return &flagErr{fmt.Sprintf("--points contradicts --structure %s", structure)}
+	}
+	return nil
+}
+
+// sampledFlagChecks are the checks of the fit flags that a sampled fit
+// does not honour: --structure diagonal or spherical and --scale-budget
+// (fit.SampledSupports), --iters (it runs --epochs; allowed when
+// allowIters) and an --init file.
+func sampledFlagChecks(fs *flag.FlagSet, structure string, budget float64, init string, allowIters bool) []error {
+	var out []error
+	if err := fit.SampledSupports(fit.Settings{Structure: structure, ScaleBudget: budget}); err != nil {
+		out = append(out, &flagErr{"--" + err.Error()})
+	}
+	out = append(out, appliesOnly(fs, "iters", allowIters, "to an exact fit; a sampled fit runs --epochs (0: the default)"))
+	if init != "mds" && init != "random" {
+		out = append(out, &flagErr{fmt.Sprintf("--init %s: a sampled fit starts from mds (principal components) or random", init)})
+	}
+	return out
 }
 
 // rescaleEmbedding returns e in units of unit (means divided by unit,

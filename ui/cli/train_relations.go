@@ -131,10 +131,11 @@ func runTrainRelations(env Env) error {
 		intRange("epochs", *epochs, 1, maxEpochs),
 		intRange("workers", *workers, 0, maxWorkers),
 		memoryFlag(fmt.Sprintf("--batch %d with --negatives %d", *batch, *negatives), negativesBytes(*batch, *negatives)),
+		wordNetRoot(fs, *root, pos[0]),
 	); err != nil {
 		return err
 	}
-	if err := checkOutputs(*out); err != nil {
+	if err := checkIO(env, "train-relations", pos, output{"out", *out}); err != nil {
 		return err
 	}
 	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})

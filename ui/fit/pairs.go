@@ -38,6 +38,9 @@ func UseSampled(mode string, k datasets.Kind, n int) (bool, error) {
 // emds.DefaultSampledEpochs.
 func SampledOptions(ds *datasets.Dataset, st Settings) (emds.SampledOptions, error) {
 	opt := emds.DefaultSampledOptions()
+	if err := SampledSupports(st); err != nil {
+		return opt, err
+	}
 	fam, err := engine.ParseFamily(st.Family, st.Dim, st.Tau)
 	if err != nil {
 		return opt, err
@@ -50,6 +53,21 @@ func SampledOptions(ds *datasets.Dataset, st Settings) (emds.SampledOptions, err
 	opt.Points = st.Structure == emds.StructurePoints
 	opt.Epochs = emds.DefaultSampledEpochs(ds.Len())
 	return opt, nil
+}
+
+// SampledSupports returns an error naming the setting when st asks for
+// what a sampled fit does not do (it fits full covariances or points):
+// a diagonal or spherical Structure, or a ScaleBudget. The sampled path
+// refuses them rather than fitting something else and reporting it.
+func SampledSupports(st Settings) error {
+	switch st.Structure {
+	case emds.StructureDiagonal, emds.StructureSpherical:
+		return fmt.Errorf("structure %s: a sampled fit fits full covariances or points (fit exact pairs for %s ellipses)", st.Structure, st.Structure)
+	}
+	if st.ScaleBudget != 0 {
+		return fmt.Errorf("scale-budget %v: a sampled fit has no scale budget (fit exact pairs to use one)", st.ScaleBudget)
+	}
+	return nil
 }
 
 // LoadDataset loads name (a file or builtin:NAME) under the data
