@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,38 @@ func TestOutputThatIsAnInputRefused(t *testing.T) {
 				t.Errorf("%s was changed", c.keep)
 			}
 		})
+	}
+}
+
+// A feature table at 1e-300 is not "fitted" with every distance 0: the
+// exact fit reaches the stress of its copy at scale 1, the sampled fit
+// (whose squared differences would underflow) refuses it saying why.
+func TestTinyFeatureTableNotFittedAsZero(t *testing.T) {
+	var one, tiny strings.Builder
+	one.WriteString("x,y\n")
+	tiny.WriteString("x,y\n")
+	for i := 0; i < 40; i++ {
+		x, y := float64(i%7), float64((i*i)%11)
+		fmt.Fprintf(&one, "%g,%g\n", x, y)
+		fmt.Fprintf(&tiny, "%g,%g\n", x*1e-300, y*1e-300)
+	}
+	a, b := writeTemp(t, "one.csv", one.String()), writeTemp(t, "tiny.csv", tiny.String())
+	var ra, rb fitResult
+	for _, c := range []struct {
+		in string
+		r  *fitResult
+	}{{a, &ra}, {b, &rb}} {
+		code, so, se := run("fit", c.in, "--iters", "300", "--baseline=false", "--standardize=false")
+		if code != 0 {
+			t.Fatalf("%s: exit %d, %s", c.in, code, se)
+		}
+		lastJSON(t, so, c.r)
+	}
+	if !(math.Abs(rb.Stress1-ra.Stress1) <= 1e-6) || ra.Stress1 == 0 {
+		t.Errorf("stress-1 at 1e-300 %v (classical %v), at 1: %v (classical %v)", rb.Stress1, rb.MDSStress1, ra.Stress1, ra.MDSStress1)
+	}
+	code, _, se := run("fit", b, "--pairs", "sampled", "--epochs", "20", "--standardize=false")
+	if code == 0 || !strings.Contains(se, "underflow") {
+		t.Errorf("sampled fit at 1e-300: exit %d, %s", code, se)
 	}
 }
