@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"burescope/datasets"
 )
 
 // tinyWordNet writes a three-synset WordNet directory (entity > animal >
@@ -156,5 +158,25 @@ func TestTinyFeatureTableNotFittedAsZero(t *testing.T) {
 	code, _, se := run("fit", b, "--pairs", "sampled", "--epochs", "20", "--standardize=false")
 	if code == 0 || !strings.Contains(se, "underflow") {
 		t.Errorf("sampled fit at 1e-300: exit %d, %s", code, se)
+	}
+}
+
+// A diverging train-relations run stops at the first non-finite value,
+// says so, and keeps the last finite state in --out.
+func TestDivergingTrainingKeepsLastFiniteState(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "emb.json")
+	code, _, se := run("train-relations", "builtin:mammals", "--lr", "20", "--optimizer", "sgd", "--epochs", "10",
+		"--eval-every", "1", "--eval-rows", "50", "--workers", "1", "--out", out)
+	if code != 1 || !strings.Contains(se, "not finite") || !strings.Contains(se, "last finite state") {
+		t.Fatalf("exit %d, stderr %s", code, se)
+	}
+	e, err := datasets.LoadEmbedding(out)
+	if err != nil {
+		t.Fatalf("the saved state does not load: %v", err)
+	}
+	for _, v := range append(append([]float64{}, e.Means...), e.Scales...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatal("non-finite value saved")
+		}
 	}
 }

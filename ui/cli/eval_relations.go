@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/signal"
 	"runtime"
 	"time"
 
@@ -112,7 +109,7 @@ func runEvalRelations(env Env) error {
 		}
 		pairs = append(pairs, [2]int{u, v})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	w := *workers
 	if w <= 0 {
@@ -129,10 +126,10 @@ func runEvalRelations(env Env) error {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}
 		if r, err = hypernymy.EvaluateProtocol(ctx, emb.Len(), pairs, rows, w, *protocol); err != nil {
-			return fmt.Errorf("%s: %w", pos[0], err)
+			return fmt.Errorf("%s: %w", pos[0], interrupted(err))
 		}
 	} else if r, st, err = hypernymy.EvaluateEmbeddingEvery(ctx, emb, pairs, *protocol, w, *every); err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+		return fmt.Errorf("%s: %w", pos[0], interrupted(err))
 	}
 	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol, Every: *every,
 		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, NodeBounds: st.Nodes, FullBounds: st.Full, EigenBounds: st.EigenBound,

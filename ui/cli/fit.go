@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -260,7 +258,7 @@ func runFit(env Env) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	var bar *progressBar
 	if *progress || isTerminal(env.Stderr) {
