@@ -92,6 +92,11 @@ func runEvalRelations(env Env) error {
 	if err != nil {
 		return err
 	}
+	// The evaluation's graphs (input, symmetric, undirected) and the
+	// pairs mapped to the embedding: about 64 bytes a relation.
+	if err := datasets.CheckMemory(fmt.Sprintf("%s: evaluating %d relations", pos[1], len(ds.Relations)), 64*float64(len(ds.Relations))); err != nil {
+		return err
+	}
 	index := make(map[string]int, emb.Len())
 	for i, l := range emb.Labels {
 		index[l] = i
