@@ -355,6 +355,9 @@ func sampledFlagChecks(fs *flag.FlagSet, structure string, budget float64, init 
 		out = append(out, &flagErr{"--" + err.Error()})
 	}
 	out = append(out, appliesOnly(fs, "iters", allowIters, "to an exact fit; a sampled fit runs --epochs (0: the default)"))
+	for _, name := range []string{"tol", "baseline", "backend", "roots", "ns-iters", "stress-figure"} {
+		out = append(out, appliesOnly(fs, name, false, "to an exact fit (a sampled fit runs its epochs on the CPU with exact roots, and reports no baseline or stress curve)"))
+	}
 	if init != "mds" && init != "random" {
 		out = append(out, &flagErr{fmt.Sprintf("--init %s: a sampled fit starts from mds (principal components) or random", init)})
 	}
