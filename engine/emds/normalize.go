@@ -1,6 +1,7 @@
 package emds
 
 import (
+	"burescope/engine"
 	"math"
 )
 
@@ -73,4 +74,19 @@ func RescaleSnapshot(s *Snapshot, unit float64) *Snapshot {
 	c.PerPoint = sq(s.PerPoint)
 	c.Stress = s.Stress * unit * unit
 	return &c
+}
+
+// ScaleEmbedding returns a copy of e with every length multiplied by f:
+// means by f, scales by f twice (f*f itself may under- or overflow where
+// the two products do not).
+func ScaleEmbedding(e *engine.Embedding, f float64) *engine.Embedding {
+	out := &engine.Embedding{Family: e.Family, Dim: e.Dim, Labels: e.Labels,
+		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
+	for i, v := range e.Means {
+		out.Means[i] = v * f
+	}
+	for i, v := range e.Scales {
+		out.Scales[i] = v * f * f
+	}
+	return out
 }

@@ -37,11 +37,31 @@ type Initializer interface {
 	InitMeans(d int) ([]float64, error)
 }
 
+// Scaled is a PairSource whose Dist is in units of Unit(): the true
+// distance is Unit() * Dist(i, j). The feature and embedding sources keep
+// data beyond [SafeScaleLow, SafeScaleHigh] in units of its largest
+// magnitude, so that no square on the way under- or overflows, and
+// FitSampled publishes its snapshots in the true units: a table at 1e-300
+// fits exactly like its unit-scale copy.
+type Scaled interface {
+	Unit() float64
+}
+
+// extremeUnit returns m when the largest magnitude m lies outside
+// [SafeScaleLow, SafeScaleHigh] (and is finite and positive), else 1.
+func extremeUnit(m float64) float64 {
+	if m > 0 && !math.IsInf(m, 0) && (m < SafeScaleLow || m > SafeScaleHigh) {
+		return m
+	}
+	return 1
+}
+
 // FeatureSource is a feature table (n rows of p numbers, row-major) whose
 // pair distances are Euclidean distances between rows, computed when asked.
 type FeatureSource struct {
 	n, p int
-	x    []float64
+	x    []float64 // in units of unit
+	unit float64
 }
 
 // NewFeatureSource validates an n x p row-major table (finite values) and
@@ -59,13 +79,30 @@ func NewFeatureSource(n, p int, x []float64) (*FeatureSource, error) {
 			return nil, fmt.Errorf("engine: feature (%d, %d) is %v (want finite)", k/p, k%p, v)
 		}
 	}
-	return &FeatureSource{n: n, p: p, x: x}, nil
+	var m float64
+	for _, v := range x {
+		m = math.Max(m, math.Abs(v))
+	}
+	unit := extremeUnit(m)
+	if unit != 1 {
+		y := make([]float64, len(x))
+		for k, v := range x {
+			y[k] = v / unit
+		}
+		x = y
+	}
+	return &FeatureSource{n: n, p: p, x: x, unit: unit}, nil
 }
+
+// Unit returns the unit of Dist: 1, or the table's largest magnitude when
+// it lies outside [SafeScaleLow, SafeScaleHigh] (Scaled).
+func (f *FeatureSource) Unit() float64 { return f.unit }
 
 // Len returns the number of rows.
 func (f *FeatureSource) Len() int { return f.n }
 
-// Dist returns the Euclidean distance between rows i and j.
+// Dist returns the Euclidean distance between rows i and j, in units of
+// Unit().
 func (f *FeatureSource) Dist(i, j int) float64 {
 	p := f.p
 	return math.Sqrt(sqDist(f.x[i*p:(i+1)*p], f.x[j*p:(j+1)*p]))
@@ -317,7 +354,8 @@ func lockedInsert(mu []sync.Mutex, lists []knnList, i int, j int32, d float64, k
 // measures, computed when asked: the sampled fit then draws a
 // lower-dimensional picture of it without the n x n matrix.
 type EmbeddingSource struct {
-	e *engine.Embedding
+	e    *engine.Embedding // in units of unit
+	unit float64
 }
 
 // NewEmbeddingSource checks e (at least 2 measures, consistent lengths)
@@ -326,13 +364,22 @@ func NewEmbeddingSource(e *engine.Embedding) (*EmbeddingSource, error) {
 	if e == nil || e.Len() < 2 || e.Dim < 1 || len(e.Means) != e.Len()*e.Dim || len(e.Scales) != e.Len()*e.Dim*e.Dim {
 		return nil, fmt.Errorf("engine: embedding source needs at least 2 measures with consistent means and scales")
 	}
-	return &EmbeddingSource{e: e}, nil
+	scaled, unit := engine.ScaledEmbedding(e)
+	if extremeUnit(unit) == 1 {
+		scaled, unit = e, 1
+	}
+	return &EmbeddingSource{e: scaled, unit: unit}, nil
 }
+
+// Unit returns the unit of Dist: 1, or the embedding's largest magnitude
+// when it lies outside [SafeScaleLow, SafeScaleHigh] (Scaled).
+func (s *EmbeddingSource) Unit() float64 { return s.unit }
 
 // Len returns the number of measures.
 func (s *EmbeddingSource) Len() int { return s.e.Len() }
 
-// Dist returns W2 between measures i and j, as DistanceMatrix does.
+// Dist returns W2 between measures i and j, as DistanceMatrix does, in
+// units of Unit().
 func (s *EmbeddingSource) Dist(i, j int) float64 {
 	e := s.e
 	b2 := engine.Bures2Fast(e.Scale(i), e.Scale(j), e.Dim)

@@ -7,6 +7,54 @@
 
 #define DD (D * D)
 
+// Division and square roots go through DIV, RCP and SQRT. The GLSL
+// specification asks double-precision operations only to be "at least as
+// precise as single precision", and NVIDIA's drivers take it at its word
+// for division and sqrt: their double results carry about 1e-8 relative
+// error (selftest --backend gl64 failed there). In double programs the
+// three refine the driver's result by Newton steps made of fma,
+// multiplications and additions, which every driver rounds correctly; in
+// float programs they are the plain operations. COARSE64 (tests only)
+// stands in for such a driver on any GL: the raw double quotient and root
+// keep 24 bits. NOREFINE (tests only) skips the refinement, to show that
+// the coarse stand-in does break the kernels without it.
+#if REAL64
+double coarse64(double v) {
+#if COARSE64
+	uvec2 u = unpackDouble2x32(v);
+	u.x &= 0xE0000000u; // keep 20 + 3 of the 52 fraction bits
+	return packDouble2x32(u);
+#else
+	return v;
+#endif
+}
+REAL RCP(REAL y) {
+	REAL r = coarse64(REAL(1) / y);
+	if (isinf(y) || y == REAL(0) || isinf(r) || r == REAL(0) || NOREFINE == 1) return r;
+	REAL e = fma(-y, r, REAL(1)); // 1 - y r, exactly
+	r = fma(r, e, r);
+	e = fma(-y, r, REAL(1));
+	return fma(r, e, r);
+}
+REAL DIV(REAL x, REAL y) {
+	REAL r = RCP(y);
+	REAL q = x * r;
+	if (isinf(y) || y == REAL(0) || isinf(q) || isnan(q) || NOREFINE == 1) return NOREFINE == 1 ? coarse64(x / y) : x / y;
+	return fma(r, fma(-y, q, x), q); // q + (x - y q) / y
+}
+REAL SQRT(REAL x) {
+	REAL s = coarse64(sqrt(x));
+	if (!(x > REAL(0)) || isinf(x) || NOREFINE == 1) return s;
+	// s + (x - s^2) / (2 s), twice: from 24 bits to full precision.
+	s = fma(fma(-s, s, x), REAL(0.5) * RCP(s), s);
+	return fma(fma(-s, s, x), REAL(0.5) * RCP(s), s);
+}
+#else
+#define RCP(y) (REAL(1) / (y))
+#define DIV(x, y) ((x) / (y))
+#define SQRT(x) sqrt(x)
+#endif
+
 void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors);
 
 // jacobiEig diagonalises the symmetric matrix a in place with cyclic
@@ -47,10 +95,10 @@ void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors) {
 			for (int q = p + 1; q < D; q++) {
 				REAL apq = a[p * D + q];
 				if (apq == REAL(0)) continue;
-				REAL theta = (a[q * D + q] - a[p * D + p]) / (REAL(2) * apq);
-				REAL t = REAL(1) / (abs(theta) + sqrt(REAL(1) + theta * theta));
+				REAL theta = DIV(a[q * D + q] - a[p * D + p], REAL(2) * apq);
+				REAL t = RCP(abs(theta) + SQRT(REAL(1) + theta * theta));
 				if (theta < REAL(0)) t = -t;
-				REAL c = REAL(1) / sqrt(REAL(1) + t * t);
+				REAL c = RCP(SQRT(REAL(1) + t * t));
 				REAL s = t * c;
 				// a <- J^T a J with J the rotation in the (p, q) plane.
 				for (int k = 0; k < D; k++) {
@@ -100,13 +148,13 @@ void mulInto(REAL x[DD], REAL y[DD], out REAL o[DD]) {
 void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
 	REAL nrm = REAL(0);
 	for (int k = 0; k < DD; k++) nrm += A[k] * A[k];
-	nrm = sqrt(nrm);
+	nrm = SQRT(nrm);
 	for (int k = 0; k < DD; k++) Z[k] = REAL(0);
 	if (!(nrm > REAL(0))) {
 		for (int k = 0; k < DD; k++) Y[k] = REAL(0);
 		return;
 	}
-	for (int k = 0; k < DD; k++) Y[k] = A[k] / nrm;
+	for (int k = 0; k < DD; k++) Y[k] = DIV(A[k], nrm);
 	for (int k = 0; k < D; k++) Z[k * D + k] = REAL(1);
 	REAL tol = max(NS_TOL, REAL(4 * D) * EPS);
 	REAL T[DD], W[DD];
@@ -122,7 +170,7 @@ void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
 			T[k] = REAL(0.5) * v;
 		}
 		for (int k = 0; k < D; k++) T[k * D + k] += REAL(1);
-		if (NS_TOL >= REAL(0) && sqrt(r) <= tol) {
+		if (NS_TOL >= REAL(0) && SQRT(r) <= tol) {
 			done = true;
 			continue;
 		}
@@ -131,10 +179,10 @@ void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
 		mulInto(T, Z, W);
 		for (int k = 0; k < DD; k++) Z[k] = W[k];
 	}
-	REAL sc = sqrt(nrm);
+	REAL sc = SQRT(nrm);
 	for (int k = 0; k < DD; k++) {
 		Y[k] *= sc;
-		Z[k] /= sc;
+		Z[k] = DIV(Z[k], sc);
 	}
 }
 
@@ -200,8 +248,8 @@ void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
 	REAL sq[D], isq[D];
 	for (int k = 0; k < D; k++) {
 		REAL l = a[k * D + k];
-		sq[k] = l > REAL(0) ? sqrt(l) : REAL(0);
-		isq[k] = l > cut ? REAL(1) / sqrt(l) : REAL(0);
+		sq[k] = l > REAL(0) ? SQRT(l) : REAL(0);
+		isq[k] = l > cut ? RCP(SQRT(l)) : REAL(0);
 	}
 	for (int p = 0; p < D; p++) {
 		for (int q = 0; q < D; q++) {
@@ -244,7 +292,7 @@ REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 	REAL tr = REAL(0);
 	for (int k = 0; k < D; k++) {
 		REAL l = M[k * D + k];
-		sq[k] = l > REAL(0) ? sqrt(l) : REAL(0);
+		sq[k] = l > REAL(0) ? SQRT(l) : REAL(0);
 		tr += sq[k];
 	}
 	// S = v diag(sq) v^T, then T = P S P.

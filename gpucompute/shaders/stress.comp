@@ -118,11 +118,11 @@ void main() {
 					trRoot = transportFromRoots(R, P, B, T);
 					w2 += tau * (trA + trB - REAL(2) * trRoot);
 				}
-				REAL W = sqrt(max(w2, REAL(0)));
+				REAL W = SQRT(max(w2, REAL(0)));
 				REAL res = Dij - W;
 				st += REAL(0.5) * w * res * res;
 				// d stress / d W2^2 = -w (D - W) / W; zero where W = 0.
-				REAL coef = W > REAL(0) ? -w * res / W : REAL(0);
+				REAL coef = W > REAL(0) ? DIV(-w * res, W) : REAL(0);
 				for (int c = 0; c < D; c++) gm[c] += REAL(2) * coef * diff[c];
 				if (dirac == 0) {
 					REAL ct = coef * tau;

@@ -125,19 +125,19 @@ void main() {
 				REAL sdB = p1.y;
 				REAL trB = p1.z;
 #endif
-				REAL tt = sqrt(max(a11 * b11 + a12x2 * b12 + a22 * b22 + REAL(2) * sdA * sdB, REAL(0)));
+				REAL tt = SQRT(max(a11 * b11 + a12x2 * b12 + a22 * b22 + REAL(2) * sdA * sdB, REAL(0)));
 				REAL w2 = max(dx * dx + dy * dy + trA + trB - REAL(2) * tt, REAL(0));
-				REAL W = sqrt(w2);
+				REAL W = SQRT(w2);
 				REAL r = Dij - W;
 				st += w * r * r;
 #if DIRAC
 				// Point MDS (engine/pointmds.go): no scale terms.
-				REAL g = W > REAL(0) ? -w * r / W : REAL(0);
+				REAL g = W > REAL(0) ? DIV(-w * r, W) : REAL(0);
 				REAL h = REAL(0);
 #else
 				REAL den = W * tt;
-				REAL h = den > REAL(0) ? -w * r / den : REAL(0);
-				REAL g = den > REAL(0) ? h * tt : (W > REAL(0) ? -w * r / W : REAL(0)); // t = 0 (a zero scale): mean term only
+				REAL h = den > REAL(0) ? DIV(-w * r, den) : REAL(0);
+				REAL g = den > REAL(0) ? h * tt : (W > REAL(0) ? DIV(-w * r, W) : REAL(0)); // t = 0 (a zero scale): mean term only
 #endif
 				sg += g;
 				m11 += h * b11;
@@ -153,9 +153,9 @@ void main() {
 			REAL det = sdA * sdA;
 			REAL i11 = REAL(0), i12 = REAL(0), i22 = REAL(0);
 			if (det > REAL(0)) {
-				i11 = a22 / det;
-				i12 = -a12 / det;
-				i22 = a11 / det;
+				i11 = DIV(a22, det);
+				i12 = DIV(-a12, det);
+				i22 = DIV(a11, det);
 			}
 			REAL f = sdA * ss;
 			outv[8 * i] = STORE(REAL(2) * gx);

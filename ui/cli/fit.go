@@ -127,7 +127,7 @@ func runFit(env Env) error {
 		oneOf("backend", *backendName, backendList()...),
 		finite("tau", *tau),
 		oneOf("structure", *structure, emds.Structures...),
-		floatRange("scale-budget", *budget, 0, math.MaxFloat64),
+		floatRange("scale-budget", *budget, 0, 100),
 		oneOf("pairs", *pairsMode, "exact", "sampled", "auto"),
 		intRange("epochs", *epochs, 0, maxEpochs),
 		pointsStructure(*points, *structure),
@@ -213,50 +213,44 @@ func runFit(env Env) error {
 	if *points {
 		st.Structure = emds.StructurePoints
 	}
-	// The app's rules: distances, or a trained embedding's own W2
-	// distances, starting from it when it has the requested dimension.
-	dist, opt, err := fit.Problem(ds, st)
-	if err != nil {
-		return err
-	}
-	if *initName != "mds" {
-		opt.InitEmbedding = nil
-	}
 	if *structure == emds.StructurePoints {
 		*points = true
 	}
-	switch *initName {
-	case "mds", "random":
-		opt.Init = *initName
-	default:
+	var initEmb *engine.Embedding
+	if *initName != "mds" && *initName != "random" {
 		e, err := datasets.LoadEmbedding(*initName)
 		if err != nil {
 			return err
 		}
-		if e, err = alignEmbedding(*initName, e, ds.Labels, *dim); err != nil {
+		if initEmb, err = alignEmbedding(*initName, e, ds.Labels, *dim); err != nil {
 			return err
 		}
-		opt.InitEmbedding = e
 	}
-	be, err := openBackendRoots(*backendName, n, 0, roots, nsOpt, env.Stderr)
-	if err != nil {
-		return err
-	}
-	defer be.Close()
-
-	// Distances near the float64 limits are fitted in units of their
-	// largest value, so that their squares neither underflow nor overflow.
-	dist, unit := emds.NormalizeDistances(dist)
-	if unit != 1 {
-		if opt.InitEmbedding != nil {
-			opt.InitEmbedding = rescaleEmbedding(opt.InitEmbedding, unit)
-		}
-		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
-	}
+	// The app's entrance and rules: distances, or a trained embedding's
+	// own W2 distances, starting from it when it has the requested
+	// dimension (unless --init says otherwise).
+	st.Pairs, st.Backend = "exact", *backendName
 	start := time.Now()
-	o, err := emds.NewOptimizer(n, dist, opt, be)
+	opened, err := fit.OpenFit(ds, st, fit.OpenHow{
+		Backend: fit.BackendOptions{Log: env.Stderr, Roots: roots, NS: nsOpt},
+		Adjust: func(opt *emds.Options) error {
+			switch *initName {
+			case "mds":
+			case "random":
+				opt.Init, opt.InitEmbedding = "random", nil
+			default:
+				opt.InitEmbedding = initEmb
+			}
+			return nil
+		},
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	defer opened.Close()
+	be, o := opened.Backend, opened.Optimizer
+	if unit := o.Unit(); unit != 1 {
+		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
 	}
 	ctx, stop := stopContext()
 	defer stop()
@@ -284,7 +278,7 @@ func runFit(env Env) error {
 		return runErr
 	}
 	fitSeconds := time.Since(start).Seconds()
-	s := emds.RescaleSnapshot(o.Latest(), unit)
+	s := o.Latest()
 	res := fitResult{
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
@@ -300,7 +294,9 @@ func runFit(env Env) error {
 	if math.IsInf(res.Stress, 0) || math.IsNaN(res.Stress) {
 		// The raw stress in squared input units is beyond float64: report
 		// it in the fitted units instead, and say which.
-		res.Stress, res.StressUnit = o.Latest().Stress, unit
+		// Stress-1 is sqrt(stress / sum w D^2), the sum in stored units.
+		pr := o.Problem()
+		res.Stress, res.StressUnit = s.Stress1*s.Stress1*pr.SumD2*pr.Scale*pr.Scale, o.Unit()
 	}
 	if *points {
 		v := s.Stress1
@@ -360,21 +356,6 @@ func sampledFlagChecks(fs *flag.FlagSet, structure string, budget float64, init 
 	}
 	if init != "mds" && init != "random" {
 		out = append(out, &flagErr{fmt.Sprintf("--init %s: a sampled fit starts from mds (principal components) or random", init)})
-	}
-	return out
-}
-
-// rescaleEmbedding returns e in units of unit (means divided by unit,
-// scales by unit twice), for an initial state when the distances are
-// fitted in those units.
-func rescaleEmbedding(e *engine.Embedding, unit float64) *engine.Embedding {
-	out := &engine.Embedding{Family: e.Family, Dim: e.Dim, Labels: e.Labels,
-		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
-	for i, v := range e.Means {
-		out.Means[i] = v / unit
-	}
-	for i, v := range e.Scales {
-		out.Scales[i] = v / unit / unit
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package fit
 
 import (
 	"fmt"
-	"math"
 
 	"burescope/datasets"
 	"burescope/engine"
@@ -35,8 +34,6 @@ func PairSource(d *datasets.Dataset) (emds.PairSource, error) {
 				}
 			}
 			x = z
-		} else if err := sampledFeatureScale(d.Name, x); err != nil {
-			return nil, err
 		}
 		src, err := emds.NewFeatureSource(n, p, x)
 		if err != nil {
@@ -57,26 +54,6 @@ func PairSource(d *datasets.Dataset) (emds.PairSource, error) {
 		return src, nil
 	}
 	return nil, fmt.Errorf("%s: sampled pairs need a feature table, an embedding or a relation graph (this input is %s)", d.Name, d.Kind)
-}
-
-// sampledFeatureScale refuses feature values whose largest magnitude is
-// outside [1e-100, 1e100] for the sampled fit, whose distances are computed
-// from squared differences (they would underflow to 0 at 1e-300, and every
-// distance would "fit" with stress 0, or overflow at 1e200). The exact
-// path fits such tables in units of their largest distance.
-func sampledFeatureScale(name string, x []float64) error {
-	var top float64
-	for _, v := range x {
-		top = math.Max(top, math.Abs(v))
-	}
-	if top == 0 {
-		return fmt.Errorf("%s: every feature value is 0: all distances are 0, there is nothing to fit", name)
-	}
-	if top < 1e-100 || top > 1e100 {
-		return fmt.Errorf("%s: feature values up to %g: a sampled fit needs magnitudes within [1e-100, 1e100] (their squared differences would %s); multiply the values by a power of ten, standardise them (--standardize) or fit exact pairs (--pairs exact), which fits in units of the largest distance",
-			name, top, map[bool]string{true: "underflow to 0", false: "overflow"}[top < 1e-100])
-	}
-	return nil
 }
 
 // EmbeddingDistances returns the packed W2 distances between the measures
