@@ -192,3 +192,42 @@ func TestDivergingTrainingKeepsLastFiniteState(t *testing.T) {
 		}
 	}
 }
+
+// fit wordnet:DIR on a closure above datasets.MaxItems items fits (on
+// sampled pairs) like the same closure written as a TSV by `relations`,
+// instead of calling the graph not connected.
+func TestFitWordNetLikeItsTSV(t *testing.T) {
+	dir := t.TempDir()
+	n := datasets.MaxItems + 100
+	var data, index strings.Builder
+	for i := 0; i < n; i++ {
+		lemma := fmt.Sprintf("s%d", i)
+		if i == 0 {
+			lemma = "entity" // fit's root (it has no --root)
+		}
+		fmt.Fprintf(&data, "%08d 03 n 01 %s 0 ", 1000+i, lemma)
+		if i == 0 {
+			data.WriteString("000 | g\n")
+		} else {
+			fmt.Fprintf(&data, "001 @ %08d n 0000 | g\n", 1000+(i-1)/4)
+		}
+		fmt.Fprintf(&index, "%s n 1 0 1 0 %08d\n", lemma, 1000+i)
+	}
+	os.WriteFile(filepath.Join(dir, "data.noun"), []byte(data.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "index.noun"), []byte(index.String()), 0o644)
+	tsv := filepath.Join(t.TempDir(), "closure.tsv")
+	if code, _, se := run("relations", "wordnet:"+dir, "--out", tsv); code != 0 {
+		t.Fatalf("relations: exit %d, %s", code, se)
+	}
+	for _, in := range []string{"wordnet:" + dir, tsv} {
+		code, so, se := run("fit", in, "--epochs", "2")
+		if code != 0 {
+			t.Fatalf("fit %s: exit %d, %s", in, code, se)
+		}
+		var r fitResult
+		lastJSON(t, so, &r)
+		if r.N != n || r.Pairs != "sampled" {
+			t.Errorf("fit %s: %+v", in, r)
+		}
+	}
+}
