@@ -162,6 +162,10 @@ func TestBadWordNetInputs(t *testing.T) {
 			[]string{"data.noun:2", `lemma "d\x01og"`, "control character"}},
 		{"non-UTF-8 lemma", line(10, "entity") + line(11, "caf\xe9", 10), idx("entity", "caf\xe9"), "",
 			[]string{"data.noun:2", "caf", "not valid UTF-8"}},
+		{"pointer count that overflows", "00000010 03 n 01 a 0 9223372036854775807 @ 00000010 n 0000\n", idx("a"), "",
+			[]string{"data.noun:1", "pointers announced"}},
+		{"index counts that overflow", line(10, "entity") + line(11, "dog", 10), "entity n 1 9223372036854775805 00000010\ndog n 1 0 1 0 00000011\n", "",
+			[]string{"index.noun:1", "announced"}},
 		{"control character in index.noun", line(10, "entity") + line(11, "dog", 10), "entity n 1 0 1 0 00000010\nd\x1bog n 1 0 1 0 00000011\n", "",
 			[]string{"index.noun:2", `lemma "d\x1bog"`}},
 	}

@@ -118,6 +118,17 @@ const maxWordNetLine = 64 << 10
 // line longer than maxWordNetLine (so /dev/zero, a FIFO or a binary file
 // costs at most maxWordNetLine bytes of reading before the refusal).
 func readWordNetFile(path string) ([]byte, error) {
+	// A FIFO would block the open itself: only regular files are opened.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		kind := "a device, FIFO or socket"
+		switch m := st.Mode(); {
+		case m&os.ModeNamedPipe != 0:
+			kind = "a FIFO"
+		case m&os.ModeCharDevice != 0:
+			kind = "a character device"
+		}
+		return nil, errf(path, "is %s, not a regular file: want a WordNet database file", kind)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errf(path, "cannot read (is this a WordNet 3.0 database directory?): %v", err)
@@ -266,7 +277,7 @@ func parseWordNetData(path string, data []byte) ([]wnSynset, map[int]int, error)
 			return bad("pointer count %s is not a number", quoteCell(f[k]))
 		}
 		k++
-		if len(f) < k+4*pc {
+		if pc > (len(f)-k)/4 {
 			return bad("%d pointers announced but the line has room for %d", pc, (len(f)-k)/4)
 		}
 		syn := wnSynset{offset: off, line: ln, lemma: lemma}
@@ -333,6 +344,9 @@ func nameWordNetSynsets(path string, index []byte, syns []wnSynset, byOffset map
 		pc, err2 := strconv.Atoi(f[3])
 		if err1 != nil || err2 != nil || sc < 1 || pc < 0 {
 			return bad("synset count %s and pointer count %s must be numbers", quoteCell(f[2]), quoteCell(f[3]))
+		}
+		if sc > len(f) || pc > len(f) {
+			return bad("%d synsets and %d pointer symbols announced on a line of %d fields", sc, pc, len(f))
 		}
 		k := 4 + pc + 2
 		if len(f) != k+sc {

@@ -168,12 +168,27 @@ func TestWordNetStreamsRefusedAfterFewBytes(t *testing.T) {
 		if err := os.Symlink("/dev/zero", filepath.Join(dir, "data.noun")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadWordNet(dir, ""); err == nil || !strings.Contains(err.Error(), "NUL") {
+		if _, err := LoadWordNet(dir, ""); err == nil || !strings.Contains(err.Error(), "character device") {
 			t.Errorf("data.noun -> /dev/zero: %v", err)
 		}
 	}
-	// A huge (sparse) file is refused by its size, before it is read.
+	// A FIFO is refused without being opened (the open would block).
 	dir := wnRaw(t, []string{"entity", "dog"}, [][]int{nil, {0}})
+	os.Remove(filepath.Join(dir, "index.noun"))
+	if err := mkfifo(filepath.Join(dir, "index.noun")); err == nil {
+		done := make(chan error, 1)
+		go func() { _, err := LoadWordNet(dir, ""); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "FIFO") {
+				t.Errorf("index.noun as a FIFO: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a FIFO named index.noun blocks the load")
+		}
+	}
+	// A huge (sparse) file is refused by its size, before it is read.
+	dir = wnRaw(t, []string{"entity", "dog"}, [][]int{nil, {0}})
 	if err := os.Truncate(filepath.Join(dir, "index.noun"), 1<<30); err != nil {
 		t.Fatal(err)
 	}

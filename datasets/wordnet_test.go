@@ -379,6 +379,7 @@ func FuzzWordNet(f *testing.F) {
 	index, _ := os.ReadFile(filepath.Join(dir, "index.noun"))
 	f.Add(data, index, "entity.n.01")
 	f.Add(data, index, "canine.n.01")
+	f.Add([]byte("00000010 03 n 01 a 0 9223372036854775807 @ 00000010 n 0000\n"), []byte("a n 1 9223372036854775805 00000010\n"), "a.n.01")
 	f.Add([]byte("00000001 03 n 01 a 0 001 @ 00000001 n 0000 | x\n"), []byte("a n 1 0 1 0 00000001\n"), "a.n.01")
 	f.Add([]byte("00000001 03 n 01 a 0 000\n00000002 03 n 01 b 0 001 @i 00000001 n 0000\n"), []byte("a n 1 0 1 0 00000001\nb n 1 0 1 0 00000002\n"), "a.n.01")
 	f.Fuzz(func(t *testing.T, data, index []byte, root string) {
