@@ -145,8 +145,7 @@ func runTrainRelations(env Env) error {
 	if len(ds.Relations) == 0 {
 		return fmt.Errorf("%s: no relations to train on", pos[0])
 	}
-	if err := datasets.CheckMemory(fmt.Sprintf("%s: training on %d relations of %d items in dimension %d", pos[0], len(ds.Relations), ds.Len(), *dim),
-		trainRelationsBytes(ds.Len(), len(ds.Relations), *dim, *batch, *negatives)); err != nil {
+	if err := fit.CheckRelationTraining(pos[0], ds.Len(), len(ds.Relations), hypernymy.Config{Dim: *dim, BatchSize: *batch, Negatives: *negatives}); err != nil {
 		return err
 	}
 	ee := *evalEvery
@@ -298,16 +297,6 @@ func relationsCountDistinct(pairs [][2]int) int {
 		return cmp.Compare(a[1], b[1])
 	})
 	return len(slices.Compact(s))
-}
-
-// trainRelationsBytes is the memory plan of train-relations beyond the
-// loaded relations: the trainer's graphs and orders (the input, symmetric
-// and undirected adjacency, the training pairs and their order: about 64
-// bytes a relation, doubled for the evaluation's and the temporaries'
-// share), its parameters with the optimiser's two moments and a gradient
-// (n (d + d^2) float64 four times) and the negative samples.
-func trainRelationsBytes(n, pairs, dim, batch, negatives int) float64 {
-	return 128*float64(pairs) + 4*8*float64(n)*float64(dim+dim*dim) + negativesBytes(batch, negatives)
 }
 
 // trainBar is the progress bar of train-relations: epochs done and the
