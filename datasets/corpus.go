@@ -205,7 +205,7 @@ func readLines(ctx context.Context, path string, fn func(line int, s string) err
 	for {
 		if line%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return interruptedRead(path, line, err)
 			}
 		}
 		s, err := readLineLimited(br, maxLineBytes)

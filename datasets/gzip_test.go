@@ -3,6 +3,8 @@ package datasets
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -51,5 +53,23 @@ func TestGzipDecompressedLimit(t *testing.T) {
 	os.WriteFile(p, gzipped(t, []byte("dog\tanimal\t1\n")), 0o644)
 	if got, err := ReadEntailmentPairs(p); err != nil || len(got) != 1 {
 		t.Errorf("gzip pair file: %v %v", got, err)
+	}
+}
+
+// A read stopped by its context (Ctrl-C) says "interrupted" and where,
+// not "context canceled", and still matches context.Canceled.
+func TestReadInterruptedMessage(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "c.txt")
+	os.WriteFile(p, bytes.Repeat([]byte("a b c\n"), 5000), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	err := readLines(ctx, p, func(int, string) error {
+		if n++; n == 1500 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted") || strings.Contains(err.Error(), "context canceled") || !strings.Contains(err.Error(), "c.txt") {
+		t.Errorf("error %v", err)
 	}
 }
