@@ -44,8 +44,11 @@ func splitPairLine(s string) []string {
 // and a score, separated by tabs, commas or spaces. The score is the first
 // numeric field after the two words (SimLex-999's fourth column after the
 // part of speech, RW's mean before the ten individual ratings). A first
-// line whose fields after the words are not numeric is a header and
-// skipped; if it names a column "SimLex999", that column is the score.
+// line whose fields after the words are not numeric and whose first three
+// fields are column names (word1 word2 score, Word 1,Word 2,Human (mean),
+// word1 word2 POS ...) is a header and skipped; if it names a column
+// "SimLex999", that column is the score. Any other line without a score
+// is an error naming it.
 // Words are lower-cased. Errors name the file and line.
 func ReadSimilarityPairs(path string) ([]WordPair, error) {
 	scoreCol := -1
@@ -71,7 +74,7 @@ func ReadSimilarityPairs(path string) ([]WordPair, error) {
 				}
 			}
 		}
-		if len(out) == 0 && col < 0 && !header {
+		if len(out) == 0 && col < 0 && !header && pairHeader(f, similarityColumnWords) {
 			// A header line.
 			header = true
 			for c, name := range f {
@@ -111,10 +114,25 @@ var entailmentColumnWords = map[string]bool{
 	"truth": true, "target": true, "value": true, "1": true, "2": true,
 }
 
+// similarityColumnWords are the words of the first three column names of
+// a similarity file's header (WordSim-353's "Word 1,Word 2,Human (mean)",
+// SimLex-999's "word1 word2 POS SimLex999 ...").
+var similarityColumnWords = map[string]bool{
+	"word": true, "words": true, "w": true, "word1": true, "word2": true, "w1": true, "w2": true,
+	"term": true, "term1": true, "term2": true, "first": true, "second": true, "x": true, "y": true,
+	"1": true, "2": true, "pos": true, "score": true, "scores": true, "similarity": true, "sim": true,
+	"relatedness": true, "rating": true, "ratings": true, "gold": true, "human": true, "mean": true,
+	"simlex999": true, "value": true, "label": true, "avg": true, "average": true,
+}
+
 // entailmentHeader reports whether the first three fields of a first line
 // are column names (made of entailmentColumnWords only), so that a first
 // line with a bad label is an error, not a silently skipped "header".
-func entailmentHeader(f []string) bool {
+func entailmentHeader(f []string) bool { return pairHeader(f, entailmentColumnWords) }
+
+// pairHeader reports whether the first three fields of f are made of the
+// given column words only (split at anything but letters and digits).
+func pairHeader(f []string, columnWords map[string]bool) bool {
 	for _, c := range f[:3] {
 		words := strings.FieldsFunc(strings.ToLower(c), func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
@@ -123,7 +141,7 @@ func entailmentHeader(f []string) bool {
 			return false
 		}
 		for _, w := range words {
-			if !entailmentColumnWords[w] {
+			if !columnWords[w] {
 				return false
 			}
 		}

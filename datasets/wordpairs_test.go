@@ -29,3 +29,29 @@ func TestEntailmentHeaderDetection(t *testing.T) {
 		}
 	}
 }
+
+// The similarity files' headers (WordSim-353, SimLex-999) are skipped; a
+// first data line without a score is an error, not a header.
+func TestSimilarityHeaderDetection(t *testing.T) {
+	write := func(content string) string {
+		p := filepath.Join(t.TempDir(), "s.txt")
+		os.WriteFile(p, []byte(content), 0o644)
+		return p
+	}
+	for _, h := range []string{"Word 1,Word 2,Human (mean)\n", "word1\tword2\tPOS\tSimLex999\tconc(w1)\n", "w1 w2 score\n"} {
+		row := "dog,cat,7.5\n"
+		if strings.Contains(h, "\t") {
+			row = "dog\tcat\tN\t7.5\t4.1\n"
+		} else if !strings.Contains(h, ",") {
+			row = "dog cat 7.5\n"
+		}
+		got, err := ReadSimilarityPairs(write(h + row))
+		if err != nil || len(got) != 1 || got[0].Score != 7.5 {
+			t.Errorf("header %q: %v, %v", h, got, err)
+		}
+	}
+	_, err := ReadSimilarityPairs(write("dog cat x\ncat mouse 3\n"))
+	if err == nil || !strings.Contains(err.Error(), ":1:") {
+		t.Errorf("bad first line: %v", err)
+	}
+}
