@@ -19,8 +19,10 @@
 #      are single precision (the gpucompute test binary's
 #      TestConformanceFP64CoarseDriver, if it was prepared);
 #   2. stress + gradient, ns per pair, for d = 2, 3, 5, 10, 16 on GL float32,
-#      GL float64 and the CPU's cores (`burescope bench`), and the PyTorch
-#      CUDA peer (shared/peers/emds_cuda.py, copied into .gpu/) at d = 2, 3;
+#      GL float64 and the CPU's cores (`burescope bench`), GL with
+#      Newton-Schulz roots at d >= 5 (which root method each d runs
+#      fastest), and the PyTorch CUDA peer (shared/peers/emds_cuda.py,
+#      copied into .gpu/) at d = 2, 3;
 #   3. one noun epoch of train-relations at d = 5 and 10 (the CPU trainer
 #      until train-relations has a GL backend: the figure a GL trainer has
 #      to beat).
@@ -119,6 +121,14 @@ run() {
     for be in gl gl64 cpu; do
       step "bench d=$d n=$n $be" 60 "$B" bench --n "$n" --dim "$d" --backend "$be" --iters "$it"
     done
+  done
+  # Which root method each d runs fastest on this GPU (Jacobi is the
+  # default up to d = 8, Newton-Schulz above; it was 2.8x faster at d = 3
+  # on an H200 before d = 3 had its closed form).
+  for dn in $sizes; do
+    local d=${dn%%:*} n=${dn##*:}
+    [ "$d" -ge 4 ] || continue
+    step "bench d=$d n=$n gl, Newton-Schulz roots" 60 "$B" bench --n "$n" --dim "$d" --backend gl --iters "$it" --roots newton-schulz
   done
   if [ -r "$G/emds_cuda.py" ] && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
     if [ -n "${QUICK:-}" ]; then
