@@ -16,9 +16,10 @@ import (
 // TestArchitecture.
 var layers = map[string][]string{
 	"engine":                    {},
-	"engine/emds":               {"engine"},
+	"engine/emds":               {"engine", "engine/iterate"},
+	"engine/iterate":            {},
 	"engine/backendtest":        {"engine", "engine/emds"},
-	"engine/hypernymy":          {"engine", "engine/emds"},
+	"engine/hypernymy":          {"engine", "engine/emds", "engine/iterate"},
 	"engine/words":              {"engine"},
 	"assets":                    {},
 	"outfile":                   {},

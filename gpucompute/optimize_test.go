@@ -82,7 +82,7 @@ func TestFitConvergesLikeCPU(t *testing.T) {
 	}
 }
 
-// TestPISAFitLikeCPU is the issue's acceptance run: the paper's toy
+// TestPISAFitLikeCPU is the GL backend's acceptance run: the paper's toy
 // problem (35 OECD countries x PISA 2015 scores, d = 2, 1000 iterations of
 // the default optimiser, as `burescope fit builtin:pisa2015` runs it) on
 // the CPU and GL backends ends at the same stress-1 within 1e-4 (float32;

@@ -118,7 +118,7 @@ func (sc *Scene) Validate() error {
 		return fmt.Errorf("render: tau %v must be finite and > 0", sc.Tau)
 	}
 	for k, b := range sc.Barycenters {
-		if len(b.Mean) != d || len(b.Scale) != d*d || !finiteAll(b.Mean) || !finiteAll(b.Scale) {
+		if len(b.Mean) != d || len(b.Scale) != d*d || !engine.Finite(b.Mean) || !engine.Finite(b.Scale) {
 			return fmt.Errorf("render: barycenter %d: want %d finite mean and %d finite scale values, got %d and %d", k, d, d*d, len(b.Mean), len(b.Scale))
 		}
 	}
@@ -165,13 +165,4 @@ func NewSceneFromSnapshot(s *emds.Snapshot, labels, classes []string) *Scene {
 		Iterations: s.Iter,
 		Stress1:    s.Stress1,
 	}
-}
-
-func finiteAll(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
 }

@@ -136,6 +136,27 @@ func (g *GraphSource) BFS(s int) []float64 {
 }
 
 // epochSampler draws the pairs of one epoch of a sampled fit.
+// ownSampler is a PairSource that draws its own pair samples instead of
+// the generic neighbour and random strata: a relation graph, whose edges
+// are the neighbour stratum and whose evaluation pairs come in blocks of
+// one breadth-first search each (a clustered standard error).
+type ownSampler interface {
+	// evalSample returns up to m evaluation pairs and their block ends
+	// (nil: independent pairs).
+	evalSample(m int, seed uint64) (*PairSet, []int)
+	// epochSampler returns the sampler of the epochs, with random
+	// partners (for a graph, breadth-first search pivots) per epoch.
+	epochSampler(random int, seed uint64) epochSampler
+}
+
+func (g *GraphSource) evalSample(m int, seed uint64) (*PairSet, []int) {
+	return g.graphEvalSample(m, seed)
+}
+
+func (g *GraphSource) epochSampler(random int, seed uint64) epochSampler {
+	return g.sampler(random, seed)
+}
+
 type epochSampler interface {
 	epoch(e int, ps *PairSet, parts []PairSet)
 	neighborPairs() int

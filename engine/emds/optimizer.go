@@ -2,6 +2,7 @@ package emds
 
 import (
 	"burescope/engine"
+	"burescope/engine/iterate"
 	"context"
 	"errors"
 	"fmt"
@@ -177,58 +178,9 @@ func newOptimizer(n int, dist []float64, opt Options, b Backend, classical []flo
 // prepare is Prepare with the classical-MDS means (internal units)
 // already known, or nil to compute them.
 func prepare(n int, dist []float64, opt Options, classical []float64) (*Prepared, error) {
-	if opt.Dim == 0 {
-		opt.Dim = 2
-	}
-	if opt.Dim < 1 || opt.Dim > MaxDim {
-		return nil, fmt.Errorf("engine: dimension %d out of range 1..%d", opt.Dim, MaxDim)
-	}
-	if opt.Family == (engine.Family{}) {
-		opt.Family = engine.Gaussian()
-	}
-	if !(opt.Family.Tau > 0) || math.IsInf(opt.Family.Tau, 0) {
-		return nil, fmt.Errorf("engine: family %q has tau %v (want > 0)", opt.Family.Name, opt.Family.Tau)
-	}
-	if opt.Optimizer == "" {
-		opt.Optimizer = OptAdam
-	}
-	switch opt.Structure {
-	case "":
-		opt.Structure = StructureFull
-		if opt.Points {
-			opt.Structure = StructurePoints
-		}
-	case StructureFull, StructureDiagonal, StructureSpherical:
-		if opt.Points {
-			return nil, fmt.Errorf("engine: structure %q contradicts Points", opt.Structure)
-		}
-	case StructurePoints:
-		opt.Points = true
-	default:
-		return nil, fmt.Errorf("engine: unknown covariance structure %q (want full, diagonal, spherical or points)", opt.Structure)
-	}
-	if !(opt.ScaleBudget >= 0) || math.IsInf(opt.ScaleBudget, 0) {
-		return nil, fmt.Errorf("engine: scale budget %v (want finite and >= 0)", opt.ScaleBudget)
-	}
-	if opt.Eps < 0 {
-		opt.Eps = DefaultEps
-	}
-	if math.IsNaN(opt.Eps) || math.IsInf(opt.Eps, 0) {
-		return nil, fmt.Errorf("engine: eps %v is not finite", opt.Eps)
-	}
-	if opt.LR < 0 || math.IsNaN(opt.LR) || math.IsInf(opt.LR, 0) {
-		return nil, fmt.Errorf("engine: learning rate %v (want > 0, or 0 for the default)", opt.LR)
-	}
-	if opt.LR == 0 {
-		opt.LR = defaultLR(opt.Optimizer)
-	}
-	if opt.Tol < 0 || math.IsNaN(opt.Tol) {
-		return nil, fmt.Errorf("engine: tolerance %v (want >= 0)", opt.Tol)
-	}
-	switch opt.Init {
-	case "", "mds", "random":
-	default:
-		return nil, fmt.Errorf("engine: unknown init %q (want mds or random)", opt.Init)
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	if n < 2 {
 		return nil, fmt.Errorf("engine: need at least 2 objects, got %d", n)
@@ -758,33 +710,33 @@ func (o *Optimizer) Step(ctx context.Context, k int) (*Snapshot, error) {
 
 // Run iterates until MaxIter, convergence or cancellation, calling
 // publish (if not nil) with a new snapshot at most every `every` and once
-// at the end. It returns ctx's error when cancelled, nil otherwise.
+// at the end (iterate.Run). It returns ctx's error when cancelled, nil
+// otherwise.
 func (o *Optimizer) Run(ctx context.Context, every time.Duration, publish func(*Snapshot)) error {
-	last := time.Now()
-	for {
-		o.mu.Lock()
-		stop := o.done()
-		err := o.ensureClassical(ctx)
-		if !stop && err == nil {
-			err = o.iterate(ctx)
-		}
-		var sn *Snapshot
-		if stop || err != nil || time.Since(last) >= every {
-			sn = o.snapshot()
-			o.latest.Store(sn)
-			last = time.Now()
-		}
-		o.mu.Unlock()
-		if sn != nil && publish != nil {
-			publish(sn)
-		}
-		if err != nil {
-			return err
-		}
-		if stop {
-			return nil
-		}
+	return iterate.Run[*Snapshot](ctx, optMethod{o}, every, publish)
+}
+
+// optMethod is the optimiser as an iterate.Method: one iteration a step.
+type optMethod struct{ o *Optimizer }
+
+func (m optMethod) Lock()   { m.o.mu.Lock() }
+func (m optMethod) Unlock() { m.o.mu.Unlock() }
+
+func (m optMethod) Step(ctx context.Context) (done, evaluated bool, err error) {
+	o := m.o
+	if err := o.ensureClassical(ctx); err != nil {
+		return false, false, err
 	}
+	if o.done() {
+		return true, false, nil
+	}
+	return false, false, o.iterate(ctx)
+}
+
+func (m optMethod) Snapshot() *Snapshot {
+	sn := m.o.snapshot()
+	m.o.latest.Store(sn)
+	return sn
 }
 
 // ensureClassical computes ClassicalStress1 (the stress-1 of the
@@ -858,4 +810,74 @@ func alignProcrustes(n, d int, x, y []float64) []float64 {
 		return nil
 	}
 	return engine.ApplyRigid(n, d, x, r, t)
+}
+
+// withDefaults returns opt with every zero value replaced by its default,
+// or an error naming the first setting out of range: the one place the
+// exact fit's options are checked.
+func (opt Options) withDefaults() (Options, error) {
+	if err := modelDefaults(&opt.Dim, &opt.Family, &opt.Optimizer, &opt.Eps, &opt.LR, opt.Init); err != nil {
+		return opt, err
+	}
+	switch opt.Structure {
+	case "":
+		opt.Structure = StructureFull
+		if opt.Points {
+			opt.Structure = StructurePoints
+		}
+	case StructureFull, StructureDiagonal, StructureSpherical:
+		if opt.Points {
+			return opt, fmt.Errorf("engine: structure %q contradicts Points", opt.Structure)
+		}
+	case StructurePoints:
+		opt.Points = true
+	default:
+		return opt, fmt.Errorf("engine: unknown covariance structure %q (want full, diagonal, spherical or points)", opt.Structure)
+	}
+	if !(opt.ScaleBudget >= 0) || math.IsInf(opt.ScaleBudget, 0) {
+		return opt, fmt.Errorf("engine: scale budget %v (want finite and >= 0)", opt.ScaleBudget)
+	}
+	if opt.Tol < 0 || math.IsNaN(opt.Tol) {
+		return opt, fmt.Errorf("engine: tolerance %v (want >= 0)", opt.Tol)
+	}
+	return opt, nil
+}
+
+// modelDefaults fills in and checks the settings the exact and the
+// sampled fit share: dimension, family, optimiser, eps, learning rate and
+// initialisation.
+func modelDefaults(dim *int, fam *engine.Family, optimizer *string, eps, lr *float64, init string) error {
+	if *dim == 0 {
+		*dim = 2
+	}
+	if *dim < 1 || *dim > MaxDim {
+		return fmt.Errorf("engine: dimension %d out of range 1..%d", *dim, MaxDim)
+	}
+	if *fam == (engine.Family{}) {
+		*fam = engine.Gaussian()
+	}
+	if !(fam.Tau > 0) || math.IsInf(fam.Tau, 0) {
+		return fmt.Errorf("engine: family %q has tau %v (want > 0)", fam.Name, fam.Tau)
+	}
+	if *optimizer == "" {
+		*optimizer = OptAdam
+	}
+	if *eps < 0 {
+		*eps = DefaultEps
+	}
+	if math.IsNaN(*eps) || math.IsInf(*eps, 0) {
+		return fmt.Errorf("engine: eps %v is not finite", *eps)
+	}
+	if *lr < 0 || math.IsNaN(*lr) || math.IsInf(*lr, 0) {
+		return fmt.Errorf("engine: learning rate %v (want > 0, or 0 for the default)", *lr)
+	}
+	if *lr == 0 {
+		*lr = defaultLR(*optimizer)
+	}
+	switch init {
+	case "", "mds", "random":
+	default:
+		return fmt.Errorf("engine: unknown init %q (want mds or random)", init)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package emds
 
 import (
 	"burescope/engine"
+	"burescope/engine/iterate"
 	"context"
 	"errors"
 	"fmt"
@@ -574,65 +575,16 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 		return nil, errors.New("engine: sampled fit needs a pair source with at least 2 objects")
 	}
 	n := src.Len()
-	if opt.Dim == 0 {
-		opt.Dim = 2
-	}
-	if opt.Dim < 1 || opt.Dim > MaxDim {
-		return nil, fmt.Errorf("engine: dimension %d out of range 1..%d", opt.Dim, MaxDim)
-	}
-	if opt.Family == (engine.Family{}) {
-		opt.Family = engine.Gaussian()
-	}
-	if opt.Optimizer == "" {
-		opt.Optimizer = OptAdam
-	}
-	if opt.Eps < 0 {
-		opt.Eps = DefaultEps
-	}
-	if math.IsNaN(opt.Eps) || math.IsInf(opt.Eps, 0) {
-		return nil, fmt.Errorf("engine: eps %v is not finite", opt.Eps)
-	}
-	if opt.LR < 0 || math.IsNaN(opt.LR) || math.IsInf(opt.LR, 0) {
-		return nil, fmt.Errorf("engine: learning rate %v (want > 0, or 0 for the default)", opt.LR)
-	}
-	if opt.LR == 0 {
-		opt.LR = defaultLR(opt.Optimizer)
-	}
-	if opt.FinalLR == 0 {
-		opt.FinalLR = 0.02
-	}
-	if !(opt.FinalLR > 0 && opt.FinalLR <= 1) {
-		return nil, fmt.Errorf("engine: final learning-rate fraction %v (want in (0, 1])", opt.FinalLR)
-	}
-	if opt.Epochs < 0 {
-		return nil, fmt.Errorf("engine: %d epochs (want >= 0)", opt.Epochs)
-	}
-	if opt.Epochs == 0 {
-		opt.Epochs = DefaultSampledEpochs(n)
-	}
-	if opt.K < 0 || opt.K >= n {
-		return nil, fmt.Errorf("engine: %d neighbours for %d objects (want 0..%d)", opt.K, n, n-1)
-	}
-	if opt.Random < 1 {
-		return nil, fmt.Errorf("engine: %d random partners per object (want >= 1)", opt.Random)
-	}
-	if opt.EvalPairs <= 0 {
-		opt.EvalPairs = 200000
-	}
-	if opt.EvalEvery <= 0 {
-		opt.EvalEvery = 25
-	}
-	switch opt.Init {
-	case "", "mds", "random":
-	default:
-		return nil, fmt.Errorf("engine: unknown init %q (want mds or random)", opt.Init)
+	opt, err := opt.withDefaults(n)
+	if err != nil {
+		return nil, err
 	}
 	seed := uint64(opt.Seed)
-	graph, isGraph := src.(*GraphSource)
+	own, ownSampling := src.(ownSampler)
 	var ev *PairSet
 	var evBlocks []int
-	if isGraph {
-		ev, evBlocks = graph.graphEvalSample(opt.EvalPairs, seed)
+	if ownSampling {
+		ev, evBlocks = own.evalSample(opt.EvalPairs, seed)
 	} else {
 		ev = evalSample(src, opt.EvalPairs, seed)
 	}
@@ -650,10 +602,8 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	}
 	t0 := time.Now()
 	var smp epochSampler
-	if isGraph {
-		// The graph's edges are the neighbour stratum; Random is the
-		// number of breadth-first search pivots per epoch.
-		smp = graph.sampler(opt.Random, seed)
+	if ownSampling {
+		smp = own.epochSampler(opt.Random, seed)
 	} else {
 		s, err := newSampler(ctx, src, opt.K, opt.Random, seed)
 		if err != nil {
@@ -747,41 +697,33 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 		classical1 = math.NaN()
 	}
 	hist = append(hist, s1)
-	ps := &PairSet{}
-	parts := make([]PairSet, sampleBlocks)
-	good := make([]float64, size)
-	lrScale := 1.0
-	var pairsTotal float64
-	epochs := 0
-	var runErr error
-	for e := 0; e < opt.Epochs; e++ {
-		smp.epoch(e, ps, parts)
-		pairsTotal += float64(ps.Len())
-		f.state()
-		v, err := pe.Evaluate(ctx, f.st, ps, &f.grad)
-		if err != nil {
-			runErr = err
-			break
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) || !engine.Finite(f.grad.Means) || (f.grad.Scales != nil && !engine.Finite(f.grad.Scales)) {
-			copy(f.x, good)
-			lrScale *= 0.5
-			continue
-		}
-		copy(good, f.x)
-		f.paramGradient(fs)
-		lr := opt.LR * lrScale * math.Pow(opt.FinalLR, float64(e)/float64(max(1, opt.Epochs-1)))
-		upd.step(f.x, f.pg, lr)
-		epochs = e + 1
-		if epochs%opt.EvalEvery == 0 || epochs == opt.Epochs {
-			s1, _, err = evalNow(epochs)
-			if err != nil {
-				runErr = err
-				break
+	m := &sampledMethod{f: f, opt: opt, smp: smp, upd: upd, fs: fs, ps: &PairSet{},
+		parts: make([]PairSet, sampleBlocks), good: make([]float64, size), lrScale: 1,
+		hist: hist, classical1: classical1}
+	m.eval = func(epoch int) (float64, error) {
+		hist = m.hist
+		s1, _, err := evalNow(epoch)
+		return s1, err
+	}
+	// Snapshots after evaluations only: a sampled state between two
+	// evaluations has no stress-1 of its own, and the run's last epoch is
+	// always evaluated (iterate.Run's closing snapshot repeats it).
+	var publish func(*Snapshot)
+	userPublish := opt.Publish
+	if userPublish != nil {
+		opt.Publish = nil // evalNow published the initial state; iterate.Run the rest
+		m.opt.Publish = nil
+		published := len(hist)
+		publish = func(sn *Snapshot) {
+			if len(sn.History) > published {
+				published = len(sn.History)
+				userPublish(sn)
 			}
-			hist = append(hist, s1)
 		}
 	}
+	runErr := iterate.Run[*Snapshot](ctx, m, time.Duration(math.MaxInt64), publish)
+	opt.Publish = userPublish // a closing evaluation after a cancellation is published
+	hist, epochs, pairsTotal := m.hist, m.epochs, m.pairsTotal
 	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
 		return nil, runErr
 	}
@@ -800,6 +742,67 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 	res.Stress1SE = res.HistorySE[len(res.HistorySE)-1]
 	res.Snapshot = f.snapshot(opt, epochs, hist, classical1)
 	return res, runErr
+}
+
+// sampledMethod is the epoch loop of FitSampled as an iterate.Method:
+// one epoch a step (a fresh pair sample, one gradient step; a step whose
+// stress or gradient is not finite is undone and the learning rate
+// halved), with a stress-1 evaluation every EvalEvery epochs and at the
+// last.
+type sampledMethod struct {
+	sync.Mutex
+	f          *sampledFit
+	opt        SampledOptions
+	smp        epochSampler
+	upd        *updater
+	fs         float64
+	ps         *PairSet
+	parts      []PairSet
+	good       []float64
+	lrScale    float64
+	e, epochs  int // next epoch; epochs whose step was kept or undone
+	pairsTotal float64
+	hist       []float64
+	classical1 float64
+	eval       func(epoch int) (float64, error)
+}
+
+func (m *sampledMethod) Step(ctx context.Context) (done, evaluated bool, err error) {
+	f, opt, e := m.f, m.opt, m.e
+	if e >= opt.Epochs {
+		return true, false, nil
+	}
+	m.e++
+	m.smp.epoch(e, m.ps, m.parts)
+	m.pairsTotal += float64(m.ps.Len())
+	f.state()
+	v, err := f.pe.Evaluate(ctx, f.st, m.ps, &f.grad)
+	if err != nil {
+		return false, false, err
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || !engine.Finite(f.grad.Means) || (f.grad.Scales != nil && !engine.Finite(f.grad.Scales)) {
+		copy(f.x, m.good)
+		m.lrScale *= 0.5
+		return false, false, nil
+	}
+	copy(m.good, f.x)
+	f.paramGradient(m.fs)
+	lr := opt.LR * m.lrScale * math.Pow(opt.FinalLR, float64(e)/float64(max(1, opt.Epochs-1)))
+	m.upd.step(f.x, f.pg, lr)
+	m.epochs = e + 1
+	if m.epochs%opt.EvalEvery == 0 || m.epochs == opt.Epochs {
+		s1, err := m.eval(m.epochs)
+		if err != nil {
+			return false, false, err
+		}
+		m.hist = append(m.hist, s1)
+		return false, true, nil
+	}
+	return false, false, nil
+}
+
+func (m *sampledMethod) Snapshot() *Snapshot {
+	return m.f.snapshot(m.opt, m.epochs, m.hist, m.classical1)
 }
 
 // sampledFit holds the parameters and buffers of a sampled fit.
@@ -841,19 +844,7 @@ func (f *sampledFit) state() {
 	}
 	dd := d * d
 	for i := 0; i < n; i++ {
-		l := f.x[n*d+i*dd : n*d+(i+1)*dd]
-		c := f.st.Scales[i*dd : (i+1)*dd]
-		for r := 0; r < d; r++ {
-			for q := r; q < d; q++ {
-				var s float64
-				for k := 0; k < d; k++ {
-					s += l[r*d+k] * l[q*d+k]
-				}
-				c[r*d+q] = s * s2
-				c[q*d+r] = s * s2
-			}
-			c[r*d+r] += f.eps * s2
-		}
+		scaleFromFactor(f.st.Scales[i*dd:(i+1)*dd], f.x[n*d+i*dd:n*d+(i+1)*dd], d, StructureFull, f.eps, s2)
 	}
 }
 
@@ -940,4 +931,39 @@ func (f *sampledFit) snapshot(opt SampledOptions, epochs int, hist []float64, cl
 		sn.PointStress1 = last
 	}
 	return RescaleSnapshot(sn, f.unit)
+}
+
+// withDefaults returns opt for a source of n objects with every zero
+// value replaced by its default, or an error naming the first setting out
+// of range: the one place the sampled fit's options are checked (the
+// settings it shares with the exact fit by modelDefaults).
+func (opt SampledOptions) withDefaults(n int) (SampledOptions, error) {
+	if err := modelDefaults(&opt.Dim, &opt.Family, &opt.Optimizer, &opt.Eps, &opt.LR, opt.Init); err != nil {
+		return opt, err
+	}
+	if opt.FinalLR == 0 {
+		opt.FinalLR = 0.02
+	}
+	if !(opt.FinalLR > 0 && opt.FinalLR <= 1) {
+		return opt, fmt.Errorf("engine: final learning-rate fraction %v (want in (0, 1])", opt.FinalLR)
+	}
+	if opt.Epochs < 0 {
+		return opt, fmt.Errorf("engine: %d epochs (want >= 0)", opt.Epochs)
+	}
+	if opt.Epochs == 0 {
+		opt.Epochs = DefaultSampledEpochs(n)
+	}
+	if opt.K < 0 || opt.K >= n {
+		return opt, fmt.Errorf("engine: %d neighbours for %d objects (want 0..%d)", opt.K, n, n-1)
+	}
+	if opt.Random < 1 {
+		return opt, fmt.Errorf("engine: %d random partners per object (want >= 1)", opt.Random)
+	}
+	if opt.EvalPairs <= 0 {
+		opt.EvalPairs = 200000
+	}
+	if opt.EvalEvery <= 0 {
+		opt.EvalEvery = 25
+	}
+	return opt, nil
 }

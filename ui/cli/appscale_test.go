@@ -59,9 +59,11 @@ func TestAppAndCLIFitAnyScale(t *testing.T) {
 		st.Iterations = 120
 		sess := fit.NewSession()
 		defer sess.Close()
-		if err := sess.Open(ds, st, emds.NewCPUBackend(1), "cpu"); err != nil {
+		o, err := fit.OpenFit(ds, st, fit.OpenHow{Given: emds.NewCPUBackend(1), GivenDesc: "cpu"})
+		if err != nil {
 			t.Fatal(err)
 		}
+		sess.Open(o)
 		sess.Start()
 		for sess.State() != fit.StateDone && sess.State() != fit.StateFailed {
 			sess.Wait()

@@ -14,6 +14,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/gpucompute"
+	"burescope/ui/fit"
 )
 
 func init() {
@@ -35,6 +36,15 @@ func addEmbeddingFlags(fs *flag.FlagSet) embeddingFlags {
 	return embeddingFlags{
 		labels: fs.String("labels", "", "for .npy/.npz: a text file with one label per line"),
 		set:    fs.String("set", "", `for .npy/.npz: "" for the input set (means, vars) or "c" for the context set (c_means, c_vars)`),
+	}
+}
+
+// check refuses --labels and --set for an EMB that is not a NumPy file,
+// before it is opened.
+func (f embeddingFlags) check(fs *flag.FlagSet, path string) []error {
+	return []error{
+		appliesOnly(fs, "labels", isNumPy(path), "to NumPy files (.npy, .npz)"),
+		appliesOnly(fs, "set", isNumPy(path), "to NumPy files (.npy, .npz)"),
 	}
 }
 
@@ -117,6 +127,9 @@ func runNeighbors(env Env) error {
 	if err != nil {
 		return usage("--by: %v", err)
 	}
+	if err := checkFlags(env, "neighbors", ef.check(fs, pos[0])...); err != nil {
+		return err
+	}
 	emb, err := loadTrainedEmbedding(pos[0], ef)
 	if err != nil {
 		return err
@@ -154,25 +167,13 @@ func neighborsOn(name string, e *engine.Embedding, item int, by engine.Similarit
 		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (dimension %d is above the GL kernels' limit %d)\n", e.Dim, gpucompute.JacobiMaxDim)
 		return engine.NearestNeighbors(ctx, e, item, opt)
 	}
-	var gb *gpucompute.Backend
-	if name == "gl" {
-		b, err := gpucompute.New(gpucompute.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("--backend gl: %w", err)
-		}
-		gb = b
-	} else {
-		b, why, err := gpucompute.Auto(gpucompute.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("--backend auto: %w", err)
-		}
-		g, ok := b.(*gpucompute.Backend)
-		if !ok {
-			b.Close()
-			fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (%s)\n", why)
-			return engine.NearestNeighbors(ctx, e, item, opt)
-		}
-		gb = g
+	gb, why, err := fit.OpenGL(name, fit.BackendOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if gb == nil {
+		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (%s)\n", why)
+		return engine.NearestNeighbors(ctx, e, item, opt)
 	}
 	defer gb.Close()
 	scores, err := gb.SimilarityScores(ctx, e, item, by, rho)

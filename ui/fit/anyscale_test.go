@@ -50,7 +50,7 @@ func TestSessionFitsAnyScale(t *testing.T) {
 		st.Iterations = 150
 		sess := NewSession()
 		defer sess.Close()
-		if err := sess.Open(ds, st, emds.NewCPUBackend(1), "cpu"); err != nil {
+		if err := openIn(sess, ds, st, emds.NewCPUBackend(1), "cpu"); err != nil {
 			t.Fatalf("scale %g: %v", s, err)
 		}
 		sess.Start()

@@ -118,6 +118,36 @@ func OpenBackend(choice string, n int, o BackendOptions) (emds.Backend, string, 
 	return nil, "", fmt.Errorf("unknown backend %q (want %s)", choice, BackendNames)
 }
 
+// OpenGL is OpenBackend for work that only the GL backend offers beside
+// the engine's own CPU code (geodesics, similarity scores): for "gl" and
+// "gl64" the GL backend or an error, for "auto" the GL backend when
+// gpucompute.Auto picks it and otherwise nil with Auto's reason, for
+// "cpu" nil. It is the one place, with OpenBackend, where a backend
+// choice is turned into a backend.
+func OpenGL(choice string, o BackendOptions) (gl *gpucompute.Backend, why string, err error) {
+	switch choice {
+	case "cpu":
+		return nil, "cpu: asked for", nil
+	case "gl", "gl64":
+		b, err := gpucompute.New(o.gl(choice == "gl64"))
+		if err != nil {
+			return nil, "", fmt.Errorf("--backend %s: %w", choice, err)
+		}
+		return b, "", nil
+	case "auto":
+		b, why, err := gpucompute.Auto(o.gl(false))
+		if err != nil {
+			return nil, "", fmt.Errorf("--backend auto: %w", err)
+		}
+		if g, ok := b.(*gpucompute.Backend); ok {
+			return g, "", nil
+		}
+		b.Close()
+		return nil, why, nil
+	}
+	return nil, "", fmt.Errorf("unknown backend %q (want %s)", choice, BackendNames)
+}
+
 // AutoNote is the status-bar form of gpucompute.Auto's reason for using
 // the CPU: the same words the CLI prints (so app and CLI give one, true
 // reason), without the "cpu: " prefix and the command-line hint after

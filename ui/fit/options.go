@@ -76,17 +76,6 @@ func Problem(ds *datasets.Dataset, st Settings) ([]float64, emds.Options, error)
 	return dist, opt, nil
 }
 
-// Prepare does the backend-free part of building the optimiser (distances,
-// normalisation, classical MDS), so the app can do it while its backend
-// opens.
-func Prepare(ds *datasets.Dataset, st Settings) (*emds.Prepared, error) {
-	dist, opt, err := Problem(ds, st)
-	if err != nil {
-		return nil, err
-	}
-	return emds.Prepare(ds.Len(), dist, opt)
-}
-
 // DatasetOptions turns the data settings into loader options; metadata
 // is an Embedding Projector metadata file ("" if none).
 func DatasetOptions(st Settings, metadata string) datasets.Options {

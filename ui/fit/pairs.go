@@ -33,8 +33,9 @@ func UseSampled(mode string, k datasets.Kind, n int) (bool, error) {
 }
 
 // SampledOptions is the sampled fit of ds under st, as `burescope fit`
-// runs it: the model settings, and for an embedding file no neighbour
-// search but 30 random partners per item and epoch. The epochs are
+// runs it: the model settings, for an embedding file no neighbour
+// search but 30 random partners per item and epoch, for a relation graph
+// its edges as the neighbour stratum. The epochs are
 // emds.DefaultSampledEpochs.
 func SampledOptions(ds *datasets.Dataset, st Settings) (emds.SampledOptions, error) {
 	opt := emds.DefaultSampledOptions()
@@ -42,14 +43,36 @@ func SampledOptions(ds *datasets.Dataset, st Settings) (emds.SampledOptions, err
 	if err != nil {
 		return opt, err
 	}
-	if ds.Kind == datasets.KindEmbedding {
+	switch ds.Kind {
+	case datasets.KindEmbedding:
+		// No neighbour search for measures: more random partners instead.
 		opt.K, opt.Random = 0, 30
+	case datasets.KindRelations:
+		// The graph's edges are the neighbour stratum; Random is the
+		// number of breadth-first search pivots per epoch.
+		opt.K = 0
 	}
 	opt.Dim, opt.Family, opt.Eps, opt.Optimizer, opt.LR = st.Dim, fam, st.Eps, st.Optimizer, st.LearningRate
 	opt.Seed = st.Seed
 	opt.Points = st.Structure == emds.StructurePoints
 	opt.Epochs = emds.DefaultSampledEpochs(ds.Len())
 	return opt, nil
+}
+
+// SampledSupports returns an error naming the setting when st asks for
+// what a sampled fit does not do (it fits full covariances or points):
+// a diagonal or spherical Structure, or a ScaleBudget. The sampled path
+// (openSampled, and the command line's flag checks) refuses them rather
+// than fitting something else and reporting it.
+func SampledSupports(st Settings) error {
+	switch st.Structure {
+	case emds.StructureDiagonal, emds.StructureSpherical:
+		return fmt.Errorf("structure %s: a sampled fit fits full covariances or points (fit exact pairs for %s ellipses)", st.Structure, st.Structure)
+	}
+	if st.ScaleBudget != 0 {
+		return fmt.Errorf("scale-budget %v: a sampled fit has no scale budget (fit exact pairs to use one)", st.ScaleBudget)
+	}
+	return nil
 }
 
 // LoadDataset loads name (a file or builtin:NAME) under the data

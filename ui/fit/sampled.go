@@ -6,7 +6,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"burescope/datasets"
 	"burescope/engine/emds"
 )
 
@@ -32,54 +31,6 @@ func (s *Session) Sampled() (sampled bool, se float64, epochs int) {
 		return false, 0, 0
 	}
 	return true, math.Float64frombits(r.se.Load()), r.epochs
-}
-
-// openSampled is Open on the sampled path: it builds the pair source and
-// publishes the initial state (principal components and the first
-// stress-1 estimate; this runs the neighbour search once).
-func (s *Session) openSampled(ds *datasets.Dataset, st Settings, b emds.Backend, backendDesc string) error {
-	src, err := PairSource(ds)
-	if err != nil {
-		return err
-	}
-	opt, err := SampledOptions(ds, st)
-	if err != nil {
-		return err
-	}
-	r := &sampledRun{src: src, opt: opt, epochs: opt.Epochs}
-	// The initial state: cancel at the first published snapshot.
-	var first *emds.Snapshot
-	ctx, cancel := context.WithCancel(context.Background())
-	o := opt
-	o.Publish = func(sn *emds.Snapshot) { first = sn; cancel() }
-	res, err := emds.FitSampled(ctx, src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
-	cancel()
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	if first == nil && res != nil {
-		first = res.Snapshot
-	}
-	s.mu.Lock()
-	s.stopLocked()
-	prevDone, oldBackend := s.done, s.backend
-	s.ds, s.settings, s.opt, s.smp, s.backend, s.backendD = ds, st, nil, r, b, backendDesc
-	s.lastErr = nil
-	s.done = nil
-	s.rateIter, s.rateTime = 0, timeZero
-	s.rate.Store(0)
-	s.setStateLocked(EvLoaded)
-	s.mu.Unlock()
-	if oldBackend != nil {
-		go func() {
-			if prevDone != nil {
-				<-prevDone
-			}
-			oldBackend.Close()
-		}()
-	}
-	s.publishSampled(r, first)
-	return nil
 }
 
 // startSampledLocked queues a full sampled fit of r, publishing a

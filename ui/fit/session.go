@@ -26,9 +26,6 @@ func publishEvery(n int) time.Duration {
 	return 40 * time.Millisecond
 }
 
-// timeZero is the zero time (no rate measured yet).
-var timeZero time.Time
-
 // Session owns one loaded dataset, its optimiser and the goroutine that
 // runs it. Every operation that touches the optimiser (run, step, reset,
 // jitter) is queued on a chain of goroutines, each waiting for the
@@ -72,62 +69,27 @@ type Session struct {
 // NewSession returns an empty session.
 func NewSession() *Session { return &Session{} }
 
-// Open replaces the session's dataset and optimiser with a new one built
-// from ds and st on backend b (described by backendDesc for the status
-// bar). The previous optimiser is stopped and its backend closed. It may
-// block while the optimiser initialises (classical MDS), so call it off
-// the UI goroutine. On error the previous state is kept and b is closed.
-func (s *Session) Open(ds *datasets.Dataset, st Settings, b emds.Backend, backendDesc string) error {
-	if ds == nil || (ds.Dist == nil && ds.Embedding == nil && ds.Features == nil) {
-		b.Close()
-		return fmt.Errorf("%s: no distances to embed (a %s file)", nameOf(ds), kindOf(ds))
+// Open installs the fit o (from OpenFit) in the session in place of the
+// previous one, whose run is stopped and whose backend is closed once it
+// has stopped. The session owns o's backend from now on. It does not
+// block on compute: OpenFit did the work.
+func (s *Session) Open(o *Opened) {
+	var r *sampledRun
+	if o.IsSampled() {
+		r = &sampledRun{src: o.Source, opt: o.Sampled, epochs: o.Sampled.Epochs}
+		r.se.Store(math.Float64bits(o.FirstSE))
 	}
-	if sampled, err := UseSampled(st.Pairs, ds.Kind, ds.Len()); err != nil || sampled {
-		if err == nil {
-			err = s.openSampled(ds, st, b, backendDesc)
-		}
-		if err != nil {
-			b.Close()
-		}
-		return err
-	}
-	prep, err := Prepare(ds, st)
-	if err != nil {
-		b.Close()
-		return err
-	}
-	return s.OpenPrepared(ds, st, prep, b, backendDesc)
-}
-
-// OpenPrepared is Open for an exact-pairs fit whose backend-free part
-// (Prepare) is already done: it only loads the problem on b and
-// evaluates the start. On error the previous state is kept and b is
-// closed.
-func (s *Session) OpenPrepared(ds *datasets.Dataset, st Settings, prep *emds.Prepared, b emds.Backend, backendDesc string) error {
-	opt, err := prep.NewOptimizer(b)
-	if err != nil {
-		b.Close()
-		return err
-	}
-	s.OpenOptimizer(ds, st, opt, b, backendDesc)
-	return nil
-}
-
-// OpenOptimizer is Open with the optimiser already built on b (by
-// NewOptimizer or Prepared.NewOptimizer, for example while the app's
-// window was being built). The session owns opt and b from now on.
-func (s *Session) OpenOptimizer(ds *datasets.Dataset, st Settings, opt *emds.Optimizer, b emds.Backend, backendDesc string) {
 	s.mu.Lock()
 	s.stopLocked()
 	prevDone, oldBackend := s.done, s.backend
-	s.ds, s.settings, s.opt, s.smp, s.backend, s.backendD = ds, st, opt, nil, b, backendDesc
+	s.ds, s.settings, s.opt, s.smp, s.backend, s.backendD = o.Dataset, o.Settings, o.Optimizer, r, o.Backend, o.Desc
 	s.lastErr = nil
 	s.done = nil
 	s.rateIter, s.rateTime = 0, time.Time{}
 	s.rate.Store(0)
 	s.setStateLocked(EvLoaded)
 	s.mu.Unlock()
-	if oldBackend != nil {
+	if oldBackend != nil && oldBackend != o.Backend {
 		go func() {
 			if prevDone != nil {
 				<-prevDone
@@ -135,7 +97,11 @@ func (s *Session) OpenOptimizer(ds *datasets.Dataset, st Settings, opt *emds.Opt
 			oldBackend.Close()
 		}()
 	}
-	s.publish(opt, opt.Latest())
+	if r != nil {
+		s.publishSampled(r, o.First)
+	} else {
+		s.publish(o.Optimizer, o.Optimizer.Latest())
+	}
 }
 
 // Close stops the optimiser and releases the backend.
