@@ -34,8 +34,9 @@ const maxLegendClasses = 12
 // layout: class -> colour (ColorClass; omitted when every one of more
 // than 12 items is its own class), the stress colour bar
 // (ColorStress), what the outline means (LevelText, "precision of ..." in
-// that view), the glyph factor when ellipses are shrunk, and a line for
-// barycenters when the scene has any.
+// that view), the glyph factor when ellipses are shrunk (and that the
+// hovered item's ring is at full size), and a line for barycenters when
+// the scene has any.
 func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 	var items []LegendItem
 	n := sc.Len()
@@ -68,6 +69,10 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 	items = append(items, LegendItem{Kind: LegendText, Text: "outline: " + lt})
 	if g := GlyphText(lay); g != "" {
 		items = append(items, LegendItem{Kind: LegendText, Text: g})
+		if len(sc.Hovered) > 0 {
+			// The one exception to the glyph factor, said where it is read.
+			items = append(items, LegendItem{Kind: LegendText, Text: "orange ring: hovered item at full size"})
+		}
 	}
 	if len(sc.Barycenters) > 0 {
 		items = append(items, LegendItem{Kind: LegendText, Text: "bold: barycenters"})

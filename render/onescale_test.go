@@ -102,3 +102,25 @@ func TestRingsAtGlyphSize(t *testing.T) {
 		t.Error("selected item's glyph not ringed")
 	}
 }
+
+// TestLegendSaysHoverFullSize: in glyph mode the legend says the hovered
+// item's ring is at full size; without a hovered item it does not.
+func TestLegendSaysHoverFullSize(t *testing.T) {
+	sc := heavyScene()
+	st := DefaultStyle()
+	has := func() bool {
+		for _, it := range LegendItems(sc, st, NewLayout(sc, st)) {
+			if it.Text == "orange ring: hovered item at full size" {
+				return true
+			}
+		}
+		return false
+	}
+	if has() {
+		t.Error("hover line without a hovered item")
+	}
+	sc.Hovered = []int{3}
+	if !has() {
+		t.Error("no hover line with item 3 hovered in glyph mode")
+	}
+}
