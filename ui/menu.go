@@ -36,6 +36,7 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Export embedding (JSON)…", func() { a.exportDialog(exportEmbeddingJSON) }),
 		fyne.NewMenuItem("Export means and covariances (CSV)…", func() { a.exportDialog(exportEmbeddingCSV) }),
 		fyne.NewMenuItem("Export stress curve (CSV)…", func() { a.exportDialog(exportStressCSV) }),
+		fyne.NewMenuItem("Export Shepard diagram…", a.exportShepard),
 	)
 	toggle := fyne.NewMenuItem("Start / Pause\tSpace", func() { a.runKey(fyne.KeySpace) })
 	step := fyne.NewMenuItem("Step\tS", func() { a.runKey(fyne.KeyS) })
@@ -54,6 +55,8 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		a.menuCov, a.menuPrec,
 		fyne.NewMenuItemSeparator(),
 		a.menuBaseline,
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Shepard diagram…", a.showShepard),
 	)
 	a.checkMenu()
 	view := a.menuView
