@@ -109,12 +109,15 @@ type App struct {
 	// relOnEmbedding: the Relations tab describes the loaded embedding
 	// (tabsFollow gives it the fit's dataset back on leaving it).
 	relOnEmbedding bool
-	fa             fyne.App
-	win            fyne.Window
-	flags          Flags
-	logw           io.Writer
-	do             func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut           atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	// orientFor is the dataset the picture's orientation was set on
+	// (datasetOpened drops it for another).
+	orientFor string
+	fa        fyne.App
+	win       fyne.Window
+	flags     Flags
+	logw      io.Writer
+	do        func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut      atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session

@@ -237,11 +237,60 @@ func (a *App) tabsFollow(v *view.EmbView) {
 	a.model.SetNote("The canvas shows " + what + ", with no MDS fit: these settings apply once one is fitted.")
 }
 
+// Orient turns the 2-D picture so that item left is drawn left of item
+// right (and item up, when given, above them): view.OrientLeftRight on
+// the means drawn now, set on the frame loop.
+func (a host) Orient(left, right, up string) error {
+	f := a.canvas.Frame()
+	if f == nil || f.Scene == nil {
+		return errNothing
+	}
+	if f.Scene.Dim != 2 {
+		return fmt.Errorf("orientation is for 2-D pictures (this one is %d-D: drag to rotate it)", f.Scene.Dim)
+	}
+	labels := a.labels()
+	find := func(name string) (int, error) {
+		for i, l := range labels {
+			if l == name {
+				return i, nil
+			}
+		}
+		return -1, fmt.Errorf("no item labelled %q", name)
+	}
+	il, err := find(left)
+	if err != nil {
+		return err
+	}
+	ir, err := find(right)
+	if err != nil {
+		return err
+	}
+	iu := -1
+	if up != "" {
+		if iu, err = find(up); err != nil {
+			return err
+		}
+	}
+	o, err := view.OrientLeftRight(f.Scene.Means, il, ir, iu)
+	if err != nil {
+		return err
+	}
+	a.loop.SetOrientation(o)
+	return nil
+}
+
+// ResetOrientation draws the picture as fitted again.
+func (a host) ResetOrientation() { a.loop.SetOrientation(nil) }
+
 // datasetOpened shows the name of a dataset the session opened (fitted,
 // or relations only) in the window title, and a WordNet dataset's folder
 // and root synset (st.WordNetRoot) in the Relations tab.
 func (a *App) datasetOpened(ds *datasets.Dataset, st fit.Settings) {
 	a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
+	if a.orientFor != ds.Name && a.loop.Orientation() != nil {
+		a.loop.SetOrientation(nil) // another dataset: drawn as fitted
+	}
+	a.orientFor = ds.Name
 	if dir, ok := strings.CutPrefix(ds.Name, datasets.WordNetPrefix); ok {
 		a.rel.ShowWordNet(dir, st.WordNetRoot)
 	}

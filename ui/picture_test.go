@@ -214,3 +214,58 @@ func TestJSONExportKeepsClasses(t *testing.T) {
 		t.Errorf("classes read back: %d, %q", len(ds.Classes), ds.Classes[:min(3, len(ds.Classes))])
 	}
 }
+
+// TestOrientLeftRight: View tab > Orient turns the picture so that the
+// first item is drawn straight left of the second, mirrored so that the
+// third is above them; distances between the drawn means are those of
+// the fit; "As fitted" undoes it, and the figure export follows.
+func TestOrientLeftRight(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	a.sess.Step(50)
+	pause(t, a)
+	pausedFrame(t, a)
+	var labels []string
+	a.on(func() { labels = a.labels(); a.showTab("View") })
+	maybeShot(t, a, "orient-before.png")
+	l, r, u := 0, 1, 2
+	for _, up := range []string{labels[u], ""} {
+		var err error
+		a.on(func() { err = host{a.App}.Orient(labels[l], labels[r], up) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f *view.Frame
+		eventually(t, "the oriented frame", func() bool {
+			f = a.frame()
+			return f != nil && f.Style.Proj != nil
+		})
+		xl, yl := view.ProjectMean(f.Scene, f.Style, l)
+		xr, yr := view.ProjectMean(f.Scene, f.Style, r)
+		_, yu := view.ProjectMean(f.Scene, f.Style, u)
+		if !(xr > xl) || math.Abs(yr-yl) > 1e-9*(1+math.Abs(xr-xl)) {
+			t.Errorf("up %q: %s at (%g, %g), %s at (%g, %g): want it straight right", up, labels[r], xr, yr, labels[l], xl, yl)
+		}
+		if up != "" && !(yu > yl) {
+			t.Errorf("%s at y %g, below the line at %g", labels[u], yu, yl)
+		}
+		m := f.Scene.Means
+		if d0, d1 := math.Hypot(m[2]-m[0], m[3]-m[1]), math.Hypot(xr-xl, yr-yl); math.Abs(d0-d1) > 1e-9*d0 {
+			t.Errorf("distance %g drawn %g", d0, d1)
+		}
+		if up != "" {
+			maybeShot(t, a, "orient-after.png")
+		}
+	}
+	var job *exportJob
+	a.on(func() { job, _ = a.figureJob(figureView, false) })
+	if job == nil || job.style.Proj == nil {
+		t.Error("the figure export drops the orientation")
+	}
+	a.on(func() { host{a.App}.ResetOrientation() })
+	eventually(t, "the frame as fitted", func() bool { f := a.frame(); return f != nil && f.Style.Proj == nil })
+	var err error
+	a.on(func() { err = host{a.App}.Orient(labels[l], "no such item", "") })
+	if err == nil || !strings.Contains(err.Error(), "no such item") {
+		t.Errorf("unknown item: %v", err)
+	}
+}

@@ -29,6 +29,13 @@ type Host interface {
 	SelectionBarycenter()
 	// ClearBarycenter removes the selection's barycenter.
 	ClearBarycenter()
+	// Orient turns (or mirrors) the 2-D picture so that item left is
+	// drawn left of item right, and item up ("": any) above them.
+	Orient(left, right, up string) error
+	// ResetOrientation draws the picture as fitted again.
+	ResetOrientation()
+	// ShowError shows an error dialog.
+	ShowError(title string, err error)
 }
 
 // Tab is the View tab. Its methods run on the UI goroutine.
@@ -49,6 +56,8 @@ type Tab struct {
 	outline     *widget.Check  // outline only
 	legend      *widget.Check  // legend on the canvas
 	classBary   *widget.Check  // barycenter of every class
+
+	left, right, up *widget.Entry // orientation items (Orient)
 }
 
 // New builds the View tab.
@@ -87,6 +96,24 @@ func New(h Host) *Tab {
 	selBary := widget.NewButton("Barycenter of selection", h.SelectionBarycenter)
 	clearBary := widget.NewButton("Clear", h.ClearBarycenter)
 	fitView := widget.NewButtonWithIcon("Fit view (F)", theme.ZoomFitIcon(), h.FitView)
+	p.left, p.right, p.up = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	p.left.SetPlaceHolder("left item")
+	p.right.SetPlaceHolder("right item")
+	p.up.SetPlaceHolder("item above them (optional)")
+	orient := widget.NewButton("Orient", func() {
+		if err := h.Orient(strings.TrimSpace(p.left.Text), strings.TrimSpace(p.right.Text), strings.TrimSpace(p.up.Text)); err != nil {
+			h.ShowError("Orient", err)
+		}
+	})
+	resetOrient := widget.NewButton("As fitted", func() {
+		p.left.SetText("")
+		p.right.SetText("")
+		p.up.SetText("")
+		h.ResetOrientation()
+	})
+	orientHelp := widget.NewLabel("Orientation (2-D): turn the picture so that the left item is drawn left of the right one, mirrored if need be so that the third is above them (a map's north). Distances and the fit are unchanged; exports follow.")
+	orientHelp.Wrapping = fyne.TextWrapWord
+	orientHelp.Importance = widget.LowImportance
 	form := widget.NewForm(
 		widget.NewFormItem("Ellipses", p.view),
 		widget.NewFormItem("Colour by", p.colorBy),
@@ -106,7 +133,9 @@ func New(h Host) *Tab {
 	help.Importance = widget.LowImportance
 	p.content = container.NewVScroll(container.NewVBox(form, levelHelp, glyphHelp,
 		container.NewGridWithColumns(2, p.labels, p.legend), container.NewGridWithColumns(2, p.outline, p.classBary),
-		container.NewBorder(nil, nil, nil, clearBary, selBary), fitView, help))
+		container.NewBorder(nil, nil, nil, clearBary, selBary), fitView,
+		container.NewGridWithColumns(2, p.left, p.right), container.NewBorder(nil, nil, nil, container.NewHBox(orient, resetOrient), p.up), orientHelp,
+		help))
 	p.Sync(h.Settings())
 	return p
 }

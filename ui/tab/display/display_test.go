@@ -20,6 +20,7 @@ type fakeHost struct {
 	applied      []fit.Settings
 	fits         int
 	bary, clears int
+	orient       []string
 }
 
 func (h *fakeHost) Settings() fit.Settings    { return h.set }
@@ -27,6 +28,12 @@ func (h *fakeHost) ApplyView(st fit.Settings) { h.applied = append(h.applied, st
 func (h *fakeHost) FitView()                  { h.fits++ }
 func (h *fakeHost) SelectionBarycenter()      { h.bary++ }
 func (h *fakeHost) ClearBarycenter()          { h.clears++ }
+func (h *fakeHost) Orient(l, r, u string) error {
+	h.orient = []string{l, r, u}
+	return nil
+}
+func (h *fakeHost) ResetOrientation()       { h.orient = nil }
+func (h *fakeHost) ShowError(string, error) {}
 
 // TestDisplayTab: each view change reaches the host as settings that
 // differ from the old ones only in that option; Sync shows settings
