@@ -112,12 +112,15 @@ type App struct {
 	// orientFor is the dataset the picture's orientation was set on
 	// (datasetOpened drops it for another).
 	orientFor string
-	fa        fyne.App
-	win       fyne.Window
-	flags     Flags
-	logw      io.Writer
-	do        func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut      atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	// picture is the remembered picture (RememberPicture): each item's
+	// drawn position by label.
+	picture map[string][2]float64
+	fa      fyne.App
+	win     fyne.Window
+	flags   Flags
+	logw    io.Writer
+	do      func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut    atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"burescope/datasets"
+	"burescope/engine"
 	"burescope/engine/emds"
 	"burescope/ui/fit"
 	"burescope/ui/view"
@@ -276,6 +277,61 @@ func (a host) Orient(left, right, up string) error {
 		return err
 	}
 	a.loop.SetOrientation(o)
+	return nil
+}
+
+// RememberPicture keeps the drawn positions of the items on screen (2-D,
+// through the orientation in use) as the reference of AlignToPicture.
+func (a host) RememberPicture() error {
+	f := a.canvas.Frame()
+	if f == nil || f.Scene == nil {
+		return errNothing
+	}
+	if f.Scene.Dim != 2 {
+		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
+	}
+	labels := a.labels()
+	ref := make(map[string][2]float64, len(labels))
+	for i, l := range labels {
+		if i < f.Scene.Len() {
+			x, y := view.ProjectMean(f.Scene, f.Style, i)
+			ref[l] = [2]float64{x, y}
+		}
+	}
+	a.picture = ref
+	return nil
+}
+
+// AlignToPicture sets the orientation that turns (or mirrors) the fit on
+// screen onto the remembered picture: engine.Procrustes of the items'
+// means onto their remembered positions, matched by label.
+func (a host) AlignToPicture() error {
+	if a.picture == nil {
+		return fmt.Errorf("no picture remembered: press Remember picture first")
+	}
+	f := a.canvas.Frame()
+	if f == nil || f.Scene == nil {
+		return errNothing
+	}
+	if f.Scene.Dim != 2 {
+		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
+	}
+	var x, y []float64
+	for i, l := range a.labels() {
+		if p, ok := a.picture[l]; ok && i < f.Scene.Len() {
+			x = append(x, f.Scene.Means[2*i], f.Scene.Means[2*i+1])
+			y = append(y, p[0], p[1])
+		}
+	}
+	if len(x) < 4 {
+		return fmt.Errorf("fewer than two items in common with the remembered picture")
+	}
+	r, _, err := engine.Procrustes(len(x)/2, 2, x, y)
+	if err != nil {
+		return err
+	}
+	// Procrustes maps rows (x R); the loop maps columns (o m): o = R^T.
+	a.loop.SetOrientation([]float64{r[0], r[2], r[1], r[3]})
 	return nil
 }
 

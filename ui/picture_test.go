@@ -269,3 +269,41 @@ func TestOrientLeftRight(t *testing.T) {
 		t.Errorf("unknown item: %v", err)
 	}
 }
+
+// TestAlignToPicture: a picture remembered turned and mirrored (as a new
+// fit can come out) is found again by Align: the orientation Procrustes
+// gives draws every item where it was remembered.
+func TestAlignToPicture(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	a.sess.Step(50)
+	pause(t, a)
+	pausedFrame(t, a)
+	th := 2.0
+	mirror := []float64{math.Cos(th), math.Sin(th), math.Sin(th), -math.Cos(th)} // a reflection
+	a.loop.SetOrientation(mirror)
+	eventually(t, "the mirrored frame", func() bool { f := a.frame(); return f != nil && f.Style.Proj != nil })
+	var err error
+	a.on(func() { err = host{a.App}.RememberPicture() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := a.frame()
+	a.on(func() { host{a.App}.ResetOrientation() })
+	eventually(t, "the frame as fitted", func() bool { f := a.frame(); return f != nil && f.Style.Proj == nil })
+	a.on(func() { err = host{a.App}.AlignToPicture() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the aligned frame", func() bool { f := a.frame(); return f != nil && f.Style.Proj != nil })
+	got := a.frame()
+	for i := 0; i < got.Scene.Len(); i++ {
+		x, y := view.ProjectMean(got.Scene, got.Style, i)
+		wx, wy := view.ProjectMean(want.Scene, want.Style, i)
+		if math.Hypot(x-wx, y-wy) > 1e-6*(1+math.Hypot(wx, wy)) {
+			t.Fatalf("item %d drawn at (%g, %g), remembered at (%g, %g)", i, x, y, wx, wy)
+		}
+	}
+	if o := a.loop.Orientation(); math.Abs(o[0]*o[3]-o[1]*o[2]+1) > 1e-9 {
+		t.Errorf("orientation %v is not the reflection", o)
+	}
+}

@@ -34,6 +34,12 @@ type Host interface {
 	Orient(left, right, up string) error
 	// ResetOrientation draws the picture as fitted again.
 	ResetOrientation()
+	// RememberPicture keeps the picture on screen (its items' drawn
+	// positions) as the reference AlignToPicture aligns later fits to.
+	RememberPicture() error
+	// AlignToPicture turns or mirrors the picture onto the remembered one
+	// (orthogonal Procrustes over the items both have).
+	AlignToPicture() error
 	// ShowError shows an error dialog.
 	ShowError(title string, err error)
 }
@@ -111,6 +117,19 @@ func New(h Host) *Tab {
 		p.up.SetText("")
 		h.ResetOrientation()
 	})
+	remember := widget.NewButton("Remember picture", func() {
+		if err := h.RememberPicture(); err != nil {
+			h.ShowError("Remember picture", err)
+		}
+	})
+	align := widget.NewButton("Align to it", func() {
+		if err := h.AlignToPicture(); err != nil {
+			h.ShowError("Align", err)
+		}
+	})
+	alignHelp := widget.NewLabel("After a Reset or a model change a new fit can come out turned or mirrored: Align turns it onto the remembered picture (Procrustes: rotation or reflection only).")
+	alignHelp.Wrapping = fyne.TextWrapWord
+	alignHelp.Importance = widget.LowImportance
 	orientHelp := widget.NewLabel("Orientation (2-D): turn the picture so that the left item is drawn left of the right one, mirrored if need be so that the third is above them (a map's north). Distances and the fit are unchanged; exports follow.")
 	orientHelp.Wrapping = fyne.TextWrapWord
 	orientHelp.Importance = widget.LowImportance
@@ -135,6 +154,7 @@ func New(h Host) *Tab {
 		container.NewGridWithColumns(2, p.labels, p.legend), container.NewGridWithColumns(2, p.outline, p.classBary),
 		container.NewBorder(nil, nil, nil, clearBary, selBary), fitView,
 		container.NewGridWithColumns(2, p.left, p.right), container.NewBorder(nil, nil, nil, container.NewHBox(orient, resetOrient), p.up), orientHelp,
+		container.NewGridWithColumns(2, remember, align), alignHelp,
 		help))
 	p.Sync(h.Settings())
 	return p
