@@ -450,8 +450,8 @@ func (a *App) showFrame(f *view.Frame) {
 }
 
 // runMark is where the current run began (the app's own record: the
-// session's RunSpeed knows the exact-pair runs only, so a sampled run or
-// a Step that finished the fit logged the previous run's figures).
+// session's RunSpeed knows the exact-pair runs only, so a sampled run
+// logged the previous exact run's figures).
 type runMark struct {
 	on   bool
 	iter int
@@ -484,11 +484,16 @@ func (a *App) logDone(at time.Time) {
 		return
 	}
 	fmt.Fprintf(a.logw, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
-	k, sec := snap.Iter-run.iter, at.Sub(run.at).Seconds()
-	if sk, ssec := a.sess.RunSpeed(); sk == k && ssec > 0 {
-		sec = ssec // the same run, timed by the worker itself
+	// An exact-pair run is timed by the worker itself (RunSpeed); a
+	// sampled one, which RunSpeed does not see, by the app's marks.
+	k, sec := a.sess.RunSpeed()
+	if sampled, _, _ := a.sess.Sampled(); sampled {
+		k, sec = 0, 0
+		if run.on {
+			k, sec = snap.Iter-run.iter, at.Sub(run.at).Seconds()
+		}
 	}
-	if run.on && k > 0 && sec > 0 {
+	if k > 0 && sec > 0 {
 		fmt.Fprintf(a.logw, " run-iterations=%d run-seconds=%.2f it/s=%.1f", k, sec, float64(k)/sec)
 	}
 	if !a.started.IsZero() {
