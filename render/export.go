@@ -685,10 +685,13 @@ func figureLegend(sc *Scene, st Style, lay *Layout, fg color.Color) plot.Legend 
 			for _, t := range []float64{1, 0.5, 0} {
 				col := Viridis(t)
 				v := Num(it.Lo + t*(it.Hi-it.Lo))
-				if strings.HasSuffix(it.Text, "(%)") {
+				switch {
+				case strings.HasSuffix(it.Text, "(%)"):
 					v += "% of stress"
-				} else {
+				case it.Text == "per-item stress":
 					v = "stress " + v
+				default:
+					v = it.Text + " " + v // a column's name and value
 				}
 				l.Add(v, swatch{tint(col), shade(col, 0.35, st.Dark)})
 			}

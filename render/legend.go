@@ -61,6 +61,13 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 			text = "per-item stress"
 		}
 		items = append(items, LegendItem{Kind: LegendBar, Text: text, Lo: lo, Hi: hi})
+	case st.ColorBy == ColorValue && len(sc.Values) == n && n > 0:
+		lo, hi := valueRange(sc.Values)
+		name := sc.ValueName
+		if name == "" {
+			name = "value"
+		}
+		items = append(items, LegendItem{Kind: LegendBar, Text: name, Lo: lo, Hi: hi})
 	}
 	lt := LevelText(sc, st)
 	if st.View == Precision {

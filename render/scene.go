@@ -22,6 +22,11 @@ type Scene struct {
 	Labels   []string  // n labels, or nil
 	Classes  []string  // n class names for ColorClass, or nil
 	PerPoint []float64 // n per-point stress values for ColorStress, or nil
+	// Values are n values of a numeric column (a feature of the data) for
+	// ColorValue, NaN for overlays, or nil; ValueName names the column
+	// (the legend's title).
+	Values    []float64
+	ValueName string
 
 	Selected []int // indices drawn emphasised, always labelled
 	// Highlight are indices drawn with a strong outline (e.g. an item's
@@ -103,6 +108,9 @@ func (sc *Scene) Validate() error {
 	}
 	if sc.PerPoint != nil && len(sc.PerPoint) != n {
 		return fmt.Errorf("render: %d per-point values for %d measures", len(sc.PerPoint), n)
+	}
+	if sc.Values != nil && len(sc.Values) != n {
+		return fmt.Errorf("render: %d column values for %d measures", len(sc.Values), n)
 	}
 	for i, v := range sc.Means {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

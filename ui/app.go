@@ -115,12 +115,15 @@ type App struct {
 	// picture is the remembered picture (RememberPicture): each item's
 	// drawn position by label.
 	picture map[string][2]float64
-	fa      fyne.App
-	win     fyne.Window
-	flags   Flags
-	logw    io.Writer
-	do      func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut    atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	// colorCol is the numeric column the picture is coloured by (style;
+	// nil: none), read by the frame goroutine.
+	colorCol atomic.Pointer[string]
+	fa       fyne.App
+	win      fyne.Window
+	flags    Flags
+	logw     io.Writer
+	do       func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut     atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session
@@ -351,6 +354,11 @@ func (a *App) style() render.Style {
 	ds := a.sess.Dataset()
 	a.styledFor.Store(ds) // every caller hands the style to the loop at once
 	st.ColorBy = fit.ColorByFor(st.ColorBy, ds)
+	if col, ok := strings.CutPrefix(st.ColorBy, fit.FeaturePrefix); ok {
+		a.colorCol.Store(&col) // fitInput sets the scene's Values from it
+	} else {
+		a.colorCol.Store(nil)
+	}
 	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
@@ -407,6 +415,9 @@ func (a *App) fitInput() view.Input {
 	sc = a.bary.decorate(sc, a.set.ClassBarycenters)
 	key.Barycenters = a.bary.Version()
 	sc, key.Highlight = a.explore.Decorate(sc)
+	if col := a.colorCol.Load(); col != nil && a.shown.Load() == nil {
+		sc = fit.ColumnValues(sc, a.sess.Dataset(), *col) // colour by a column
+	}
 	return view.Input{Scene: sc, Key: key, Baseline: bl, FitScene: fitSc}
 }
 

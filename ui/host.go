@@ -347,6 +347,7 @@ func (a *App) datasetOpened(ds *datasets.Dataset, st fit.Settings) {
 		a.loop.SetOrientation(nil) // another dataset: drawn as fitted
 	}
 	a.orientFor = ds.Name
+	a.display.SetColorChoices(fit.FeatureChoices(ds))
 	if dir, ok := strings.CutPrefix(ds.Name, datasets.WordNetPrefix); ok {
 		a.rel.ShowWordNet(dir, st.WordNetRoot)
 	}

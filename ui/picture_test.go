@@ -3,7 +3,9 @@ package ui
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -305,5 +307,60 @@ func TestAlignToPicture(t *testing.T) {
 	}
 	if o := a.loop.Orientation(); math.Abs(o[0]*o[3]-o[1]*o[2]+1) > 1e-9 {
 		t.Errorf("orientation %v is not the reflection", o)
+	}
+}
+
+// TestColourByColumn: Colour by offers every numeric column of a feature
+// table; choosing one colours the items through viridis by that column
+// (as read), with the column's name and range in the legend and its value
+// in the tooltip, and the figure export keeps it.
+func TestColourByColumn(t *testing.T) {
+	a := newTestApp(t, "builtin:wine")
+	pause(t, a)
+	pausedFrame(t, a)
+	ds := a.sess.Dataset()
+	col := ds.FeatureNames[0]
+	var choices []string
+	a.on(func() { choices = a.display.ColorChoices() })
+	if !slices.Contains(choices, "feature:"+col) || !slices.Contains(choices, "class") {
+		t.Fatalf("colour-by choices %q", choices)
+	}
+	a.on(func() {
+		s := a.set
+		s.ColorBy = "feature:" + col
+		host{a.App}.ApplyView(s)
+	})
+	a.loop.Wake()
+	var f *view.Frame
+	eventually(t, "the frame coloured by the column", func() bool {
+		f = a.frame()
+		return f != nil && f.Style.ColorBy == render.ColorValue && f.Scene.ValueName == col
+	})
+	p := len(ds.FeatureNames)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := 0; i < ds.Len(); i++ {
+		v := ds.Features[i*p]
+		if f.Scene.Values[i] != v {
+			t.Fatalf("item %d value %g, column %g", i, f.Scene.Values[i], v)
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	items := render.LegendItems(f.Scene, f.Style, render.NewLayout(f.Scene, f.Style))
+	if it := items[0]; it.Kind != render.LegendBar || it.Text != col || it.Lo != lo || it.Hi != hi {
+		t.Errorf("legend %+v, want %s %g..%g", it, col, lo, hi)
+	}
+	if tip := view.TooltipText(f.Scene, 0); !strings.Contains(tip, col+" ") {
+		t.Errorf("tooltip %q", tip)
+	}
+	maybeShot(t, a, "colour-by-column.png")
+	var job *exportJob
+	a.on(func() { job, _ = a.figureJob(figureView, false) })
+	out := filepath.Join(t.TempDir(), "f.svg")
+	if err := job.write(out, 72); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), ">"+col+" "+render.Num(hi)+"<") {
+		t.Errorf("export legend lacks %q", col+" "+render.Num(hi))
 	}
 }

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"burescope/datasets"
@@ -12,9 +13,16 @@ import (
 // ColorByFor is the colouring that the colour-by choice gives on ds:
 // "auto" is "class" for data with a class column and "stress" (each
 // item's share of the stress) for data without one, where colouring by
-// class would only tell the items apart; the other choices are
-// themselves.
+// class would only tell the items apart; "feature:COLUMN" is itself when
+// ds has that numeric column, else "auto"'s choice; the other choices
+// are themselves.
 func ColorByFor(choice string, ds *datasets.Dataset) string {
+	if col, ok := strings.CutPrefix(choice, FeaturePrefix); ok {
+		if FeatureColumn(ds, col) >= 0 {
+			return choice
+		}
+		choice = "auto" // a column this dataset does not have
+	}
 	if choice != "auto" {
 		return choice
 	}
@@ -39,6 +47,10 @@ func Style(st Settings, dark bool) render.Style {
 	case "stress":
 		rs.ColorBy = render.ColorStress
 	default:
+		if strings.HasPrefix(st.ColorBy, FeaturePrefix) {
+			rs.ColorBy = render.ColorValue // Scene.Values from ColumnValues
+			break
+		}
 		rs.ColorBy = render.ColorNone
 	}
 	rs.Labels = st.Labels
@@ -80,4 +92,56 @@ func StressText(snap *emds.Snapshot, sampled bool, se float64) string {
 		parts = append(parts, fmt.Sprintf("means' share %.2f", snap.MeanShare))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// FeaturePrefix begins the colour-by choice of a numeric column of a
+// feature table: "feature:COLUMN" (as the Embedding Projector colours by
+// any metadata column).
+const FeaturePrefix = "feature:"
+
+// FeatureChoices are the colour-by choices of ds's numeric columns.
+func FeatureChoices(ds *datasets.Dataset) []string {
+	if ds == nil || len(ds.Features) == 0 {
+		return nil
+	}
+	out := make([]string, len(ds.FeatureNames))
+	for k, name := range ds.FeatureNames {
+		out[k] = FeaturePrefix + name
+	}
+	return out
+}
+
+// FeatureColumn is the index of ds's numeric column name, or -1.
+func FeatureColumn(ds *datasets.Dataset, name string) int {
+	if ds == nil || len(ds.FeatureNames) == 0 || len(ds.Features) != ds.Len()*len(ds.FeatureNames) {
+		return -1
+	}
+	for k, f := range ds.FeatureNames {
+		if f == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// ColumnValues returns sc with Values set to ds's numeric column name for
+// its first ds.Len() items (as read, before any standardisation) and NaN
+// for the overlays after them, and ValueName set; sc itself when ds has
+// no such column.
+func ColumnValues(sc *render.Scene, ds *datasets.Dataset, name string) *render.Scene {
+	k := FeatureColumn(ds, name)
+	if sc == nil || k < 0 || sc.Len() < ds.Len() {
+		return sc
+	}
+	p := len(ds.FeatureNames)
+	v := make([]float64, sc.Len())
+	for i := range v {
+		v[i] = math.NaN()
+		if i < ds.Len() {
+			v[i] = ds.Features[i*p+k]
+		}
+	}
+	out := *sc
+	out.Values, out.ValueName = v, name
+	return &out
 }

@@ -615,6 +615,9 @@ func TooltipText(sc *render.Scene, i int) string {
 	}
 	b.WriteString("\nsd along axes ")
 	b.WriteString(formatVec(ev))
+	if sc.Values != nil && sc.ValueName != "" && !math.IsNaN(sc.Values[i]) {
+		fmt.Fprintf(&b, "\n%s %.4g", sc.ValueName, sc.Values[i])
+	}
 	if sc.PerPoint != nil {
 		var sum float64
 		for _, v := range sc.PerPoint {

@@ -163,6 +163,16 @@ func New(h Host) *Tab {
 // Content is the tab's content.
 func (p *Tab) Content() fyne.CanvasObject { return p.content }
 
+// SetColorChoices offers the dataset's numeric columns (fit.FeatureChoices:
+// "feature:COLUMN") in Colour by, after the fixed choices.
+func (p *Tab) SetColorChoices(columns []string) {
+	p.colorBy.Options = append(append([]string(nil), fit.ColorByChoices...), columns...)
+	p.colorBy.Refresh()
+}
+
+// ColorChoices are the choices Colour by offers.
+func (p *Tab) ColorChoices() []string { return p.colorBy.Options }
+
 // Sync sets every widget from s without triggering callbacks.
 func (p *Tab) Sync(s fit.Settings) {
 	p.syncing = true
