@@ -44,4 +44,5 @@ func TestExportDialogRadiosStaySelected(t *testing.T) {
 			}
 		})
 	}
+	maybeShot(t, a, "export-dialog-radios.png")
 }
