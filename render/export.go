@@ -338,6 +338,11 @@ func drawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque, 
 	if dry {
 		return slack
 	}
+	// A page taller than the data needs (a fixed height): the plot box in
+	// the middle of the band it leaves, not against the title.
+	if band := dc.Min.Y - before.Min.Y; band > 0 {
+		dc = draw.Crop(dc, 0, 0, -band/2, -band/2)
+	}
 	if lw > 0 {
 		// The legend right of the plot box, whose width now hugs the data.
 		legend.Top = true
