@@ -118,12 +118,15 @@ type App struct {
 	// colorCol is the numeric column the picture is coloured by (style;
 	// nil: none), read by the frame goroutine.
 	colorCol atomic.Pointer[string]
-	fa       fyne.App
-	win      fyne.Window
-	flags    Flags
-	logw     io.Writer
-	do       func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut     atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	// classCol is the text column the picture is coloured by, labelCol the
+	// one its labels are drawn from (nil: the class, the labels).
+	classCol, labelCol atomic.Pointer[string]
+	fa                 fyne.App
+	win                fyne.Window
+	flags              Flags
+	logw               io.Writer
+	do                 func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut               atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session
@@ -359,6 +362,11 @@ func (a *App) style() render.Style {
 	} else {
 		a.colorCol.Store(nil)
 	}
+	if col, ok := strings.CutPrefix(st.ColorBy, fit.ColumnPrefix); ok {
+		a.classCol.Store(&col) // fitInput sets the scene's Classes from it
+	} else {
+		a.classCol.Store(nil)
+	}
 	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
@@ -415,8 +423,17 @@ func (a *App) fitInput() view.Input {
 	sc = a.bary.decorate(sc, a.set.ClassBarycenters)
 	key.Barycenters = a.bary.Version()
 	sc, key.Highlight = a.explore.Decorate(sc)
-	if col := a.colorCol.Load(); col != nil && a.shown.Load() == nil {
-		sc = fit.ColumnValues(sc, a.sess.Dataset(), *col) // colour by a column
+	if a.shown.Load() == nil {
+		ds := a.sess.Dataset()
+		if col := a.colorCol.Load(); col != nil {
+			sc = fit.ColumnValues(sc, ds, *col) // colour by a numeric column
+		}
+		if col := a.classCol.Load(); col != nil {
+			sc = fit.ColumnClasses(sc, ds, *col) // colour by a text column
+		}
+		if col := a.labelCol.Load(); col != nil {
+			sc = fit.ColumnLabels(sc, ds, *col) // labels from a text column
+		}
 	}
 	return view.Input{Scene: sc, Key: key, Baseline: bl, FitScene: fitSc}
 }

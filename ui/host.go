@@ -335,6 +335,17 @@ func (a host) AlignToPicture() error {
 	return nil
 }
 
+// SetLabelColumn draws the labels from the dataset's text column name
+// ("": the labels themselves).
+func (a host) SetLabelColumn(name string) {
+	if name == "" {
+		a.labelCol.Store(nil)
+	} else {
+		a.labelCol.Store(&name)
+	}
+	a.loop.SetStyle(a.style()) // a redraw with the new labels
+}
+
 // ResetOrientation draws the picture as fitted again.
 func (a host) ResetOrientation() { a.loop.SetOrientation(nil) }
 
@@ -347,7 +358,13 @@ func (a *App) datasetOpened(ds *datasets.Dataset, st fit.Settings) {
 		a.loop.SetOrientation(nil) // another dataset: drawn as fitted
 	}
 	a.orientFor = ds.Name
-	a.display.SetColorChoices(fit.FeatureChoices(ds))
+	a.display.SetColorChoices(append(fit.FeatureChoices(ds), fit.TextChoices(ds)...))
+	var texts []string
+	for _, c := range ds.TextColumns {
+		texts = append(texts, c.Name)
+	}
+	a.display.SetLabelChoices(texts)
+	a.labelCol.Store(nil)
 	if dir, ok := strings.CutPrefix(ds.Name, datasets.WordNetPrefix); ok {
 		a.rel.ShowWordNet(dir, st.WordNetRoot)
 	}

@@ -364,3 +364,67 @@ func TestColourByColumn(t *testing.T) {
 		t.Errorf("export legend lacks %q", col+" "+render.Num(hi))
 	}
 }
+
+// TestColourAndLabelByTextColumn: a text column other than the labels
+// (PISA's country code) is offered in Colour by and Labels from; chosen,
+// it gives the items' colour classes and the labels drawn, on the canvas
+// and in the figure export; the items keep their own labels elsewhere
+// (search, geodesic).
+func TestColourAndLabelByTextColumn(t *testing.T) {
+	a := newTestApp(t, "builtin:pisa2015")
+	pause(t, a)
+	pausedFrame(t, a)
+	ds := a.sess.Dataset()
+	col := fit.TextColumn(ds, "code")
+	if col == nil {
+		t.Fatalf("PISA's code column not kept: %+v", ds.TextColumns)
+	}
+	var choices []string
+	a.on(func() {
+		choices = a.display.ColorChoices()
+		s := a.set
+		s.ColorBy = "column:code"
+		host{a.App}.ApplyView(s)
+		a.display.SetLabelFrom("code")
+	})
+	if !slices.Contains(choices, "column:code") {
+		t.Fatalf("colour-by choices %q", choices)
+	}
+	a.loop.Wake()
+	var f *view.Frame
+	eventually(t, "the frame coloured and labelled by code", func() bool {
+		f = a.frame()
+		return f != nil && f.Scene != nil && len(f.Scene.Labels) > 0 && f.Scene.Labels[0] == col.Values[0]
+	})
+	for i, v := range col.Values {
+		if f.Scene.Classes[i] != v || f.Scene.Labels[i] != v {
+			t.Fatalf("item %d: class %q label %q, column %q", i, f.Scene.Classes[i], f.Scene.Labels[i], v)
+		}
+	}
+	if f.Style.ColorBy != render.ColorClass {
+		t.Errorf("colour mode %v", f.Style.ColorBy)
+	}
+	if got := a.labels()[0]; got != ds.Labels[0] {
+		t.Errorf("the items' own label became %q", got)
+	}
+	maybeShot(t, a, "label-by-code.png")
+	var job *exportJob
+	a.on(func() { job, _ = a.figureJob(figureView, false) })
+	out := filepath.Join(t.TempDir(), "f.svg")
+	if err := job.write(out, 72); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	placed := 0
+	for _, v := range col.Values {
+		if strings.Contains(string(b), ">"+v+"<") {
+			placed++
+		}
+	}
+	if placed < len(col.Values)/2 || strings.Contains(string(b), ">"+ds.Labels[len(ds.Labels)-1]+"<") {
+		t.Errorf("the export labels %d of %d items by code (or still by name)", placed, len(col.Values))
+	}
+	a.on(func() { a.display.SetLabelFrom("label") })
+	a.loop.Wake()
+	eventually(t, "the labels back", func() bool { f := a.frame(); return f != nil && f.Scene.Labels[0] == ds.Labels[0] })
+}

@@ -23,6 +23,12 @@ func ColorByFor(choice string, ds *datasets.Dataset) string {
 		}
 		choice = "auto" // a column this dataset does not have
 	}
+	if col, ok := strings.CutPrefix(choice, ColumnPrefix); ok {
+		if TextColumn(ds, col) != nil {
+			return choice
+		}
+		choice = "auto"
+	}
 	if choice != "auto" {
 		return choice
 	}
@@ -44,11 +50,17 @@ func Style(st Settings, dark bool) render.Style {
 	switch st.ColorBy {
 	case "class", "auto": // "auto" is resolved with ColorByFor before
 		rs.ColorBy = render.ColorClass
+	case "":
+		rs.ColorBy = render.ColorNone
 	case "stress":
 		rs.ColorBy = render.ColorStress
 	default:
 		if strings.HasPrefix(st.ColorBy, FeaturePrefix) {
 			rs.ColorBy = render.ColorValue // Scene.Values from ColumnValues
+			break
+		}
+		if strings.HasPrefix(st.ColorBy, ColumnPrefix) {
+			rs.ColorBy = render.ColorClass // Scene.Classes from ColumnClasses
 			break
 		}
 		rs.ColorBy = render.ColorNone
@@ -143,5 +155,67 @@ func ColumnValues(sc *render.Scene, ds *datasets.Dataset, name string) *render.S
 	}
 	out := *sc
 	out.Values, out.ValueName = v, name
+	return &out
+}
+
+// ColumnPrefix begins the colour-by choice of a text column (Dataset.
+// TextColumns): "column:NAME", its values as classes.
+const ColumnPrefix = "column:"
+
+// TextChoices are the colour-by choices of ds's text columns.
+func TextChoices(ds *datasets.Dataset) []string {
+	if ds == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range ds.TextColumns {
+		out = append(out, ColumnPrefix+c.Name)
+	}
+	return out
+}
+
+// TextColumn returns ds's text column name (nil: none).
+func TextColumn(ds *datasets.Dataset, name string) *datasets.TextColumn {
+	if ds == nil {
+		return nil
+	}
+	for k := range ds.TextColumns {
+		if c := &ds.TextColumns[k]; c.Name == name && len(c.Values) == ds.Len() {
+			return c
+		}
+	}
+	return nil
+}
+
+// ColumnClasses returns sc with the classes of its first ds.Len() items
+// taken from ds's text column name (overlays after them keep theirs); sc
+// itself when ds has no such column.
+func ColumnClasses(sc *render.Scene, ds *datasets.Dataset, name string) *render.Scene {
+	c := TextColumn(ds, name)
+	if sc == nil || c == nil || sc.Len() < ds.Len() {
+		return sc
+	}
+	cl := make([]string, sc.Len())
+	copy(cl, sc.Classes)
+	copy(cl, c.Values)
+	out := *sc
+	out.Classes = cl
+	return &out
+}
+
+// ColumnLabels returns sc with the labels of its first ds.Len() items
+// taken from ds's text column name (drawn beside the means and in
+// exports; the items keep their identity); sc itself when ds has no such
+// column.
+func ColumnLabels(sc *render.Scene, ds *datasets.Dataset, name string) *render.Scene {
+	c := TextColumn(ds, name)
+	if sc == nil || c == nil || sc.Len() < ds.Len() {
+		return sc
+	}
+	l := make([]string, sc.Len())
+	copy(l, sc.Labels)
+	copy(l, c.Values)
+	out := *sc
+	out.Labels = l
 	return &out
 }

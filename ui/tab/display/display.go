@@ -42,6 +42,9 @@ type Host interface {
 	AlignToPicture() error
 	// ShowError shows an error dialog.
 	ShowError(title string, err error)
+	// SetLabelColumn draws the labels from a text column of the data
+	// ("": the labels themselves).
+	SetLabelColumn(name string)
 }
 
 // Tab is the View tab. Its methods run on the UI goroutine.
@@ -64,6 +67,7 @@ type Tab struct {
 	classBary   *widget.Check  // barycenter of every class
 
 	left, right, up *widget.Entry // orientation items (Orient)
+	labelFrom       *widget.Select // the labels, or a text column drawn as labels
 }
 
 // New builds the View tab.
@@ -77,6 +81,16 @@ func New(h Host) *Tab {
 	p.view.Required = true // covariance or precision, never neither
 	p.colorBy = widget.NewSelect(fit.ColorByChoices, func(v string) { p.changed(func(s *fit.Settings) { s.ColorBy = v }) })
 	p.labels = widget.NewCheck("Show labels", func(on bool) { p.changed(func(s *fit.Settings) { s.Labels = on }) })
+	p.labelFrom = widget.NewSelect([]string{labelsOwn}, func(v string) {
+		if p.syncing {
+			return
+		}
+		if v == labelsOwn {
+			v = ""
+		}
+		p.h.SetLabelColumn(v)
+	})
+	p.labelFrom.SetSelected(labelsOwn)
 	p.levelL = widget.NewLabel("")
 	p.level = widget.NewSlider(0.5, 3)
 	p.level.Step = 0.1
@@ -136,6 +150,7 @@ func New(h Host) *Tab {
 	form := widget.NewForm(
 		widget.NewFormItem("Ellipses", p.view),
 		widget.NewFormItem("Colour by", p.colorBy),
+		widget.NewFormItem("Labels from", p.labelFrom),
 		widget.NewFormItem("Level k", container.NewBorder(nil, nil, nil, p.levelL, p.level)),
 		widget.NewFormItem("Glyphs", p.glyph),
 		widget.NewFormItem("Glyph factor", p.glyphFactor),
@@ -172,6 +187,22 @@ func (p *Tab) SetColorChoices(columns []string) {
 
 // ColorChoices are the choices Colour by offers.
 func (p *Tab) ColorChoices() []string { return p.colorBy.Options }
+
+// labelsOwn is the Labels from choice of the items' own labels.
+const labelsOwn = "label"
+
+// SetLabelChoices offers the data's text columns in Labels from, after
+// the labels themselves (selected again).
+func (p *Tab) SetLabelChoices(columns []string) {
+	p.labelFrom.Options = append([]string{labelsOwn}, columns...)
+	p.syncing = true
+	p.labelFrom.SetSelected(labelsOwn)
+	p.syncing = false
+	p.labelFrom.Refresh()
+}
+
+// SetLabelFrom picks the Labels from choice as a user would.
+func (p *Tab) SetLabelFrom(column string) { p.labelFrom.SetSelected(column) }
 
 // Sync sets every widget from s without triggering callbacks.
 func (p *Tab) Sync(s fit.Settings) {

@@ -36,6 +36,7 @@ func (h *fakeHost) ResetOrientation()       { h.orient = nil }
 func (h *fakeHost) ShowError(string, error) {}
 func (h *fakeHost) RememberPicture() error  { return nil }
 func (h *fakeHost) AlignToPicture() error   { return nil }
+func (h *fakeHost) SetLabelColumn(string)   {}
 
 // TestDisplayTab: each view change reaches the host as settings that
 // differ from the old ones only in that option; Sync shows settings
