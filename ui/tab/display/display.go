@@ -66,7 +66,7 @@ type Tab struct {
 	legend      *widget.Check  // legend on the canvas
 	classBary   *widget.Check  // barycenter of every class
 
-	left, right, up *widget.Entry // orientation items (Orient)
+	left, right, up *widget.Entry  // orientation items (Orient)
 	labelFrom       *widget.Select // the labels, or a text column drawn as labels
 }
 
