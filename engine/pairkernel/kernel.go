@@ -1,0 +1,354 @@
+package pairkernel
+
+import "math"
+
+// Shape tells how a factor F (A = F F^T) is stored.
+type Shape uint8
+
+const (
+	// Lower is a Cholesky factor: F lower triangular (its strict upper
+	// triangle zero) and G = F^{-1} lower triangular.
+	Lower Shape = iota
+	// Root is the fallback for a matrix that is not numerically positive
+	// definite: F = A^{1/2} and G its pseudo-inverse (zero on the null
+	// space), both symmetric and stored in full.
+	Root
+)
+
+// Workspace is one goroutine's scratch memory for d x d pairs. Eigen
+// leaves the eigendecomposition of the last M in it for AddRoot,
+// AddInvMap and Map.
+type Workspace struct {
+	d      int
+	w      []float64 // M (upper), then the eigenvectors as rows
+	x, y   []float64 // d*d scratch
+	lam    []float64 // eigenvalues of M
+	off    []float64 // sub-diagonal
+	f, h   []float64 // sqrt(max(lam, 0)); its inverse (0 where lam <= 0)
+	cs, ss []float64 // rotations of one QL sweep
+}
+
+// NewWorkspace returns scratch memory for d x d pairs (d >= 1).
+func NewWorkspace(d int) *Workspace {
+	dd := d * d
+	buf := make([]float64, 3*dd+6*d)
+	return &Workspace{
+		d: d,
+		w: buf[0:dd:dd], x: buf[dd : 2*dd : 2*dd], y: buf[2*dd : 3*dd : 3*dd],
+		lam: buf[3*dd : 3*dd+d], off: buf[3*dd+d : 3*dd+2*d],
+		f: buf[3*dd+2*d : 3*dd+3*d], h: buf[3*dd+3*d : 3*dd+4*d],
+		cs: buf[3*dd+4*d : 3*dd+5*d], ss: buf[3*dd+5*d : 3*dd+6*d],
+	}
+}
+
+// Dim returns the workspace's d.
+func (ws *Workspace) Dim() int { return ws.d }
+
+// Factor writes a factor F of the symmetric positive semi-definite matrix
+// a (read from its upper triangle) into f, and G = F^{-1} into g, and
+// returns their Shape: the Cholesky factor (Lower) where every pivot is
+// positive and finite, else the symmetric root and pseudo-inverse root
+// (Root; eigenvalues at or below d*2^-52 times the largest count as zero).
+// a, f and g are d*d long and must not overlap.
+func (ws *Workspace) Factor(a, f, g []float64) Shape {
+	d := ws.d
+	a, f, g = a[:d*d], f[:d*d], g[:d*d]
+	if cholesky(a, f, d) {
+		lowerInverse(f, g, d)
+		return Lower
+	}
+	copy(ws.w, a)
+	tred2(ws.w, ws.lam, ws.off, d, true)
+	tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, d, true)
+	var top float64
+	for _, l := range ws.lam {
+		top = math.Max(top, l)
+	}
+	cut := float64(d) * 0x1p-52 * top
+	for k, l := range ws.lam {
+		if l > cut {
+			ws.f[k] = math.Sqrt(l)
+			ws.h[k] = 1 / ws.f[k]
+		} else {
+			ws.f[k], ws.h[k] = 0, 0
+		}
+	}
+	clear(f)
+	clear(g)
+	ws.addSpectral(f, ws.f, 1)
+	ws.addSpectral(g, ws.h, 1)
+	mirror(f, d)
+	mirror(g, d)
+	return Root
+}
+
+// cholesky writes the lower Cholesky factor of a (upper triangle read)
+// into l and reports whether every pivot was finite and above d*2^-52
+// times the largest diagonal element (below that the matrix is singular
+// to working precision, and Factor's eigenvalue cut applies instead).
+func cholesky(a, l []float64, d int) bool {
+	clear(l)
+	var top float64
+	for j := 0; j < d; j++ {
+		top = math.Max(top, a[j*d+j])
+	}
+	cut := float64(d) * 0x1p-52 * top
+	for j := 0; j < d; j++ {
+		lj := l[j*d : j*d+j+1]
+		s := a[j*d+j]
+		for _, x := range lj[:j] {
+			s -= x * x
+		}
+		if !(s > cut) || math.IsInf(s, 0) {
+			return false
+		}
+		p := math.Sqrt(s)
+		lj[j] = p
+		inv := 1 / p
+		for i := j + 1; i < d; i++ {
+			li := l[i*d : i*d+j]
+			s := a[j*d+i]
+			for k, x := range lj[:j] {
+				s -= li[k] * x
+			}
+			l[i*d+j] = s * inv
+		}
+	}
+	return true
+}
+
+// lowerInverse writes the inverse of the lower triangular l into g.
+func lowerInverse(l, g []float64, d int) {
+	clear(g)
+	for c := 0; c < d; c++ {
+		g[c*d+c] = 1 / l[c*d+c]
+		for r := c + 1; r < d; r++ {
+			lr := l[r*d : r*d+r]
+			var s float64
+			for k := c; k < r; k++ {
+				s += lr[k] * g[k*d+c]
+			}
+			g[r*d+c] = -s / l[r*d+r]
+		}
+	}
+}
+
+// mirror copies the upper triangle of the d x d matrix m onto its lower.
+func mirror(m []float64, d int) {
+	for r := 1; r < d; r++ {
+		for c := 0; c < r; c++ {
+			m[r*d+c] = m[c*d+r]
+		}
+	}
+}
+
+// Mirror copies the upper triangle of the d x d matrix m onto its lower
+// triangle (the accumulators of this package are upper triangles).
+func Mirror(m []float64, d int) { mirror(m[:d*d], d) }
+
+// form writes the upper triangle of M = F^T B F into ws.w (B read in
+// full: callers pass symmetric matrices stored in full).
+func (ws *Workspace) form(f []float64, shape Shape, b []float64) {
+	d := ws.d
+	x, w := ws.x, ws.w
+	b, f = b[:d*d], f[:d*d]
+	clear(x)
+	// X = B F by rows: X[r,:] += B[r][k] F[k,:] (F[k, c] = 0 for c > k
+	// when F is lower).
+	for r := 0; r < d; r++ {
+		xr := x[r*d : r*d+d]
+		br := b[r*d : r*d+d]
+		for k, bk := range br {
+			fk := f[k*d : k*d+d]
+			if shape == Lower {
+				fk = fk[:k+1]
+			}
+			xk := xr[:len(fk)]
+			for c, v := range fk {
+				xk[c] += bk * v
+			}
+		}
+	}
+	// M = F^T X, upper triangle: M[r, r:] = sum_k F[k][r] X[k, r:]
+	// (k >= r when F is lower).
+	for r := 0; r < d; r++ {
+		mr := w[r*d+r : r*d+d]
+		clear(mr)
+		k0 := 0
+		if shape == Lower {
+			k0 = r
+		}
+		for k := k0; k < d; k++ {
+			fkr := f[k*d+r]
+			xk := x[k*d+r : k*d+d]
+			xk = xk[:len(mr)]
+			for c, v := range xk {
+				mr[c] += fkr * v
+			}
+		}
+	}
+}
+
+// TraceRoot returns tr M^{1/2} = tr (A^{1/2} B A^{1/2})^{1/2} for the
+// factor f (of shape shape) of A and the symmetric b (stored in full),
+// from the eigenvalues of M alone (negative rounding-level eigenvalues
+// count as zero). It returns NaN for non-finite input.
+func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
+	ws.form(f, shape, b)
+	tred2(ws.w, ws.lam, ws.off, ws.d, false)
+	if !tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, ws.d, false) {
+		return math.NaN()
+	}
+	var t float64
+	for _, l := range ws.lam {
+		if l > 0 {
+			t += math.Sqrt(l)
+		}
+	}
+	return t
+}
+
+// Eigen is TraceRoot with the eigenvectors of M, kept in the workspace
+// for AddRoot, AddInvMap and Map.
+func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
+	ws.form(f, shape, b)
+	tred2(ws.w, ws.lam, ws.off, ws.d, true)
+	if !tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, ws.d, true) {
+		for k := range ws.f {
+			ws.f[k], ws.h[k] = math.NaN(), math.NaN()
+		}
+		return math.NaN()
+	}
+	var t float64
+	for k, l := range ws.lam {
+		if l > 0 {
+			s := math.Sqrt(l)
+			ws.f[k], ws.h[k] = s, 1/s
+			t += s
+		} else {
+			ws.f[k], ws.h[k] = 0, 0
+		}
+	}
+	return t
+}
+
+// addSpectral adds c * sum_k v[k] V_k V_k^T (V_k the rows of ws.w) to
+// the upper triangle of s.
+func (ws *Workspace) addSpectral(s, v []float64, c float64) {
+	d := ws.d
+	s = s[:d*d]
+	for k := 0; k < d; k++ {
+		a := c * v[k]
+		if a == 0 {
+			continue
+		}
+		vk := ws.w[k*d : k*d+d]
+		for r, x := range vk {
+			t := a * x
+			sr := s[r*d+r : r*d+d]
+			vr := vk[r:]
+			vr = vr[:len(sr)]
+			for q, y := range vr {
+				sr[q] += t * y
+			}
+		}
+	}
+}
+
+// AddRoot adds c M^{1/2} (of the last Eigen) to the upper triangle of s.
+// Summed over pairs and sandwiched once by AddSandwich it gives the sum of
+// c T^{AB}: T^{AB} = G^T M^{1/2} G.
+func (ws *Workspace) AddRoot(s []float64, c float64) { ws.addSpectral(s, ws.f, c) }
+
+// AddInvMap adds c T^{BA} = c F M^{-1/2} F^T (of the last Eigen, f its
+// factor) to the upper triangle of out.
+func (ws *Workspace) AddInvMap(out, f []float64, shape Shape, c float64) {
+	d := ws.d
+	f, out = f[:d*d], out[:d*d]
+	// U_k = F V_k, the rows of ws.x.
+	for k := 0; k < d; k++ {
+		vk := ws.w[k*d : k*d+d]
+		uk := ws.x[k*d : k*d+d]
+		for r := range uk {
+			fr := f[r*d : r*d+d]
+			if shape == Lower {
+				fr = fr[:r+1]
+			}
+			v := vk[:len(fr)]
+			var s float64
+			for q, x := range fr {
+				s += x * v[q]
+			}
+			uk[r] = s
+		}
+	}
+	for k := 0; k < d; k++ {
+		uk := ws.x[k*d : k*d+d]
+		a := c * ws.h[k]
+		if a == 0 {
+			continue
+		}
+		for r, x := range uk {
+			t := a * x
+			or := out[r*d+r : r*d+d]
+			ur := uk[r:]
+			ur = ur[:len(or)]
+			for q, y := range ur {
+				or[q] += t * y
+			}
+		}
+	}
+}
+
+// AddSandwich adds c G^T S G to the upper triangle of out, with S given
+// by its upper triangle in s (s is mirrored in place) and g of shape
+// shape (G = F^{-1}).
+func (ws *Workspace) AddSandwich(out, g []float64, shape Shape, s []float64, c float64) {
+	d := ws.d
+	out, g, s = out[:d*d], g[:d*d], s[:d*d]
+	mirror(s, d)
+	// Y = S G by rows (G[k, q] = 0 for q > k when lower).
+	y := ws.y
+	clear(y)
+	for r := 0; r < d; r++ {
+		yr := y[r*d : r*d+d]
+		for k, sk := range s[r*d : r*d+d] {
+			gk := g[k*d : k*d+d]
+			if shape == Lower {
+				gk = gk[:k+1]
+			}
+			yk := yr[:len(gk)]
+			for q, v := range gk {
+				yk[q] += sk * v
+			}
+		}
+	}
+	// out[r, r:] += c sum_k G[k][r] Y[k, r:].
+	for r := 0; r < d; r++ {
+		or := out[r*d+r : r*d+d]
+		k0 := 0
+		if shape == Lower {
+			k0 = r
+		}
+		for k := k0; k < d; k++ {
+			a := c * g[k*d+r]
+			yk := y[k*d+r : k*d+d]
+			yk = yk[:len(or)]
+			for q, v := range yk {
+				or[q] += a * v
+			}
+		}
+	}
+}
+
+// Map writes the transport map T^{AB} = G^T M^{1/2} G of the last Eigen
+// into out, in full (g = F^{-1} of shape shape).
+func (ws *Workspace) Map(out, g []float64, shape Shape) {
+	d := ws.d
+	clear(out[:d*d])
+	root := ws.x
+	clear(root)
+	ws.AddRoot(root, 1)
+	ws.AddSandwich(out, g, shape, root, 1)
+	mirror(out, d)
+}
