@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"burescope/engine/pairkernel"
+)
 
 // CrossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for symmetric PSD d x d
 // matrices a and b, exactly (two symmetric eigendecompositions). It is
@@ -125,29 +129,31 @@ func (e *Embedding) W2(i, j int) float64 {
 
 // DistanceMatrix returns the n x n matrix (row-major) of W2 distances
 // between all measures of e: symmetric with a zero diagonal. For d <= 3 it
-// uses the closed forms (Bures2Fast), otherwise the exact
-// eigendecomposition with each scale's square root computed once; rows
-// are spread over GOMAXPROCS goroutines.
+// uses the closed forms (Bures2Fast), otherwise the pair kernel
+// (engine/pairkernel: each scale factored once, then the eigenvalues of
+// F_i^T C_j F_i per pair); rows are spread over GOMAXPROCS goroutines.
 func DistanceMatrix(e *Embedding) []float64 {
 	n, d := e.Len(), e.Dim
-	var roots [][]float64
-	traces := make([]float64, n)
+	var items *pairkernel.Items
 	if d > 3 {
-		roots = make([][]float64, n)
-	}
-	for i := 0; i < n; i++ {
-		if roots != nil {
-			roots[i] = SqrtPSD(e.Scale(i), d)
+		items = &pairkernel.Items{}
+		items.Reset(n, d)
+		ws := pairkernel.NewWorkspace(d)
+		for i := 0; i < n; i++ {
+			items.Set(ws, i, e.Scale(i), 1)
 		}
-		traces[i] = Trace(e.Scale(i), d)
 	}
 	out := make([]float64, n*n)
 	parallelChunks(n, func(lo, hi int) {
+		var ws *pairkernel.Workspace
+		if items != nil {
+			ws = pairkernel.NewWorkspace(d)
+		}
 		for i := lo; i < hi; i++ {
 			for j := i + 1; j < n; j++ {
 				var b2 float64
-				if roots != nil {
-					b2 = math.Max(traces[i]+traces[j]-2*crossTraceRoot(roots[i], e.Scale(j), d), 0)
+				if items != nil {
+					b2 = math.Max(items.Trace(i)+items.Trace(j)-2*items.TraceRoot(ws, i, j), 0)
 				} else {
 					b2 = Bures2Fast(e.Scale(i), e.Scale(j), d)
 				}

@@ -7,8 +7,7 @@ import (
 	"runtime"
 	"sort"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack/gonum"
+	"burescope/engine/pairkernel"
 )
 
 // Similarity names how NearestNeighbors ranks the other measures of an
@@ -138,11 +137,11 @@ func (st *neighborSetup) scoreRange(ctx context.Context, idx []int, lo, hi int, 
 // item of e against every measure of e, itself included, in one batch over
 // all n measures, parallel over opt.Workers goroutines.
 //
-// The cross term X = tr (A^{1/2} B A^{1/2})^{1/2} is computed with A^{1/2}
-// taken once by an exact eigendecomposition, then for each B only the
-// eigenvalues of the d x d matrix A^{1/2} B A^{1/2} (Householder
-// tridiagonalisation and the root-free QR iteration of LAPACK's
-// Dsytd2/Dsterf) with per-worker workspaces: no allocation per measure.
+// The cross term X = tr (A^{1/2} B A^{1/2})^{1/2} is computed with a
+// factor F of A (A = F F^T) taken once, then for each B only the
+// eigenvalues of the d x d matrix F^T B F (engine/pairkernel's TraceRoot:
+// Householder tridiagonalisation and the implicit QL iteration) with
+// per-worker workspaces: no allocation per measure.
 // It honours ctx between chunks of neighborChunk measures and returns
 // ctx.Err() when cancelled.
 func SimilarityScores(ctx context.Context, e *Embedding, item int, opt NeighborOptions) ([]float64, error) {
@@ -309,45 +308,38 @@ func RankBefore(si float64, i int, sj float64, j int, ascending bool) bool {
 type crossQuery struct {
 	d     int
 	mean  []float64
-	root  []float64 // A^{1/2}, d x d row-major
+	root  []float64 // A^{1/2} (d <= 2), d x d row-major
+	f     []float64 // factor of A (d >= 3, pairkernel.Workspace.Factor)
+	shape pairkernel.Shape
 	trA   float64
 	normA float64 // |a|
-	diag  bool    // A^{1/2} is diagonal (cheaper products)
 }
 
 func newCrossQuery(mean, scale []float64, d int) *crossQuery {
 	q := &crossQuery{d: d, mean: mean, trA: Trace(scale, d), normA: math.Sqrt(Dot(mean, mean))}
-	q.root = SqrtPSD(scale, d)
-	q.diag = true
-	for i := 0; i < d && q.diag; i++ {
-		for j := 0; j < d; j++ {
-			if i != j && q.root[i*d+j] != 0 {
-				q.diag = false
-				break
-			}
-		}
+	if d <= 2 {
+		q.root = SqrtPSD(scale, d)
+		return q
 	}
+	a := Symmetrize(append([]float64(nil), scale...), d)
+	q.f = make([]float64, d*d)
+	q.shape = pairkernel.NewWorkspace(d).Factor(a, q.f, make([]float64, d*d))
 	return q
 }
 
 // crossWorkspace is one worker's scratch memory for crossTrace.
 type crossWorkspace struct {
-	tmp, m   []float64 // d x d
-	dd, e, t []float64 // Dsytd2 outputs: diagonal, off-diagonal, reflectors
-	impl     gonum.Implementation
+	tmp, m []float64 // d x d (d = 2)
+	pk     *pairkernel.Workspace
 }
 
 func newCrossWorkspace(d int) *crossWorkspace {
-	return &crossWorkspace{
-		tmp: make([]float64, d*d),
-		m:   make([]float64, d*d),
-		dd:  make([]float64, d),
-		e:   make([]float64, max(d-1, 1)),
-		t:   make([]float64, max(d-1, 1)),
-	}
+	return &crossWorkspace{tmp: make([]float64, d*d), m: make([]float64, d*d), pk: pairkernel.NewWorkspace(d)}
 }
 
-// crossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for the query's A and b.
+// crossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for the query's A and b:
+// closed forms for d <= 2, the pair kernel's eigenvalues of F^T B F
+// (pairkernel.Workspace.TraceRoot) otherwise.
 func (q *crossQuery) crossTrace(ws *crossWorkspace, b []float64) float64 {
 	d := q.d
 	s := q.root
@@ -361,31 +353,7 @@ func (q *crossQuery) crossTrace(ws *crossWorkspace, b []float64) float64 {
 		det := math.Max(m[0]*m[3]-m[1]*m[2], 0)
 		return math.Sqrt(math.Max(m[0]+m[3]+2*math.Sqrt(det), 0))
 	}
-	m := ws.m
-	if q.diag {
-		for i := 0; i < d; i++ {
-			si := s[i*d+i]
-			for j := i; j < d; j++ {
-				v := si * 0.5 * (b[i*d+j] + b[j*d+i]) * s[j*d+j]
-				m[i*d+j] = v
-			}
-		}
-	} else {
-		mulSBS(m, ws.tmp, s, b, d)
-	}
-	// Eigenvalues only: reduce the upper triangle to tridiagonal form, then
-	// the square-root-free QR iteration.
-	ws.impl.Dsytd2(blas.Upper, d, m, d, ws.dd, ws.e, ws.t)
-	if !ws.impl.Dsterf(d, ws.dd, ws.e) {
-		return math.NaN()
-	}
-	var x float64
-	for _, l := range ws.dd {
-		if l > 0 {
-			x += math.Sqrt(l)
-		}
-	}
-	return x
+	return ws.pk.TraceRoot(q.f, q.shape, b)
 }
 
 // mulSBS writes the upper triangle (and, for d = 2, all) of S B S into m,

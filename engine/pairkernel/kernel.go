@@ -57,6 +57,16 @@ func (ws *Workspace) Factor(a, f, g []float64) Shape {
 		lowerInverse(f, g, d)
 		return Lower
 	}
+	return ws.RootFactor(a, f, g)
+}
+
+// RootFactor is Factor restricted to the symmetric root: F = A^{1/2} and
+// G its pseudo-inverse (eigenvalues at or below d*2^-52 times the largest
+// count as zero), for callers that need M = A^{1/2} B A^{1/2} itself
+// rather than a matrix similar to it. It returns Root.
+func (ws *Workspace) RootFactor(a, f, g []float64) Shape {
+	d := ws.d
+	a, f, g = a[:d*d], f[:d*d], g[:d*d]
 	copy(ws.w, a)
 	tred2(ws.w, ws.lam, ws.off, d, true)
 	tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, d, true)
@@ -191,25 +201,44 @@ func (ws *Workspace) form(f []float64, shape Shape, b []float64) {
 
 // TraceRoot returns tr M^{1/2} = tr (A^{1/2} B A^{1/2})^{1/2} for the
 // factor f (of shape shape) of A and the symmetric b (stored in full),
-// from the eigenvalues of M alone (negative rounding-level eigenvalues
-// count as zero). It returns NaN for non-finite input.
+// from the eigenvalues of M alone (eigenvalues at or below ZeroCut times
+// the largest count as zero). It returns NaN for non-finite input.
 func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 	ws.form(f, shape, b)
 	tred2(ws.w, ws.lam, ws.off, ws.d, false)
 	if !tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, ws.d, false) {
 		return math.NaN()
 	}
+	cut := ws.cut()
 	var t float64
 	for _, l := range ws.lam {
-		if l > 0 {
+		if l > cut {
 			t += math.Sqrt(l)
 		}
 	}
 	return t
 }
 
+// ZeroCut is the relative level (of M's largest eigenvalue) at or below
+// which an eigenvalue of M counts as zero: rounding makes the exact zeros
+// of a rank-deficient product about +-eps |M|, and their square roots
+// (about 1e-8 |M|^{1/2} each) would otherwise enter the trace.
+const ZeroCut = 1e-14
+
+// cut returns ZeroCut times the largest eigenvalue in ws.lam (0 if none
+// is positive).
+func (ws *Workspace) cut() float64 {
+	var top float64
+	for _, l := range ws.lam {
+		top = math.Max(top, l)
+	}
+	return ZeroCut * top
+}
+
 // Eigen is TraceRoot with the eigenvectors of M, kept in the workspace
-// for AddRoot, AddInvMap and Map.
+// for AddRoot, AddInvMap and Map (which treat the eigenvalues TraceRoot
+// drops as zero: M^{-1/2} is then the pseudo-inverse root, and the
+// gradient that of a nearby definite matrix).
 func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
 	ws.form(f, shape, b)
 	tred2(ws.w, ws.lam, ws.off, ws.d, true)
@@ -219,9 +248,10 @@ func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
 		}
 		return math.NaN()
 	}
+	cut := ws.cut()
 	var t float64
 	for k, l := range ws.lam {
-		if l > 0 {
+		if l > cut {
 			s := math.Sqrt(l)
 			ws.f[k], ws.h[k] = s, 1/s
 			t += s
