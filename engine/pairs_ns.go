@@ -75,10 +75,65 @@ func (b *CPUBackend) Roots() RootMethod {
 // (Y1, Z1) = NS(A); per pair (Y2, Z2) = NS(Y1 B Y1), then
 // tr (A^{1/2} B A^{1/2})^{1/2} = tr Y2, T^{AB} = Z1 Y2 Z1 and
 // T^{BA} = Y1 Z2 Y1 (the two-run trick, docs/math.md Newton-Schulz), with A, B
-// the tau-scaled scales. The accumulator layout is generalKernel's.
+// the tau-scaled scales. The accumulator is point-major: d*d matrix
+// entries (full), d mean entries, the per-point stress.
 type nsKernel struct {
-	generalKernel
-	opt NSOptions
+	d, dd   int
+	tau     float64
+	means   []float64
+	a       []float64 // n*d*d tau-scaled scales
+	root    []float64 // n*d*d Newton-Schulz A^{1/2}
+	iroot   []float64 // n*d*d Newton-Schulz A^{-1/2}
+	trace   []float64 // n traces
+	strideN int
+	opt     NSOptions
+}
+
+func (k *nsKernel) soa() bool { return false }
+
+func (k *nsKernel) stride() int { return k.strideN }
+
+// finish turns point i's accumulator (full matrices) into gradients.
+func (k *nsKernel) finish(i int, a []float64, g *Gradient) {
+	d, dd := k.d, k.dd
+	if g.Means != nil {
+		for c := 0; c < d; c++ {
+			g.Means[i*d+c] = 2 * a[dd+c]
+		}
+	}
+	if g.Scales != nil {
+		gs := g.Scales[i*dd : (i+1)*dd]
+		for r := 0; r < d; r++ {
+			for c := 0; c < d; c++ {
+				gs[r*d+c] = k.tau * 0.5 * (a[r*d+c] + a[c*d+r])
+			}
+		}
+	}
+	if g.PerPoint != nil {
+		g.PerPoint[i] = a[dd+d]
+	}
+}
+
+// symMulInto writes x y z into out (all d x d); t is scratch.
+func symMulInto(out, x, y, z, t []float64, d int) {
+	for r := 0; r < d; r++ {
+		for c := 0; c < d; c++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += x[r*d+k] * y[k*d+c]
+			}
+			t[r*d+c] = s
+		}
+	}
+	for r := 0; r < d; r++ {
+		for c := 0; c < d; c++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += t[r*d+k] * z[k*d+c]
+			}
+			out[r*d+c] = s
+		}
+	}
 }
 
 func (k *nsKernel) prepare(p *Problem, s State) {
