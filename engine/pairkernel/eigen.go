@@ -188,7 +188,13 @@ func tql2(w, diag, off, cs, ss []float64, d int, vectors bool) bool {
 					oi := off[i]
 					g = c * oi
 					h = c * p
-					r = hypot(p, oi)
+					// hypot(p, oi), inlined: the plain formula unless the
+					// squares leave the exponent range.
+					if r2 := p*p + oi*oi; r2 > 1e-290 && r2 < 1e290 {
+						r = math.Sqrt(r2)
+					} else {
+						r = math.Hypot(p, oi)
+					}
 					off[i+1] = s * r
 					if fast {
 						// p = c diag[i] - s g with c = p / r, s = oi / r,
