@@ -235,12 +235,11 @@ func tql2(w, diag, off, cs, ss []float64, d int, vectors bool) bool {
 	return true
 }
 
-// rotate applies the rotations i = m-1 down to l of one QL sweep to the
-// row pairs (i, i+1) of w: row i+1 <- s row i + c row i+1, row i <-
-// c row i - s row i+1. It carries the running row in registers column by
-// column when the sweep is long, so every element is loaded and stored
-// once.
-func rotate(w []float64, d, l, m int, cs, ss []float64) {
+// rotateRef applies the rotations i = m-1 down to l of one QL sweep to
+// the row pairs (i, i+1) of w: row i+1 <- s row i + c row i+1, row i <-
+// c row i - s row i+1. It is the reference of the assembly sweeps and
+// the path off amd64.
+func rotateRef(w []float64, d, l, m int, cs, ss []float64) {
 	for i := m - 1; i >= l; i-- {
 		c, s := cs[i], ss[i]
 		a := w[i*d : i*d+d]
