@@ -16,9 +16,6 @@ var hypTrainAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //go:noescape
 func hypGemmAVX2(c, a, b *float64, d, ars, aps, flags int)
 
-//go:noescape
-func hypRotSweepAVX2(w *float64, d, l, m int, cs, ss *float64)
-
 // hypGemm is hypGemmRef (see there for a, ars, aps and flags) by the
 // AVX2+FMA kernel; it returns false, doing nothing, where the CPU lacks
 // AVX2 or FMA. Its rounding differs from a plain loop's (fused
@@ -31,17 +28,4 @@ func hypGemm(c, a, b []float64, d, ars, aps, flags int) bool {
 	_ = a[(d-1)*(ars+aps)] // the last element read
 	hypGemmAVX2(unsafe.SliceData(c), unsafe.SliceData(a), unsafe.SliceData(b), d, ars, aps, flags)
 	return true
-}
-
-// hypRotSweep applies the Givens rotations i = m-1 down to l of one QL
-// sweep (cosines cs[i], sines ss[i]) to the rows i, i+1 of w: bit for bit
-// as hypRotSweepRef, by AVX2 where the CPU has it.
-func hypRotSweep(w []float64, d, l, m int, cs, ss []float64) {
-	if !hypTrainAVX2 || m <= l {
-		hypRotSweepRef(w, d, l, m, cs, ss)
-		return
-	}
-	_, _, _ = w[(m+1)*d-1], cs[m-1], ss[m-1]
-	_, _ = cs[l], ss[l]
-	hypRotSweepAVX2(unsafe.SliceData(w), d, l, m, unsafe.SliceData(cs), unsafe.SliceData(ss))
 }

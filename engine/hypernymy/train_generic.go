@@ -8,8 +8,3 @@ var hypTrainAVX2 = false
 
 // hypGemm returns false: the callers use their plain loops.
 func hypGemm(c, a, b []float64, d, ars, aps, flags int) bool { return false }
-
-// hypRotSweep is hypRotSweepRef.
-func hypRotSweep(w []float64, d, l, m int, cs, ss []float64) {
-	hypRotSweepRef(w, d, l, m, cs, ss)
-}

@@ -83,33 +83,3 @@ func TestHypGemmRefIsProduct(t *testing.T) {
 		}
 	}
 }
-
-// TestHypRotSweepMatchesRef checks that hypRotSweep gives the plain
-// loop's bits for d = 1..33 and every sweep range.
-func TestHypRotSweepMatchesRef(t *testing.T) {
-	rng := rand.New(rand.NewPCG(15, 4))
-	for d := 1; d <= 33; d++ {
-		w := make([]float64, d*d+3)
-		cs, ss := make([]float64, d), make([]float64, d)
-		for i := range w {
-			w[i] = rng.NormFloat64()
-		}
-		for i := range cs {
-			th := rng.Float64() * 2 * math.Pi
-			cs[i], ss[i] = math.Cos(th), math.Sin(th)
-		}
-		for l := 0; l < d; l++ {
-			for m := l; m < d; m++ {
-				got := append([]float64(nil), w...)
-				want := append([]float64(nil), w...)
-				hypRotSweep(got, d, l, m, cs, ss)
-				hypRotSweepRef(want, d, l, m, cs, ss)
-				for i := range got {
-					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-						t.Fatalf("d=%d l=%d m=%d: w[%d] = %v, want %v", d, l, m, i, got[i], want[i])
-					}
-				}
-			}
-		}
-	}
-}

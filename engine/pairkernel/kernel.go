@@ -382,3 +382,24 @@ func (ws *Workspace) Map(out, g []float64, shape Shape) {
 	ws.AddSandwich(out, g, shape, root, 1)
 	mirror(out, d)
 }
+
+// SymEigen diagonalises the symmetric d x d matrix whose upper triangle is
+// in w (row-major; the strict lower triangle is not read): on return the
+// rows of w are orthonormal eigenvectors and lam (d long) holds the
+// eigenvalues, unordered. It returns false if the QL iteration did not
+// converge (non-finite input); w and lam are then unspecified. It uses
+// ws only for scratch (the decomposition of the last Eigen is kept).
+func (ws *Workspace) SymEigen(w, lam []float64) bool {
+	d := ws.d
+	tred2(w[:d*d], lam, ws.off, d, true)
+	return tql2(w, lam, ws.off, ws.cs, ws.ss, d, true)
+}
+
+// SymValues writes the eigenvalues of the symmetric d x d matrix whose
+// upper triangle is in w (destroyed) into lam, unordered, without
+// eigenvectors. It returns false as SymEigen does.
+func (ws *Workspace) SymValues(w, lam []float64) bool {
+	d := ws.d
+	tred2(w[:d*d], lam, ws.off, d, false)
+	return tql2(w, lam, ws.off, ws.cs, ws.ss, d, false)
+}

@@ -363,3 +363,56 @@ func TestNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per run", n)
 	}
 }
+
+// TestSymEigen checks SymEigen's reconstruction and orthogonality and
+// SymValues against gonum for d = 1..20.
+func TestSymEigen(t *testing.T) {
+	for d := 1; d <= 20; d++ {
+		rng := rand.New(rand.NewPCG(uint64(d), 13))
+		ws := NewWorkspace(d)
+		a := spd(rng, uniformLam(-1, 2)(rng, d))
+		w, lam := append([]float64(nil), a...), make([]float64, d)
+		for r := 1; r < d; r++ {
+			for c := 0; c < r; c++ {
+				w[r*d+c] = math.NaN() // the lower triangle is not read
+			}
+		}
+		if !ws.SymEigen(w, lam) {
+			t.Fatalf("d=%d: no convergence", d)
+		}
+		for r := 0; r < d; r++ {
+			for c := 0; c < d; c++ {
+				var rec, dot float64
+				for k := 0; k < d; k++ {
+					rec += w[k*d+r] * lam[k] * w[k*d+c]
+					dot += w[r*d+k] * w[c*d+k]
+				}
+				if r == c {
+					dot--
+				}
+				if math.Abs(rec-a[r*d+c]) > 1e-13 || math.Abs(dot) > 1e-13 {
+					t.Fatalf("d=%d (%d,%d): reconstruction error %g, orthogonality error %g", d, r, c, rec-a[r*d+c], dot)
+				}
+			}
+		}
+		_, want := refSpectral(t, a, d, sqrtPos)
+		v := append([]float64(nil), a...)
+		if !ws.SymValues(v, lam) {
+			t.Fatalf("d=%d: no convergence", d)
+		}
+		sortFloats(lam)
+		for k := range lam {
+			if math.Abs(lam[k]-want[k]) > 1e-13 {
+				t.Errorf("d=%d: eigenvalue %d = %v, gonum %v", d, k, lam[k], want[k])
+			}
+		}
+	}
+}
+
+func sortFloats(x []float64) {
+	for i := 1; i < len(x); i++ {
+		for j := i; j > 0 && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
+}
