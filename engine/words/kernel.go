@@ -4,9 +4,7 @@ import (
 	"math"
 
 	"burescope/engine"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/gonum"
+	"burescope/engine/pairkernel"
 )
 
 // This file holds the per-pair kernel of the trainer: the pseudo dot
@@ -26,8 +24,8 @@ import (
 // engine.TransportMap.
 
 // eigJacobiMaxDim is the largest d whose eigendecompositions use
-// engine.JacobiEigen; larger d use LAPACK's Dsyev (gonum), which is faster
-// there.
+// engine.JacobiEigen; larger d use engine/pairkernel's eigensolver
+// (Householder tridiagonalisation and implicit QL), faster there.
 const eigJacobiMaxDim = 4
 
 // center holds what the kernel needs of the input measure of one pair,
@@ -45,7 +43,7 @@ type pairWS struct {
 	d, k            int
 	q, s, w, lam, f []float64
 	sh, shi, t1, t2 []float64
-	work            []float64
+	pk              *pairkernel.Workspace
 	gl, gm          []float64
 	c               center
 }
@@ -57,8 +55,8 @@ func newPairWS(d, k int) *pairWS {
 		lam: make([]float64, d), f: make([]float64, d),
 		sh: make([]float64, d*d), shi: make([]float64, d*d),
 		t1: make([]float64, d*k), t2: make([]float64, d*k),
-		work: make([]float64, max(64*d, 1)),
-		gl:   make([]float64, d*k), gm: make([]float64, d*k),
+		pk: pairkernel.NewWorkspace(d),
+		gl: make([]float64, d*k), gm: make([]float64, d*k),
 		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), p: make([]float64, d*k)},
 	}
 }
@@ -138,9 +136,16 @@ func (ws *pairWS) eig(m, v, lam []float64) {
 		return
 	}
 	copy(v, m[:d*d])
-	var impl gonum.Implementation
-	if !impl.Dsyev(lapack.EVCompute, blas.Upper, d, v, d, lam, ws.work, len(ws.work)) {
+	if !ws.pk.SymEigen(v, lam) {
+		// No convergence (non-finite input): Jacobi always terminates.
 		engine.JacobiEigen(m, d, v, lam)
+		return
+	}
+	// The rows of v are the eigenvectors: transpose into columns.
+	for i := 0; i < d; i++ {
+		for j := i + 1; j < d; j++ {
+			v[i*d+j], v[j*d+i] = v[j*d+i], v[i*d+j]
+		}
 	}
 }
 
