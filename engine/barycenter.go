@@ -77,7 +77,7 @@ func Barycenter(ms, cs [][]float64, w []float64, d int, opt BarycenterOptions) (
 		if len(ms[i]) != d || len(cs[i]) != d*d {
 			return nil, fmt.Errorf("barycenter: measure %d has %d mean and %d scale values (want %d and %d)", i, len(ms[i]), len(cs[i]), d, d*d)
 		}
-		if !isFinite(ms[i]) || !isFinite(cs[i]) {
+		if !Finite(ms[i]) || !Finite(cs[i]) {
 			return nil, fmt.Errorf("barycenter: measure %d has a non-finite entry", i)
 		}
 		for k, v := range ms[i] {
@@ -101,7 +101,7 @@ func Barycenter(ms, cs [][]float64, w []float64, d int, opt BarycenterOptions) (
 		_, inv, _ := RootsPSD(s, d, 0)
 		sum2 := Symmetrize(MatMul(sum, sum, d, d, d), d)
 		next := Symmetrize(mul3(inv, sum2, inv, d), d)
-		if !isFinite(next) {
+		if !Finite(next) {
 			return nil, fmt.Errorf("barycenter: iteration %d is not finite", it)
 		}
 		s = next

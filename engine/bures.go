@@ -144,7 +144,7 @@ func DistanceMatrix(e *Embedding) []float64 {
 		}
 	}
 	out := make([]float64, n*n)
-	parallelChunks(n, func(lo, hi int) {
+	ParallelRanges(n, func(lo, hi int) {
 		var ws *pairkernel.Workspace
 		if items != nil {
 			ws = pairkernel.NewWorkspace(d)

@@ -114,7 +114,7 @@ func TestW2GradAtZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w > 1e-7 || FrobNorm(gm) != 0 || FrobNorm(gl) > 1 || !isFinite(gl) {
+	if w > 1e-7 || FrobNorm(gm) != 0 || FrobNorm(gl) > 1 || !Finite(gl) {
 		t.Errorf("W2Grad at coincident measures: w=%v gm=%v gl=%v", w, gm, gl)
 	}
 }

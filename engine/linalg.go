@@ -169,8 +169,10 @@ func spectralFunc(vals, vecs []float64, d int, f func(float64) float64) []float6
 	return out
 }
 
-// isFinite reports whether every entry of a is a finite number.
-func isFinite(a []float64) bool {
+// Finite reports whether every entry of a is a finite number (no NaN,
+// no infinity). It is the one such check of the engine and its fitting
+// and training packages.
+func Finite(a []float64) bool {
 	for _, v := range a {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return false

@@ -9,7 +9,7 @@ import (
 
 // randomDistances returns packed distances of n random points in R^p.
 func randomDistances(rng *rand.Rand, n, p int) []float64 {
-	x := randGauss(rng, n*p)
+	x := gaussVec(rng, n*p)
 	dist := make([]float64, 0, n*(n-1)/2)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -185,10 +185,10 @@ func TestMeanShare(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, d := range []int{1, 2, 3, 4} {
 		n := 20
-		means := randGauss(rng, n*d)
+		means := gaussVec(rng, n*d)
 		scales := make([]float64, 0, n*d*d)
 		for i := 0; i < n; i++ {
-			scales = append(scales, randScale(rng, d, d, 0.7)...)
+			scales = append(scales, RandomPSD(rng, d, d, 0.7, 0)...)
 		}
 		w := make([]float64, n*(n-1)/2)
 		for k := range w {
@@ -208,10 +208,10 @@ func TestMeanShare(t *testing.T) {
 		}
 	}
 	n, d := 400, 2 // 79,800 pairs: sampled
-	means := randGauss(rng, n*d)
+	means := gaussVec(rng, n*d)
 	scales := make([]float64, 0, n*4)
 	for i := 0; i < n; i++ {
-		scales = append(scales, randScale(rng, d, d, 1)...)
+		scales = append(scales, RandomPSD(rng, d, d, 1, 0)...)
 	}
 	var num, den float64
 	for i := 0; i < n; i++ {
@@ -224,4 +224,13 @@ func TestMeanShare(t *testing.T) {
 	if got := MeanShare(means, scales, n, d, 1, nil); !(math.Abs(got-num/den) <= 0.02*num/den) {
 		t.Errorf("sampled: %g, exact %g", got, num/den)
 	}
+}
+
+// gaussVec returns n independent standard normal draws.
+func gaussVec(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = rng.NormFloat64()
+	}
+	return v
 }

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"math"
-	"runtime"
-	"sync"
 )
 
 // Defaults for the Newton-Schulz iteration, chosen from the measured
@@ -55,6 +53,9 @@ type NSWorkspace struct {
 	d                   int
 	zy, t, tmp, m, y, z []float64
 }
+
+// Dim returns the matrix size d the workspace was made for.
+func (w *NSWorkspace) Dim() int { return w.d }
 
 // NewNSWorkspace returns a workspace for d x d runs.
 func NewNSWorkspace(d int) *NSWorkspace {
@@ -137,39 +138,13 @@ func NewtonSchulzBatch(as []float64, n, d int, o NSOptions) (ys, zs []float64, i
 	ys = make([]float64, n*dd)
 	zs = make([]float64, n*dd)
 	iters = make([]int, n)
-	parallelChunks(n, func(lo, hi int) {
+	ParallelRanges(n, func(lo, hi int) {
 		w := NewNSWorkspace(d)
 		for i := lo; i < hi; i++ {
 			iters[i], _ = w.Roots(ys[i*dd:(i+1)*dd], zs[i*dd:(i+1)*dd], as[i*dd:(i+1)*dd], o)
 		}
 	})
 	return ys, zs, iters
-}
-
-// parallelChunks calls f on contiguous chunks of [0, n) from up to
-// GOMAXPROCS goroutines and waits for all of them.
-func parallelChunks(n int, f func(lo, hi int)) {
-	p := runtime.GOMAXPROCS(0)
-	if p > n {
-		p = n
-	}
-	if p <= 1 {
-		if n > 0 {
-			f(0, n)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	step := (n + p - 1) / p
-	for lo := 0; lo < n; lo += step {
-		hi := min(lo+step, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }
 
 // Bures2NS returns Bures^2(A, B) from two Newton-Schulz square roots,

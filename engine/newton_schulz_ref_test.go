@@ -60,7 +60,7 @@ func TransportBatchNS(as []float64, n int, bs []float64, m, d int, o NSOptions) 
 	dd := d * d
 	y1, z1, _ := NewtonSchulzBatch(as, n, d, o)
 	out := make([]NSPair, n*m)
-	parallelChunks(n*m, func(lo, hi int) {
+	ParallelRanges(n*m, func(lo, hi int) {
 		w := NewNSWorkspace(d)
 		for p := lo; p < hi; p++ {
 			i, j := p/m, p%m

@@ -565,16 +565,6 @@ func (o *Optimizer) accept(f float64) {
 	o.history = append(o.history, NewStressReport(o.prob, o.stress).Stress1)
 }
 
-// finite reports whether every entry of x is finite.
-func finite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
-
 // divergence factor: a step that multiplies the stress by more than this
 // (or makes it NaN/Inf) is undone. Plain GD undoes any increase.
 const divergeFactor = 1.5
@@ -596,7 +586,7 @@ func (o *Optimizer) iterate(ctx context.Context) error {
 	if o.opt.Optimizer == OptGD {
 		limit = o.fGood * (1 + 1e-12)
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || f > limit || !finite(o.grad.Means) || (o.grad.Scales != nil && !finite(o.grad.Scales)) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f > limit || !Finite(o.grad.Means) || (o.grad.Scales != nil && !Finite(o.grad.Scales)) {
 		o.rollbacks++
 		copy(o.x, o.xGood)
 		o.upd.copyFrom(o.updGood)
@@ -842,3 +832,13 @@ func (o *Optimizer) PointBaseline(ctx context.Context, iters int) (float64, erro
 // snapshot's PointMeans. It is nil before PointBaseline has run and for a
 // Points fit. The slice must not be modified. It does not block.
 func (o *Optimizer) PointBaselineMeans() []float64 { return o.Latest().PointMeans }
+
+// alignProcrustes returns x aligned to y by Procrustes, or nil when the
+// alignment fails (non-finite input).
+func alignProcrustes(n, d int, x, y []float64) []float64 {
+	r, t, err := Procrustes(n, d, x, y)
+	if err != nil {
+		return nil
+	}
+	return ApplyRigid(n, d, x, r, t)
+}

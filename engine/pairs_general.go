@@ -38,7 +38,7 @@ func (k *generalKernel) prepare(p *Problem, s State) {
 	k.strideN = d*d + d + 1
 	k.means = s.Means
 	k.items.Reset(n, d)
-	parallelRanges(n, func(lo, hi int) {
+	ParallelRanges(n, func(lo, hi int) {
 		ws := pairkernel.NewWorkspace(d)
 		for i := lo; i < hi; i++ {
 			k.items.Set(ws, i, s.Scales[i*d*d:(i+1)*d*d], p.Tau)

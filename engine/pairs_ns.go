@@ -161,7 +161,7 @@ func (k *nsKernel) prepare(p *Problem, s State) {
 
 func (k *nsKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cws *cpuWorkspace) float64 {
 	d, dd, st := k.d, k.dd, k.strideN
-	if cws.ns == nil || cws.ns.d != d {
+	if cws.ns == nil || cws.ns.Dim() != d {
 		cws.ns = NewNSWorkspace(d)
 	}
 	need := 5 * dd
@@ -241,7 +241,7 @@ func DistanceMatrixRoots(e *Embedding, m RootMethod, o NSOptions) ([]float64, er
 	}
 	n, d := e.Len(), e.Dim
 	out := make([]float64, n*n)
-	parallelChunks(n, func(lo, hi int) {
+	ParallelRanges(n, func(lo, hi int) {
 		w := NewNSWorkspace(d)
 		for i := lo; i < hi; i++ {
 			for j := i + 1; j < n; j++ {

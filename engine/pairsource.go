@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -174,7 +173,7 @@ func (f *FeatureSource) Neighbors(ctx context.Context, k int, seed uint64) ([]in
 		}
 		var leaves [][]int32
 		f.split(rng, ids, &leaves)
-		parallelRanges(len(leaves), func(lo, hi int) {
+		ParallelRanges(len(leaves), func(lo, hi int) {
 			for _, leaf := range leaves[lo:hi] {
 				for a := 0; a < len(leaf); a++ {
 					for b := a + 1; b < len(leaf); b++ {
@@ -196,7 +195,7 @@ func (f *FeatureSource) Neighbors(ctx context.Context, k int, seed uint64) ([]in
 		for i := range lists {
 			old[i] = knnList{idx: slices.Clone(lists[i].idx), d: slices.Clone(lists[i].d)}
 		}
-		parallelRanges(n, func(lo, hi int) {
+		ParallelRanges(n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				l := &lists[i]
 				for _, j := range old[i].idx {
@@ -310,28 +309,6 @@ func lockedInsert(mu []sync.Mutex, lists []knnList, i int, j int32, d float64, k
 	m.Lock()
 	lists[i].insert(j, d, k)
 	m.Unlock()
-}
-
-// parallelRanges runs f over [0, n) in one contiguous range per CPU.
-func parallelRanges(n int, f func(lo, hi int)) {
-	t := runtime.GOMAXPROCS(0)
-	if t > n {
-		t = n
-	}
-	if t <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < t; w++ {
-		lo, hi := n*w/t, n*(w+1)/t
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }
 
 // EmbeddingSource is an elliptical embedding (e.g. trained word

@@ -46,3 +46,18 @@ func Parallel[W any](n, workers int, newWS func() W, f func(ws W, k int)) {
 	work()
 	wg.Wait()
 }
+
+// ParallelRanges calls f on contiguous ranges [lo, hi) that cover [0, n),
+// one range per CPU (GOMAXPROCS), and waits for all of them; the calling
+// goroutine runs one range. It is Parallel over ranges, for loops whose
+// iterations are even and cheap enough that one task per index would
+// cost more than the work.
+func ParallelRanges(n int, f func(lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	t := min(runtime.GOMAXPROCS(0), n)
+	Parallel(t, t, nil, func(_ struct{}, w int) {
+		f(n*w/t, n*(w+1)/t)
+	})
+}

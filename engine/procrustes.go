@@ -23,7 +23,7 @@ func Procrustes(n, d int, x, y []float64) (r, t []float64, err error) {
 	if len(x) != n*d || len(y) != n*d {
 		return nil, nil, fmt.Errorf("engine: procrustes: %d and %d coordinates for %d points in dimension %d", len(x), len(y), n, d)
 	}
-	if !finite(x) || !finite(y) {
+	if !Finite(x) || !Finite(y) {
 		return nil, nil, errors.New("engine: procrustes: coordinates are not finite")
 	}
 	xbar, ybar := make([]float64, d), make([]float64, d)
@@ -85,14 +85,4 @@ func ApplyRigid(n, d int, x, r, t []float64) []float64 {
 		}
 	}
 	return out
-}
-
-// alignProcrustes returns x aligned to y by Procrustes, or nil when the
-// alignment fails (non-finite input).
-func alignProcrustes(n, d int, x, y []float64) []float64 {
-	r, t, err := Procrustes(n, d, x, y)
-	if err != nil {
-		return nil
-	}
-	return ApplyRigid(n, d, x, r, t)
 }

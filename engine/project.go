@@ -32,7 +32,7 @@ func NewPlane(u, v []float64) (Plane, error) {
 	if d < 2 || len(v) != d {
 		return Plane{}, fmt.Errorf("plane: need two vectors of one dimension >= 2, got %d and %d", len(u), len(v))
 	}
-	if !isFinite(u) || !isFinite(v) {
+	if !Finite(u) || !Finite(v) {
 		return Plane{}, fmt.Errorf("plane: non-finite axis")
 	}
 	p := Plane{Dim: d, Rows: make([]float64, 2*d)}
@@ -66,7 +66,7 @@ func NewPlane(u, v []float64) (Plane, error) {
 // unit eigenvectors (one per row, row-major d x d) of the symmetric d x d
 // matrix a.
 func topEigenvectors(a []float64, d int) (vals, vecs []float64, err error) {
-	if !isFinite(a) {
+	if !Finite(a) {
 		return nil, nil, fmt.Errorf("non-finite matrix")
 	}
 	s := mat.NewSymDense(d, nil)

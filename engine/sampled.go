@@ -225,7 +225,7 @@ func (e *PairEvaluator) Evaluate(ctx context.Context, s State, ps *PairSet, g *G
 	}
 	soa := k.soa()
 	sn := soaStride(n)
-	parallelRanges(n, func(lo, hi int) {
+	ParallelRanges(n, func(lo, hi int) {
 		sum := make([]float64, st)
 		for i := lo; i < hi; i++ {
 			clear(sum)
@@ -523,7 +523,7 @@ func evalSample(src PairSource, m int, seed uint64) *PairSet {
 			ps.add(i, j, 0, 1)
 		}
 	}
-	parallelRanges(ps.Len(), func(lo, hi int) {
+	ParallelRanges(ps.Len(), func(lo, hi int) {
 		for q := lo; q < hi; q++ {
 			ps.D[q] = src.Dist(int(ps.I[q]), int(ps.J[q]))
 		}
@@ -758,7 +758,7 @@ func FitSampled(ctx context.Context, src PairSource, opt SampledOptions, progres
 			runErr = err
 			break
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) || !finite(f.grad.Means) || (f.grad.Scales != nil && !finite(f.grad.Scales)) {
+		if math.IsNaN(v) || math.IsInf(v, 0) || !Finite(f.grad.Means) || (f.grad.Scales != nil && !Finite(f.grad.Scales)) {
 			copy(f.x, good)
 			lrScale *= 0.5
 			continue
@@ -893,7 +893,7 @@ func (f *sampledFit) residuals(ctx context.Context, ps *PairSet, a []float64) er
 	one := []float64{1}
 	var errMu sync.Mutex
 	var firstErr error
-	parallelRanges(ps.Len(), func(lo, hi int) {
+	ParallelRanges(ps.Len(), func(lo, hi int) {
 		ws := &cpuWorkspace{}
 		acc := make([]float64, soaStride(f.n)*st)
 		for q := lo; q < hi; q++ {

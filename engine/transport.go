@@ -27,7 +27,7 @@ var ErrImage = errors.New("image of B is not inside image of A")
 // PSD.
 func TransportMap(a, b []float64, d int) ([]float64, error) {
 	sa, isa, rank := RootsPSD(a, d, 0)
-	if !isFinite(sa) || !isFinite(b) {
+	if !Finite(sa) || !Finite(b) {
 		return nil, errors.New("transport map: non-finite matrix entry")
 	}
 	if rank < d {

@@ -3,7 +3,6 @@ package hypernymy
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"sync/atomic"
 
@@ -234,20 +233,10 @@ func DotProductRows(e *engine.Embedding) (RowScorer, error) {
 	c := newHypItemCache(n, d)
 	ws := newHypCacheWS(d)
 	for i := 0; i < n; i++ {
-		if !isFinite(e.Scale(i)) {
+		if !engine.Finite(e.Scale(i)) {
 			return nil, fmt.Errorf("reconstruction: scale of %q has a non-finite entry", e.Labels[i])
 		}
 		c.setFromScale(ws, i, e.Scale(i))
 	}
 	return c.rowScorer(e.Means), nil
-}
-
-// isFinite reports whether every value of a is finite.
-func isFinite(a []float64) bool {
-	for _, v := range a {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }

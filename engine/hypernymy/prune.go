@@ -227,7 +227,7 @@ func EvaluateEmbeddingEvery(ctx context.Context, e *engine.Embedding, relations 
 		if cws[w] == nil {
 			cws[w] = newHypCacheWS(d)
 		}
-		if !isFinite(e.Scale(i)) || !isFinite(e.Mean(i)) {
+		if !engine.Finite(e.Scale(i)) || !engine.Finite(e.Mean(i)) {
 			bad.CompareAndSwap(-1, int64(i))
 			return
 		}
