@@ -16,7 +16,8 @@ import (
 //
 // with dW^2/dA = I - T^{AB}. The T^{AB} of a row share G_i: the row sums
 // g M^{1/2} over its pairs and applies G_i once (pairkernel's AddRoot and
-// AddSandwich). Matrix accumulators hold upper triangles; finish mirrors
+// AddSandwich). Pairs go through the eigensolver pairkernel.Lanes at a
+// time (EigenLanes), which overlaps their QL iterations. Matrix accumulators hold upper triangles; finish mirrors
 // them. A and B must be positive definite for the maps to exist (eps > 0
 // ensures it); where they are not, eigenvalues of M at rounding level
 // count as zero (the gradient is then that of a nearby definite matrix).
@@ -63,43 +64,53 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 	bi := acc[(i-off)*st : (i-off+1)*st]
 	var stress float64
 	var any bool
-	for j := j0; j < j1; j++ {
-		q := j - j0
-		aj := k.means[j*d : (j+1)*d]
-		bj := acc[(j-off)*st : (j-off+1)*st]
-		t := ws.Eigen(fi, shi, k.items.Matrix(j))
-		var m2 float64
-		for c := range ai {
-			v := ai[c] - aj[c]
-			m2 += v * v
+	var bs [pairkernel.Lanes][]float64
+	for j := j0; j < j1; j += pairkernel.Lanes {
+		// Up to Lanes pairs decomposed together (their QL iterations
+		// interleaved), then their residuals and gradients in order.
+		n := min(pairkernel.Lanes, j1-j)
+		for q := 0; q < n; q++ {
+			bs[q] = k.items.Matrix(j + q)
 		}
-		w := math.Sqrt(math.Max(m2+tri+k.items.Trace(j)-2*t, 0))
-		r := dist[q] - w
-		wt := 1.0
-		if wts != nil {
-			wt = wts[q]
+		ts := ws.EigenLanes(fi, shi, &bs, n)
+		for lane := 0; lane < n; lane++ {
+			jj := j + lane
+			q := jj - j0
+			aj := k.means[jj*d : (jj+1)*d]
+			bj := acc[(jj-off)*st : (jj-off+1)*st]
+			var m2 float64
+			for c := range ai {
+				v := ai[c] - aj[c]
+				m2 += v * v
+			}
+			w := math.Sqrt(math.Max(m2+tri+k.items.Trace(jj)-2*ts[lane], 0))
+			r := dist[q] - w
+			wt := 1.0
+			if wts != nil {
+				wt = wts[q]
+			}
+			r2 := wt * r * r
+			stress += r2
+			bi[dd+d] += 0.5 * r2
+			bj[dd+d] += 0.5 * r2
+			if !(w > 0) {
+				continue
+			}
+			g := -wt * r / w
+			for c := range ai {
+				v := g * (ai[c] - aj[c])
+				bi[dd+c] += v
+				bj[dd+c] -= v
+			}
+			// dW^2/dA_i = I - T^{AB} (summed below), dW^2/dB_j = I - T^{BA}.
+			ws.AddRootLane(lane, sum, g)
+			ws.AddInvMapLane(lane, bj[:dd], fi, shi, -g)
+			for c := 0; c < d; c++ {
+				bi[c*d+c] += g
+				bj[c*d+c] += g
+			}
+			any = true
 		}
-		r2 := wt * r * r
-		stress += r2
-		bi[dd+d] += 0.5 * r2
-		bj[dd+d] += 0.5 * r2
-		if !(w > 0) {
-			continue
-		}
-		g := -wt * r / w
-		for c := range ai {
-			v := g * (ai[c] - aj[c])
-			bi[dd+c] += v
-			bj[dd+c] -= v
-		}
-		// dW^2/dA_i = I - T^{AB} (summed below), dW^2/dB_j = I - T^{BA}.
-		ws.AddRoot(sum, g)
-		ws.AddInvMap(bj[:dd], fi, shi, -g)
-		for c := 0; c < d; c++ {
-			bi[c*d+c] += g
-			bj[c*d+c] += g
-		}
-		any = true
 	}
 	if any {
 		ws.AddSandwich(bi[:dd], gi, shi, sum, -1)

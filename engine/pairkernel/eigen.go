@@ -139,100 +139,164 @@ func tred2(w, diag, off []float64, d int, vectors bool) {
 // the rows of w (which then hold the eigenvectors). On return diag holds
 // the eigenvalues, unordered. It returns false if an eigenvalue did not
 // converge in 40 iterations (non-finite input). cs and ss (d long) are
-// scratch for the rotations of one sweep.
+// scratch for the rotations of one sweep. It is tqlLanes with one lane.
 func tql2(w, diag, off, cs, ss []float64, d int, vectors bool) bool {
-	diag, off = diag[:d], off[:d]
-	cs, ss = cs[:d], ss[:d]
-	for i := 1; i < d; i++ {
-		off[i-1] = off[i]
-	}
-	off[d-1] = 0
-	var f, tst1 float64
+	var ps [qlLanes]qlProblem
+	ps[0] = qlProblem{w: w, diag: diag, off: off, cs: cs, ss: ss}
+	return tqlLanes(&ps, 1, d, vectors)[0]
+}
+
+// qlLanes is how many tridiagonal problems tqlLanes runs in lockstep.
+const qlLanes = 4
+
+// qlProblem is one problem of tqlLanes: tred2's output (w, diag, off)
+// and the scratch of its sweeps (cs, ss), each d long (w d*d).
+type qlProblem struct {
+	w, diag, off, cs, ss []float64
+}
+
+// tqlLanes is tql2 on n <= qlLanes independent problems at once. The
+// sweeps' rotations form one chain of dependent operations (a square
+// root and a division each, about 40 cycles) that bounds a single
+// problem's speed; here the rotations of the n problems alternate, so
+// the processor overlaps their chains. Each problem sees exactly the
+// operations of a lone tql2 (the results are the same bits), only their
+// interleaving differs. ok[k] reports problem k's convergence.
+func tqlLanes(ps *[qlLanes]qlProblem, n, d int, vectors bool) (ok [qlLanes]bool) {
 	const eps = 0x1p-52
-	for l := 0; l < d; l++ {
-		tst1 = math.Max(tst1, math.Abs(diag[l])+math.Abs(off[l]))
-		m := l
-		for m < d-1 && math.Abs(off[m]) > eps*tst1 {
-			m++
+	var f, tst1, p, c, c2, c3, s, s2, el1, dl1 [qlLanes]float64
+	var m, iter [qlLanes]int
+	var active, fast [qlLanes]bool
+	for k := 0; k < n; k++ {
+		pk := &ps[k]
+		pk.diag, pk.off = pk.diag[:d], pk.off[:d]
+		pk.cs, pk.ss = pk.cs[:d], pk.ss[:d]
+		off := pk.off
+		for i := 1; i < d; i++ {
+			off[i-1] = off[i]
 		}
-		if m > l {
+		off[d-1] = 0
+		ok[k] = true
+	}
+	for l := 0; l < d; l++ {
+		more := false
+		for k := 0; k < n; k++ {
+			diag, off := ps[k].diag, ps[k].off
+			tst1[k] = math.Max(tst1[k], math.Abs(diag[l])+math.Abs(off[l]))
+			mk := l
+			for mk < d-1 && math.Abs(off[mk]) > eps*tst1[k] {
+				mk++
+			}
+			m[k], iter[k] = mk, 0
+			active[k] = mk > l && ok[k]
 			// The shorter recurrence below multiplies two matrix
 			// elements: safe while their squares stay in range.
-			fast := tst1 < 1e140 && tst1 > 1e-140
-			for iter := 0; ; iter++ {
-				if iter == 40 || math.IsNaN(tst1) {
-					return false
+			fast[k] = tst1[k] < 1e140 && tst1[k] > 1e-140
+			more = more || active[k]
+		}
+		for more {
+			// Start a sweep in every active problem: the shift.
+			long := 0
+			for k := 0; k < n; k++ {
+				if !active[k] {
+					continue
 				}
+				if iter[k] == 40 || math.IsNaN(tst1[k]) {
+					ok[k], active[k] = false, false
+					continue
+				}
+				iter[k]++
+				diag, off := ps[k].diag, ps[k].off
 				g := diag[l]
-				p := (diag[l+1] - g) / (2 * off[l])
-				r := hypot(p, 1)
-				if p < 0 {
+				q := (diag[l+1] - g) / (2 * off[l])
+				r := hypot(q, 1)
+				if q < 0 {
 					r = -r
 				}
-				diag[l] = off[l] / (p + r)
-				diag[l+1] = off[l] * (p + r)
-				dl1 := diag[l+1]
+				diag[l] = off[l] / (q + r)
+				diag[l+1] = off[l] * (q + r)
+				dl1[k] = diag[l+1]
 				h := g - diag[l]
 				for i := l + 2; i < d; i++ {
 					diag[i] -= h
 				}
-				f += h
-				p = diag[m]
-				c, c2, c3 := 1.0, 1.0, 1.0
-				el1 := off[l+1]
-				var s, s2 float64
-				for i := m - 1; i >= l; i-- {
-					c3 = c2
-					c2 = c
-					s2 = s
+				f[k] += h
+				p[k] = diag[m[k]]
+				c[k], c2[k], c3[k] = 1, 1, 1
+				el1[k] = off[l+1]
+				s[k], s2[k] = 0, 0
+				long = max(long, m[k]-l)
+			}
+			// The rotations, step by step in every problem.
+			for step := 1; step <= long; step++ {
+				for k := 0; k < n; k++ {
+					i := m[k] - step
+					if !active[k] || i < l {
+						continue
+					}
+					diag, off := ps[k].diag, ps[k].off
+					ck, sk, pp := c[k], s[k], p[k]
+					c3[k] = c2[k]
+					c2[k] = ck
+					s2[k] = sk
 					oi := off[i]
-					g = c * oi
-					h = c * p
-					// hypot(p, oi), inlined: the plain formula unless the
-					// squares leave the exponent range.
-					if r2 := p*p + oi*oi; r2 > 1e-290 && r2 < 1e290 {
+					g := ck * oi
+					h := ck * pp
+					// hypot(pp, oi), inlined: the plain formula unless
+					// the squares leave the exponent range.
+					var r float64
+					if r2 := pp*pp + oi*oi; r2 > 1e-290 && r2 < 1e290 {
 						r = math.Sqrt(r2)
 					} else {
-						r = math.Hypot(p, oi)
+						r = math.Hypot(pp, oi)
 					}
-					off[i+1] = s * r
-					if fast {
-						// p = c diag[i] - s g with c = p / r, s = oi / r,
-						// as (p diag[i] - oi g) / r: the numerator is
-						// computed while the square root runs, which
-						// shortens the chain of dependent operations from
-						// one rotation to the next to a square root and a
-						// division.
-						num := p*diag[i] - oi*g
-						s = oi / r
-						c = p / r
-						p = num / r
+					off[i+1] = sk * r
+					if fast[k] {
+						// pp = c diag[i] - s g with c = pp / r,
+						// s = oi / r, as (pp diag[i] - oi g) / r: the
+						// numerator is computed while the square root
+						// runs, which shortens the chain from one rotation
+						// to the next to a square root and a division.
+						num := pp*diag[i] - oi*g
+						sk = oi / r
+						ck = pp / r
+						pp = num / r
 					} else {
-						s = oi / r
-						c = p / r
-						p = c*diag[i] - s*g
+						sk = oi / r
+						ck = pp / r
+						pp = ck*diag[i] - sk*g
 					}
-					diag[i+1] = h + s*(c*g+s*diag[i])
-					cs[i], ss[i] = c, s
+					diag[i+1] = h + sk*(ck*g+sk*diag[i])
+					ps[k].cs[i], ps[k].ss[i] = ck, sk
+					c[k], s[k], p[k] = ck, sk, pp
+				}
+			}
+			// Finish the sweeps.
+			more = false
+			for k := 0; k < n; k++ {
+				if !active[k] {
+					continue
 				}
 				if vectors {
-					rotate(w, d, l, m, cs, ss)
+					rotate(ps[k].w, d, l, m[k], ps[k].cs, ps[k].ss)
 				}
+				off := ps[k].off
 				// (el1 / dl1) first: el1 * off[l] is the square of the
 				// matrix's scale and leaves the exponent range beyond
 				// 1e+-154.
-				p = -s * s2 * c3 * (el1 / dl1) * off[l]
-				off[l] = s * p
-				diag[l] = c * p
-				if !(math.Abs(off[l]) > eps*tst1) {
-					break
-				}
+				q := -s[k] * s2[k] * c3[k] * (el1[k] / dl1[k]) * off[l]
+				off[l] = s[k] * q
+				ps[k].diag[l] = c[k] * q
+				active[k] = math.Abs(off[l]) > eps*tst1[k]
+				more = more || active[k]
 			}
 		}
-		diag[l] += f
-		off[l] = 0
+		for k := 0; k < n; k++ {
+			ps[k].diag[l] += f[k]
+			ps[k].off[l] = 0
+		}
 	}
-	return true
+	return ok
 }
 
 // rotateRef applies the rotations i = m-1 down to l of one QL sweep to

@@ -15,30 +15,47 @@ const (
 	Root
 )
 
+// Lanes is how many pairs EigenLanes decomposes at once.
+const Lanes = qlLanes
+
 // Workspace is one goroutine's scratch memory for d x d pairs. Eigen
-// leaves the eigendecomposition of the last M in it for AddRoot,
-// AddInvMap and Map.
+// leaves the eigendecomposition of the last M in it (lane 0) for AddRoot,
+// AddInvMap and Map; EigenLanes leaves one per lane for the Lane
+// variants.
 type Workspace struct {
-	d      int
+	d    int
+	x, y []float64 // d*d scratch
+	ln   [Lanes]lane
+	// w, lam, f, h, off, cs and ss are lane 0's.
+	w, lam, off, f, h, cs, ss []float64
+}
+
+// lane holds one pair's decomposition.
+type lane struct {
 	w      []float64 // M (upper), then the eigenvectors as rows
-	x, y   []float64 // d*d scratch
 	lam    []float64 // eigenvalues of M
 	off    []float64 // sub-diagonal
-	f, h   []float64 // sqrt(max(lam, 0)); its inverse (0 where lam <= 0)
+	f, h   []float64 // sqrt of the eigenvalues above the cut, inverse (else 0)
 	cs, ss []float64 // rotations of one QL sweep
 }
 
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
-	buf := make([]float64, 3*dd+6*d)
-	return &Workspace{
-		d: d,
-		w: buf[0:dd:dd], x: buf[dd : 2*dd : 2*dd], y: buf[2*dd : 3*dd : 3*dd],
-		lam: buf[3*dd : 3*dd+d], off: buf[3*dd+d : 3*dd+2*d],
-		f: buf[3*dd+2*d : 3*dd+3*d], h: buf[3*dd+3*d : 3*dd+4*d],
-		cs: buf[3*dd+4*d : 3*dd+5*d], ss: buf[3*dd+5*d : 3*dd+6*d],
+	buf := make([]float64, 2*dd+Lanes*(dd+6*d))
+	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd]}
+	buf = buf[2*dd:]
+	take := func(n int) []float64 {
+		s := buf[:n:n]
+		buf = buf[n:]
+		return s
 	}
+	for k := range ws.ln {
+		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d)}
+	}
+	l0 := &ws.ln[0]
+	ws.w, ws.lam, ws.off, ws.f, ws.h, ws.cs, ws.ss = l0.w, l0.lam, l0.off, l0.f, l0.h, l0.cs, l0.ss
+	return ws
 }
 
 // Dim returns the workspace's d.
@@ -85,8 +102,8 @@ func (ws *Workspace) RootFactor(a, f, g []float64) Shape {
 	}
 	clear(f)
 	clear(g)
-	ws.addSpectral(f, ws.f, 1)
-	ws.addSpectral(g, ws.h, 1)
+	ws.addSpectral(f, ws.w, ws.f, 1)
+	ws.addSpectral(g, ws.w, ws.h, 1)
 	mirror(f, d)
 	mirror(g, d)
 	return Root
@@ -156,11 +173,11 @@ func mirror(m []float64, d int) {
 // triangle (the accumulators of this package are upper triangles).
 func Mirror(m []float64, d int) { mirror(m[:d*d], d) }
 
-// form writes the upper triangle of M = F^T B F into ws.w (B read in
-// full: callers pass symmetric matrices stored in full).
-func (ws *Workspace) form(f []float64, shape Shape, b []float64) {
+// form writes the upper triangle of M = F^T B F into w (B read in full:
+// callers pass symmetric matrices stored in full).
+func (ws *Workspace) form(w, f []float64, shape Shape, b []float64) {
 	d := ws.d
-	x, w := ws.x, ws.w
+	x := ws.x
 	b, f = b[:d*d], f[:d*d]
 	clear(x)
 	// X = B F by rows: X[r,:] += B[r][k] F[k,:] (F[k, c] = 0 for c > k
@@ -204,12 +221,12 @@ func (ws *Workspace) form(f []float64, shape Shape, b []float64) {
 // from the eigenvalues of M alone (eigenvalues at or below ZeroCut times
 // the largest count as zero). It returns NaN for non-finite input.
 func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
-	ws.form(f, shape, b)
+	ws.form(ws.w, f, shape, b)
 	tred2(ws.w, ws.lam, ws.off, ws.d, false)
 	if !tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, ws.d, false) {
 		return math.NaN()
 	}
-	cut := ws.cut()
+	cut := cutOf(ws.lam)
 	var t float64
 	for _, l := range ws.lam {
 		if l > cut {
@@ -225,11 +242,11 @@ func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 // (about 1e-8 |M|^{1/2} each) would otherwise enter the trace.
 const ZeroCut = 1e-14
 
-// cut returns ZeroCut times the largest eigenvalue in ws.lam (0 if none
-// is positive).
-func (ws *Workspace) cut() float64 {
+// cutOf returns ZeroCut times the largest of the eigenvalues lam (0 if
+// none is positive).
+func cutOf(lam []float64) float64 {
 	var top float64
-	for _, l := range ws.lam {
+	for _, l := range lam {
 		top = math.Max(top, l)
 	}
 	return ZeroCut * top
@@ -240,31 +257,55 @@ func (ws *Workspace) cut() float64 {
 // drops as zero: M^{-1/2} is then the pseudo-inverse root, and the
 // gradient that of a nearby definite matrix).
 func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
-	ws.form(f, shape, b)
-	tred2(ws.w, ws.lam, ws.off, ws.d, true)
-	if !tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, ws.d, true) {
-		for k := range ws.f {
-			ws.f[k], ws.h[k] = math.NaN(), math.NaN()
-		}
-		return math.NaN()
+	bs := [Lanes][]float64{b}
+	t := ws.EigenLanes(f, shape, &bs, 1)
+	return t[0]
+}
+
+// EigenLanes is Eigen for the n <= Lanes matrices bs[:n] against the same
+// factor f: lane k keeps the decomposition of M_k = F^T B_k F for the
+// Lane variants of AddRoot and AddInvMap, and t[k] = tr M_k^{1/2}. The
+// QL iterations of the n pairs run interleaved (tqlLanes), which hides
+// most of their latency; each lane's results are those of Eigen on its
+// matrix, bit for bit.
+func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	d := ws.d
+	var ps [qlLanes]qlProblem
+	for k := 0; k < n; k++ {
+		ln := &ws.ln[k]
+		ws.form(ln.w, f, shape, bs[k])
+		tred2(ln.w, ln.lam, ln.off, d, true)
+		ps[k] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
 	}
-	cut := ws.cut()
-	var t float64
-	for k, l := range ws.lam {
-		if l > cut {
-			s := math.Sqrt(l)
-			ws.f[k], ws.h[k] = s, 1/s
-			t += s
-		} else {
-			ws.f[k], ws.h[k] = 0, 0
+	ok := tqlLanes(&ps, n, d, true)
+	for k := 0; k < n; k++ {
+		ln := &ws.ln[k]
+		if !ok[k] {
+			for q := range ln.f {
+				ln.f[q], ln.h[q] = math.NaN(), math.NaN()
+			}
+			t[k] = math.NaN()
+			continue
 		}
+		cut := cutOf(ln.lam)
+		var tk float64
+		for q, l := range ln.lam {
+			if l > cut {
+				s := math.Sqrt(l)
+				ln.f[q], ln.h[q] = s, 1/s
+				tk += s
+			} else {
+				ln.f[q], ln.h[q] = 0, 0
+			}
+		}
+		t[k] = tk
 	}
 	return t
 }
 
-// addSpectral adds c * sum_k v[k] V_k V_k^T (V_k the rows of ws.w) to
-// the upper triangle of s.
-func (ws *Workspace) addSpectral(s, v []float64, c float64) {
+// addSpectral adds c * sum_k v[k] V_k V_k^T (V_k the rows of w) to the
+// upper triangle of s.
+func (ws *Workspace) addSpectral(s, w, v []float64, c float64) {
 	d := ws.d
 	s = s[:d*d]
 	for k := 0; k < d; k++ {
@@ -272,7 +313,7 @@ func (ws *Workspace) addSpectral(s, v []float64, c float64) {
 		if a == 0 {
 			continue
 		}
-		vk := ws.w[k*d : k*d+d]
+		vk := w[k*d : k*d+d]
 		for r, x := range vk {
 			t := a * x
 			sr := s[r*d+r : r*d+d]
@@ -288,43 +329,55 @@ func (ws *Workspace) addSpectral(s, v []float64, c float64) {
 // AddRoot adds c M^{1/2} (of the last Eigen) to the upper triangle of s.
 // Summed over pairs and sandwiched once by AddSandwich it gives the sum of
 // c T^{AB}: T^{AB} = G^T M^{1/2} G.
-func (ws *Workspace) AddRoot(s []float64, c float64) { ws.addSpectral(s, ws.f, c) }
+func (ws *Workspace) AddRoot(s []float64, c float64) { ws.AddRootLane(0, s, c) }
+
+// AddRootLane is AddRoot for lane k of the last EigenLanes.
+func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
+	ws.addSpectral(s, ws.ln[k].w, ws.ln[k].f, c)
+}
 
 // AddInvMap adds c T^{BA} = c F M^{-1/2} F^T (of the last Eigen, f its
 // factor) to the upper triangle of out.
 func (ws *Workspace) AddInvMap(out, f []float64, shape Shape, c float64) {
+	ws.AddInvMapLane(0, out, f, shape, c)
+}
+
+// AddInvMapLane is AddInvMap for lane k of the last EigenLanes (f its
+// factor).
+func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float64) {
 	d := ws.d
+	w, h := ws.ln[k].w, ws.ln[k].h
 	f, out = f[:d*d], out[:d*d]
-	// U_k = F V_k, the rows of ws.x.
-	for k := 0; k < d; k++ {
-		vk := ws.w[k*d : k*d+d]
-		uk := ws.x[k*d : k*d+d]
-		for r := range uk {
+	// U_q = F V_q, the rows of ws.x.
+	for q := 0; q < d; q++ {
+		vq := w[q*d : q*d+d]
+		uq := ws.x[q*d : q*d+d]
+		for r := range uq {
 			fr := f[r*d : r*d+d]
 			if shape == Lower {
 				fr = fr[:r+1]
 			}
-			v := vk[:len(fr)]
+			v := vq[:len(fr)]
 			var s float64
-			for q, x := range fr {
-				s += x * v[q]
+			for p, x := range fr {
+				s += x * v[p]
 			}
-			uk[r] = s
+			uq[r] = s
 		}
 	}
-	for k := 0; k < d; k++ {
-		uk := ws.x[k*d : k*d+d]
-		a := c * ws.h[k]
+	for q := 0; q < d; q++ {
+		uq := ws.x[q*d : q*d+d]
+		a := c * h[q]
 		if a == 0 {
 			continue
 		}
-		for r, x := range uk {
+		for r, x := range uq {
 			t := a * x
 			or := out[r*d+r : r*d+d]
-			ur := uk[r:]
+			ur := uq[r:]
 			ur = ur[:len(or)]
-			for q, y := range ur {
-				or[q] += t * y
+			for p, y := range ur {
+				or[p] += t * y
 			}
 		}
 	}
