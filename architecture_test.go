@@ -17,16 +17,18 @@ import (
 var layers = map[string][]string{
 	"engine":                    {"engine/pairkernel"},
 	"engine/pairkernel":         {},
-	"engine/backendtest":        {"engine"},
-	"engine/hypernymy":          {"engine", "engine/pairkernel"},
+	"engine/emds":               {"engine", "engine/iterate", "engine/pairkernel"},
+	"engine/iterate":            {},
+	"engine/backendtest":        {"engine", "engine/emds"},
+	"engine/hypernymy":          {"engine", "engine/emds", "engine/iterate", "engine/pairkernel"},
 	"engine/words":              {"engine", "engine/pairkernel"},
 	"assets":                    {},
 	"outfile":                   {},
 	"datasets":                  {"engine", "assets", "engine/words", "outfile"},
-	"gpucompute":                {"engine"},
-	"render":                    {"engine", "datasets", "outfile"},
-	"ui/cli":                    {"engine", "engine/backendtest", "engine/hypernymy", "engine/words", "datasets", "gpucompute", "render", "ui/fit", "internal/cputime", "outfile"},
-	"ui":                        {"engine", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen", "ui/prefstore", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
+	"gpucompute":                {"engine", "engine/emds"},
+	"render":                    {"engine", "engine/emds", "datasets", "outfile"},
+	"ui/cli":                    {"engine", "engine/emds", "engine/backendtest", "engine/hypernymy", "engine/words", "datasets", "gpucompute", "render", "ui/fit", "internal/cputime", "outfile"},
+	"ui":                        {"engine", "engine/emds", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen", "ui/prefstore", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
 	".":                         {"ui", "ui/cli"},
 	"ui/internal/cleanlocale":   {},
 	"ui/prefstore":              {"outfile"},
@@ -39,14 +41,14 @@ var layers = map[string][]string{
 	// (frame loop, overlays, tooltips), widget (canvas and charts) and one
 	// package per side tab; ui above is the only package that knows
 	// every tab.
-	"ui/fit":           {"engine", "engine/hypernymy", "datasets", "gpucompute", "render"},
-	"ui/view":          {"engine", "datasets", "render", "ui/fit"},
+	"ui/fit":           {"engine", "engine/emds", "engine/hypernymy", "datasets", "gpucompute", "render"},
+	"ui/view":          {"engine", "engine/emds", "datasets", "render", "ui/fit"},
 	"ui/widget":        {"engine/hypernymy", "ui/view"},
 	"ui/tab/data":      {"datasets", "ui/fit"},
 	"ui/tab/model":     {"ui/fit"},
 	"ui/tab/display":   {"ui/fit"},
-	"ui/tab/geodesic":  {"engine", "render", "ui/view", "ui/widget"},
-	"ui/tab/explore":   {"engine", "datasets", "render", "ui/fit", "ui/view", "ui/widget"},
+	"ui/tab/geodesic":  {"engine", "engine/emds", "render", "ui/view", "ui/widget"},
+	"ui/tab/explore":   {"engine", "engine/emds", "datasets", "render", "ui/fit", "ui/view", "ui/widget"},
 	"ui/tab/relations": {"engine", "engine/hypernymy", "datasets", "ui/fit", "ui/view", "ui/widget"},
 
 	// Helpers shared by several packages.
@@ -59,6 +61,7 @@ var layers = map[string][]string{
 // the GL backend free of Fyne (the app hands it fyne.DoAndWait instead).
 var forbidden = map[string][]string{
 	"engine":            {"fyne.io/", "github.com/go-gl/"},
+	"engine/emds":       {"fyne.io/", "github.com/go-gl/"},
 	"engine/hypernymy":  {"fyne.io/", "github.com/go-gl/"},
 	"engine/words":      {"fyne.io/", "github.com/go-gl/"},
 	"engine/pairkernel": {"fyne.io/", "github.com/go-gl/"},

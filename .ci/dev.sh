@@ -11,15 +11,14 @@
 # from PATH when it is >= the go.mod version, else its toolchain module
 # (golang.org/toolchain) is downloaded into ~/.cache/burescope/go from the
 # Go module proxy: the first entry of $GOPROXY, else of `go env GOPROXY`
-# of any installed (older) go, else $BURESCOPE_GOPROXY (below).
+# of any installed (older) go, else of the Go of the distribution's
+# packages (golang-go, installed for this when run as root); when none
+# names a proxy it asks for one ($GOPROXY).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO_WANT=1.26.8   # toolchain downloaded when no suitable go is installed
 GO_MIN=1.26      # go.mod's go directive
-# The module proxy used when neither $GOPROXY nor an installed go names
-# one: Go's own default. Set BURESCOPE_GOPROXY to use another.
-BURESCOPE_GOPROXY="${BURESCOPE_GOPROXY:-https://proxy.golang.org}"
 APT_PKGS="ca-certificates curl unzip gcc libc6-dev pkg-config libgl1-mesa-dev libegl-dev
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
   libxkbcommon-dev xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0
@@ -51,8 +50,9 @@ version_ge() { # version_ge 1.26.8 1.24 -> true
 }
 
 # go_proxy prints the module proxy to fetch the toolchain from: the first
-# entry of GOPROXY (the environment's, else an installed go's), or
-# BURESCOPE_GOPROXY when that names none ("direct"); it fails on "off".
+# entry of GOPROXY (the environment's, else an installed go's, else that
+# of the distribution's own Go package); it fails, asking for one, when
+# none names a proxy.
 go_proxy() {
   local p="${GOPROXY:-}" g
   if [ -z "$p" ]; then
@@ -62,10 +62,19 @@ go_proxy() {
       [ -n "$p" ] && break
     done
   fi
+  if [ -z "$p" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    log "asking the distribution's Go (golang-go) for its module proxy"
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends golang-go >/dev/null 2>&1 || true
+    for g in /usr/lib/go/bin/go /usr/bin/go; do
+      [ -x "$g" ] || continue
+      p=$("$g" env GOPROXY 2>/dev/null || true)
+      [ -n "$p" ] && break
+    done
+  fi
   p="${p%%[,|]*}"
   case "$p" in
     off) log "GOPROXY is off: install Go >= $GO_MIN yourself"; return 1 ;;
-    ""|direct) p="$BURESCOPE_GOPROXY" ;;
+    ""|direct) log "no Go module proxy known: set GOPROXY (e.g. the one your Go installation uses) and run again"; return 1 ;;
   esac
   printf '%s\n' "${p%/}"
 }

@@ -1,11 +1,10 @@
 package datasets
 
 import (
+	"burescope/engine"
 	"bytes"
 	"math/rand/v2"
 	"testing"
-
-	"burescope/engine"
 )
 
 func BenchmarkLoadPISA(b *testing.B) {

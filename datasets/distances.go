@@ -1,12 +1,11 @@
 package datasets
 
 import (
+	"burescope/engine"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
-
-	"burescope/engine"
 )
 
 // SymmetryTol is the relative tolerance for a symmetric distance matrix:

@@ -1,14 +1,13 @@
 package datasets
 
 import (
+	"burescope/engine"
 	"math"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"burescope/engine"
 )
 
 // StandardizeRatio is the threshold of the automatic standardisation rule:

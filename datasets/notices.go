@@ -36,3 +36,11 @@ func (d *Dataset) Notices() []string {
 	}
 	return out
 }
+
+// label returns labels[i], or "" when there are no labels.
+func label(labels []string, i int) string {
+	if i < len(labels) {
+		return labels[i]
+	}
+	return ""
+}

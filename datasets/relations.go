@@ -1,10 +1,9 @@
 package datasets
 
 import (
+	"burescope/engine"
 	"strings"
 	"unicode"
-
-	"burescope/engine"
 )
 
 // relationHeaderWords are the words of usual column names in a relations

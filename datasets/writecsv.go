@@ -2,12 +2,11 @@ package datasets
 
 import (
 	"bufio"
+	"burescope/engine"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-
-	"burescope/engine"
 )
 
 // WriteDistancesCSV writes the n x n distance matrix whose packed upper

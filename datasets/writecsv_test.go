@@ -1,14 +1,13 @@
 package datasets
 
 import (
+	"burescope/engine"
 	"bytes"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
-
-	"burescope/engine"
 )
 
 // TestDistancesRoundTrip writes a matrix with WriteDistancesCSV (awkward

@@ -1,53 +1,50 @@
-// Package engine is the numerical core of Burescope: elliptical measures,
-// the 2-Wasserstein (Bures) geometry between them, and elliptical MDS.
+// Package engine is the 2-Wasserstein geometry of elliptical
+// distributions on which the rest of Burescope is built: measures, the
+// Bures metric between their scales, transport maps, geodesics,
+// barycenters, similarities, projections and nearest neighbours.
+// Fitting lives in the sub-packages: elliptical MDS in engine/emds,
+// training from relations in engine/hypernymy, from text in engine/words.
 //
-// Everything here is plain Go on plain values (slices of float64 and small
-// structs); gonum is used where it does real work (eigendecompositions,
-// classical MDS). The package imports nothing from Fyne or OpenGL: GPU
-// backends live in gpucompute and implement the Backend interface defined
-// here, and drawing lives in render.
+// # Measures
 //
-// Conventions used across the package:
-//   - A d x d matrix is a []float64 of length d*d in row-major order.
-//   - An elliptical measure mu(c, C) has mean c and PSD scale C = L L^T
-//     (+ eps I). Its covariance is tau*C where tau is the family's constant
-//     (gaussian 1, uniform on the ellipsoid 1/(d+2)).
-//   - W2^2(mu_a, mu_b) = |a-b|^2 + tau * Bures^2(A, B).
+// An elliptical measure mu(a, A) has a mean a and a positive
+// semi-definite scale A; its covariance is tau*A, where tau is the
+// family's constant (Family: gaussian 1, uniform on the ellipsoid
+// 1/(d+2)). A trained model keeps a factor L with A = L L^T (+ eps I),
+// which keeps A PSD under any gradient step. An Embedding is n such
+// measures of one family and dimension, flattened: a d x d matrix is a
+// []float64 of length d*d in row-major order, and pair arrays are packed
+// upper triangles (PairIndex).
 //
-// The formulas follow Muzellec & Cuturi, "Generalizing Point Embeddings
-// using the Wasserstein Space of Elliptical Distributions" (NeurIPS 2018).
+// # Distances
 //
-// # Map of the package
+// The 2-Wasserstein distance between two measures of one family is
 //
-// Geometry (exact references, any d, rank-deficient scales included):
-//   - measure.go: Family (tau), Measure, Embedding.
-//   - sqrtm.go: PSD square roots and inverse roots (eigendecomposition;
-//     closed forms for d = 2, 3).
-//   - bures.go: Bures^2, W2^2, W2, DistanceMatrix.
-//   - transport.go: transport maps T^{AB} (both formulas).
-//   - geodesic.go: geodesics for any real t, metric derivative, Riemannian
-//     and factor steps.
-//   - grad.go: gradients of W2^2 and W2 in the (I - T) L form.
-//   - similarity.go: pseudo dot product [mu:nu], Bures cosine, mixture
-//     cosine S_B, with gradients.
-//   - newton_schulz.go: batched Newton-Schulz roots and the two-run trick;
-//     accuracy table and defaults in docs/newton-schulz.md.
+//	W2^2(mu_a, mu_b) = |a - b|^2 + tau * Bures^2(A, B),
+//	Bures^2(A, B)    = tr A + tr B - 2 tr (A^{1/2} B A^{1/2})^{1/2}.
 //
-// Elliptical MDS (docs/mds.md):
-//   - backend.go: the Backend interface (stress + gradient), Problem, State.
-//   - cpu_backend.go, pairs_d2*.go, pairs_d3*.go, pairs_general.go: the CPU
-//     backend (closed forms, AVX2 for d = 2 and 3, fixed-block reduction so results
-//     do not depend on the thread count); engine/backendtest holds the
-//     conformance suite every Backend (CPU, gpucompute's GL) passes.
-//   - problem.go, optimizer.go, optim.go, init.go, pointmds.go, stress.go,
-//     snapshot.go: normalisation, the step-wise optimiser publishing
-//     immutable Snapshots, Adam/GD/Adagrad, classical-MDS and Wishart
-//     initialisation, the point-MDS baseline, stress reports.
-//   - procrustes.go: orthogonal Procrustes alignment (rotation or
-//     reflection + translation, no scaling); snapshots carry the point-MDS
-//     baseline's means aligned to their own (Snapshot.PointMeans).
+// Everything else follows from the square root in the last term: the
+// transport map T^{AB} = A^{-1/2} (A^{1/2} B A^{1/2})^{1/2} A^{-1/2}
+// pushes mu_a onto mu_b, its derivative gives the gradient
+// dBures^2/dA = I - T^{AB}, and t -> ((1-t) I + t T)A((1-t) I + t T) is
+// the geodesic, defined for any real t (extrapolation is marked where
+// the interpolant leaves the PSD cone). The square roots are exact
+// eigendecompositions (closed forms for d = 2 and 3) or, where speed
+// matters more than the last digits, Newton-Schulz iterations whose
+// accuracy docs/newton-schulz.md tabulates. The distances of a whole
+// embedding are computed in a scaled form (ScaledDistances), so that no
+// magnitude a float64 holds overflows or underflows on the way.
 //
-// Trained embeddings: project.go (planes: PCA, an item's axes, a mean
-// difference) and neighbors.go (k-NN by W2, dot product, cosines).
-// Training from relations lives in the sub-package engine/hypernymy.
+// # Similarities and planes
+//
+// The pseudo dot product [mu : nu] = <a, b> + tr (A^{1/2} B A^{1/2})^{1/2}
+// and the cosines built from it score trained embeddings; Neighbors ranks
+// an embedding's items by any of them, and the projections (PCA, an
+// item's axes, a mean difference) draw a d-dimensional embedding on a
+// plane. Procrustes aligns two point sets by a rotation or reflection.
+//
+// The formulas and their sources are in docs/math.md; they follow
+// Muzellec & Cuturi, "Generalizing Point Embeddings using the Wasserstein
+// Space of Elliptical Distributions" (NeurIPS 2018). The package is plain
+// Go on plain values and imports nothing from Fyne or OpenGL.
 package engine

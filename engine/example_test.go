@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // W2 between two gaussians with diagonal scales: the squared distance of
@@ -52,11 +53,11 @@ func ExampleNewOptimizer() {
 			dist[engine.PairIndex(n, i, j)] = math.Hypot(pts[i][0]-pts[j][0], pts[i][1]-pts[j][1])
 		}
 	}
-	opt := engine.DefaultOptions() // d = 2, gaussian, Adam, classical-MDS start
+	opt := emds.DefaultOptions() // d = 2, gaussian, Adam, classical-MDS start
 	opt.MaxIter = 2000
-	b := engine.NewCPUBackend(1)
+	b := emds.NewCPUBackend(1)
 	defer b.Close()
-	o, err := engine.NewOptimizer(n, dist, opt, b)
+	o, err := emds.NewOptimizer(n, dist, opt, b)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -252,3 +252,10 @@ func JacobiEigen(a []float64, d int, v, l []float64) {
 		l[i] = a[i*d+i]
 	}
 }
+
+// PairIndex returns the position of the unordered pair (i, j), i < j < n,
+// in a packed upper triangle stored row by row: the layout of every pair
+// array of Burescope (distances, weights, MDS problems).
+func PairIndex(n, i, j int) int {
+	return i*(2*n-i-1)/2 + (j - i - 1)
+}

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // selfTestTol is the relative agreement with the CPU backend the self-test
@@ -15,11 +15,11 @@ const selfTestTol = 1e-4
 
 // Auto returns a GL backend when a 4.3 compute context comes up, passes
 // SelfTest and runs on a GPU (or opts.AllowSoftware is set), else
-// engine.NewCPUBackend(0). The string says which backend
+// emds.NewCPUBackend(0). The string says which backend
 // runs and, for the CPU, in one line why GL was not used; callers print
 // it. The error is non-nil only for invalid options (an unknown
 // Options.Context), never because GL is missing.
-func Auto(opts Options) (engine.Backend, string, error) {
+func Auto(opts Options) (emds.Backend, string, error) {
 	switch opts.Context {
 	case "", "auto", "egl", "glfw":
 	default:
@@ -27,15 +27,15 @@ func Auto(opts Options) (engine.Backend, string, error) {
 	}
 	b, err := New(opts)
 	if err != nil {
-		return engine.NewCPUBackend(0), "cpu: OpenGL compute unavailable: " + err.Error(), nil
+		return emds.NewCPUBackend(0), "cpu: OpenGL compute unavailable: " + err.Error(), nil
 	}
 	if err := SelfTest(b); err != nil {
 		b.Close()
-		return engine.NewCPUBackend(0), "cpu: OpenGL backend failed its self-test: " + err.Error(), nil
+		return emds.NewCPUBackend(0), "cpu: OpenGL backend failed its self-test: " + err.Error(), nil
 	}
 	if info := b.Info(); info.Software() && !opts.AllowSoftware {
 		b.Close()
-		return engine.NewCPUBackend(0), "cpu: the OpenGL renderer (" + info.Renderer +
+		return emds.NewCPUBackend(0), "cpu: the OpenGL renderer (" + info.Renderer +
 			") is a software rasteriser, slower than the CPU backend here; --backend gl forces it", nil
 	}
 	return b, "gl: " + b.Info().String(), nil
@@ -45,16 +45,16 @@ func Auto(opts Options) (engine.Backend, string, error) {
 // into b, evaluates stress and gradients, and compares them with the CPU
 // backend to 1e-4 relative. The problem stays loaded afterwards: callers
 // Load their own.
-func SelfTest(b engine.Backend) error {
+func SelfTest(b emds.Backend) error {
 	rng := rand.New(rand.NewPCG(2018, 12))
 	for _, d := range []int{2, 3} {
 		n := 37
-		p := &engine.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2), Weights: make([]float64, n*(n-1)/2)}
+		p := &emds.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2), Weights: make([]float64, n*(n-1)/2)}
 		for k := range p.Dist {
 			p.Dist[k] = 3 * rng.Float64()
 			p.Weights[k] = 0.5 + rng.Float64()
 		}
-		s := engine.State{Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+		s := emds.State{Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
 		for k := range s.Means {
 			s.Means[k] = rng.NormFloat64()
 		}
@@ -78,7 +78,7 @@ func SelfTest(b engine.Backend) error {
 				}
 			}
 		}
-		cpu := engine.NewCPUBackend(1)
+		cpu := emds.NewCPUBackend(1)
 		if err := cpu.Load(p); err != nil {
 			return err
 		}
@@ -113,8 +113,8 @@ func SelfTest(b engine.Backend) error {
 	return nil
 }
 
-func evalFull(b engine.Backend, s engine.State, n, d int) (float64, engine.Gradient, error) {
-	g := engine.Gradient{Means: make([]float64, n*d), Scales: make([]float64, n*d*d), PerPoint: make([]float64, n)}
+func evalFull(b emds.Backend, s emds.State, n, d int) (float64, emds.Gradient, error) {
+	g := emds.Gradient{Means: make([]float64, n*d), Scales: make([]float64, n*d*d), PerPoint: make([]float64, n)}
 	v, err := b.Evaluate(context.Background(), s, &g)
 	return v, g, err
 }

@@ -5,23 +5,23 @@ import (
 	"strings"
 	"testing"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // wrongBackend is the CPU backend with its stress off by 1%: SelfTest
 // must reject it.
-type wrongBackend struct{ *engine.CPUBackend }
+type wrongBackend struct{ *emds.CPUBackend }
 
-func (w wrongBackend) Evaluate(ctx context.Context, s engine.State, g *engine.Gradient) (float64, error) {
+func (w wrongBackend) Evaluate(ctx context.Context, s emds.State, g *emds.Gradient) (float64, error) {
 	v, err := w.CPUBackend.Evaluate(ctx, s, g)
 	return v * 1.01, err
 }
 
 func TestSelfTest(t *testing.T) {
-	if err := SelfTest(engine.NewCPUBackend(1)); err != nil {
+	if err := SelfTest(emds.NewCPUBackend(1)); err != nil {
 		t.Errorf("the CPU backend fails the self-test against itself: %v", err)
 	}
-	err := SelfTest(wrongBackend{engine.NewCPUBackend(1)})
+	err := SelfTest(wrongBackend{emds.NewCPUBackend(1)})
 	if err == nil || !strings.Contains(err.Error(), "stress") {
 		t.Errorf("a backend 1%% off passes the self-test (err = %v)", err)
 	}

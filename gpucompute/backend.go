@@ -9,14 +9,15 @@ import (
 	"strings"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 
 	"github.com/go-gl/gl/v4.3-core/gl"
 )
 
 // MaxDim is the largest embedding dimension the GL stress and geodesic
-// kernels handle (engine.MaxDim). Up to JacobiMaxDim their matrix roots
+// kernels handle (emds.MaxDim). Up to JacobiMaxDim their matrix roots
 // are cyclic Jacobi eigendecompositions; above it, and in every
-// dimension with Options.Roots = engine.RootsNewtonSchulz, the coupled
+// dimension with Options.Roots = emds.RootsNewtonSchulz, the coupled
 // Newton-Schulz iteration (docs/newton-schulz.md).
 const MaxDim = 16
 
@@ -40,11 +41,11 @@ type Options struct {
 	// window through OnMainThread, and prefers EGL.
 	OnMainThread func(func())
 	// Roots picks the matrix-root method of the stress and geodesic
-	// kernels: engine.RootsEigen ("" too) uses the d = 2 closed form and
+	// kernels: emds.RootsEigen ("" too) uses the d = 2 closed form and
 	// Jacobi eigendecompositions up to JacobiMaxDim and Newton-Schulz
-	// above; engine.RootsNewtonSchulz uses Newton-Schulz in every
+	// above; emds.RootsNewtonSchulz uses Newton-Schulz in every
 	// dimension (a fidelity study of the paper's algorithm).
-	Roots engine.RootMethod
+	Roots emds.RootMethod
 	// NS is the Newton-Schulz iteration cap and residual tolerance (zero
 	// value: engine.DefaultNSIters, engine.DefaultNSTol; a negative Tol
 	// runs exactly MaxIter iterations). The tolerance is raised to the
@@ -91,9 +92,9 @@ func (i Info) Software() bool {
 }
 
 // Backend evaluates the elliptical-MDS stress with OpenGL 4.3 compute
-// shaders. It implements engine.Backend; see the package documentation for
+// shaders. It implements emds.Backend; see the package documentation for
 // the layout and the threading model. Methods must not be called
-// concurrently (engine.Backend's contract), but any goroutine may call them.
+// concurrently (emds.Backend's contract), but any goroutine may call them.
 type Backend struct {
 	th   *glThread
 	ctx  glContext
@@ -218,11 +219,11 @@ func (b *Backend) probe(opts Options) error {
 			b.info.FP64Supported = true
 		}
 	}
-	roots, err := engine.ParseRootMethod(string(opts.Roots))
+	roots, err := emds.ParseRootMethod(string(opts.Roots))
 	if err != nil {
 		return fmt.Errorf("gpucompute: %w", err)
 	}
-	b.ns = roots == engine.RootsNewtonSchulz
+	b.ns = roots == emds.RootsNewtonSchulz
 	b.nsOpt = opts.NS
 	if b.nsOpt.MaxIter <= 0 {
 		b.nsOpt.MaxIter = engine.DefaultNSIters
@@ -265,7 +266,7 @@ func (b *Backend) key(name string, d int) programKey {
 
 // usesNS reports whether the kernels of dimension d compute their roots
 // by Newton-Schulz: always above JacobiMaxDim, and in every dimension
-// with Options.Roots = engine.RootsNewtonSchulz.
+// with Options.Roots = emds.RootsNewtonSchulz.
 func (b *Backend) usesNS(d int) bool { return b.ns || d > JacobiMaxDim }
 
 // closedForm2 reports whether dimension d runs the d = 2 closed-form
@@ -274,19 +275,19 @@ func (b *Backend) closedForm2(d int) bool { return d == 2 && !b.ns }
 
 // Roots returns the root method chosen in Options (the kernels above
 // JacobiMaxDim use Newton-Schulz either way; RootsAt says which one runs).
-func (b *Backend) Roots() engine.RootMethod {
+func (b *Backend) Roots() emds.RootMethod {
 	if b.ns {
-		return engine.RootsNewtonSchulz
+		return emds.RootsNewtonSchulz
 	}
-	return engine.RootsEigen
+	return emds.RootsEigen
 }
 
 // RootsAt returns the root method the kernels of dimension d use.
-func (b *Backend) RootsAt(d int) engine.RootMethod {
+func (b *Backend) RootsAt(d int) emds.RootMethod {
 	if b.usesNS(d) {
-		return engine.RootsNewtonSchulz
+		return emds.RootsNewtonSchulz
 	}
-	return engine.RootsEigen
+	return emds.RootsEigen
 }
 
 // Info describes the context and precision of the backend.
@@ -337,7 +338,7 @@ func (b *Backend) kernels(d int) (prep, pairs string) {
 // Load validates p, compiles the kernels for its dimension and uploads the
 // distances (and weights) once, as tiles split into chunks that each fit
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE.
-func (b *Backend) Load(p *engine.Problem) error {
+func (b *Backend) Load(p *emds.Problem) error {
 	if b.closed {
 		return errClosed
 	}
@@ -350,7 +351,7 @@ func (b *Backend) Load(p *engine.Problem) error {
 	return b.th.call(func() error { return b.load(p) })
 }
 
-func (b *Backend) load(p *engine.Problem) error {
+func (b *Backend) load(p *emds.Problem) error {
 	b.n, b.d, b.tau, b.weighted = 0, 0, 0, false
 	for k := range b.chunks {
 		b.chunks[k].dist.free()
@@ -512,9 +513,9 @@ func uploadStage(buf *ssbo, r *realSlice) error {
 // dispatch (small dispatches leave llvmpipe threads idle at their ends).
 const dispatchBlocks = 96
 
-// Evaluate implements engine.Backend: it uploads the state, runs the
+// Evaluate implements emds.Backend: it uploads the state, runs the
 // kernels and reads back the stress and the requested gradients.
-func (b *Backend) Evaluate(ctx context.Context, s engine.State, g *engine.Gradient) (float64, error) {
+func (b *Backend) Evaluate(ctx context.Context, s emds.State, g *emds.Gradient) (float64, error) {
 	if b.closed {
 		return 0, errClosed
 	}
@@ -551,7 +552,7 @@ func (b *Backend) Evaluate(ctx context.Context, s engine.State, g *engine.Gradie
 	return stress, err
 }
 
-func (b *Backend) evaluate(ctx context.Context, s engine.State, g *engine.Gradient) (float64, error) {
+func (b *Backend) evaluate(ctx context.Context, s emds.State, g *emds.Gradient) (float64, error) {
 	n, d := b.n, b.d
 	dirac := s.Scales == nil
 	u := b.unit

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"burescope/engine"
 	"burescope/engine/backendtest"
+	"burescope/engine/emds"
 )
 
 // TestConformanceFP64 runs the engine's shared backend suite (gonum
@@ -22,7 +22,7 @@ func TestConformanceFP64(t *testing.T) {
 	} else {
 		b.Close()
 	}
-	open := func() (engine.Backend, error) { return New(Options{FP64: true}) }
+	open := func() (emds.Backend, error) { return New(Options{FP64: true}) }
 	for _, r := range backendtest.Suite(open, 1e-10, backendtest.Cases, testing.Short()) {
 		t.Run(r.Case, func(t *testing.T) {
 			if r.Skipped {
@@ -38,7 +38,7 @@ func TestConformanceFP64(t *testing.T) {
 	}
 }
 
-// TestParityWithCPU compares the GL backend with engine.NewCPUBackend on
+// TestParityWithCPU compares the GL backend with emds.NewCPUBackend on
 // random problems: 1e-5 relative in float32, 1e-10 in float64.
 func TestParityWithCPU(t *testing.T) {
 	cases := []problemCase{
@@ -69,7 +69,7 @@ func TestParityWithCPU(t *testing.T) {
 		for _, c := range cases {
 			t.Run(prec+"/"+c.name, func(t *testing.T) {
 				p, s := makeProblem(c)
-				cpu := engine.NewCPUBackend(2)
+				cpu := emds.NewCPUBackend(2)
 				if err := cpu.Load(p); err != nil {
 					t.Fatal(err)
 				}
@@ -145,7 +145,7 @@ func TestBufferTooLarge(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") {
 		t.Fatalf("Load with a 1 KiB limit: err = %v, want a GL_MAX_SHADER_STORAGE_BLOCK_SIZE error", err)
 	}
-	if _, err := b.Evaluate(context.Background(), engine.State{Means: make([]float64, 200)}, nil); err == nil {
+	if _, err := b.Evaluate(context.Background(), emds.State{Means: make([]float64, 200)}, nil); err == nil {
 		t.Errorf("Evaluate after a failed Load: no error")
 	}
 }
@@ -154,20 +154,20 @@ func TestBufferTooLarge(t *testing.T) {
 func TestErrors(t *testing.T) {
 	b := newBackend(t, Options{})
 	ctx := context.Background()
-	if _, err := b.Evaluate(ctx, engine.State{}, nil); err == nil {
+	if _, err := b.Evaluate(ctx, emds.State{}, nil); err == nil {
 		t.Error("Evaluate before Load: no error")
 	}
-	if err := b.Load(&engine.Problem{N: 3, Dim: MaxDim + 1, Tau: 1, Dist: make([]float64, 3)}); err == nil {
+	if err := b.Load(&emds.Problem{N: 3, Dim: MaxDim + 1, Tau: 1, Dist: make([]float64, 3)}); err == nil {
 		t.Errorf("Load with d = %d (above MaxDim): no error", MaxDim+1)
 	}
-	if err := b.Load(&engine.Problem{N: 3, Dim: 2, Tau: 1, Dist: []float64{1, math.NaN(), 1}}); err == nil {
+	if err := b.Load(&emds.Problem{N: 3, Dim: 2, Tau: 1, Dist: []float64{1, math.NaN(), 1}}); err == nil {
 		t.Error("Load with a NaN distance: no error")
 	}
 	p, s := makeProblem(problemCase{n: 10, d: 2, tau: 1, seed: 13})
 	if err := b.Load(p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Evaluate(ctx, s, &engine.Gradient{Scales: make([]float64, 3)}); err == nil {
+	if _, err := b.Evaluate(ctx, s, &emds.Gradient{Scales: make([]float64, 3)}); err == nil {
 		t.Error("short gradient slice: no error")
 	}
 	if _, err := New(Options{Context: "vulkan"}); err == nil {
@@ -243,7 +243,7 @@ func TestCancelMidRun(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	go func() { time.Sleep(2 * time.Millisecond); cancel2() }()
-	_, err = b.Evaluate(ctx2, s2, &engine.Gradient{Means: make([]float64, 2*p2.N)})
+	_, err = b.Evaluate(ctx2, s2, &emds.Gradient{Means: make([]float64, 2*p2.N)})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled 2 ms into a ~0.1 s run: err = %v, want context.Canceled", err)
 	}

@@ -6,15 +6,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/internal/cputime"
 )
 
 // benchProblem is a d = 2 problem with random distances and a random
 // state (scales L L^T + 0.1 I); timing does not depend on the values.
-func benchProblem(n, d int) (*engine.Problem, engine.State) {
+func benchProblem(n, d int) (*emds.Problem, emds.State) {
 	rng := rand.New(rand.NewPCG(uint64(n), 1))
-	p := &engine.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2)}
+	p := &emds.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2)}
 	for k := range p.Dist {
 		p.Dist[k] = 3 * rng.Float64()
 	}
@@ -33,9 +33,9 @@ func BenchmarkEvaluate(b *testing.B) {
 		p, s := benchProblem(n, 2)
 		for _, which := range []string{"cpu", "gl", "gl64"} {
 			b.Run(fmt.Sprintf("n=%d/d=2/%s", n, which), func(b *testing.B) {
-				var be engine.Backend
+				var be emds.Backend
 				if which == "cpu" {
-					be = engine.NewCPUBackend(0)
+					be = emds.NewCPUBackend(0)
 				} else {
 					be = newBackend(b, Options{FP64: which == "gl64"})
 				}
@@ -43,7 +43,7 @@ func BenchmarkEvaluate(b *testing.B) {
 				if err := be.Load(p); err != nil {
 					b.Fatal(err)
 				}
-				g := engine.Gradient{Means: make([]float64, n*2), Scales: make([]float64, n*4), PerPoint: make([]float64, n)}
+				g := emds.Gradient{Means: make([]float64, n*2), Scales: make([]float64, n*4), PerPoint: make([]float64, n)}
 				ctx := context.Background()
 				if _, err := be.Evaluate(ctx, s, &g); err != nil { // warm-up: first dispatch JIT-compiles
 					b.Fatal(err)

@@ -1,10 +1,9 @@
 package gpucompute
 
 import (
+	"burescope/engine"
 	"math"
 	"testing"
-
-	"burescope/engine"
 )
 
 // TestRealSlice checks the host staging conversions: float64 round-trips

@@ -1,4 +1,4 @@
-// Package gpucompute implements engine.Backend with OpenGL 4.3 compute
+// Package gpucompute implements emds.Backend with OpenGL 4.3 compute
 // shaders (github.com/go-gl/gl v4.3-core) for d = 1..16, and evaluates
 // batches of Wasserstein geodesics (Backend.Geodesics; `burescope
 // geodesic --backend gl`).
@@ -13,7 +13,7 @@
 //   - Auto(Options) returns a working GL backend that passed SelfTest
 //     against engine's CPU backend, or the CPU backend and a one-line
 //     reason. ui/cli's --backend auto and the desktop app use it.
-//   - Evaluate computes exactly what engine.CPUBackend computes, with the
+//   - Evaluate computes exactly what emds.CPUBackend computes, with the
 //     same guards (a pair with W = 0, or for d = 2 with
 //     tr (A^{1/2} B A^{1/2})^{1/2} = 0, contributes no gradient), to about
 //     1e-6 relative in float32 and 1e-12 in float64 for well-conditioned
@@ -26,7 +26,7 @@
 // Each Backend owns one goroutine locked to an OS thread
 // (runtime.LockOSThread) on which its GL context is current; every GL call
 // is a closure sent to it over a channel. Methods may be called from any
-// goroutine, one at a time (engine.Backend's contract).
+// goroutine, one at a time (emds.Backend's contract).
 //
 // # Contexts
 //
@@ -52,7 +52,7 @@
 // compiled once per (kernel, dimension, precision):
 //
 //   - prep2.comp + stress2.comp (d = 2): per-point record, then the closed
-//     form of docs/math.md with the accumulators of engine/pairs_d2.go.
+//     form of docs/math.md with the accumulators of engine/emds/pairs_d2.go.
 //   - roots.comp + stress.comp (d = 1, 3..16): per-point A^{1/2} and its
 //     (pseudo-)inverse, then per pair the root of A^{1/2} B A^{1/2}
 //     (linalg.glsl): cyclic Jacobi eigendecompositions up to JacobiMaxDim

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 var (
@@ -73,7 +74,7 @@ type problemCase struct {
 // makeProblem draws means N(0,1), scales L L^T + eps I and target
 // distances equal to W2 of a second random state, computed by the CPU
 // backend's reference-grade formulas (engine.W2).
-func makeProblem(c problemCase) (*engine.Problem, engine.State) {
+func makeProblem(c problemCase) (*emds.Problem, emds.State) {
 	rng := rand.New(rand.NewPCG(c.seed, 7))
 	st := randomState(rng, c)
 	other := randomState(rng, c)
@@ -83,7 +84,7 @@ func makeProblem(c problemCase) (*engine.Problem, engine.State) {
 			clear(st.Scales[i*dd : (i+1)*dd])
 		}
 	}
-	p := &engine.Problem{N: c.n, Dim: c.d, Tau: c.tau, Dist: make([]float64, c.n*(c.n-1)/2)}
+	p := &emds.Problem{N: c.n, Dim: c.d, Tau: c.tau, Dist: make([]float64, c.n*(c.n-1)/2)}
 	fam := engine.CustomFamily(c.tau)
 	d := c.d
 	for i := 0; i < c.n; i++ {
@@ -106,9 +107,9 @@ func makeProblem(c problemCase) (*engine.Problem, engine.State) {
 	return p, st
 }
 
-func randomState(rng *rand.Rand, c problemCase) engine.State {
+func randomState(rng *rand.Rand, c problemCase) emds.State {
 	n, d := c.n, c.d
-	s := engine.State{Means: make([]float64, n*d)}
+	s := emds.State{Means: make([]float64, n*d)}
 	for k := range s.Means {
 		s.Means[k] = rng.NormFloat64()
 	}
@@ -145,9 +146,9 @@ func randomState(rng *rand.Rand, c problemCase) engine.State {
 }
 
 // evalAll evaluates stress and every gradient.
-func evalAll(t testing.TB, b engine.Backend, s engine.State, n, d int) (float64, engine.Gradient) {
+func evalAll(t testing.TB, b emds.Backend, s emds.State, n, d int) (float64, emds.Gradient) {
 	t.Helper()
-	g := engine.Gradient{Means: make([]float64, n*d), Scales: make([]float64, n*d*d), PerPoint: make([]float64, n)}
+	g := emds.Gradient{Means: make([]float64, n*d), Scales: make([]float64, n*d*d), PerPoint: make([]float64, n)}
 	for k := range g.Scales {
 		g.Scales[k] = 13 // overwrite semantics: garbage must disappear
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // TestNewtonSchulzParity compares the Newton-Schulz kernels (above
@@ -16,24 +17,24 @@ import (
 func TestNewtonSchulzParity(t *testing.T) {
 	cases := []struct {
 		problemCase
-		roots engine.RootMethod
+		roots emds.RootMethod
 		f32   bool // also run with float32 buffers
 	}{
 		// n = 70: two row blocks and, on llvmpipe, one dispatch per column.
 		{problemCase{name: "d9", n: 70, d: 9, tau: 1, seed: 41}, "", false},
 		{problemCase{name: "d16-weighted", n: 10, d: 16, tau: 0.5, weighted: true, seed: 42}, "", false},
 		{problemCase{name: "d16-points", n: 20, d: 16, tau: 1, points: true, seed: 44}, "", false},
-		{problemCase{name: "d2-ns", n: 70, d: 2, tau: 1, seed: 45}, engine.RootsNewtonSchulz, true},
-		{problemCase{name: "d5-ns-weighted", n: 30, d: 5, tau: 1, weighted: true, seed: 46}, engine.RootsNewtonSchulz, false},
+		{problemCase{name: "d2-ns", n: 70, d: 2, tau: 1, seed: 45}, emds.RootsNewtonSchulz, true},
+		{problemCase{name: "d5-ns-weighted", n: 30, d: 5, tau: 1, weighted: true, seed: 46}, emds.RootsNewtonSchulz, false},
 	}
 	for _, fp64 := range []bool{false, true} {
 		tol, prec := 1e-5, "f32"
 		if fp64 {
 			tol, prec = 1e-9, "f64"
 		}
-		byRoots := map[engine.RootMethod]*Backend{
-			"":                       newBackend(t, Options{FP64: fp64}),
-			engine.RootsNewtonSchulz: newBackend(t, Options{FP64: fp64, Roots: engine.RootsNewtonSchulz}),
+		byRoots := map[emds.RootMethod]*Backend{
+			"":                     newBackend(t, Options{FP64: fp64}),
+			emds.RootsNewtonSchulz: newBackend(t, Options{FP64: fp64, Roots: emds.RootsNewtonSchulz}),
 		}
 		for _, c := range cases {
 			if !fp64 && !c.f32 {
@@ -41,11 +42,11 @@ func TestNewtonSchulzParity(t *testing.T) {
 			}
 			t.Run(prec+"/"+c.name, func(t *testing.T) {
 				gl := byRoots[c.roots]
-				if gl.RootsAt(c.d) != engine.RootsNewtonSchulz {
+				if gl.RootsAt(c.d) != emds.RootsNewtonSchulz {
 					t.Fatalf("d=%d roots %q: the kernels use %q", c.d, c.roots, gl.RootsAt(c.d))
 				}
 				p, s := makeProblem(c.problemCase)
-				cpu := engine.NewCPUBackend(2)
+				cpu := emds.NewCPUBackend(2)
 				if err := cpu.Load(p); err != nil {
 					t.Fatal(err)
 				}
@@ -76,7 +77,7 @@ func TestNewtonSchulzParity(t *testing.T) {
 func TestNewtonSchulzRootsOption(t *testing.T) {
 	c := problemCase{n: 30, d: 5, tau: 1, seed: 47}
 	p, s := makeProblem(c)
-	cpu := engine.NewCPUBackend(2)
+	cpu := emds.NewCPUBackend(2)
 	if err := cpu.Load(p); err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +86,8 @@ func TestNewtonSchulzRootsOption(t *testing.T) {
 		opts    Options
 		farFrom bool
 	}{
-		{Options{FP64: true, Roots: engine.RootsNewtonSchulz}, false},
-		{Options{FP64: true, Roots: engine.RootsNewtonSchulz, NS: engine.NSOptions{MaxIter: 3, Tol: -1}}, true},
+		{Options{FP64: true, Roots: emds.RootsNewtonSchulz}, false},
+		{Options{FP64: true, Roots: emds.RootsNewtonSchulz, NS: engine.NSOptions{MaxIter: 3, Tol: -1}}, true},
 	} {
 		t.Run(fmt.Sprintf("%s-%d", o.opts.Roots, o.opts.NS.MaxIter), func(t *testing.T) {
 			gl := newBackend(t, o.opts)

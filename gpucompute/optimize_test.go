@@ -8,10 +8,11 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // TestFitConvergesLikeCPU runs whole elliptical-MDS fits with
-// engine.NewOptimizer on the CPU backend and on the GL backend from the
+// emds.NewOptimizer on the CPU backend and on the GL backend from the
 // same start and checks they reach the same stress (stress-1, the
 // optimiser's unit-free figure, within 1e-4 relative in float32 and 1e-9
 // in float64) after the same iterations.
@@ -38,24 +39,24 @@ func TestFitConvergesLikeCPU(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		opt  func(o *engine.Options)
+		opt  func(o *emds.Options)
 		fp64 bool
 		tol  float64
 	}{
-		{"d2-adam-f32", func(o *engine.Options) {}, false, 1e-4},
-		{"d2-gd-f32", func(o *engine.Options) { o.Optimizer = "gd" }, false, 1e-4},
-		{"d3-adam-f32", func(o *engine.Options) { o.Dim = 3 }, false, 1e-4},
-		{"d2-adam-f64", func(o *engine.Options) {}, true, 1e-9},
-		{"d2-points-f32", func(o *engine.Options) { o.Points = true }, false, 1e-4},
+		{"d2-adam-f32", func(o *emds.Options) {}, false, 1e-4},
+		{"d2-gd-f32", func(o *emds.Options) { o.Optimizer = "gd" }, false, 1e-4},
+		{"d3-adam-f32", func(o *emds.Options) { o.Dim = 3 }, false, 1e-4},
+		{"d2-adam-f64", func(o *emds.Options) {}, true, 1e-9},
+		{"d2-points-f32", func(o *emds.Options) { o.Points = true }, false, 1e-4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opt := engine.DefaultOptions()
+			opt := emds.DefaultOptions()
 			opt.MaxIter = 300
 			opt.Tol = 0
 			tt.opt(&opt)
-			run := func(b engine.Backend) *engine.Snapshot {
-				o, err := engine.NewOptimizer(n, dist, opt, b)
+			run := func(b emds.Backend) *emds.Snapshot {
+				o, err := emds.NewOptimizer(n, dist, opt, b)
 				if err != nil {
 					t.Fatalf("%s: NewOptimizer: %v", b.Name(), err)
 				}
@@ -64,7 +65,7 @@ func TestFitConvergesLikeCPU(t *testing.T) {
 				}
 				return o.Latest()
 			}
-			cpu := run(engine.NewCPUBackend(2))
+			cpu := run(emds.NewCPUBackend(2))
 			gl := run(newBackend(t, Options{FP64: tt.fp64}))
 			if cpu.Iter != gl.Iter {
 				t.Errorf("iterations: cpu %d, gl %d", cpu.Iter, gl.Iter)
@@ -81,7 +82,7 @@ func TestFitConvergesLikeCPU(t *testing.T) {
 	}
 }
 
-// TestPISAFitLikeCPU is the issue's acceptance run: the paper's toy
+// TestPISAFitLikeCPU is the GL backend's acceptance run: the paper's toy
 // problem (35 OECD countries x PISA 2015 scores, d = 2, 1000 iterations of
 // the default optimiser, as `burescope fit builtin:pisa2015` runs it) on
 // the CPU and GL backends ends at the same stress-1 within 1e-4 (float32;
@@ -94,9 +95,9 @@ func TestPISAFitLikeCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := ds.Len()
-	opt := engine.DefaultOptions()
-	run := func(b engine.Backend) *engine.Snapshot {
-		o, err := engine.NewOptimizer(n, ds.Dist, opt, b)
+	opt := emds.DefaultOptions()
+	run := func(b emds.Backend) *emds.Snapshot {
+		o, err := emds.NewOptimizer(n, ds.Dist, opt, b)
 		if err != nil {
 			t.Fatalf("%s: %v", b.Name(), err)
 		}
@@ -105,7 +106,7 @@ func TestPISAFitLikeCPU(t *testing.T) {
 		}
 		return o.Latest()
 	}
-	cpu := run(engine.NewCPUBackend(2))
+	cpu := run(emds.NewCPUBackend(2))
 	f32 := run(newBackend(t, Options{}))
 	f64 := run(newBackend(t, Options{FP64: true}))
 	t.Logf("stress-1 after %d/%d/%d iterations: cpu %.9g, gl f32 %.9g, gl f64 %.9g (classical MDS %.4g)",

@@ -3,7 +3,7 @@ package gpucompute
 import (
 	"testing"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // TestFloat32AnyScale: the float32 kernels see the problem in units of the
@@ -34,8 +34,8 @@ func TestFloat32AnyScale(t *testing.T) {
 				for k, v := range s.Scales {
 					scales[k] = v * sc * sc
 				}
-				s = engine.State{Means: means, Scales: scales}
-				cpu := engine.NewCPUBackend(2)
+				s = emds.State{Means: means, Scales: scales}
+				cpu := emds.NewCPUBackend(2)
 				if err := cpu.Load(p); err != nil {
 					t.Fatal(err)
 				}

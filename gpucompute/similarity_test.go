@@ -253,7 +253,7 @@ func TestSimilarityScoresErrors(t *testing.T) {
 }
 
 // BenchmarkSimilarityScores times the scores of one item against n =
-// 100,000 measures (d = 2 and d = 8; the d = 12 is above MaxDim)
+// 100,000 measures (d = 2 and d = 8; the paper's word embeddings' d = 12 is above MaxDim)
 // on the GL backend (float32 buffers, transfers included) and with
 // engine.SimilarityScores on the same data.
 func BenchmarkSimilarityScores(b *testing.B) {

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
@@ -150,7 +150,7 @@ func TestGoldenExport(t *testing.T) {
 		hist[i] = 0.6*math.Exp(-float64(i)/120) + 0.005
 	}
 	stress := exportPNG(t, func(p string) error {
-		f, err := SnapshotStressCurve(&engine.Snapshot{History: hist, PointStress1: 0.21, ClassicalStress1: 0.62}, false)
+		f, err := SnapshotStressCurve(&emds.Snapshot{History: hist, PointStress1: 0.21, ClassicalStress1: 0.62}, false)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // plainStyle draws fills only: no outline, dots, labels, legend, scale bar
@@ -197,9 +198,9 @@ func fitScene(t *testing.T, name string, iters int) *Scene {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := engine.DefaultOptions()
+	opt := emds.DefaultOptions()
 	opt.MaxIter = iters
-	o, err := engine.NewOptimizer(ds.Len(), ds.Dist, opt, engine.NewCPUBackend(2))
+	o, err := emds.NewOptimizer(ds.Len(), ds.Dist, opt, emds.NewCPUBackend(2))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // Scene is what one frame or one figure shows: n elliptical measures in R^Dim
@@ -95,7 +96,7 @@ func (sc *Scene) Validate() error {
 		return fmt.Errorf("render: tau %v must be finite and > 0", sc.Tau)
 	}
 	for k, b := range sc.Barycenters {
-		if len(b.Mean) != d || len(b.Scale) != d*d || !finiteAll(b.Mean) || !finiteAll(b.Scale) {
+		if len(b.Mean) != d || len(b.Scale) != d*d || !engine.Finite(b.Mean) || !engine.Finite(b.Scale) {
 			return fmt.Errorf("render: barycenter %d: want %d finite mean and %d finite scale values, got %d and %d", k, d, d*d, len(b.Mean), len(b.Scale))
 		}
 	}
@@ -125,7 +126,7 @@ func (sc *Scene) isGaussian() bool {
 // its means and scales (zero scales when the snapshot has none, as for
 // point MDS), per-point stress, iteration count and stress-1, with the
 // given labels and classes (either may be nil). Slices are shared.
-func NewSceneFromSnapshot(s *engine.Snapshot, labels, classes []string) *Scene {
+func NewSceneFromSnapshot(s *emds.Snapshot, labels, classes []string) *Scene {
 	scales := s.Scales
 	if scales == nil {
 		scales = make([]float64, s.N*s.Dim*s.Dim)
@@ -142,13 +143,4 @@ func NewSceneFromSnapshot(s *engine.Snapshot, labels, classes []string) *Scene {
 		Iterations: s.Iter,
 		Stress1:    s.Stress1,
 	}
-}
-
-func finiteAll(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
 }

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 func TestNewSceneFromSnapshot(t *testing.T) {
-	s := &engine.Snapshot{Iter: 42, N: 2, Dim: 2, Family: engine.Uniform(2), Means: []float64{0, 0, 1, 1},
+	s := &emds.Snapshot{Iter: 42, N: 2, Dim: 2, Family: engine.Uniform(2), Means: []float64{0, 0, 1, 1},
 		PerPoint: []float64{0.1, 0.2}, Stress1: 0.05, History: []float64{0.5, 0.1, 0.05},
 		PointStress1: 0.3, ClassicalStress1: math.NaN()}
 	sc := NewSceneFromSnapshot(s, []string{"a", "b"}, nil)

@@ -5,7 +5,7 @@ import (
 	"image/color"
 	"math"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -142,6 +142,6 @@ func decimate(h []float64, f func(float64) float64) plotter.XYs {
 
 // SnapshotStressCurve is StressCurve for an optimiser snapshot: its
 // History with its PointStress1 and ClassicalStress1 as references.
-func SnapshotStressCurve(s *engine.Snapshot, dark bool) (*Figure, error) {
+func SnapshotStressCurve(s *emds.Snapshot, dark bool) (*Figure, error) {
 	return StressCurve(s.History, s.PointStress1, s.ClassicalStress1, dark)
 }

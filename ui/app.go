@@ -18,7 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
 	"burescope/ui/tab/data"
@@ -487,7 +487,7 @@ func (a *App) refreshStatus() {
 
 // stateText is the run state for the status bar; a finished run says why
 // it stopped.
-func (a *App) stateText(snap *engine.Snapshot) string {
+func (a *App) stateText(snap *emds.Snapshot) string {
 	st := a.sess.State()
 	if st == fit.StateDone {
 		return "done: " + fit.DoneReason(snap.Converged)

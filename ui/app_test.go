@@ -19,7 +19,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
 	"burescope/ui/view"
@@ -493,7 +493,7 @@ func TestAppGeodesicSavedStates(t *testing.T) {
 	a.sess.Step(20)
 	a.sess.Wait()
 	eventually(t, "20 steps", func() bool { return a.iter() == 20 && a.sess.State() == fit.StatePaused })
-	var sa, sb *engine.Snapshot
+	var sa, sb *emds.Snapshot
 	a.on(func() {
 		a.geo.SaveState(true)
 		sa, sb = a.geo.States()

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 )
 
@@ -118,7 +118,7 @@ func (a *App) ClearBarycenter() {
 
 // iterText is the status bar's progress: the iteration, or the epoch of
 // a sampled-pair fit out of its budget.
-func (a *App) iterText(snap *engine.Snapshot) string {
+func (a *App) iterText(snap *emds.Snapshot) string {
 	if sampled, _, epochs := a.sess.Sampled(); sampled {
 		return fmt.Sprintf("epoch %d/%d", snap.Iter, epochs)
 	}

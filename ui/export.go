@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
 )
@@ -43,7 +43,7 @@ var errNothing = errors.New("nothing to export yet: no dataset is loaded")
 // that the (possibly slow) writing can happen on another.
 type exportJob struct {
 	kind    exportKind
-	snap    *engine.Snapshot
+	snap    *emds.Snapshot
 	ds      *datasets.Dataset
 	scene   *render.Scene // the picture on screen (figures)
 	style   render.Style
@@ -101,7 +101,7 @@ func (a *App) exportScene() (*render.Scene, render.Style) {
 
 // writeEmbeddingCSV writes one row per item: label, class, the mean
 // coordinates and the covariance matrix tau*C (row-major), with a header.
-func writeEmbeddingCSV(w io.Writer, snap *engine.Snapshot, ds *datasets.Dataset) error {
+func writeEmbeddingCSV(w io.Writer, snap *emds.Snapshot, ds *datasets.Dataset) error {
 	bw := bufio.NewWriter(w)
 	d := snap.Dim
 	head := []string{"label", "class"}
@@ -136,7 +136,7 @@ func writeEmbeddingCSV(w io.Writer, snap *engine.Snapshot, ds *datasets.Dataset)
 }
 
 // writeStressCSV writes the stress-1 history, one iteration per row.
-func writeStressCSV(w io.Writer, snap *engine.Snapshot) error {
+func writeStressCSV(w io.Writer, snap *emds.Snapshot) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("iteration,stress1\n")
 	for i, v := range snap.History {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // nothingToExport reports whether there is neither an MDS fit nor an
@@ -26,7 +26,7 @@ func (a *App) embeddingExportJob(kind exportKind) (*exportJob, error) {
 		return nil, fmt.Errorf("no stress curve: the canvas shows a trained embedding, not an MDS fit")
 	}
 	e := v.Emb
-	snap := &engine.Snapshot{N: e.Len(), Dim: e.Dim, Family: e.Family, Means: e.Means, Scales: e.Scales, Iter: v.Epoch}
+	snap := &emds.Snapshot{N: e.Len(), Dim: e.Dim, Family: e.Family, Means: e.Means, Scales: e.Scales, Iter: v.Epoch}
 	ds := &datasets.Dataset{Name: v.Name, Kind: datasets.KindEmbedding, Labels: e.Labels, Embedding: e}
 	if len(v.DS.Classes) == e.Len() {
 		ds.Classes = v.DS.Classes

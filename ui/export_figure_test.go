@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/ui/fit"
 )
 
@@ -31,7 +31,7 @@ func TestAppExportWhatIsShown(t *testing.T) {
 	a.sess.Step(20)
 	a.sess.Wait()
 	eventually(t, "20 steps", func() bool { return a.sess.State() == fit.StatePaused })
-	var sa, sb *engine.Snapshot
+	var sa, sb *emds.Snapshot
 	a.on(func() {
 		a.geo.SaveState(true)
 		sa, sb = a.geo.States()

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/ui/fit"
 	"burescope/ui/view"
 )
@@ -105,7 +105,7 @@ func (a host) BackendDesc() string { return a.sess.BackendDesc() }
 func (a host) ShowError(title string, err error) { a.showError(title, err) }
 
 // Snapshot returns the fit's newest snapshot (nil: none).
-func (a host) Snapshot() *engine.Snapshot { return a.sess.Snapshot() }
+func (a host) Snapshot() *emds.Snapshot { return a.sess.Snapshot() }
 
 // Dataset returns the fit's dataset (nil: none).
 func (a host) Dataset() *datasets.Dataset { return a.sess.Dataset() }

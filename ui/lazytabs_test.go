@@ -352,11 +352,11 @@ func TestFitDrawnOnlyOnceStyled(t *testing.T) {
 	if len(ds.Classes) == 0 || ds.Len() == old.Scene.Len() {
 		t.Fatalf("iris: %d classes, %d items", len(ds.Classes), ds.Len())
 	}
-	opt, b, desc, err := prepareAndOpen(ds, st, a.log)
+	o, err := fit.OpenFit(ds, st, fit.OpenHow{Backend: fit.BackendOptions{Log: a.log}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.sess.OpenOptimizer(ds, st, opt, b, desc) // as a load's worker does, before the UI takes it up
+	a.sess.Open(o) // as a load's worker does, before the UI takes it up
 	held := a.frameInput()
 	if held.Scene != old.Scene || held.Key != old.Key {
 		t.Errorf("frame source changed before the UI styled the new dataset: %d items, key %+v (was %+v)", held.Scene.Len(), held.Key, old.Key)

@@ -103,28 +103,15 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 // (on a worker goroutine) and, unless a newer load was requested, shows
 // it (and starts the fit if autostart).
 func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool, pre *preload) error {
-	sampled, err := fit.UseSampled(st.Pairs, ds.Kind, ds.Len())
-	if err != nil {
-		return err
-	}
-	switch {
-	case pre != nil && pre.opt != nil:
-		a.sess.OpenOptimizer(ds, st, pre.opt, pre.b, pre.desc) // built while the window was
-	case sampled:
-		b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw})
-		if err != nil {
-			return fmt.Errorf("backend %s: %w", st.Backend, err)
-		}
-		if err := a.sess.Open(ds, st, b, desc); err != nil {
-			return err
-		}
-	default:
-		opt, b, desc, err := prepareAndOpen(ds, st, a.logw)
+	opened := pre.opened() // built while the window was
+	if opened == nil {
+		var err error
+		opened, err = fit.OpenFit(ds, st, fit.OpenHow{Backend: fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw}})
 		if err != nil {
 			return err
 		}
-		a.sess.OpenOptimizer(ds, st, opt, b, desc)
 	}
+	a.sess.Open(opened)
 	a.do(func() {
 		if gen != a.loadGen {
 			return // a newer request is on its way

@@ -1,14 +1,12 @@
 package ui
 
 import (
-	"fmt"
 	"io"
 	"reflect"
 
 	"fyne.io/fyne/v2"
 
 	"burescope/datasets"
-	"burescope/engine"
 	"burescope/ui/fit"
 )
 
@@ -23,9 +21,7 @@ type preload struct {
 	logw io.Writer
 	done chan struct{} // closed when the fields below are set
 	ds   *datasets.Dataset
-	opt  *engine.Optimizer // nil: not an exact fit, or it failed
-	b    engine.Backend    // opt's backend
-	desc string            // b's description
+	fit  *fit.Opened // nil: it failed (the load path opens it again)
 }
 
 // initialSettings are the settings the app starts with: the saved ones,
@@ -41,8 +37,8 @@ func initialSettings(p fyne.Preferences, flags Flags) fit.Settings {
 	return st
 }
 
-// startPreload loads st.Dataset under st and builds its exact-pairs
-// optimiser in the background (the backend's GL probe, if any, waits
+// startPreload loads st.Dataset under st and opens its fit (fit.OpenFit)
+// in the background (the backend's GL probe, if any, waits
 // for the UI loop, as on the ordinary path). NumPy embeddings are not
 // preloaded (their load has a progress bar of its own).
 func startPreload(st fit.Settings, logw io.Writer) *preload {
@@ -60,42 +56,18 @@ func startPreload(st fit.Settings, logw io.Writer) *preload {
 			return // an error, an embedding or relations: the load path decides
 		}
 		p.ds = ds
-		if sampled, err := fit.UseSampled(st.Pairs, ds.Kind, ds.Len()); err != nil || sampled {
-			return
-		}
-		p.opt, p.b, p.desc, _ = prepareAndOpen(ds, st, logw)
+		p.fit, _ = fit.OpenFit(ds, st, fit.OpenHow{Backend: fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: logw}})
 	}()
 	return p
 }
 
-// prepareAndOpen builds the exact-pairs optimiser of ds under st on the
-// backend st names, preparing it (classical MDS) while the backend opens
-// (a GL probe waits for the UI loop). On error nothing is left open.
-func prepareAndOpen(ds *datasets.Dataset, st fit.Settings, logw io.Writer) (*engine.Optimizer, engine.Backend, string, error) {
-	var prep *engine.Prepared
-	var prepErr error
-	prepared := make(chan struct{})
-	go func() {
-		defer close(prepared)
-		prep, prepErr = fit.Prepare(ds, st)
-	}()
-	b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: logw})
-	<-prepared
-	if prepErr != nil {
-		if err == nil {
-			b.Close()
-		}
-		return nil, nil, "", prepErr
+// opened returns the fit the preload opened, or nil (no preload, or it
+// failed).
+func (p *preload) opened() *fit.Opened {
+	if p == nil {
+		return nil
 	}
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("backend %s: %w", st.Backend, err)
-	}
-	opt, err := prep.NewOptimizer(b)
-	if err != nil {
-		b.Close()
-		return nil, nil, "", err
-	}
-	return opt, b, desc, nil
+	return p.fit
 }
 
 // take waits for p and returns it if it is the load of req under st;
@@ -108,8 +80,6 @@ func (p *preload) take(req loadRequest, st fit.Settings) *preload {
 	if req.Name == p.name && req.Metadata == "" && reflect.DeepEqual(st, p.st) && p.ds != nil {
 		return p
 	}
-	if p.b != nil {
-		p.b.Close()
-	}
+	p.fit.Close()
 	return nil
 }

@@ -20,30 +20,23 @@ func TestPreloadIsTheOrdinaryFit(t *testing.T) {
 	st.Dataset, st.Backend = "builtin:iris", "cpu"
 	req := loadRequest{Name: st.Dataset}
 	p := startPreload(st, io.Discard).take(req, st)
-	if p == nil || p.opt == nil || p.ds == nil {
+	if p == nil || p.fit == nil || p.ds == nil {
 		t.Fatalf("preload of %s not taken: %+v", st.Dataset, p)
 	}
-	defer p.b.Close()
+	defer p.fit.Close()
 	ds, err := fit.LoadDataset(st.Dataset, st, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := fit.OpenBackend("cpu", ds.Len(), fit.BackendOptions{})
+	wo, err := fit.OpenFit(ds, st, fit.OpenHow{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
-	prep, err := fit.Prepare(ds, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := prep.NewOptimizer(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer wo.Close()
+	want := wo.Optimizer
 	// Step(0) computes the reports a new optimiser leaves to its first
 	// step (the classical-MDS stress) without iterating.
-	g, err := p.opt.Step(context.Background(), 0)
+	g, err := p.fit.Optimizer.Step(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
 	"burescope/ui/view"
@@ -134,7 +135,7 @@ func TestAppStatusMeansShare(t *testing.T) {
 }
 
 // TestAppSampledPairs: with pairs "sampled" the app fits a feature table
-// with engine.FitSampled: the status names the estimate, a run publishes
+// with emds.FitSampled: the status names the estimate, a run publishes
 // epochs, and the published stress-1 (on wine the evaluation sample is
 // every pair) equals stress-1 recomputed over all pairs from the
 // standardised features and the snapshot's W2 distances.
@@ -197,14 +198,14 @@ func TestUseSampled(t *testing.T) {
 		want bool
 		err  bool
 	}{
-		{"auto", "features", engine.SampledAutoMin, false, false},
-		{"auto", "features", engine.SampledAutoMin + 1, true, false},
-		{"auto", "embedding", engine.SampledAutoMin + 1, true, false},
+		{"auto", "features", emds.SampledAutoMin, false, false},
+		{"auto", "features", emds.SampledAutoMin + 1, true, false},
+		{"auto", "embedding", emds.SampledAutoMin + 1, true, false},
 		{"auto", "distances", 100000, false, false},
 		{"exact", "features", 100000, false, false},
 		{"sampled", "features", 10, true, false},
 		{"sampled", "relations", 10, true, false},
-		{"auto", "relations", engine.SampledAutoMin + 1, true, false},
+		{"auto", "relations", emds.SampledAutoMin + 1, true, false},
 		{"sampled", "distances", 10, false, true},
 		{"bogus", "features", 10, false, true},
 	} {

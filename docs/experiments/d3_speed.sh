@@ -32,7 +32,7 @@ iters=${ITERS:-20}
 rounds=${ROUNDS:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/engine.test" ./engine
+go test -c -o "$tmp/engine.test" ./engine/emds
 echo "# $(date -u +%FT%TZ) $(uptime)"
 echo "# $(grep -m1 'model name' /proc/cpuinfo)"
 trees=(new)

@@ -23,4 +23,4 @@ cat "$out/fit-100k.json"
 grep -E "Elapsed|User time|System time|Maximum resident" "$out/fit-100k.log"
 # Drawing and hit-testing 100,000 items, and the neighbour search.
 nice -n 10 go test ./render -run XXX -bench 100k -benchtime 10x | tee "$out/render-100k.txt"
-nice -n 10 go test ./engine -run XXX -bench FeatureNeighbors100k -benchtime 1x | tee "$out/knn-100k.txt"
+nice -n 10 go test ./engine/emds -run XXX -bench FeatureNeighbors100k -benchtime 1x | tee "$out/knn-100k.txt"

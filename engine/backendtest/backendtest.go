@@ -1,4 +1,4 @@
-// Package backendtest is the shared conformance suite for engine.Backend
+// Package backendtest is the shared conformance suite for emds.Backend
 // implementations. Every backend (the CPU reference in engine, the GL
 // backend in gpucompute) runs the same table: stress, per-point stress and
 // gradients are compared with a slow, independent reference built on
@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -52,11 +53,11 @@ var Cases = []Case{
 // L L^T + 0.1 I with L entries N(0, 0.49), target distances those between
 // the means of a second random state plus U(0, 0.5) (so residuals are of
 // order one).
-func Make(c Case) (*engine.Problem, engine.State) {
+func Make(c Case) (*emds.Problem, emds.State) {
 	rng := rand.New(rand.NewPCG(c.Seed, 99))
 	st := RandomState(rng, c.N, c.Dim, c.Points)
 	other := RandomState(rng, c.N, c.Dim, true)
-	p := &engine.Problem{N: c.N, Dim: c.Dim, Tau: c.Tau}
+	p := &emds.Problem{N: c.N, Dim: c.Dim, Tau: c.Tau}
 	m := c.N * (c.N - 1) / 2
 	p.Dist = make([]float64, m)
 	for i := 0; i < c.N; i++ {
@@ -79,8 +80,8 @@ func Make(c Case) (*engine.Problem, engine.State) {
 }
 
 // RandomState draws n measures: means N(0, 1), scales L L^T + 0.1 I.
-func RandomState(rng *rand.Rand, n, d int, points bool) engine.State {
-	s := engine.State{Means: make([]float64, n*d)}
+func RandomState(rng *rand.Rand, n, d int, points bool) emds.State {
+	s := emds.State{Means: make([]float64, n*d)}
 	for k := range s.Means {
 		s.Means[k] = rng.NormFloat64()
 	}
@@ -137,7 +138,7 @@ func spectral(l []float64, v *mat.Dense, f func(float64) float64) *mat.Dense {
 }
 
 // scaled returns tau times the scale of measure i of s.
-func scaled(s engine.State, d int, tau float64, i int) []float64 {
+func scaled(s emds.State, d int, tau float64, i int) []float64 {
 	c := s.Scales[i*d*d : (i+1)*d*d]
 	out := make([]float64, d*d)
 	for k := range c {
@@ -151,9 +152,9 @@ func scaled(s engine.State, d int, tau float64, i int) []float64 {
 // gonum per point, then for each pair M = R B R = V diag(l) V^T,
 // tr M^{1/2} = sum sqrt(l), T^{AB} = R^{-1} M^{1/2} R^{-1} and
 // T^{BA} = (T^{AB})^{-1} = R M^{-1/2} R (docs/math.md).
-func Reference(p *engine.Problem, s engine.State) (float64, engine.Gradient) {
+func Reference(p *emds.Problem, s emds.State) (float64, emds.Gradient) {
 	n, d := p.N, p.Dim
-	g := engine.Gradient{Means: make([]float64, n*d), PerPoint: make([]float64, n)}
+	g := emds.Gradient{Means: make([]float64, n*d), PerPoint: make([]float64, n)}
 	var roots, iroots []*mat.Dense
 	var traces []float64
 	if s.Scales != nil {
@@ -279,7 +280,7 @@ func Tolerances(tol float64) (h, fdTol float64) {
 // per-point stress with Reference (relative tolerance tol); for n <= 20
 // it also compares the gradient with central finite differences of b's
 // own stress (Tolerances). b is not closed.
-func CheckCase(b engine.Backend, c Case, tol float64) Result {
+func CheckCase(b emds.Backend, c Case, tol float64) Result {
 	r := Result{Case: c.Name, Passed: true}
 	p, s := Make(c)
 	if err := b.Load(p); err != nil {
@@ -298,7 +299,7 @@ func CheckCase(b engine.Backend, c Case, tol float64) Result {
 
 // CheckCancel checks that Evaluate with a cancelled context returns an
 // error wrapping context.Canceled.
-func CheckCancel(b engine.Backend) Result {
+func CheckCancel(b emds.Backend) Result {
 	r := Result{Case: "cancelled", Passed: true}
 	p, s := Make(Cases[0])
 	if err := b.Load(p); err != nil {
@@ -307,7 +308,7 @@ func CheckCancel(b engine.Backend) Result {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := b.Evaluate(ctx, s, &engine.Gradient{Means: make([]float64, p.N*p.Dim)})
+	_, err := b.Evaluate(ctx, s, &emds.Gradient{Means: make([]float64, p.N*p.Dim)})
 	if !errors.Is(err, context.Canceled) {
 		r.fail("Evaluate with a cancelled context: err = %v, want context.Canceled", err)
 	}
@@ -315,7 +316,7 @@ func CheckCancel(b engine.Backend) Result {
 }
 
 // CheckBadState checks that Evaluate rejects a state of the wrong size.
-func CheckBadState(b engine.Backend) Result {
+func CheckBadState(b emds.Backend) Result {
 	r := Result{Case: "bad-state", Passed: true}
 	p, s := Make(Cases[0])
 	if err := b.Load(p); err != nil {
@@ -333,9 +334,9 @@ func CheckBadState(b engine.Backend) Result {
 // checks, each on a fresh backend from newBackend (closed afterwards),
 // and returns one Result per check. Cases with N > 500 are skipped when
 // skipLarge is set. An error from newBackend fails that check.
-func Suite(newBackend func() (engine.Backend, error), tol float64, cases []Case, skipLarge bool) []Result {
+func Suite(newBackend func() (emds.Backend, error), tol float64, cases []Case, skipLarge bool) []Result {
 	var out []Result
-	run := func(name string, f func(engine.Backend) Result) {
+	run := func(name string, f func(emds.Backend) Result) {
 		b, err := newBackend()
 		if err != nil {
 			r := Result{Case: name}
@@ -351,7 +352,7 @@ func Suite(newBackend func() (engine.Backend, error), tol float64, cases []Case,
 			out = append(out, Result{Case: c.Name, Passed: true, Skipped: true})
 			continue
 		}
-		run(c.Name, func(b engine.Backend) Result { return CheckCase(b, c, tol) })
+		run(c.Name, func(b emds.Backend) Result { return CheckCase(b, c, tol) })
 	}
 	run("cancelled", CheckCancel)
 	run("bad-state", CheckBadState)
@@ -365,15 +366,15 @@ var refCache sync.Map // Case -> refResult
 
 type refResult struct {
 	stress float64
-	grad   engine.Gradient
+	grad   emds.Gradient
 }
 
 // checkAgainstReference fills r; it returns false when Evaluate failed
 // (nothing more can be checked).
-func checkAgainstReference(r *Result, b engine.Backend, c Case, p *engine.Problem, s engine.State, tol float64) bool {
+func checkAgainstReference(r *Result, b emds.Backend, c Case, p *emds.Problem, s emds.State, tol float64) bool {
 	n, d := p.N, p.Dim
 	var want float64
-	var wg engine.Gradient
+	var wg emds.Gradient
 	if v, ok := refCache.Load(c); ok {
 		ref := v.(refResult)
 		want, wg = ref.stress, ref.grad
@@ -381,7 +382,7 @@ func checkAgainstReference(r *Result, b engine.Backend, c Case, p *engine.Proble
 		want, wg = Reference(p, s)
 		refCache.Store(c, refResult{want, wg})
 	}
-	g := engine.Gradient{Means: make([]float64, n*d), PerPoint: make([]float64, n)}
+	g := emds.Gradient{Means: make([]float64, n*d), PerPoint: make([]float64, n)}
 	if s.Scales != nil {
 		g.Scales = make([]float64, n*d*d)
 	}
@@ -441,9 +442,9 @@ func checkAgainstReference(r *Result, b engine.Backend, c Case, p *engine.Proble
 
 // checkFiniteDifferences compares the gradient with central differences of
 // the backend's stress (symmetric perturbations of scale entries).
-func checkFiniteDifferences(r *Result, b engine.Backend, p *engine.Problem, s engine.State, h, tol float64) {
+func checkFiniteDifferences(r *Result, b emds.Backend, p *emds.Problem, s emds.State, h, tol float64) {
 	n, d := p.N, p.Dim
-	g := engine.Gradient{Means: make([]float64, n*d)}
+	g := emds.Gradient{Means: make([]float64, n*d)}
 	if s.Scales != nil {
 		g.Scales = make([]float64, n*d*d)
 	}

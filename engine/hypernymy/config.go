@@ -9,7 +9,7 @@ import (
 // Hypernymy optimisers.
 const (
 	SGD  = "sgd"  // plain stochastic gradient descent (the paper's choice)
-	Adam = "adam" // Adam (engine.Adam: beta1 0.9, beta2 0.999, eps engine.AdamEps)
+	Adam = "adam" // Adam (emds.Adam: beta1 0.9, beta2 0.999, eps emds.AdamEps)
 )
 
 // Protocols: how relations are trained on and which items count as

@@ -15,7 +15,7 @@
 // protocols (Directed, the Poincaré embeddings one; Undirected, the
 // paper's authors' code): mean rank and mean average precision.
 //
-// The Trainer mirrors engine.Optimizer: Step and Run (cancellable through a
+// The Trainer mirrors emds.Optimizer: Step and Run (cancellable through a
 // context) publish immutable Progress snapshots that any goroutine may read
 // with Latest. Runs are bit-for-bit reproducible for a seed, whatever the
 // number of workers. The geometry comes from package engine; this package

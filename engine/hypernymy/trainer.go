@@ -1,7 +1,8 @@
 package hypernymy
 
 import (
-	"burescope/engine"
+	"burescope/engine/emds"
+	"burescope/engine/iterate"
 	"context"
 	"errors"
 	"fmt"
@@ -59,7 +60,7 @@ type Trainer struct {
 	gradItems []int32
 	gradMark  []bool
 	gradBuf   [][]float64
-	adam      *engine.Adam // the optimiser state when Optimizer is Adam
+	adam      *emds.Adam // the optimiser state when Optimizer is Adam
 
 	rng       *rand.Rand
 	cache     *hypItemCache
@@ -145,7 +146,7 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 		t.fact[i] = cfg.InitScale * t.rng.NormFloat64()
 	}
 	if cfg.Optimizer == Adam {
-		t.adam = engine.NewAdam(len(t.params))
+		t.adam = emds.NewAdam(len(t.params))
 	}
 	t.cws = make([]*hypCacheWS, cfg.Workers)
 	t.gradBuf = make([][]float64, cfg.Workers)
@@ -287,35 +288,31 @@ func (t *Trainer) Step(ctx context.Context, k int) (*Progress, error) {
 
 // Run trains until Epochs or cancellation, calling publish (if not nil)
 // from the calling goroutine with a new snapshot after every evaluation,
-// otherwise at most every `every`, and once at the end. It returns ctx's
-// error when cancelled, a training error (divergence), or nil.
+// otherwise at most every `every`, and once at the end (iterate.Run). It
+// returns ctx's error when cancelled, a training error (divergence), or
+// nil.
 func (t *Trainer) Run(ctx context.Context, every time.Duration, publish func(*Progress)) error {
-	last := time.Now()
-	for {
-		t.mu.Lock()
-		stop := t.epoch >= t.cfg.Epochs
-		var err error
-		evaluated := false
-		if !stop {
-			evaluated, err = t.epochAndEval(ctx)
-		}
-		var p *Progress
-		if stop || err != nil || evaluated || time.Since(last) >= every {
-			p = t.snapshot()
-			t.latest.Store(p)
-			last = time.Now()
-		}
-		t.mu.Unlock()
-		if p != nil && publish != nil {
-			publish(p)
-		}
-		if err != nil {
-			return err
-		}
-		if stop {
-			return nil
-		}
+	return iterate.Run[*Progress](ctx, trainMethod{t}, every, publish)
+}
+
+// trainMethod is the trainer as an iterate.Method: one epoch a step.
+type trainMethod struct{ t *Trainer }
+
+func (m trainMethod) Lock()   { m.t.mu.Lock() }
+func (m trainMethod) Unlock() { m.t.mu.Unlock() }
+
+func (m trainMethod) Step(ctx context.Context) (done, evaluated bool, err error) {
+	if m.t.epoch >= m.t.cfg.Epochs {
+		return true, false, nil
 	}
+	evaluated, err = m.t.epochAndEval(ctx)
+	return false, evaluated, err
+}
+
+func (m trainMethod) Snapshot() *Progress {
+	p := m.t.snapshot()
+	m.t.latest.Store(p)
+	return p
 }
 
 // SetEpochs changes where Run and Step stop (for example to train further

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // hypRandFactor returns a d x d factor with N(0, s^2) entries.
@@ -587,7 +588,7 @@ func TestHypernymyLatestConcurrent(t *testing.T) {
 // rows for three steps and compares means and factors with the textbook
 // Adam recurrence written out here (Kingma & Ba 2015, Algorithm 1 with the
 // bias corrections folded into the step size as in its final remark:
-// b1 = 0.9, b2 = 0.999, eps = engine.AdamEps), applied lazily: an item
+// b1 = 0.9, b2 = 0.999, eps = emds.AdamEps), applied lazily: an item
 // without a gradient row in a step keeps its parameters and moments
 // (LazyAdam / SparseAdam), so the bias corrections, the moments carried
 // between steps and the sparse update are all checked.
@@ -646,7 +647,7 @@ func TestHypAdamUpdate(t *testing.T) {
 				g := g1[j] + g2[j]
 				m[i][j] = 0.9*m[i][j] + 0.1*g
 				v[i][j] = 0.999*v[i][j] + 0.001*g*g
-				want[i][j] -= lr * math.Sqrt(c2) / c1 * m[i][j] / (math.Sqrt(v[i][j]) + engine.AdamEps)
+				want[i][j] -= lr * math.Sqrt(c2) / c1 * m[i][j] / (math.Sqrt(v[i][j]) + emds.AdamEps)
 			}
 		}
 		tr.update(src)

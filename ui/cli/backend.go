@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/ui/fit"
 )
 
@@ -10,4 +10,4 @@ const backendNames = fit.BackendNames
 
 // backendDescription is a one-line description of a backend for reports:
 // "cpu (N threads)" or "gl (renderer, version, precision)".
-func backendDescription(b engine.Backend) string { return fit.Describe(b) }
+func backendDescription(b emds.Backend) string { return fit.Describe(b) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/internal/cputime"
 )
 
@@ -38,13 +39,13 @@ type benchResult struct {
 // N(0, 1), scales L L^T + 0.01 I with L entries N(0, 0.3^2)
 // (engine.RandomMeasures, the tests' random measures), target distances
 // uniform in [0.5, 2.5).
-func benchProblem(n, d int, seed uint64) (*engine.Problem, engine.State) {
+func benchProblem(n, d int, seed uint64) (*emds.Problem, emds.State) {
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
-	p := &engine.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2)}
+	p := &emds.Problem{N: n, Dim: d, Tau: 1, Dist: make([]float64, n*(n-1)/2)}
 	for k := range p.Dist {
 		p.Dist[k] = 0.5 + 2*rng.Float64()
 	}
-	var s engine.State
+	var s emds.State
 	s.Means, s.Scales = engine.RandomMeasures(rng, n, d, 0.3, 0.01)
 	return p, s
 }
@@ -75,8 +76,8 @@ func runBench(env Env) error {
 	case *n < 2 || *n > 1<<20:
 		fmt.Fprintf(env.Stderr, "burescope bench: --n %d out of range 2..%d\n", *n, 1<<20)
 		return ErrUsage
-	case *dim < 1 || *dim > engine.MaxDim:
-		fmt.Fprintf(env.Stderr, "burescope bench: --dim %d out of range 1..%d\n", *dim, engine.MaxDim)
+	case *dim < 1 || *dim > emds.MaxDim:
+		fmt.Fprintf(env.Stderr, "burescope bench: --dim %d out of range 1..%d\n", *dim, emds.MaxDim)
 		return ErrUsage
 	case *iters < 1:
 		fmt.Fprintf(env.Stderr, "burescope bench: --iters %d: want at least 1\n", *iters)
@@ -105,7 +106,7 @@ func runBench(env Env) error {
 	if err := be.Load(p); err != nil {
 		return err
 	}
-	g := engine.Gradient{Means: make([]float64, *n**dim), Scales: make([]float64, *n**dim**dim), PerPoint: make([]float64, *n)}
+	g := emds.Gradient{Means: make([]float64, *n**dim), Scales: make([]float64, *n**dim**dim), PerPoint: make([]float64, *n)}
 	ctx := context.Background()
 	if _, err := be.Evaluate(ctx, s, &g); err != nil {
 		return err
@@ -125,7 +126,7 @@ func runBench(env Env) error {
 		CPUNsPerPair: float64(cpu.Nanoseconds()) / float64(*iters) / float64(len(p.Dist)),
 		Roots:        string(backendRoots(be, *dim)),
 	}
-	if cb, ok := be.(*engine.CPUBackend); ok {
+	if cb, ok := be.(*emds.CPUBackend); ok {
 		res.Threads = cb.Threads()
 	}
 	fmt.Fprintf(env.Stderr, "%s: n=%d d=%d: %.4g s per evaluation, %.3g ns per pair wall, %.3g ns CPU per pair (GOMAXPROCS %d)\n",

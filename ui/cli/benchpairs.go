@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/internal/cputime"
 )
 
@@ -139,7 +139,7 @@ func runBenchPairs(env Env) error {
 	case *p < 1 || *p > 10000 || *c < 1 || *c > *n:
 		fmt.Fprintf(env.Stderr, "burescope bench-pairs: --features %d / --clusters %d out of range\n", *p, *c)
 		return ErrUsage
-	case *dim < 1 || *dim > engine.MaxDim || *iters < 0 || *epochs < 0:
+	case *dim < 1 || *dim > emds.MaxDim || *iters < 0 || *epochs < 0:
 		fmt.Fprintf(env.Stderr, "burescope bench-pairs: bad --dim, --iters or --epochs\n")
 		return ErrUsage
 	}
@@ -151,7 +151,7 @@ func runBenchPairs(env Env) error {
 		fmt.Fprintf(env.Stderr, "wrote %d x %d table to %s\n", *n, *p, *table)
 		return nil
 	}
-	src, err := engine.NewFeatureSource(*n, *p, x)
+	src, err := emds.NewFeatureSource(*n, *p, x)
 	if err != nil {
 		return err
 	}
@@ -167,15 +167,15 @@ func runBenchPairs(env Env) error {
 	}
 	ctx := context.Background()
 	// allStress1 evaluates a snapshot exactly on all pairs.
-	allStress1 := func(s *engine.Snapshot) (*float64, error) {
+	allStress1 := func(s *emds.Snapshot) (*float64, error) {
 		if dist == nil {
 			return nil, nil
 		}
-		be := engine.NewCPUBackend(0)
-		if err := be.Load(&engine.Problem{N: s.N, Dim: s.Dim, Tau: s.Family.Tau, Dist: dist}); err != nil {
+		be := emds.NewCPUBackend(0)
+		if err := be.Load(&emds.Problem{N: s.N, Dim: s.Dim, Tau: s.Family.Tau, Dist: dist}); err != nil {
 			return nil, err
 		}
-		v, err := be.Evaluate(ctx, engine.State{Means: s.Means, Scales: s.Scales}, nil)
+		v, err := be.Evaluate(ctx, emds.State{Means: s.Means, Scales: s.Scales}, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -187,12 +187,12 @@ func runBenchPairs(env Env) error {
 		return &r, nil
 	}
 	if dist != nil {
-		opt := engine.DefaultOptions()
+		opt := emds.DefaultOptions()
 		opt.Dim = *dim
 		opt.MaxIter = *iters
 		opt.Seed = int64(*seed)
 		start, cpu0 := time.Now(), cputime.Process()
-		o, err := engine.NewOptimizer(*n, dist, opt, engine.NewCPUBackend(0))
+		o, err := emds.NewOptimizer(*n, dist, opt, emds.NewCPUBackend(0))
 		if err != nil {
 			return err
 		}
@@ -206,10 +206,10 @@ func runBenchPairs(env Env) error {
 		res.Exact = f
 		fmt.Fprintf(env.Stderr, "exact: %d iterations in %.2fs (%.2fs CPU): stress-1 %.5f\n", s.Iter, f.Seconds, f.CPUSeconds, v)
 	}
-	opt := engine.DefaultSampledOptions()
+	opt := emds.DefaultSampledOptions()
 	opt.Dim = *dim
 	opt.Seed = int64(*seed)
-	opt.Epochs = engine.DefaultSampledEpochs(*n)
+	opt.Epochs = emds.DefaultSampledEpochs(*n)
 	if *epochs > 0 {
 		opt.Epochs = *epochs
 	}

@@ -4,7 +4,7 @@
 //
 // Contract for every command: flags parsed with the standard flag package,
 // errors returned (never panics, never os.Exit inside a command), machine
-// readable results on stdout (JSON lines where the issue asks for them),
+// readable results on stdout (one JSON line per result where a script reads it),
 // progress and diagnostics on stderr.
 package cli
 

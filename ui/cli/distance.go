@@ -4,7 +4,8 @@ import (
 	"fmt"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
+	"burescope/ui/fit"
 )
 
 func init() {
@@ -17,7 +18,7 @@ func init() {
 
 // runDistance implements `burescope distance EMB.json [--out D.csv]`: the
 // n x n matrix of W2 distances (engine.DistanceMatrix, or with --roots
-// newton-schulz engine.DistanceMatrixRoots) between the
+// newton-schulz emds.DistanceMatrixRoots) between the
 // measures of an embedding file, as CSV with a label header row and a
 // label first column, numbers in shortest round-trip form (full float64
 // precision). With --out the CSV is written atomically to that file,
@@ -49,13 +50,13 @@ func runDistance(env Env) error {
 	}
 	n := emb.Len()
 	var packed []float64
-	if roots == "" || roots == engine.RootsEigen {
+	if roots == "" || roots == emds.RootsEigen {
 		// Computed in a scaled form, so extreme magnitudes do not overflow.
-		if packed, err = datasets.EmbeddingDistances(emb); err != nil {
+		if packed, err = fit.EmbeddingDistances(emb); err != nil {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}
 	} else {
-		full, err := engine.DistanceMatrixRoots(emb, roots, nsOpt)
+		full, err := emds.DistanceMatrixRoots(emb, roots, nsOpt)
 		if err != nil {
 			return err
 		}

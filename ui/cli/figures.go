@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 )
 
@@ -27,7 +27,7 @@ func checkFigurePath(flagName, path string) error {
 // writeStressFigure draws the stress history of s (render.SnapshotStressCurve)
 // to path, with points as the point-MDS reference when the fit computed
 // one, at 5 x 3.5 in.
-func writeStressFigure(path string, s *engine.Snapshot, points *float64) error {
+func writeStressFigure(path string, s *emds.Snapshot, points *float64) error {
 	sn := *s
 	if points != nil {
 		sn.PointStress1 = *points

@@ -15,6 +15,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/outfile"
 	"burescope/render"
 	"burescope/ui/fit"
@@ -64,7 +65,7 @@ const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--
 	"[--progress] [--standardize] [--symmetrize] [--pairs exact|sampled|auto] [--epochs N]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
-// builtin:NAME) with datasets.Load, fit with engine.Optimizer on the chosen
+// builtin:NAME) with datasets.Load, fit with emds.Optimizer on the chosen
 // backend, optionally save the embedding, and print one JSON summary line.
 // Unless --points or --baseline=false, the point-MDS baseline is fitted
 // with the same settings so points_stress1 can be compared with stress1.
@@ -109,8 +110,8 @@ func runFit(env Env) error {
 		fmt.Fprintf(env.Stderr, "burescope fit: "+format+"\n", a...)
 		return ErrUsage
 	}
-	if *dim < 1 || *dim > engine.MaxDim {
-		return usage("--dim %d out of range 1..%d", *dim, engine.MaxDim)
+	if *dim < 1 || *dim > emds.MaxDim {
+		return usage("--dim %d out of range 1..%d", *dim, emds.MaxDim)
 	}
 	if *figure != "" && !slices.Contains(render.Formats, render.FormatOf(*figure)) {
 		return usage("--figure %s: unknown format (want %s)", *figure, strings.Join(render.Formats, ", "))
@@ -124,7 +125,7 @@ func runFit(env Env) error {
 		floatRange("eps", math.Max(*eps, 0), 0, 1e6),
 		floatRange("tol", *tol, 0, 1),
 		positiveOrZero("lr", *lr, 1e6),
-		oneOf("optimizer", *optName, engine.OptAdam, engine.OptGD, engine.OptAdagrad),
+		oneOf("optimizer", *optName, emds.OptAdam, emds.OptGD, emds.OptAdagrad),
 		oneOf("backend", *backendName, backendList()...),
 		finite("tau", *tau),
 	); err != nil {
@@ -184,55 +185,49 @@ func runFit(env Env) error {
 	st.Optimizer, st.LearningRate, st.Seed = *optName, *lr, *seed
 	st.Structure, st.ScaleBudget = *structure, *budget
 	if *points {
-		st.Structure = engine.StructurePoints
+		st.Structure = emds.StructurePoints
 	}
-	// The app's rules: distances, or a trained embedding's own W2
-	// distances, starting from it when it has the requested dimension.
-	dist, opt, err := fit.Problem(ds, st)
-	if err != nil {
-		return err
-	}
-	if *initName != "mds" {
-		opt.InitEmbedding = nil
-	}
-	if *points && *structure != engine.StructureFull && *structure != engine.StructurePoints {
+	if *points && *structure != emds.StructureFull && *structure != emds.StructurePoints {
 		return usage("--points contradicts --structure %s", *structure)
 	}
-	if *structure == engine.StructurePoints {
+	if *structure == emds.StructurePoints {
 		*points = true
 	}
-	switch *initName {
-	case "mds", "random":
-		opt.Init = *initName
-	default:
+	var initEmb *engine.Embedding
+	if *initName != "mds" && *initName != "random" {
 		e, err := datasets.LoadEmbedding(*initName)
 		if err != nil {
 			return err
 		}
-		if e, err = alignEmbedding(*initName, e, ds.Labels, *dim); err != nil {
+		if initEmb, err = alignEmbedding(*initName, e, ds.Labels, *dim); err != nil {
 			return err
 		}
-		opt.InitEmbedding = e
 	}
-	be, err := openBackendRoots(*backendName, n, 0, roots, nsOpt, env.Stderr)
-	if err != nil {
-		return err
-	}
-	defer be.Close()
-
-	// Distances near the float64 limits are fitted in units of their
-	// largest value, so that their squares neither underflow nor overflow.
-	dist, unit := datasets.NormalizeDistances(dist)
-	if unit != 1 {
-		if opt.InitEmbedding != nil {
-			opt.InitEmbedding = rescaleEmbedding(opt.InitEmbedding, unit)
-		}
-		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
-	}
+	// The app's entrance and rules: distances, or a trained embedding's
+	// own W2 distances, starting from it when it has the requested
+	// dimension (unless --init says otherwise).
+	st.Pairs, st.Backend = "exact", *backendName
 	start := time.Now()
-	o, err := engine.NewOptimizer(n, dist, opt, be)
+	opened, err := fit.OpenFit(ds, st, fit.OpenHow{
+		Backend: fit.BackendOptions{Log: env.Stderr, Roots: roots, NS: nsOpt},
+		Adjust: func(opt *emds.Options) error {
+			switch *initName {
+			case "mds":
+			case "random":
+				opt.Init, opt.InitEmbedding = "random", nil
+			default:
+				opt.InitEmbedding = initEmb
+			}
+			return nil
+		},
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	defer opened.Close()
+	be, o := opened.Backend, opened.Optimizer
+	if unit := o.Unit(); unit != 1 {
+		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -240,7 +235,7 @@ func runFit(env Env) error {
 	if *progress || isTerminal(env.Stderr) {
 		bar = newProgressBar(env.Stderr, *iters)
 	}
-	publish := func(s *engine.Snapshot) {
+	publish := func(s *emds.Snapshot) {
 		if bar != nil {
 			bar.Update(s.Iter, s.Stress1, false)
 		}
@@ -260,7 +255,7 @@ func runFit(env Env) error {
 		return runErr
 	}
 	fitSeconds := time.Since(start).Seconds()
-	s := datasets.RescaleSnapshot(o.Latest(), unit)
+	s := o.Latest()
 	res := fitResult{
 		N: n, Dim: *dim, Family: fam.Name, Tau: fam.Tau, Iters: s.Iter,
 		Backend: be.Name(), Seconds: fitSeconds,
@@ -276,7 +271,9 @@ func runFit(env Env) error {
 	if math.IsInf(res.Stress, 0) || math.IsNaN(res.Stress) {
 		// The raw stress in squared input units is beyond float64: report
 		// it in the fitted units instead, and say which.
-		res.Stress, res.StressUnit = o.Latest().Stress, unit
+		// Stress-1 is sqrt(stress / sum w D^2), the sum in stored units.
+		pr := o.Problem()
+		res.Stress, res.StressUnit = s.Stress1*s.Stress1*pr.SumD2*pr.Scale*pr.Scale, o.Unit()
 	}
 	if *points {
 		v := s.Stress1
@@ -310,21 +307,6 @@ func runFit(env Env) error {
 		return fmt.Errorf("interrupted at iteration %d", s.Iter)
 	}
 	return nil
-}
-
-// rescaleEmbedding returns e in units of unit (means divided by unit,
-// scales by unit twice), for an initial state when the distances are
-// fitted in those units.
-func rescaleEmbedding(e *engine.Embedding, unit float64) *engine.Embedding {
-	out := &engine.Embedding{Family: e.Family, Dim: e.Dim, Labels: e.Labels,
-		Means: make([]float64, len(e.Means)), Scales: make([]float64, len(e.Scales))}
-	for i, v := range e.Means {
-		out.Means[i] = v / unit
-	}
-	for i, v := range e.Scales {
-		out.Scales[i] = v / unit / unit
-	}
-	return out
 }
 
 // alignEmbedding checks that an initial embedding read from file fits the
@@ -373,7 +355,7 @@ func alignEmbedding(file string, e *engine.Embedding, labels []string, dim int) 
 // labels on, coloured by the dataset's classes when it has them, caption
 // from the snapshot (dataset, family, tau, iterations, stress-1); the
 // figure waits in a temporary file for Commit.
-func prepareFitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) (*outfile.Pending, error) {
+func prepareFitFigure(path string, s *emds.Snapshot, ds *datasets.Dataset) (*outfile.Pending, error) {
 	sc := render.NewSceneFromSnapshot(s, ds.Labels, ds.Classes)
 	sc.Dataset = ds.Name
 	st := render.DefaultStyle()
@@ -389,7 +371,7 @@ func prepareFitFigure(path string, s *engine.Snapshot, ds *datasets.Dataset) (*o
 // temporary files first and put in place only when both succeeded, so a
 // failed figure never leaves the embedding behind (or the other way
 // round).
-func writeFitOutputs(env Env, out, figure string, s *engine.Snapshot, ds *datasets.Dataset) error {
+func writeFitOutputs(env Env, out, figure string, s *emds.Snapshot, ds *datasets.Dataset) error {
 	var pending []*outfile.Pending
 	abort := func() {
 		for _, p := range pending {

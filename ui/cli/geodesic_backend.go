@@ -6,6 +6,7 @@ import (
 
 	"burescope/engine"
 	"burescope/gpucompute"
+	"burescope/ui/fit"
 )
 
 // geodesicPoints evaluates the geodesic from (ma, sa) to (mb, sb) at every
@@ -30,25 +31,13 @@ func geodesicPointsFunc(name string, stderr io.Writer) (geodesicPoints, error) {
 		return nil, fmt.Errorf("unknown backend %q (want %s)", name, backendNames)
 	}
 	return func(d int, ma, sa, mb, sb []float64, ts []float64) ([]float64, []float64, error) {
-		var gb *gpucompute.Backend
-		if name == "auto" {
-			b, why, err := gpucompute.Auto(gpucompute.Options{})
-			if err != nil {
-				return nil, nil, fmt.Errorf("--backend auto: %w", err)
-			}
-			g, ok := b.(*gpucompute.Backend)
-			if !ok {
-				b.Close()
-				fmt.Fprintf(stderr, "burescope: geodesic on the CPU (%s)\n", why)
-				return cpuGeodesicPoints(d, ma, sa, mb, sb, ts)
-			}
-			gb = g
-		} else {
-			g, err := gpucompute.New(gpucompute.Options{FP64: name == "gl64"})
-			if err != nil {
-				return nil, nil, fmt.Errorf("--backend %s: %w", name, err)
-			}
-			gb = g
+		gb, why, err := fit.OpenGL(name, fit.BackendOptions{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if gb == nil {
+			fmt.Fprintf(stderr, "burescope: geodesic on the CPU (%s)\n", why)
+			return cpuGeodesicPoints(d, ma, sa, mb, sb, ts)
 		}
 		defer gb.Close()
 		fmt.Fprintf(stderr, "burescope: geodesic on gl (%s)\n", gb.Info())

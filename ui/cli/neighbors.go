@@ -14,6 +14,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/gpucompute"
+	"burescope/ui/fit"
 )
 
 func init() {
@@ -154,25 +155,13 @@ func neighborsOn(name string, e *engine.Embedding, item int, by engine.Similarit
 		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (dimension %d is above the GL kernels' limit %d)\n", e.Dim, gpucompute.JacobiMaxDim)
 		return engine.NearestNeighbors(ctx, e, item, opt)
 	}
-	var gb *gpucompute.Backend
-	if name == "gl" {
-		b, err := gpucompute.New(gpucompute.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("--backend gl: %w", err)
-		}
-		gb = b
-	} else {
-		b, why, err := gpucompute.Auto(gpucompute.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("--backend auto: %w", err)
-		}
-		g, ok := b.(*gpucompute.Backend)
-		if !ok {
-			b.Close()
-			fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (%s)\n", why)
-			return engine.NearestNeighbors(ctx, e, item, opt)
-		}
-		gb = g
+	gb, why, err := fit.OpenGL(name, fit.BackendOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if gb == nil {
+		fmt.Fprintf(env.Stderr, "burescope neighbors: using the CPU (%s)\n", why)
+		return engine.NearestNeighbors(ctx, e, item, opt)
 	}
 	defer gb.Close()
 	scores, err := gb.SimilarityScores(ctx, e, item, by, rho)

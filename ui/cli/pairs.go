@@ -11,13 +11,14 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/ui/fit"
 )
 
 // SampledAutoMin is the size above which `fit --pairs auto` (the default)
 // fits a feature table or an embedding file with sampled pairs: the
 // engine's threshold, shared with the app.
-const SampledAutoMin = engine.SampledAutoMin
+const SampledAutoMin = emds.SampledAutoMin
 
 // pairsModes are the values of --pairs.
 const pairsModes = "exact, sampled or auto"
@@ -33,9 +34,9 @@ func usePairs(mode string, k datasets.Kind, n int) (sampled bool, err error) {
 	return sampled, nil
 }
 
-// sampledFit runs engine.FitSampled with a progress line on w (if not
+// sampledFit runs emds.FitSampled with a progress line on w (if not
 // nil) every evaluation.
-func sampledFit(ctx context.Context, src engine.PairSource, opt engine.SampledOptions, w io.Writer) (*engine.SampledResult, time.Duration, error) {
+func sampledFit(ctx context.Context, src emds.PairSource, opt emds.SampledOptions, w io.Writer) (*emds.SampledResult, time.Duration, error) {
 	start := time.Now()
 	var progress func(int, float64, float64)
 	if w != nil {
@@ -48,7 +49,7 @@ func sampledFit(ctx context.Context, src engine.PairSource, opt engine.SampledOp
 			fmt.Fprintf(w, "epoch %d/%d: stress-1 %.5f +- %.5f (%.1fs)\n", e, opt.Epochs, s1, se, time.Since(start).Seconds())
 		}
 	}
-	res, err := engine.FitSampled(ctx, src, opt, progress)
+	res, err := emds.FitSampled(ctx, src, opt, progress)
 	return res, time.Since(start), err
 }
 
@@ -71,8 +72,8 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 	if f.init != "mds" && f.init != "random" {
 		return fmt.Errorf("--init %s: a sampled fit starts from mds (principal components) or random", f.init)
 	}
-	opt := engine.DefaultSampledOptions()
-	src, err := ds.PairSource()
+	opt := emds.DefaultSampledOptions()
+	src, err := fit.PairSource(ds)
 	if err != nil {
 		return err
 	}
@@ -87,13 +88,13 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 	}
 	opt.Dim, opt.Family, opt.Eps, opt.Optimizer, opt.LR = f.dim, f.fam, f.eps, f.optimizer, f.lr
 	opt.Seed, opt.Init, opt.Points = f.seed, f.init, f.points
-	opt.Epochs = engine.DefaultSampledEpochs(ds.Len())
+	opt.Epochs = emds.DefaultSampledEpochs(ds.Len())
 	if f.epochs > 0 {
 		opt.Epochs = f.epochs
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if g, ok := src.(*engine.GraphSource); ok {
+	if g, ok := src.(*emds.GraphSource); ok {
 		fmt.Fprintf(env.Stderr, "%s: %d items: sampled pairs (above %d items, or --pairs sampled): %d graph edges + breadth-first searches from %d random pivots per epoch, %d epochs\n",
 			name, ds.Len(), SampledAutoMin, g.Edges(), opt.Random, opt.Epochs)
 	} else {
@@ -110,10 +111,10 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		N: s.N, Dim: s.Dim, Family: s.Family.Name, Tau: s.Family.Tau, Iters: s.Iter,
 		Backend: s.Backend, Seconds: took.Seconds(), Stress: s.Stress, Stress1: s.Stress1,
 		MDSStress1: s.ClassicalStress1, Pairs: "sampled", Stress1SE: &se,
-		Structure: engine.StructureFull, Roots: string(engine.RootsEigen),
+		Structure: emds.StructureFull, Roots: string(emds.RootsEigen),
 	}
 	if f.points {
-		out.Structure = engine.StructurePoints
+		out.Structure = emds.StructurePoints
 	}
 	if f.points {
 		v := s.Stress1
@@ -123,7 +124,7 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 		return err
 	}
 	start := "principal components"
-	if _, ok := src.(*engine.GraphSource); ok {
+	if _, ok := src.(*emds.GraphSource); ok {
 		start = "pivot MDS"
 	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d epochs, %.0f pairs per epoch, in %.2fs (neighbour search %.2fs): stress-1 %.4g +- %.2g (estimate on %d random pairs; initial %s %.4g)\n",

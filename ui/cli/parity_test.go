@@ -58,15 +58,13 @@ func TestFitMatchesAppSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, desc, err := fit.OpenBackend(st.Backend, ds.Len(), fit.BackendOptions{Log: os.Stderr})
+			o, err := fit.OpenFit(ds, st, fit.OpenHow{Backend: fit.BackendOptions{Log: os.Stderr}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := fit.NewSession()
 			defer s.Close()
-			if err := s.Open(ds, st, b, desc); err != nil {
-				t.Fatal(err)
-			}
+			s.Open(o)
 			if !s.Start() { // the app's Start: runs to the iteration budget
 				t.Fatal("the session did not start")
 			}

@@ -121,7 +121,7 @@ func runProject(env Env) error {
 	}
 	// The variance kept is a ratio, the same for the embedding scaled to
 	// magnitude 1, where no square overflows.
-	scaled, _ := datasets.ScaledEmbedding(emb)
+	scaled, _ := engine.ScaledEmbedding(emb)
 	kept, err := engine.VarianceKept(scaled, plane)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/gpucompute"
 	"burescope/ui/fit"
 )
@@ -30,15 +31,15 @@ func addRootsFlags(fs *flag.FlagSet) *rootsFlags {
 
 // parse returns the chosen method and Newton-Schulz options, or a usage
 // message.
-func (r *rootsFlags) parse() (engine.RootMethod, engine.NSOptions, error) {
-	m, err := engine.ParseRootMethod(*r.method)
+func (r *rootsFlags) parse() (emds.RootMethod, engine.NSOptions, error) {
+	m, err := emds.ParseRootMethod(*r.method)
 	if err != nil {
 		return "", engine.NSOptions{}, fmt.Errorf("--roots: %v", err)
 	}
 	if *r.iters < 0 || *r.iters > 1000 {
 		return "", engine.NSOptions{}, fmt.Errorf("--ns-iters %d: want 0..1000", *r.iters)
 	}
-	if *r.iters > 0 && m != engine.RootsNewtonSchulz {
+	if *r.iters > 0 && m != emds.RootsNewtonSchulz {
 		return "", engine.NSOptions{}, fmt.Errorf("--ns-iters needs --roots newton-schulz")
 	}
 	var o engine.NSOptions
@@ -50,7 +51,7 @@ func (r *rootsFlags) parse() (engine.RootMethod, engine.NSOptions, error) {
 
 // openBackendRoots is openBackend with a CPU thread count (0: all cores)
 // and a root method for the CPU and GL kernels (fit.BackendOptions).
-func openBackendRoots(name string, n, threads int, m engine.RootMethod, o engine.NSOptions, stderr io.Writer) (engine.Backend, error) {
+func openBackendRoots(name string, n, threads int, m emds.RootMethod, o engine.NSOptions, stderr io.Writer) (emds.Backend, error) {
 	b, _, err := fit.OpenBackend(name, n, fit.BackendOptions{Log: stderr, Threads: threads, Roots: m, NS: o})
 	if err != nil {
 		return nil, fmt.Errorf("--backend %s: %w", name, err)
@@ -60,12 +61,12 @@ func openBackendRoots(name string, n, threads int, m engine.RootMethod, o engine
 
 // backendRoots returns the root method a backend uses in dimension d
 // (the GL kernels use Newton-Schulz above gpucompute.JacobiMaxDim).
-func backendRoots(b engine.Backend, d int) engine.RootMethod {
+func backendRoots(b emds.Backend, d int) emds.RootMethod {
 	switch v := b.(type) {
-	case *engine.CPUBackend:
+	case *emds.CPUBackend:
 		return v.Roots()
 	case *gpucompute.Backend:
 		return v.RootsAt(d)
 	}
-	return engine.RootsEigen
+	return emds.RootsEigen
 }

@@ -9,6 +9,7 @@ import (
 
 	"burescope/engine"
 	"burescope/engine/backendtest"
+	"burescope/engine/emds"
 	"burescope/gpucompute"
 )
 
@@ -36,11 +37,11 @@ type selftestLine struct {
 // the float64 backends are held to the reference to 1e-9 (1e-8 with
 // Newton-Schulz roots, whose documented accuracy is about 1e-10 on
 // Bures^2 and the transport maps), the float32 GL buffers to 1e-4.
-func selftestTolerance(backend string, roots engine.RootMethod) float64 {
+func selftestTolerance(backend string, roots emds.RootMethod) float64 {
 	switch {
 	case backend == "gl":
 		return 1e-4
-	case roots == engine.RootsNewtonSchulz:
+	case roots == emds.RootsNewtonSchulz:
 		return 1e-8
 	}
 	return 1e-9
@@ -100,11 +101,11 @@ func runSelftest(env Env) error {
 }
 
 // selftestBackend runs the suite on one backend and summarises it.
-func selftestBackend(name string, roots engine.RootMethod, nsOpt engine.NSOptions, skipLarge bool, env Env) selftestLine {
+func selftestBackend(name string, roots emds.RootMethod, nsOpt engine.NSOptions, skipLarge bool, env Env) selftestLine {
 	line := selftestLine{Backend: name, Roots: string(roots)}
-	open := func() (engine.Backend, error) {
+	open := func() (emds.Backend, error) {
 		if name == "cpu" {
-			return engine.NewCPUBackendWith(engine.CPUOptions{Roots: roots, NS: nsOpt})
+			return emds.NewCPUBackendWith(emds.CPUOptions{Roots: roots, NS: nsOpt})
 		}
 		return gpucompute.New(gpucompute.Options{FP64: name == "gl64", Roots: roots, NS: nsOpt})
 	}
@@ -120,7 +121,7 @@ func selftestBackend(name string, roots engine.RootMethod, nsOpt engine.NSOption
 		return line
 	}
 	switch v := b.(type) {
-	case *engine.CPUBackend:
+	case *emds.CPUBackend:
 		line.Renderer = fmt.Sprintf("Go %s/%s, %d threads", runtime.GOOS, runtime.GOARCH, v.Threads())
 	case *gpucompute.Backend:
 		line.Renderer = v.Info().String()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/gpucompute"
 )
 
@@ -31,24 +32,24 @@ type BackendOptions struct {
 	// Threads is the CPU backend's goroutine count (0: all cores).
 	Threads int
 	// Roots is the matrix-root method of the pair kernels ("" or
-	// engine.RootsEigen: closed forms and exact eigendecompositions;
-	// engine.RootsNewtonSchulz: the paper's iteration with NS), on the CPU
+	// emds.RootsEigen: closed forms and exact eigendecompositions;
+	// emds.RootsNewtonSchulz: the paper's iteration with NS), on the CPU
 	// and in the GL kernels alike (docs/newton-schulz.md).
-	Roots engine.RootMethod
+	Roots emds.RootMethod
 	// NS configures the Newton-Schulz iteration when Roots asks for it.
 	NS engine.NSOptions
 }
 
 // cpu returns the CPU backend o asks for.
-func (o BackendOptions) cpu() (engine.Backend, error) {
+func (o BackendOptions) cpu() (emds.Backend, error) {
 	threads := o.Threads
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	if o.Roots == "" || o.Roots == engine.RootsEigen {
-		return engine.NewCPUBackend(threads), nil
+	if o.Roots == "" || o.Roots == emds.RootsEigen {
+		return emds.NewCPUBackend(threads), nil
 	}
-	return engine.NewCPUBackendWith(engine.CPUOptions{Threads: threads, Roots: o.Roots, NS: o.NS})
+	return emds.NewCPUBackendWith(emds.CPUOptions{Threads: threads, Roots: o.Roots, NS: o.NS})
 }
 
 // gl returns the GL options o asks for.
@@ -60,7 +61,7 @@ func (o BackendOptions) gl(fp64 bool) gpucompute.Options {
 // n items and a one-line description of it. The app and the command line
 // both open their backends here:
 //
-//	cpu   engine.NewCPUBackend on all cores
+//	cpu   emds.NewCPUBackend on all cores
 //	gl    the OpenGL 4.3 compute backend in float32 (an error if no context comes up)
 //	gl64  the same in float64 (an error if the driver has no double shaders)
 //	auto  the CPU below AutoGLMin items; else gl when a context comes up,
@@ -69,7 +70,7 @@ func (o BackendOptions) gl(fp64 bool) gpucompute.Options {
 //	      auto picks the CPU, one line on Log says why.
 //
 // The caller closes the backend.
-func OpenBackend(choice string, n int, o BackendOptions) (engine.Backend, string, error) {
+func OpenBackend(choice string, n int, o BackendOptions) (emds.Backend, string, error) {
 	logf := func(format string, a ...any) {
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, format, a...)
@@ -104,7 +105,7 @@ func OpenBackend(choice string, n int, o BackendOptions) (engine.Backend, string
 		}
 		if b.Name() != "gl" {
 			logf("burescope: using the CPU backend (%s)\n", why)
-			if o.Threads > 0 || (o.Roots != "" && o.Roots != engine.RootsEigen) {
+			if o.Threads > 0 || (o.Roots != "" && o.Roots != emds.RootsEigen) {
 				b.Close()
 				if b, err = o.cpu(); err != nil {
 					return nil, "", err
@@ -113,6 +114,36 @@ func OpenBackend(choice string, n int, o BackendOptions) (engine.Backend, string
 			return b, Describe(b) + " (" + AutoNote(why) + ")", nil
 		}
 		return b, Describe(b), nil
+	}
+	return nil, "", fmt.Errorf("unknown backend %q (want %s)", choice, BackendNames)
+}
+
+// OpenGL is OpenBackend for work that only the GL backend offers beside
+// the engine's own CPU code (geodesics, similarity scores): for "gl" and
+// "gl64" the GL backend or an error, for "auto" the GL backend when
+// gpucompute.Auto picks it and otherwise nil with Auto's reason, for
+// "cpu" nil. It is the one place, with OpenBackend, where a backend
+// choice is turned into a backend.
+func OpenGL(choice string, o BackendOptions) (gl *gpucompute.Backend, why string, err error) {
+	switch choice {
+	case "cpu":
+		return nil, "cpu: asked for", nil
+	case "gl", "gl64":
+		b, err := gpucompute.New(o.gl(choice == "gl64"))
+		if err != nil {
+			return nil, "", fmt.Errorf("--backend %s: %w", choice, err)
+		}
+		return b, "", nil
+	case "auto":
+		b, why, err := gpucompute.Auto(o.gl(false))
+		if err != nil {
+			return nil, "", fmt.Errorf("--backend auto: %w", err)
+		}
+		if g, ok := b.(*gpucompute.Backend); ok {
+			return g, "", nil
+		}
+		b.Close()
+		return nil, why, nil
 	}
 	return nil, "", fmt.Errorf("unknown backend %q (want %s)", choice, BackendNames)
 }
@@ -131,9 +162,9 @@ func AutoNote(why string) string {
 
 // Describe is a one-line description of a backend for the status bar
 // and reports: "cpu (N threads)" or "gl (renderer, version, precision)".
-func Describe(b engine.Backend) string {
+func Describe(b emds.Backend) string {
 	switch v := b.(type) {
-	case *engine.CPUBackend:
+	case *emds.CPUBackend:
 		return fmt.Sprintf("cpu (%d threads)", v.Threads())
 	case *gpucompute.Backend:
 		return "gl (" + v.Info().String() + ")"

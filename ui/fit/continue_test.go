@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // runToDone opens gridDataset(6) with budget iterations and a tolerance
@@ -15,7 +15,7 @@ func runToDone(t *testing.T, budget int) *Session {
 	st := testSettings()
 	st.Iterations = budget
 	s := NewSession()
-	if err := s.Open(gridDataset(6), st, engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := openIn(s, gridDataset(6), st, emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	if !s.Start() {

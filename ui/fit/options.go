@@ -7,6 +7,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/engine/hypernymy"
 )
 
@@ -16,8 +17,8 @@ const PointBaselineIters = 300
 
 // EngineOptions turns the model settings into optimiser options. Both the
 // app's session and `burescope fit` build their options here.
-func EngineOptions(st Settings) (engine.Options, error) {
-	opt := engine.DefaultOptions()
+func EngineOptions(st Settings) (emds.Options, error) {
+	opt := emds.DefaultOptions()
 	fam, err := engine.ParseFamily(st.Family, st.Dim, st.Tau)
 	if err != nil {
 		return opt, err
@@ -33,7 +34,7 @@ func EngineOptions(st Settings) (engine.Options, error) {
 	if st.Structure != "" {
 		opt.Structure = st.Structure
 	}
-	opt.Points = opt.Structure == engine.StructurePoints
+	opt.Points = opt.Structure == emds.StructurePoints
 	opt.ScaleBudget = st.ScaleBudget
 	return opt, nil
 }
@@ -45,7 +46,7 @@ func EngineOptions(st Settings) (engine.Options, error) {
 // between its measures and, when its dimension is the fit's, starts the
 // fit from it. The app and `burescope fit` both call it, so they accept
 // the same inputs.
-func Problem(ds *datasets.Dataset, st Settings) ([]float64, engine.Options, error) {
+func Problem(ds *datasets.Dataset, st Settings) ([]float64, emds.Options, error) {
 	opt, err := EngineOptions(st)
 	if err != nil {
 		return nil, opt, err
@@ -56,7 +57,7 @@ func Problem(ds *datasets.Dataset, st Settings) ([]float64, engine.Options, erro
 	n := ds.Len()
 	dist := ds.Dist
 	if dist == nil && ds.Embedding != nil {
-		if dist, err = datasets.EmbeddingDistances(ds.Embedding); err != nil {
+		if dist, err = EmbeddingDistances(ds.Embedding); err != nil {
 			return nil, opt, fmt.Errorf("%s: %w", ds.Name, err)
 		}
 		if ds.Embedding.Dim == st.Dim {
@@ -73,17 +74,6 @@ func Problem(ds *datasets.Dataset, st Settings) ([]float64, engine.Options, erro
 		return nil, opt, fmt.Errorf("%s: no distances to fit (kind %s)", ds.Name, ds.Kind)
 	}
 	return dist, opt, nil
-}
-
-// Prepare does the backend-free part of building the optimiser (distances,
-// normalisation, classical MDS), so the app can do it while its backend
-// opens.
-func Prepare(ds *datasets.Dataset, st Settings) (*engine.Prepared, error) {
-	dist, opt, err := Problem(ds, st)
-	if err != nil {
-		return nil, err
-	}
-	return engine.Prepare(ds.Len(), dist, opt)
 }
 
 // DatasetOptions turns the data settings into loader options; metadata

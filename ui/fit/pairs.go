@@ -5,16 +5,17 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
-// SampledAutoMin is engine.SampledAutoMin, for the tabs (which import
+// SampledAutoMin is emds.SampledAutoMin, for the tabs (which import
 // only this package): pairs "auto" samples above this many rows.
-const SampledAutoMin = engine.SampledAutoMin
+const SampledAutoMin = emds.SampledAutoMin
 
 // UseSampled decides between the exact fit (all n(n-1)/2 distances) and
-// the sampled-pair fit (engine.FitSampled) for a dataset of kind k with n
+// the sampled-pair fit (emds.FitSampled) for a dataset of kind k with n
 // items under mode: "exact", "sampled", or "auto" / "" (sampled for a
-// feature table or an embedding file above engine.SampledAutoMin items).
+// feature table or an embedding file above emds.SampledAutoMin items).
 // The app and `burescope fit --pairs` share this rule.
 func UseSampled(mode string, k datasets.Kind, n int) (bool, error) {
 	switch mode {
@@ -26,35 +27,42 @@ func UseSampled(mode string, k datasets.Kind, n int) (bool, error) {
 		}
 		return true, nil
 	case "auto", "":
-		return sampledKind(k) && n > engine.SampledAutoMin, nil
+		return sampledKind(k) && n > emds.SampledAutoMin, nil
 	}
 	return false, fmt.Errorf("pairs %q: want exact, sampled or auto", mode)
 }
 
 // SampledOptions is the sampled fit of ds under st, as `burescope fit`
-// runs it: the model settings, and for an embedding file no neighbour
-// search but 30 random partners per item and epoch. The epochs are
-// engine.DefaultSampledEpochs.
-func SampledOptions(ds *datasets.Dataset, st Settings) (engine.SampledOptions, error) {
-	opt := engine.DefaultSampledOptions()
+// runs it: the model settings, for an embedding file no neighbour
+// search but 30 random partners per item and epoch, for a relation graph
+// its edges as the neighbour stratum. The epochs are
+// emds.DefaultSampledEpochs.
+func SampledOptions(ds *datasets.Dataset, st Settings) (emds.SampledOptions, error) {
+	opt := emds.DefaultSampledOptions()
 	fam, err := engine.ParseFamily(st.Family, st.Dim, st.Tau)
 	if err != nil {
 		return opt, err
 	}
-	if ds.Kind == datasets.KindEmbedding {
+	switch ds.Kind {
+	case datasets.KindEmbedding:
+		// No neighbour search for measures: more random partners instead.
 		opt.K, opt.Random = 0, 30
+	case datasets.KindRelations:
+		// The graph's edges are the neighbour stratum; Random is the
+		// number of breadth-first search pivots per epoch.
+		opt.K = 0
 	}
 	opt.Dim, opt.Family, opt.Eps, opt.Optimizer, opt.LR = st.Dim, fam, st.Eps, st.Optimizer, st.LearningRate
 	opt.Seed = st.Seed
-	opt.Points = st.Structure == engine.StructurePoints
-	opt.Epochs = engine.DefaultSampledEpochs(ds.Len())
+	opt.Points = st.Structure == emds.StructurePoints
+	opt.Epochs = emds.DefaultSampledEpochs(ds.Len())
 	return opt, nil
 }
 
 // LoadDataset loads name (a file or builtin:NAME) under the data
 // settings of st as the app fits it: a feature table or a relation graph
 // is read without its n^2 distances first, and read again with them only when the exact path
-// (UseSampled false) will fit it, so a table above engine.SampledAutoMin
+// (UseSampled false) will fit it, so a table above emds.SampledAutoMin
 // rows never builds them.
 func LoadDataset(name string, st Settings, metadata string) (*datasets.Dataset, error) {
 	opt := DatasetOptions(st, metadata)

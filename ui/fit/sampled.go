@@ -6,17 +6,16 @@ import (
 	"math"
 	"sync/atomic"
 
-	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 )
 
-// sampledRun is a session's sampled-pair fit (engine.FitSampled): the
+// sampledRun is a session's sampled-pair fit (emds.FitSampled): the
 // pair source and options, and the standard error of the last stress-1
 // estimate. A run cannot be resumed: Start after a pause fits again from
 // the initial state.
 type sampledRun struct {
-	src    engine.PairSource
-	opt    engine.SampledOptions
+	src    emds.PairSource
+	opt    emds.SampledOptions
 	se     atomic.Uint64 // float64 bits
 	epochs int           // epochs of a full run
 }
@@ -34,54 +33,6 @@ func (s *Session) Sampled() (sampled bool, se float64, epochs int) {
 	return true, math.Float64frombits(r.se.Load()), r.epochs
 }
 
-// openSampled is Open on the sampled path: it builds the pair source and
-// publishes the initial state (principal components and the first
-// stress-1 estimate; this runs the neighbour search once).
-func (s *Session) openSampled(ds *datasets.Dataset, st Settings, b engine.Backend, backendDesc string) error {
-	src, err := ds.PairSource()
-	if err != nil {
-		return err
-	}
-	opt, err := SampledOptions(ds, st)
-	if err != nil {
-		return err
-	}
-	r := &sampledRun{src: src, opt: opt, epochs: opt.Epochs}
-	// The initial state: cancel at the first published snapshot.
-	var first *engine.Snapshot
-	ctx, cancel := context.WithCancel(context.Background())
-	o := opt
-	o.Publish = func(sn *engine.Snapshot) { first = sn; cancel() }
-	res, err := engine.FitSampled(ctx, src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
-	cancel()
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	if first == nil && res != nil {
-		first = res.Snapshot
-	}
-	s.mu.Lock()
-	s.stopLocked()
-	prevDone, oldBackend := s.done, s.backend
-	s.ds, s.settings, s.opt, s.smp, s.backend, s.backendD = ds, st, nil, r, b, backendDesc
-	s.lastErr = nil
-	s.done = nil
-	s.rateIter, s.rateTime = 0, timeZero
-	s.rate.Store(0)
-	s.setStateLocked(EvLoaded)
-	s.mu.Unlock()
-	if oldBackend != nil {
-		go func() {
-			if prevDone != nil {
-				<-prevDone
-			}
-			oldBackend.Close()
-		}()
-	}
-	s.publishSampled(r, first)
-	return nil
-}
-
 // startSampledLocked queues a full sampled fit of r, publishing a
 // snapshot at every stress-1 evaluation.
 func (s *Session) startSampledLocked(r *sampledRun) {
@@ -89,8 +40,8 @@ func (s *Session) startSampledLocked(r *sampledRun) {
 	s.cancel = cancel
 	s.queueLocked(func() {
 		o := r.opt
-		o.Publish = func(sn *engine.Snapshot) { s.publishSampled(r, sn) }
-		res, err := engine.FitSampled(ctx, r.src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
+		o.Publish = func(sn *emds.Snapshot) { s.publishSampled(r, sn) }
+		res, err := emds.FitSampled(ctx, r.src, o, func(_ int, _, se float64) { r.se.Store(math.Float64bits(se)) })
 		if res != nil && ctx.Err() == nil {
 			// (After a pause the result's state may have moved past its
 			// last stress-1 evaluation: the published snapshot stays.)
@@ -112,6 +63,6 @@ func (s *Session) startSampledLocked(r *sampledRun) {
 }
 
 // publishSampled is publish for the sampled run r.
-func (s *Session) publishSampled(r *sampledRun, snap *engine.Snapshot) {
+func (s *Session) publishSampled(r *sampledRun, snap *emds.Snapshot) {
 	s.publishIf(func() bool { return s.smp == r }, snap)
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 )
 
@@ -25,9 +25,6 @@ func publishEvery(n int) time.Duration {
 	}
 	return 40 * time.Millisecond
 }
-
-// timeZero is the zero time (no rate measured yet).
-var timeZero time.Time
 
 // Session owns one loaded dataset, its optimiser and the goroutine that
 // runs it. Every operation that touches the optimiser (run, step, reset,
@@ -46,16 +43,16 @@ type Session struct {
 	mu       sync.Mutex
 	ds       *datasets.Dataset
 	settings Settings
-	opt      *engine.Optimizer
+	opt      *emds.Optimizer
 	smp      *sampledRun // the sampled-pair fit (opt is nil then)
-	backend  engine.Backend
+	backend  emds.Backend
 	backendD string // backend description for the status bar
 	state    RunState
 	cancel   context.CancelFunc
 	done     chan struct{} // closed when the last queued operation ends
 	lastErr  error
 
-	snap    atomic.Pointer[engine.Snapshot]
+	snap    atomic.Pointer[emds.Snapshot]
 	version atomic.Uint64
 	rate    atomic.Uint64 // iterations per second, float64 bits
 
@@ -72,62 +69,27 @@ type Session struct {
 // NewSession returns an empty session.
 func NewSession() *Session { return &Session{} }
 
-// Open replaces the session's dataset and optimiser with a new one built
-// from ds and st on backend b (described by backendDesc for the status
-// bar). The previous optimiser is stopped and its backend closed. It may
-// block while the optimiser initialises (classical MDS), so call it off
-// the UI goroutine. On error the previous state is kept and b is closed.
-func (s *Session) Open(ds *datasets.Dataset, st Settings, b engine.Backend, backendDesc string) error {
-	if ds == nil || (ds.Dist == nil && ds.Embedding == nil && ds.Features == nil) {
-		b.Close()
-		return fmt.Errorf("%s: no distances to embed (a %s file)", nameOf(ds), kindOf(ds))
+// Open installs the fit o (from OpenFit) in the session in place of the
+// previous one, whose run is stopped and whose backend is closed once it
+// has stopped. The session owns o's backend from now on. It does not
+// block on compute: OpenFit did the work.
+func (s *Session) Open(o *Opened) {
+	var r *sampledRun
+	if o.IsSampled() {
+		r = &sampledRun{src: o.Source, opt: o.Sampled, epochs: o.Sampled.Epochs}
+		r.se.Store(math.Float64bits(o.FirstSE))
 	}
-	if sampled, err := UseSampled(st.Pairs, ds.Kind, ds.Len()); err != nil || sampled {
-		if err == nil {
-			err = s.openSampled(ds, st, b, backendDesc)
-		}
-		if err != nil {
-			b.Close()
-		}
-		return err
-	}
-	prep, err := Prepare(ds, st)
-	if err != nil {
-		b.Close()
-		return err
-	}
-	return s.OpenPrepared(ds, st, prep, b, backendDesc)
-}
-
-// OpenPrepared is Open for an exact-pairs fit whose backend-free part
-// (Prepare) is already done: it only loads the problem on b and
-// evaluates the start. On error the previous state is kept and b is
-// closed.
-func (s *Session) OpenPrepared(ds *datasets.Dataset, st Settings, prep *engine.Prepared, b engine.Backend, backendDesc string) error {
-	opt, err := prep.NewOptimizer(b)
-	if err != nil {
-		b.Close()
-		return err
-	}
-	s.OpenOptimizer(ds, st, opt, b, backendDesc)
-	return nil
-}
-
-// OpenOptimizer is Open with the optimiser already built on b (by
-// NewOptimizer or Prepared.NewOptimizer, for example while the app's
-// window was being built). The session owns opt and b from now on.
-func (s *Session) OpenOptimizer(ds *datasets.Dataset, st Settings, opt *engine.Optimizer, b engine.Backend, backendDesc string) {
 	s.mu.Lock()
 	s.stopLocked()
 	prevDone, oldBackend := s.done, s.backend
-	s.ds, s.settings, s.opt, s.smp, s.backend, s.backendD = ds, st, opt, nil, b, backendDesc
+	s.ds, s.settings, s.opt, s.smp, s.backend, s.backendD = o.Dataset, o.Settings, o.Optimizer, r, o.Backend, o.Desc
 	s.lastErr = nil
 	s.done = nil
 	s.rateIter, s.rateTime = 0, time.Time{}
 	s.rate.Store(0)
 	s.setStateLocked(EvLoaded)
 	s.mu.Unlock()
-	if oldBackend != nil {
+	if oldBackend != nil && oldBackend != o.Backend {
 		go func() {
 			if prevDone != nil {
 				<-prevDone
@@ -135,7 +97,11 @@ func (s *Session) OpenOptimizer(ds *datasets.Dataset, st Settings, opt *engine.O
 			oldBackend.Close()
 		}()
 	}
-	s.publish(opt, opt.Latest())
+	if r != nil {
+		s.publishSampled(r, o.First)
+	} else {
+		s.publish(o.Optimizer, o.Optimizer.Latest())
+	}
 }
 
 // Close stops the optimiser and releases the backend.
@@ -206,7 +172,7 @@ func (s *Session) Err() error {
 }
 
 // Snapshot returns the newest published snapshot (nil before Open).
-func (s *Session) Snapshot() *engine.Snapshot { return s.snap.Load() }
+func (s *Session) Snapshot() *emds.Snapshot { return s.snap.Load() }
 
 // Version increases with every published snapshot.
 func (s *Session) Version() uint64 { return s.version.Load() }
@@ -268,7 +234,7 @@ func (s *Session) startLocked() {
 	opt := s.opt
 	s.queueLocked(func() {
 		s.runBegan(opt.Latest())
-		err := opt.Run(ctx, publishEvery(opt.Problem().N), func(sn *engine.Snapshot) { s.publish(opt, sn); s.runProgress(sn) })
+		err := opt.Run(ctx, publishEvery(opt.Problem().N), func(sn *emds.Snapshot) { s.publish(opt, sn); s.runProgress(sn) })
 		s.publish(opt, opt.Latest())
 		s.runProgress(opt.Latest())
 		s.mu.Lock()
@@ -286,7 +252,7 @@ func (s *Session) startLocked() {
 }
 
 // runBegan records the start of a run from snapshot snap.
-func (s *Session) runBegan(snap *engine.Snapshot) {
+func (s *Session) runBegan(snap *emds.Snapshot) {
 	s.runMu.Lock()
 	defer s.runMu.Unlock()
 	s.runStart, s.runLast = time.Now(), time.Time{}
@@ -297,7 +263,7 @@ func (s *Session) runBegan(snap *engine.Snapshot) {
 }
 
 // runProgress records the newest snapshot of the run.
-func (s *Session) runProgress(snap *engine.Snapshot) {
+func (s *Session) runProgress(snap *emds.Snapshot) {
 	if snap == nil {
 		return
 	}
@@ -363,7 +329,7 @@ func (s *Session) Step(k int) bool {
 // Reset re-initialises the embedding (classical MDS means, seeded random
 // scales); a running optimiser keeps running from the new start.
 func (s *Session) Reset(seed int64) bool {
-	return s.restartWith(EvReset, func(opt *engine.Optimizer) {
+	return s.restartWith(EvReset, func(opt *emds.Optimizer) {
 		if err := opt.Reset(seed); err != nil {
 			s.mu.Lock()
 			s.failLocked(err)
@@ -375,12 +341,12 @@ func (s *Session) Reset(seed int64) bool {
 // Jitter perturbs the embedding by a relative amount (to leave a local
 // minimum); a running optimiser keeps running.
 func (s *Session) Jitter(scale float64) bool {
-	return s.restartWith(-1, func(opt *engine.Optimizer) { opt.Jitter(scale) })
+	return s.restartWith(-1, func(opt *emds.Optimizer) { opt.Jitter(scale) })
 }
 
 // restartWith stops a run, applies f to the optimiser and restarts the
 // run if there was one. ev is the state event to record (-1 for none).
-func (s *Session) restartWith(ev RunEvent, f func(*engine.Optimizer)) bool {
+func (s *Session) restartWith(ev RunEvent, f func(*emds.Optimizer)) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.opt == nil || s.state == StateStepping {
@@ -513,12 +479,12 @@ func (s *Session) setStateLocked(e RunEvent) bool {
 // publish stores a snapshot of opt (newest wins), measures the iteration
 // rate and notifies OnSnapshot. Snapshots of an optimiser that has been
 // replaced (a worker finishing after Open) are dropped.
-func (s *Session) publish(opt *engine.Optimizer, snap *engine.Snapshot) {
+func (s *Session) publish(opt *emds.Optimizer, snap *emds.Snapshot) {
 	s.publishIf(func() bool { return s.opt == opt }, snap)
 }
 
 // publishIf is publish with the owner check current (called under s.mu).
-func (s *Session) publishIf(current func() bool, snap *engine.Snapshot) {
+func (s *Session) publishIf(current func() bool, snap *emds.Snapshot) {
 	if snap == nil {
 		return
 	}
@@ -545,7 +511,7 @@ func (s *Session) publishIf(current func() bool, snap *engine.Snapshot) {
 // Scene returns the render scene of snapshot snap for dataset ds: means,
 // scales and per-point stress from the snapshot, labels and classes from
 // the dataset.
-func Scene(ds *datasets.Dataset, snap *engine.Snapshot) *render.Scene {
+func Scene(ds *datasets.Dataset, snap *emds.Snapshot) *render.Scene {
 	if snap == nil {
 		return nil
 	}

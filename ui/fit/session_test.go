@@ -6,6 +6,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // gridDataset returns n items with distances in [1, 1.5] (a metric that
@@ -36,12 +37,12 @@ func testSettings() Settings {
 func TestSessionReplaceWhileRunning(t *testing.T) {
 	s := NewSession()
 	defer s.Close()
-	if err := s.Open(gridDataset(5), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := openIn(s, gridDataset(5), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	s.Start()
 	eventually(t, "iterations", func() bool { return s.Snapshot().Iter > 3 })
-	if err := s.Open(gridDataset(7), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := openIn(s, gridDataset(7), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	s.Wait()
@@ -59,7 +60,7 @@ func TestSessionRunControl(t *testing.T) {
 	if s.Start() || s.Step(1) {
 		t.Fatal("an empty session started")
 	}
-	if err := s.Open(gridDataset(6), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := openIn(s, gridDataset(6), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	if !s.Step(7) {
@@ -101,7 +102,7 @@ func TestSessionRunControl(t *testing.T) {
 func TestSessionOpenRejectsEmbedding(t *testing.T) {
 	s := NewSession()
 	ds := &datasets.Dataset{Name: "e.json", Kind: datasets.KindEmbedding, Labels: []string{"a", "b"}}
-	err := s.Open(ds, testSettings(), engine.NewCPUBackend(1), "cpu")
+	err := openIn(s, ds, testSettings(), emds.NewCPUBackend(1), "cpu")
 	if err == nil || s.Dataset() != nil {
 		t.Fatalf("an embedding without distances was opened: %v", err)
 	}
@@ -111,7 +112,7 @@ func TestSessionOpenRejectsEmbedding(t *testing.T) {
 // not run a released optimiser).
 func TestSessionClosed(t *testing.T) {
 	s := NewSession()
-	if err := s.Open(gridDataset(5), testSettings(), engine.NewCPUBackend(1), "cpu"); err != nil {
+	if err := openIn(s, gridDataset(5), testSettings(), emds.NewCPUBackend(1), "cpu"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -126,26 +127,22 @@ func TestSessionClosed(t *testing.T) {
 }
 
 // RunSpeed counts the iterations of the run that ended (its budget), not
-// those before it, and a positive duration; OpenOptimizer installs an
-// optimiser built elsewhere, whose first snapshot the session shows.
-func TestSessionRunSpeedAndOpenOptimizer(t *testing.T) {
+// those before it, and a positive duration; Open installs a fit opened
+// elsewhere (OpenFit), whose first snapshot the session shows.
+func TestSessionRunSpeedAndOpen(t *testing.T) {
 	s := NewSession()
 	defer s.Close()
 	st := testSettings()
 	st.Iterations = 25
 	ds := gridDataset(9)
-	b := engine.NewCPUBackend(1)
-	prep, err := Prepare(ds, st)
+	o, err := OpenFit(ds, st, OpenHow{Given: emds.NewCPUBackend(1), GivenDesc: "cpu"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, err := prep.NewOptimizer(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.OpenOptimizer(ds, st, opt, b, "cpu")
+	opt := o.Optimizer
+	s.Open(o)
 	if got := s.Snapshot(); got != opt.Latest() || s.Dataset() != ds || s.State() != StatePaused {
-		t.Fatalf("after OpenOptimizer: snapshot %p (optimiser's %p), state %v", got, opt.Latest(), s.State())
+		t.Fatalf("after Open: snapshot %p (optimiser's %p), state %v", got, opt.Latest(), s.State())
 	}
 	if k, sec := s.RunSpeed(); k != 0 || sec != 0 {
 		t.Errorf("before any run: %d iterations in %v s", k, sec)

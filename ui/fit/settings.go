@@ -6,6 +6,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 )
 
 // Settings is everything the side panel edits, as a plain value: the data
@@ -32,16 +33,16 @@ type Settings struct {
 	Seed         int64   // random seed of the initialisation
 	Backend      string  // one of BackendChoices
 	// Tol is the optimiser's relative-improvement stopping tolerance
-	// (engine.Options.Tol; 0: never stop early). Not shown in the panel.
+	// (emds.Options.Tol; 0: never stop early). Not shown in the panel.
 	Tol float64
-	// Structure is the covariance structure (engine.Options.Structure):
+	// Structure is the covariance structure (emds.Options.Structure):
 	// one of StructureChoices.
 	Structure string
 	// ScaleBudget is the penalty lambda on the scales' traces
-	// (engine.Options.ScaleBudget; 0: none).
+	// (emds.Options.ScaleBudget; 0: none).
 	ScaleBudget float64
 	// Pairs picks exact or sampled pairs: one of PairsChoices; "auto"
-	// samples above engine.SampledAutoMin rows (see UseSampled).
+	// samples above emds.SampledAutoMin rows (see UseSampled).
 	Pairs string
 
 	// View
@@ -75,7 +76,7 @@ var (
 	BackendChoices     = []string{"auto", "cpu", "gl", "gl64"}
 	ViewChoices        = []string{"covariance", "precision"}
 	ColorByChoices     = []string{"auto", "class", "stress", "none"}
-	StructureChoices   = []string{engine.StructureFull, engine.StructureDiagonal, engine.StructureSpherical, engine.StructurePoints}
+	StructureChoices   = []string{emds.StructureFull, emds.StructureDiagonal, emds.StructureSpherical, emds.StructurePoints}
 	PairsChoices       = []string{"auto", "exact", "sampled"}
 	GlyphChoices       = []string{"auto", "on", "off"}
 	OrderChoices       = []string{"auto", "largest-first", "interleaved", "data"}
@@ -92,7 +93,7 @@ const DefaultFamily = "uniform"
 // An asymmetric distance matrix is refused unless the user asks to
 // symmetrise it (the same rule as `burescope fit --symmetrize`).
 func DefaultSettings() Settings {
-	eo := engine.DefaultOptions()
+	eo := emds.DefaultOptions()
 	return Settings{
 		Dataset:      datasets.BuiltinPrefix + datasets.DefaultBuiltin,
 		Kind:         "auto",
@@ -101,14 +102,14 @@ func DefaultSettings() Settings {
 		Dim:          2,
 		Family:       DefaultFamily,
 		Tau:          1,
-		Eps:          engine.DefaultEps,
+		Eps:          emds.DefaultEps,
 		Optimizer:    eo.Optimizer,
 		LearningRate: 0,
 		Iterations:   eo.MaxIter,
 		Seed:         eo.Seed,
 		Backend:      "auto",
 		Tol:          eo.Tol,
-		Structure:    engine.StructureFull,
+		Structure:    emds.StructureFull,
 		Pairs:        "auto",
 		View:         "covariance",
 		ColorBy:      "auto",

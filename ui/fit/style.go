@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"burescope/datasets"
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 )
 
@@ -66,7 +66,7 @@ func Style(st Settings, dark bool) render.Style {
 // StressText states how well snap fits, as the status bar and the stress
 // curve show it: stress-1 (an estimate with its standard error se for a
 // sampled-pair fit) and the means' share of the squared distances.
-func StressText(snap *engine.Snapshot, sampled bool, se float64) string {
+func StressText(snap *emds.Snapshot, sampled bool, se float64) string {
 	if snap == nil {
 		return ""
 	}

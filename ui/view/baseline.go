@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 )
 
@@ -91,7 +91,7 @@ func (ov *BaselineOverlay) isLine(i int) bool {
 // no lines (render shows a rank-1 scale there as a point). The engine
 // aligned PointMeans to snap.Means (Procrustes), so in 3-D the overlay
 // projects like the ellipses. It runs on the frame goroutine.
-func WithBaseline(sc *render.Scene, snap *engine.Snapshot, on bool, st render.Style) (*render.Scene, *BaselineOverlay) {
+func WithBaseline(sc *render.Scene, snap *emds.Snapshot, on bool, st render.Style) (*render.Scene, *BaselineOverlay) {
 	if !on || sc == nil || snap == nil || snap.Dim != sc.Dim || len(snap.PointMeans) != snap.N*snap.Dim || sc.Len() < snap.N {
 		return sc, nil
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 )
 
@@ -22,7 +22,7 @@ func TestBaselinePickAndProjection(t *testing.T) {
 		Scales: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1},
 		Labels: []string{"a", "b"},
 	}
-	snap := &engine.Snapshot{N: 2, Dim: 3, Means: sc.Means, PointMeans: []float64{0.5, 0, 0, 5, 0, 0}, PointStress1: 0.1}
+	snap := &emds.Snapshot{N: 2, Dim: 3, Means: sc.Means, PointMeans: []float64{0.5, 0, 0, 5, 0, 0}, PointStress1: 0.1}
 	st := render.DefaultStyle()
 	st.Labels = false
 	if out, ov := WithBaseline(sc, snap, false, st); out != sc || ov != nil {

@@ -2,6 +2,7 @@ package view
 
 import (
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"fmt"
 )
@@ -51,7 +52,7 @@ func AppendMeasure(sc *render.Scene, mean, scale []float64, label, class string,
 
 // WholeScene returns sc with every measure replaced by the point at time
 // t of its geodesic from state a to state b.
-func WholeScene(sc *render.Scene, a, b *engine.Snapshot, t float64) (*render.Scene, error) {
+func WholeScene(sc *render.Scene, a, b *emds.Snapshot, t float64) (*render.Scene, error) {
 	d := a.Dim
 	out := *sc
 	out.Means = make([]float64, len(a.Means))

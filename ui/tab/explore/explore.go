@@ -19,6 +19,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/view"
 	bw "burescope/ui/widget"
@@ -31,7 +32,7 @@ type Host interface {
 	// Install shows v on the canvas; fit refits the view.
 	Install(v *view.EmbView, fit bool)
 	// Snapshot and Dataset are the MDS fit's (nil: none).
-	Snapshot() *engine.Snapshot
+	Snapshot() *emds.Snapshot
 	Dataset() *datasets.Dataset
 	// Labels returns the item labels of what the canvas shows.
 	Labels() []string

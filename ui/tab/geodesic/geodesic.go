@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/view"
 	bw "burescope/ui/widget"
@@ -34,7 +35,7 @@ const (
 // Host is what the Geodesic tab needs from the app.
 type Host interface {
 	// Snapshot returns the fit's newest snapshot (nil: none).
-	Snapshot() *engine.Snapshot
+	Snapshot() *emds.Snapshot
 	// Wake asks the frame loop for a new frame (the overlay changed).
 	Wake()
 	// SetBadge shows text in the canvas corner ("" hides it).
@@ -76,12 +77,12 @@ type Tab struct {
 	trailM []float64     // means of the trail (see WithTrail)
 	trailS []float64     // their scales
 
-	wholeFit             *render.Scene    // see wholePathFit
-	wholeFitA, wholeFitB *engine.Snapshot // the states it is for
+	wholeFit             *render.Scene  // see wholePathFit
+	wholeFitA, wholeFitB *emds.Snapshot // the states it is for
 	on                   bool
 	whole                bool // interpolate two saved states of the whole embedding
 	ia, ib               int
-	sa, sb               *engine.Snapshot // saved states (whole-embedding mode)
+	sa, sb               *emds.Snapshot // saved states (whole-embedding mode)
 	t                    float64
 	ver                  uint64
 	cache                *render.Scene // whole-embedding scene for cacheV
@@ -188,7 +189,7 @@ func (g *Tab) showStates() {
 	g.mu.Lock()
 	sa, sb := g.sa, g.sb
 	g.mu.Unlock()
-	desc := func(name string, s *engine.Snapshot) string {
+	desc := func(name string, s *emds.Snapshot) string {
 		if s == nil {
 			return name + ": not saved"
 		}
@@ -244,7 +245,7 @@ func (g *Tab) recompute() {
 // wholeDerivativeSamples is metricDerivativeSamples for the product
 // curve of all items between two states: |mu'|(t) = sqrt(sum_i |mu_i'|^2),
 // and W2 = sqrt(sum_i W2_i^2).
-func wholeDerivativeSamples(sa, sb *engine.Snapshot) (ts, ds []float64, w2 float64, err error) {
+func wholeDerivativeSamples(sa, sb *emds.Snapshot) (ts, ds []float64, w2 float64, err error) {
 	d := sa.Dim
 	ds = make([]float64, Samples)
 	for i := 0; i < sa.N; i++ {
@@ -352,7 +353,7 @@ func (g *Tab) pairChanged() {
 
 // metricDerivativeSamples evaluates |mu'|(t) on Samples points of the
 // geodesic between items ia and ib of snap.
-func metricDerivativeSamples(snap *engine.Snapshot, ia, ib int) (ts, ds []float64, w2 float64, err error) {
+func metricDerivativeSamples(snap *emds.Snapshot, ia, ib int) (ts, ds []float64, w2 float64, err error) {
 	if ia < 0 || ib < 0 || ia >= snap.N || ib >= snap.N || snap.Scales == nil {
 		return nil, nil, 0, fmt.Errorf("items %d and %d are not in this embedding", ia+1, ib+1)
 	}
@@ -546,7 +547,7 @@ const wholeFitStep = 0.5
 // wholePathFit returns sc's items at every wholeFitStep of t in
 // [geoTMin, geoTMax] of their geodesics from sa to sb, as one scene (nil
 // on error); it is computed once per pair of states (frame goroutine).
-func (g *Tab) wholePathFit(sc *render.Scene, sa, sb *engine.Snapshot) *render.Scene {
+func (g *Tab) wholePathFit(sc *render.Scene, sa, sb *emds.Snapshot) *render.Scene {
 	g.mu.Lock()
 	if g.wholeFit != nil && g.wholeFitA == sa && g.wholeFitB == sb && g.wholeFit.Dim == sc.Dim {
 		defer g.mu.Unlock()
@@ -614,7 +615,7 @@ func (g *Tab) SetStatesMode(on bool) {
 func (g *Tab) Pair() (from, to int) { return g.from.SelectedIndex(), g.to.SelectedIndex() }
 
 // States returns the saved states A and B (nil: not saved).
-func (g *Tab) States() (a, b *engine.Snapshot) {
+func (g *Tab) States() (a, b *emds.Snapshot) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.sa, g.sb

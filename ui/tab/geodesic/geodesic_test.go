@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"burescope/engine/emds"
 	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
 
 	"fyne.io/fyne/v2/test"
@@ -19,13 +20,13 @@ import (
 // once (the test is the UI goroutine), the badge is recorded.
 type fakeHost struct {
 	mu    sync.Mutex
-	snap  *engine.Snapshot
+	snap  *emds.Snapshot
 	badge string
 	warn  bool
 }
 
-func (h *fakeHost) Snapshot() *engine.Snapshot { return h.snap }
-func (h *fakeHost) Wake()                      {}
+func (h *fakeHost) Snapshot() *emds.Snapshot { return h.snap }
+func (h *fakeHost) Wake()                    {}
 func (h *fakeHost) SetBadge(text string, warn bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -46,7 +47,7 @@ func TestGeodesicOverlay(t *testing.T) {
 		Scales: []float64{1, 0, 0, 4, 4, 0, 0, 1, 1, 0, 0, 1},
 		Labels: []string{"a", "b", "c"},
 	}
-	h := &fakeHost{snap: &engine.Snapshot{N: 3, Dim: 2, Family: engine.Gaussian(), Means: sc.Means, Scales: sc.Scales}}
+	h := &fakeHost{snap: &emds.Snapshot{N: 3, Dim: 2, Family: engine.Gaussian(), Means: sc.Means, Scales: sc.Scales}}
 	g := New(h)
 	w := test.NewWindow(g.Content())
 	defer w.Close()

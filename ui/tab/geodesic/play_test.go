@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"burescope/engine"
+	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/view"
 )
@@ -26,7 +27,7 @@ func TestPlayKeepsViewAndDrawsTrail(t *testing.T) {
 		Scales: []float64{1, 0, 0, 4, 9, 0, 0, 1, 1, 0, 0, 1},
 		Labels: []string{"a", "b", "c"},
 	}
-	h := &fakeHost{snap: &engine.Snapshot{N: 3, Dim: 2, Family: engine.Gaussian(), Means: sc.Means, Scales: sc.Scales}}
+	h := &fakeHost{snap: &emds.Snapshot{N: 3, Dim: 2, Family: engine.Gaussian(), Means: sc.Means, Scales: sc.Scales}}
 	g := New(h)
 	w := test.NewWindow(g.Content())
 	defer w.Close()
@@ -107,9 +108,9 @@ func TestPlayKeepsViewAndDrawsTrail(t *testing.T) {
 // frame's own scene changes it.
 func TestPlayStatesKeepsView(t *testing.T) {
 	test.NewTempApp(t)
-	a := &engine.Snapshot{N: 2, Dim: 2, Family: engine.Gaussian(),
+	a := &emds.Snapshot{N: 2, Dim: 2, Family: engine.Gaussian(),
 		Means: []float64{0, 0, 1, 1}, Scales: []float64{1, 0, 0, 1, 1, 0, 0, 1}}
-	b := &engine.Snapshot{N: 2, Dim: 2, Family: engine.Gaussian(),
+	b := &emds.Snapshot{N: 2, Dim: 2, Family: engine.Gaussian(),
 		Means: []float64{20, 5, -3, 8}, Scales: []float64{4, 0, 0, 1, 1, 0, 0, 9}}
 	h := &fakeHost{snap: a}
 	g := New(h)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"burescope/engine/emds"
 	_ "burescope/ui/internal/cleanlocale" // before Fyne: no locale error under LANG=C
 	"fmt"
 	"math"
@@ -11,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"burescope/engine"
 	"burescope/ui/fit"
 )
 
@@ -81,10 +81,10 @@ func TestModelTabStructure(t *testing.T) {
 	p := New(h)
 	w := test.NewWindow(p.Content())
 	defer w.Close()
-	if p.structure.Selected != engine.StructureFull || p.budget.Text != "0" || p.pairs.Selected != "auto" {
+	if p.structure.Selected != emds.StructureFull || p.budget.Text != "0" || p.pairs.Selected != "auto" {
 		t.Fatalf("defaults shown: structure %q budget %q pairs %q", p.structure.Selected, p.budget.Text, p.pairs.Selected)
 	}
-	p.structure.SetSelected(engine.StructureDiagonal)
+	p.structure.SetSelected(emds.StructureDiagonal)
 	p.budget.SetText("0.03")
 	p.budget.OnSubmitted(p.budget.Text)
 	p.pairs.SetSelected("exact")
@@ -96,10 +96,10 @@ func TestModelTabStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opt.Structure != engine.StructureDiagonal || opt.ScaleBudget != 0.03 || opt.Points || st.Pairs != "exact" {
+	if opt.Structure != emds.StructureDiagonal || opt.ScaleBudget != 0.03 || opt.Points || st.Pairs != "exact" {
 		t.Errorf("engine options: structure %q budget %v points %v; pairs %q", opt.Structure, opt.ScaleBudget, opt.Points, st.Pairs)
 	}
-	p.structure.SetSelected(engine.StructurePoints)
+	p.structure.SetSelected(emds.StructurePoints)
 	if opt, _ := fit.EngineOptions(h.set); !opt.Points {
 		t.Error("points structure does not fit points")
 	}

@@ -1,0 +1,143 @@
+package emds
+
+import (
+	"math"
+
+	"burescope/engine"
+	"burescope/engine/pairkernel"
+)
+
+// generalKernel is the pair kernel for any d (1 <= d <= MaxDim; the
+// backends use it from d = 4 on) on engine/pairkernel: per point the
+// tau-scaled scale A = F F^T is factored once (Cholesky, or the symmetric
+// root where A is singular to working precision), per pair
+//
+//	M = F_i^T B F_i = V diag(l) V^T,  tr M^{1/2} = sum sqrt(l),
+//	T^{AB} = G_i^T M^{1/2} G_i,  T^{BA} = F_i M^{-1/2} F_i^T  (G = F^{-1}),
+//
+// with dW^2/dA = I - T^{AB}. The T^{AB} of a row share G_i: the row sums
+// g M^{1/2} over its pairs and applies G_i once (pairkernel's AddRoot and
+// AddSandwich). Pairs go through the eigensolver pairkernel.Lanes at a
+// time (EigenLanes), which overlaps their QL iterations. Matrix accumulators hold upper triangles; finish mirrors
+// them. A and B must be positive definite for the maps to exist (eps > 0
+// ensures it); where they are not, eigenvalues of M at rounding level
+// count as zero (the gradient is then that of a nearby definite matrix).
+type generalKernel struct {
+	d, dd   int
+	tau     float64
+	means   []float64
+	items   pairkernel.Items
+	strideN int
+}
+
+func (k *generalKernel) soa() bool { return false }
+
+func (k *generalKernel) stride() int { return k.strideN }
+
+func (k *generalKernel) prepare(p *Problem, s State) {
+	d, n := p.Dim, p.N
+	k.d, k.dd, k.tau = d, d*d, p.Tau
+	k.strideN = d*d + d + 1
+	k.means = s.Means
+	k.items.Reset(n, d)
+	engine.ParallelRanges(n, func(lo, hi int) {
+		ws := pairkernel.NewWorkspace(d)
+		for i := lo; i < hi; i++ {
+			k.items.Set(ws, i, s.Scales[i*d*d:(i+1)*d*d], p.Tau)
+		}
+	})
+}
+
+func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cws *cpuWorkspace) float64 {
+	d, dd, st := k.d, k.dd, k.strideN
+	if cws.pk == nil || cws.pk.Dim() != d {
+		cws.pk = pairkernel.NewWorkspace(d)
+	}
+	if len(cws.buf) < dd {
+		cws.buf = make([]float64, dd)
+	}
+	ws := cws.pk
+	sum := cws.buf[:dd] // sum of g M^{1/2} over the row (upper triangle)
+	clear(sum)
+	fi, gi, shi := k.items.Factor(i)
+	tri := k.items.Trace(i)
+	ai := k.means[i*d : (i+1)*d]
+	bi := acc[(i-off)*st : (i-off+1)*st]
+	var stress float64
+	var any bool
+	var bs [pairkernel.Lanes][]float64
+	for j := j0; j < j1; j += pairkernel.Lanes {
+		// Up to Lanes pairs decomposed together (their QL iterations
+		// interleaved), then their residuals and gradients in order.
+		n := min(pairkernel.Lanes, j1-j)
+		for q := 0; q < n; q++ {
+			bs[q] = k.items.Matrix(j + q)
+		}
+		ts := ws.EigenLanes(fi, shi, &bs, n)
+		for lane := 0; lane < n; lane++ {
+			jj := j + lane
+			q := jj - j0
+			aj := k.means[jj*d : (jj+1)*d]
+			bj := acc[(jj-off)*st : (jj-off+1)*st]
+			var m2 float64
+			for c := range ai {
+				v := ai[c] - aj[c]
+				m2 += v * v
+			}
+			w := math.Sqrt(math.Max(m2+tri+k.items.Trace(jj)-2*ts[lane], 0))
+			r := dist[q] - w
+			wt := 1.0
+			if wts != nil {
+				wt = wts[q]
+			}
+			r2 := wt * r * r
+			stress += r2
+			bi[dd+d] += 0.5 * r2
+			bj[dd+d] += 0.5 * r2
+			if !(w > 0) {
+				continue
+			}
+			g := -wt * r / w
+			for c := range ai {
+				v := g * (ai[c] - aj[c])
+				bi[dd+c] += v
+				bj[dd+c] -= v
+			}
+			// dW^2/dA_i = I - T^{AB} (summed below), dW^2/dB_j = I - T^{BA}.
+			ws.AddRootLane(lane, sum, g)
+			ws.AddInvMapLane(lane, bj[:dd], fi, shi, -g)
+			for c := 0; c < d; c++ {
+				bi[c*d+c] += g
+				bj[c*d+c] += g
+			}
+			any = true
+		}
+	}
+	if any {
+		ws.AddSandwich(bi[:dd], gi, shi, sum, -1)
+	}
+	return stress
+}
+
+// finish turns point i's accumulator (matrix part: upper triangle) into
+// gradients.
+func (k *generalKernel) finish(i int, a []float64, g *Gradient) {
+	d, dd := k.d, k.dd
+	if g.Means != nil {
+		for c := 0; c < d; c++ {
+			g.Means[i*d+c] = 2 * a[dd+c]
+		}
+	}
+	if g.Scales != nil {
+		gs := g.Scales[i*dd : (i+1)*dd]
+		for r := 0; r < d; r++ {
+			for c := r; c < d; c++ {
+				v := k.tau * a[r*d+c]
+				gs[r*d+c], gs[c*d+r] = v, v
+			}
+		}
+	}
+	if g.PerPoint != nil {
+		g.PerPoint[i] = a[dd+d]
+	}
+}
