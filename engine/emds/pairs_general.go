@@ -1,8 +1,6 @@
 package emds
 
 import (
-	"math"
-
 	"burescope/engine"
 	"burescope/engine/pairkernel"
 )
@@ -79,29 +77,14 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 			q := jj - j0
 			aj := k.means[jj*d : (jj+1)*d]
 			bj := acc[(jj-off)*st : (jj-off+1)*st]
-			var m2 float64
-			for c := range ai {
-				v := ai[c] - aj[c]
-				m2 += v * v
-			}
-			w := math.Sqrt(math.Max(m2+tri+k.items.Trace(jj)-2*ts[lane], 0))
-			r := dist[q] - w
 			wt := 1.0
 			if wts != nil {
 				wt = wts[q]
 			}
-			r2 := wt * r * r
+			r2, g := pairResidual(ai, aj, bi[dd:], bj[dd:], tri+k.items.Trace(jj)-2*ts[lane], dist[q], wt)
 			stress += r2
-			bi[dd+d] += 0.5 * r2
-			bj[dd+d] += 0.5 * r2
-			if !(w > 0) {
+			if g == 0 {
 				continue
-			}
-			g := -wt * r / w
-			for c := range ai {
-				v := g * (ai[c] - aj[c])
-				bi[dd+c] += v
-				bj[dd+c] -= v
 			}
 			// dW^2/dA_i = I - T^{AB} (summed below), dW^2/dB_j = I - T^{BA}.
 			ws.AddRootLane(lane, sum, g)
@@ -122,22 +105,5 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 // finish turns point i's accumulator (matrix part: upper triangle) into
 // gradients.
 func (k *generalKernel) finish(i int, a []float64, g *Gradient) {
-	d, dd := k.d, k.dd
-	if g.Means != nil {
-		for c := 0; c < d; c++ {
-			g.Means[i*d+c] = 2 * a[dd+c]
-		}
-	}
-	if g.Scales != nil {
-		gs := g.Scales[i*dd : (i+1)*dd]
-		for r := 0; r < d; r++ {
-			for c := r; c < d; c++ {
-				v := k.tau * a[r*d+c]
-				gs[r*d+c], gs[c*d+r] = v, v
-			}
-		}
-	}
-	if g.PerPoint != nil {
-		g.PerPoint[i] = a[dd+d]
-	}
+	finishMatrix(i, a, g, k.d, k.tau, true)
 }

@@ -96,23 +96,7 @@ func (k *nsKernel) stride() int { return k.strideN }
 
 // finish turns point i's accumulator (full matrices) into gradients.
 func (k *nsKernel) finish(i int, a []float64, g *Gradient) {
-	d, dd := k.d, k.dd
-	if g.Means != nil {
-		for c := 0; c < d; c++ {
-			g.Means[i*d+c] = 2 * a[dd+c]
-		}
-	}
-	if g.Scales != nil {
-		gs := g.Scales[i*dd : (i+1)*dd]
-		for r := 0; r < d; r++ {
-			for c := 0; c < d; c++ {
-				gs[r*d+c] = k.tau * 0.5 * (a[r*d+c] + a[c*d+r])
-			}
-		}
-	}
-	if g.PerPoint != nil {
-		g.PerPoint[i] = a[dd+d]
-	}
+	finishMatrix(i, a, g, k.d, k.tau, false)
 }
 
 // symMulInto writes x y z into out (all d x d); t is scratch.
@@ -187,30 +171,14 @@ func (k *nsKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cws *cp
 		for c := 0; c < d; c++ {
 			t += y2[c*d+c]
 		}
-		var m2 float64
-		for c := range ai {
-			v := ai[c] - aj[c]
-			m2 += v * v
-		}
-		w2 := math.Max(m2+k.trace[i]+k.trace[j]-2*t, 0)
-		wd := math.Sqrt(w2)
-		r := dist[q] - wd
 		wt := 1.0
 		if wts != nil {
 			wt = wts[q]
 		}
-		r2 := wt * r * r
+		r2, g := pairResidual(ai, aj, bi[dd:], bj[dd:], k.trace[i]+k.trace[j]-2*t, dist[q], wt)
 		sum += r2
-		bi[dd+d] += 0.5 * r2
-		bj[dd+d] += 0.5 * r2
-		if !(wd > 0) {
+		if g == 0 {
 			continue
-		}
-		g := -wt * r / wd
-		for c := range ai {
-			v := g * (ai[c] - aj[c])
-			bi[dd+c] += v
-			bj[dd+c] -= v
 		}
 		symMulInto(t2, iri, y2, iri, t1, d) // T^{AB} = Z1 Y2 Z1
 		for c := 0; c < dd; c++ {
