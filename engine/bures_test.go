@@ -83,7 +83,7 @@ func TestBures2Hellinger(t *testing.T) {
 
 func TestBures2FastVsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, d := range []int{1, 2, 3} {
+	for _, d := range []int{1, 2, 3, 4, 5, 8, 12, 16} {
 		for rep := 0; rep < 200; rep++ {
 			ra, rb := 1+rng.IntN(d), rng.IntN(d+1)
 			if rep%5 == 0 {
