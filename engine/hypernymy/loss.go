@@ -4,7 +4,14 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"burescope/engine/pairkernel"
 )
+
+// hypTrainAVX2 selects the AVX2+FMA products of the training loss
+// (pairkernel.Gemm) where the machine has them; a variable so that tests
+// can compare them with the plain loops.
+var hypTrainAVX2 = pairkernel.GemmAccelerated()
 
 // hypGradAcc accumulates a gradient over the rows (items) it is given:
 // only the items touched so far have a row (mean gradient d, factor
@@ -83,7 +90,7 @@ type hypPairWS struct {
 	y, q, lam  []float64
 	score, wt  []float64
 	m, g, s, t []float64
-	yt, qg, qs []float64 // scratch of the AVX2 path (train_amd64.s)
+	yt, qg, qs []float64 // scratch of the AVX2 path (pairkernel.Gemm)
 	f          []float64
 	eig        *hypEig
 }
@@ -122,7 +129,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		y := ws.y[j*dd : (j+1)*dd]
 		m := ws.m[:dd]
 		if hypTrainAVX2 {
-			hypGemm(y, ft, lv, d, d, 1, hypGemmUpper)
+			pairkernel.Gemm(y, ft, lv, d, d, 1, pairkernel.GemmUpper)
 			// M = eps K + Y Y^T, both full; the products y_rp y_qp are
 			// summed in the same order for m_rq and m_qr, so M is
 			// exactly symmetric.
@@ -135,7 +142,7 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 			for i, x := range ku[:dd] {
 				m[i] = eps * x
 			}
-			hypGemm(m, y, yt, d, d, 1, hypGemmAcc)
+			pairkernel.Gemm(m, y, yt, d, d, 1, pairkernel.GemmAcc)
 		} else {
 			hypMulUpper(y, ft, lv, d)
 			// M = Y Y^T + eps K (lower triangle, mirrored).
@@ -204,10 +211,10 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 					sp[k] = fs * x
 				}
 			}
-			hypGemm(g, qg, q, d, 1, d, hypGemmAcc)
-			hypGemm(ws.s, qs, q, d, 1, d, 0)
-			hypGemm(ws.t, ft, ws.s, d, 1, d, hypGemmLower)
-			hypGemm(gl, ws.t, ws.y[j*dd:(j+1)*dd], d, d, 1, hypGemmAcc)
+			pairkernel.Gemm(g, qg, q, d, 1, d, pairkernel.GemmAcc)
+			pairkernel.Gemm(ws.s, qs, q, d, 1, d, 0)
+			pairkernel.Gemm(ws.t, ft, ws.s, d, 1, d, pairkernel.GemmLower)
+			pairkernel.Gemm(gl, ws.t, ws.y[j*dd:(j+1)*dd], d, d, 1, pairkernel.GemmAcc)
 			continue
 		}
 		// G += w M^{1/2} = sum_p w sqrt(lambda_p) q_p q_p^T (lower
@@ -275,8 +282,8 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	}
 	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = F_u^{-T} G P_u, P_u = F_u^{-1} L_u.
 	if hypTrainAVX2 {
-		hypGemm(ws.t, g, c.p[u*dd:(u+1)*dd], d, d, 1, 0)
-		hypGemm(glu, c.fit[u*dd:(u+1)*dd], ws.t, d, d, 1, hypGemmUpper|hypGemmAcc)
+		pairkernel.Gemm(ws.t, g, c.p[u*dd:(u+1)*dd], d, d, 1, 0)
+		pairkernel.Gemm(glu, c.fit[u*dd:(u+1)*dd], ws.t, d, d, 1, pairkernel.GemmUpper|pairkernel.GemmAcc)
 		return loss
 	}
 	for r := 0; r < d; r++ {
