@@ -179,6 +179,12 @@ func (ws *Workspace) form(w, f []float64, shape Shape, b []float64) {
 	d := ws.d
 	x := ws.x
 	b, f = b[:d*d], f[:d*d]
+	// By Gemm where the machine has it: Y = F^T B (F^T upper triangular
+	// for a Cholesky factor), then M = Y F in full.
+	if Gemm(x, f, b, d, 1, d, triFlag(shape, GemmUpper)) {
+		Gemm(w, x, f, d, d, 1, 0)
+		return
+	}
 	clear(x)
 	// X = B F by rows: X[r,:] += B[r][k] F[k,:] (F[k, c] = 0 for c > k
 	// when F is lower).
@@ -304,10 +310,23 @@ func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 }
 
 // addSpectral adds c * sum_k v[k] V_k V_k^T (V_k the rows of w) to the
-// upper triangle of s.
+// upper triangle of s (by Gemm, where the machine has it, to all of s).
 func (ws *Workspace) addSpectral(s, w, v []float64, c float64) {
 	d := ws.d
 	s = s[:d*d]
+	if useFMA {
+		// s += Z^T W with Z = diag(c v) W.
+		z := ws.y
+		for k := 0; k < d; k++ {
+			a := c * v[k]
+			zk, wk := z[k*d:k*d+d], w[k*d:k*d+d]
+			for q, x := range wk {
+				zk[q] = a * x
+			}
+		}
+		Gemm(s, z, w, d, 1, d, GemmAcc)
+		return
+	}
 	for k := 0; k < d; k++ {
 		a := c * v[k]
 		if a == 0 {
@@ -348,6 +367,28 @@ func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float
 	d := ws.d
 	w, h := ws.ln[k].w, ws.ln[k].h
 	f, out = f[:d*d], out[:d*d]
+	if useFMA {
+		// U = W F^T (rows F V_q), then out += Z^T U with
+		// Z = diag(c h) U: all of out, by Gemm.
+		ft := ws.y
+		for r := 0; r < d; r++ {
+			for p := 0; p < d; p++ {
+				ft[p*d+r] = f[r*d+p]
+			}
+		}
+		u := ws.x
+		Gemm(u, w, ft, d, d, 1, 0)
+		z := ws.y
+		for q := 0; q < d; q++ {
+			a := c * h[q]
+			zq, uq := z[q*d:q*d+d], u[q*d:q*d+d]
+			for r, x := range uq {
+				zq[r] = a * x
+			}
+		}
+		Gemm(out, z, u, d, 1, d, GemmAcc)
+		return
+	}
 	// U_q = F V_q, the rows of ws.x.
 	for q := 0; q < d; q++ {
 		vq := w[q*d : q*d+d]
@@ -455,4 +496,13 @@ func (ws *Workspace) SymValues(w, lam []float64) bool {
 	d := ws.d
 	tred2(w[:d*d], lam, ws.off, d, false)
 	return tql2(w, lam, ws.off, ws.cs, ws.ss, d, false)
+}
+
+// triFlag returns flag for a Lower factor (whose transpose, or itself,
+// Gemm then reads as triangular), 0 for a full Root one.
+func triFlag(shape Shape, flag GemmFlags) GemmFlags {
+	if shape == Lower {
+		return flag
+	}
+	return 0
 }

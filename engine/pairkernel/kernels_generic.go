@@ -2,8 +2,8 @@
 
 package pairkernel
 
-// useAVX2 is false off amd64 (and with the purego tag).
-var useAVX2 = false
+// useAVX2 and useFMA are false off amd64 (and with the purego tag).
+var useAVX2, useFMA = false, false
 
 // rotate applies the rotations of one QL sweep: rotateRef.
 func rotate(w []float64, d, l, m int, cs, ss []float64) { rotateRef(w, d, l, m, cs, ss) }
