@@ -23,9 +23,9 @@ const Lanes = qlLanes
 // AddInvMap and Map; EigenLanes leaves one per lane for the Lane
 // variants.
 type Workspace struct {
-	d    int
-	x, y []float64 // d*d scratch
-	ln   [Lanes]lane
+	d       int
+	x, y, t []float64 // d*d scratch
+	ln      [Lanes]lane
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
 }
@@ -42,9 +42,9 @@ type lane struct {
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
-	buf := make([]float64, 2*dd+Lanes*(dd+6*d))
-	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd]}
-	buf = buf[2*dd:]
+	buf := make([]float64, 3*dd+Lanes*(dd+6*d))
+	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd], t: buf[2*dd : 3*dd : 3*dd]}
+	buf = buf[3*dd:]
 	take := func(n int) []float64 {
 		s := buf[:n:n]
 		buf = buf[n:]
@@ -176,47 +176,63 @@ func Mirror(m []float64, d int) { mirror(m[:d*d], d) }
 // form writes the upper triangle of M = F^T B F into w (B read in full:
 // callers pass symmetric matrices stored in full).
 func (ws *Workspace) form(w, f []float64, shape Shape, b []float64) {
+	ws.sandwich(w, f, shape, b, 1, false)
+}
+
+// sandwich sets (acc false) or adds to (acc true) the upper triangle of
+// out c F^T B F, F of shape shape, B symmetric and stored in full; by
+// Gemm where the machine has it (then all of out), plain loops
+// otherwise. It uses ws.x as scratch.
+func (ws *Workspace) sandwich(out, f []float64, shape Shape, b []float64, c float64, acc bool) {
 	d := ws.d
 	x := ws.x
-	b, f = b[:d*d], f[:d*d]
-	// By Gemm where the machine has it: Y = F^T B (F^T upper triangular
-	// for a Cholesky factor), then M = Y F in full.
+	out, b, f = out[:d*d], b[:d*d], f[:d*d]
+	// X = F^T B (F^T upper triangular for a Cholesky factor), scaled by
+	// c, then out (+)= X F.
 	if Gemm(x, f, b, d, 1, d, triFlag(shape, GemmUpper)) {
-		Gemm(w, x, f, d, d, 1, 0)
+		if c != 1 {
+			for k := range x {
+				x[k] *= c
+			}
+		}
+		fl := GemmFlags(0)
+		if acc {
+			fl = GemmAcc
+		}
+		Gemm(out, x, f, d, d, 1, fl)
 		return
 	}
+	// The same by rows: X = B F (F[k, q] = 0 for q > k when lower), then
+	// out[r, r:] (+)= c sum_k F[k][r] X[k, r:] (k >= r when lower).
 	clear(x)
-	// X = B F by rows: X[r,:] += B[r][k] F[k,:] (F[k, c] = 0 for c > k
-	// when F is lower).
 	for r := 0; r < d; r++ {
 		xr := x[r*d : r*d+d]
-		br := b[r*d : r*d+d]
-		for k, bk := range br {
+		for k, bk := range b[r*d : r*d+d] {
 			fk := f[k*d : k*d+d]
 			if shape == Lower {
 				fk = fk[:k+1]
 			}
 			xk := xr[:len(fk)]
-			for c, v := range fk {
-				xk[c] += bk * v
+			for q, v := range fk {
+				xk[q] += bk * v
 			}
 		}
 	}
-	// M = F^T X, upper triangle: M[r, r:] = sum_k F[k][r] X[k, r:]
-	// (k >= r when F is lower).
 	for r := 0; r < d; r++ {
-		mr := w[r*d+r : r*d+d]
-		clear(mr)
+		or := out[r*d+r : r*d+d]
+		if !acc {
+			clear(or)
+		}
 		k0 := 0
 		if shape == Lower {
 			k0 = r
 		}
 		for k := k0; k < d; k++ {
-			fkr := f[k*d+r]
+			a := c * f[k*d+r]
 			xk := x[k*d+r : k*d+d]
-			xk = xk[:len(mr)]
-			for c, v := range xk {
-				mr[c] += fkr * v
+			xk = xk[:len(or)]
+			for q, v := range xk {
+				or[q] += a * v
 			}
 		}
 	}
@@ -365,104 +381,45 @@ func (ws *Workspace) AddInvMap(out, f []float64, shape Shape, c float64) {
 // factor).
 func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float64) {
 	d := ws.d
-	w, h := ws.ln[k].w, ws.ln[k].h
-	f, out = f[:d*d], out[:d*d]
+	w := ws.ln[k].w
+	f = f[:d*d]
+	// U = W F^T (rows U_q = F V_q) into ws.x, then out += U^T diag(c h) U.
+	u := ws.x
 	if useFMA {
-		// U = W F^T (rows F V_q), then out += Z^T U with
-		// Z = diag(c h) U: all of out, by Gemm.
 		ft := ws.y
 		for r := 0; r < d; r++ {
 			for p := 0; p < d; p++ {
 				ft[p*d+r] = f[r*d+p]
 			}
 		}
-		u := ws.x
 		Gemm(u, w, ft, d, d, 1, 0)
-		z := ws.y
+	} else {
 		for q := 0; q < d; q++ {
-			a := c * h[q]
-			zq, uq := z[q*d:q*d+d], u[q*d:q*d+d]
-			for r, x := range uq {
-				zq[r] = a * x
-			}
-		}
-		Gemm(out, z, u, d, 1, d, GemmAcc)
-		return
-	}
-	// U_q = F V_q, the rows of ws.x.
-	for q := 0; q < d; q++ {
-		vq := w[q*d : q*d+d]
-		uq := ws.x[q*d : q*d+d]
-		for r := range uq {
-			fr := f[r*d : r*d+d]
-			if shape == Lower {
-				fr = fr[:r+1]
-			}
-			v := vq[:len(fr)]
-			var s float64
-			for p, x := range fr {
-				s += x * v[p]
-			}
-			uq[r] = s
-		}
-	}
-	for q := 0; q < d; q++ {
-		uq := ws.x[q*d : q*d+d]
-		a := c * h[q]
-		if a == 0 {
-			continue
-		}
-		for r, x := range uq {
-			t := a * x
-			or := out[r*d+r : r*d+d]
-			ur := uq[r:]
-			ur = ur[:len(or)]
-			for p, y := range ur {
-				or[p] += t * y
+			vq := w[q*d : q*d+d]
+			uq := u[q*d : q*d+d]
+			for r := range uq {
+				fr := f[r*d : r*d+d]
+				if shape == Lower {
+					fr = fr[:r+1]
+				}
+				v := vq[:len(fr)]
+				var s float64
+				for p, x := range fr {
+					s += x * v[p]
+				}
+				uq[r] = s
 			}
 		}
 	}
+	ws.addSpectral(out, u, ws.ln[k].h, c)
 }
 
 // AddSandwich adds c G^T S G to the upper triangle of out, with S given
 // by its upper triangle in s (s is mirrored in place) and g of shape
 // shape (G = F^{-1}).
 func (ws *Workspace) AddSandwich(out, g []float64, shape Shape, s []float64, c float64) {
-	d := ws.d
-	out, g, s = out[:d*d], g[:d*d], s[:d*d]
-	mirror(s, d)
-	// Y = S G by rows (G[k, q] = 0 for q > k when lower).
-	y := ws.y
-	clear(y)
-	for r := 0; r < d; r++ {
-		yr := y[r*d : r*d+d]
-		for k, sk := range s[r*d : r*d+d] {
-			gk := g[k*d : k*d+d]
-			if shape == Lower {
-				gk = gk[:k+1]
-			}
-			yk := yr[:len(gk)]
-			for q, v := range gk {
-				yk[q] += sk * v
-			}
-		}
-	}
-	// out[r, r:] += c sum_k G[k][r] Y[k, r:].
-	for r := 0; r < d; r++ {
-		or := out[r*d+r : r*d+d]
-		k0 := 0
-		if shape == Lower {
-			k0 = r
-		}
-		for k := k0; k < d; k++ {
-			a := c * g[k*d+r]
-			yk := y[k*d+r : k*d+d]
-			yk = yk[:len(or)]
-			for q, v := range yk {
-				or[q] += a * v
-			}
-		}
-	}
+	mirror(s[:ws.d*ws.d], ws.d)
+	ws.sandwich(out, g, shape, s, c, true)
 }
 
 // Map writes the transport map T^{AB} = G^T M^{1/2} G of the last Eigen
@@ -470,7 +427,7 @@ func (ws *Workspace) AddSandwich(out, g []float64, shape Shape, s []float64, c f
 func (ws *Workspace) Map(out, g []float64, shape Shape) {
 	d := ws.d
 	clear(out[:d*d])
-	root := ws.x
+	root := ws.t
 	clear(root)
 	ws.AddRoot(root, 1)
 	ws.AddSandwich(out, g, shape, root, 1)
