@@ -209,7 +209,7 @@ func tqlLanes(ps *[qlLanes]qlProblem, n, d int, vectors bool) (ok [qlLanes]bool)
 				diag, off := ps[k].diag, ps[k].off
 				g := diag[l]
 				q := (diag[l+1] - g) / (2 * off[l])
-				r := hypot(q, 1)
+				r := hypot1(q)
 				if q < 0 {
 					r = -r
 				}
@@ -317,16 +317,11 @@ func rotateRef(w []float64, d, l, m int, cs, ss []float64) {
 	}
 }
 
-// hypot returns sqrt(a^2 + b^2) by the plain formula where the squares
-// neither overflow nor underflow, math.Hypot otherwise (kept small enough
-// to be inlined).
-func hypot(a, b float64) float64 {
-	s := a*a + b*b
-	if s > 1e-290 && s < 1e290 {
-		return math.Sqrt(s)
+// hypot1 returns sqrt(q^2 + 1) (q^2 + 1 rounds to q^2 long before q^2
+// overflows, so |q| there).
+func hypot1(q float64) float64 {
+	if a := math.Abs(q); a > 1e150 {
+		return a
 	}
-	return slowHypot(a, b)
+	return math.Sqrt(q*q + 1)
 }
-
-//go:noinline
-func slowHypot(a, b float64) float64 { return math.Hypot(a, b) }
