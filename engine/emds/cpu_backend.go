@@ -44,7 +44,7 @@ type CPUBackend struct {
 
 	red []float64 // reduction scratch of component-major kernels (Evaluate)
 
-	roots RootMethod       // "" or RootsEigen: closed forms and Jacobi
+	roots RootMethod       // "" or RootsEigen: closed forms and engine/pairkernel
 	ns    engine.NSOptions // Newton-Schulz options of RootsNewtonSchulz
 }
 

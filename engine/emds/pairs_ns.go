@@ -15,7 +15,7 @@ type RootMethod string
 
 const (
 	// RootsEigen uses closed forms for d <= 3 and exact symmetric
-	// eigendecompositions (cyclic Jacobi) otherwise. It is the default.
+	// eigendecompositions (engine/pairkernel) otherwise. It is the default.
 	RootsEigen RootMethod = "eigen"
 	// RootsNewtonSchulz uses the coupled Newton-Schulz iteration and the
 	// two-run trick (docs/math.md, Newton-Schulz) for every dimension, with the

@@ -50,7 +50,7 @@ func benchPairs(d int) (mats, fs, gs [][]float64, shapes []Shape) {
 // the same by EigenLanes, four pairs per call, ns/op still per pair) and
 // the forward-only TraceRoot, one thread.
 func BenchmarkPair(b *testing.B) {
-	for _, d := range []int{4, 5, 6, 8, 10, 12, 16, 20} {
+	for _, d := range []int{4, 5, 6, 8, 10, 12, 14, 16, 17, 18, 19, 20} {
 		mats, fs, _, shapes := benchPairs(d)
 		ws := NewWorkspace(d)
 		s, out := make([]float64, d*d), make([]float64, d*d)
