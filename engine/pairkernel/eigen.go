@@ -182,7 +182,7 @@ func tqlLanes(ps *[qlLanes]qlProblem, n, d int, vectors bool) (ok [qlLanes]bool)
 		more := false
 		for k := 0; k < n; k++ {
 			diag, off := ps[k].diag, ps[k].off
-			tst1[k] = math.Max(tst1[k], math.Abs(diag[l])+math.Abs(off[l]))
+			tst1[k] = maxNaN(math.Abs(diag[l])+math.Abs(off[l]), tst1[k])
 			mk := l
 			for mk < d-1 && math.Abs(off[mk]) > eps*tst1[k] {
 				mk++
@@ -296,6 +296,13 @@ func tqlLanes(ps *[qlLanes]qlProblem, n, d int, vectors bool) (ok [qlLanes]bool)
 			ps[k].off[l] = 0
 		}
 	}
+	// A non-finite entry need not stop an iteration (no sweep may run
+	// after it), but it always reaches tst1.
+	for k := 0; k < n; k++ {
+		if !(tst1[k] <= math.MaxFloat64) {
+			ok[k] = false
+		}
+	}
 	return ok
 }
 
@@ -324,4 +331,13 @@ func hypot1(q float64) float64 {
 		return a
 	}
 	return math.Sqrt(q*q + 1)
+}
+
+// maxNaN returns the larger of a and b, NaN if either is (math.Max, but
+// inlined: a NaN must reach tst1 so that tqlLanes reports the failure).
+func maxNaN(a, b float64) float64 {
+	if a > b || a != a {
+		return a
+	}
+	return b
 }

@@ -89,7 +89,7 @@ func (ws *Workspace) RootFactor(a, f, g []float64) Shape {
 	tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, d, true)
 	var top float64
 	for _, l := range ws.lam {
-		top = math.Max(top, l)
+		top = maxNaN(l, top)
 	}
 	cut := float64(d) * 0x1p-52 * top
 	for k, l := range ws.lam {
@@ -117,7 +117,7 @@ func cholesky(a, l []float64, d int) bool {
 	clear(l)
 	var top float64
 	for j := 0; j < d; j++ {
-		top = math.Max(top, a[j*d+j])
+		top = maxNaN(a[j*d+j], top)
 	}
 	cut := float64(d) * 0x1p-52 * top
 	for j := 0; j < d; j++ {
@@ -269,7 +269,7 @@ const ZeroCut = 1e-14
 func cutOf(lam []float64) float64 {
 	var top float64
 	for _, l := range lam {
-		top = math.Max(top, l)
+		top = maxNaN(l, top)
 	}
 	return ZeroCut * top
 }

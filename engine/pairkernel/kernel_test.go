@@ -453,3 +453,25 @@ func TestEigenLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestNaNInput checks that a non-finite matrix gives a NaN trace, never
+// a silent number.
+func TestNaNInput(t *testing.T) {
+	for _, d := range []int{1, 4, 9} {
+		ws := NewWorkspace(d)
+		rng := rand.New(rand.NewPCG(uint64(d), 21))
+		a := spd(rng, uniformLam(0.5, 2)(rng, d))
+		f, g := make([]float64, d*d), make([]float64, d*d)
+		sh := ws.Factor(a, f, g)
+		for _, bad := range []float64{math.NaN(), math.Inf(1)} {
+			b := spd(rng, uniformLam(0.5, 2)(rng, d))
+			b[d*d-1] = bad
+			if x := ws.TraceRoot(f, sh, b); !math.IsNaN(x) && !math.IsInf(x, 0) {
+				t.Errorf("d=%d %v: TraceRoot %v", d, bad, x)
+			}
+			if x := ws.Eigen(f, sh, b); !math.IsNaN(x) && !math.IsInf(x, 0) {
+				t.Errorf("d=%d %v: Eigen %v", d, bad, x)
+			}
+		}
+	}
+}
