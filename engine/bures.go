@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"sync"
 
 	"burescope/engine/pairkernel"
 )
@@ -107,13 +108,27 @@ func Bures2Fast(a, b []float64, d int) float64 {
 	case 3:
 		return Bures2x3(a, b)
 	}
-	var it pairkernel.Items
-	it.Reset(2, d)
-	ws := pairkernel.NewWorkspace(d)
-	it.Set(ws, 0, a, 1)
-	it.Set(ws, 1, b, 1)
-	return math.Max(it.Trace(0)+it.Trace(1)-2*it.TraceRoot(ws, 0, 1), 0)
+	w, _ := bures2Pool.Get().(*bures2Work)
+	if w == nil || w.ws.Dim() != d {
+		w = &bures2Work{ws: pairkernel.NewWorkspace(d)}
+		w.it.Reset(2, d)
+	}
+	w.it.Set(w.ws, 0, a, 1)
+	w.it.Set(w.ws, 1, b, 1)
+	v := math.Max(w.it.Trace(0)+w.it.Trace(1)-2*w.it.TraceRoot(w.ws, 0, 1), 0)
+	bures2Pool.Put(w)
+	return v
 }
+
+// bures2Work is Bures2Fast's scratch for d >= 4, reused through
+// bures2Pool so that callers in pair loops (sampled pair sources, mean
+// sharing) allocate nothing per pair.
+type bures2Work struct {
+	ws *pairkernel.Workspace
+	it pairkernel.Items
+}
+
+var bures2Pool sync.Pool
 
 // W2Squared returns the squared 2-Wasserstein distance between the
 // elliptical measures mu(ma, sa) and mu(mb, sb) of family f in R^d:

@@ -261,3 +261,15 @@ func TestMeasureScale(t *testing.T) {
 		t.Errorf("W2(Dirac, x) = %v, want %v", got, want)
 	}
 }
+
+// TestBures2FastNoAllocs checks that Bures2Fast reuses its scratch for
+// d >= 4 (pair loops call it per pair).
+func TestBures2FastNoAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	d := 6
+	a, b := randScale(rng, d, d, 1), randScale(rng, d, d, 0.7)
+	Bures2Fast(a, b, d)
+	if n := testing.AllocsPerRun(50, func() { Bures2Fast(a, b, d) }); n > 0 {
+		t.Errorf("%v allocations per call", n)
+	}
+}
