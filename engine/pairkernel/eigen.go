@@ -256,11 +256,14 @@ func tqlLanes(ps *[qlLanes]qlProblem, n, d int, vectors bool) (ok [qlLanes]bool)
 						// s = oi / r, as (pp diag[i] - oi g) / r: the
 						// numerator is computed while the square root
 						// runs, which shortens the chain from one rotation
-						// to the next to a square root and a division.
+						// to the next; one division (1/r) instead of
+						// three, as the divider bounds the interleaved
+						// lanes.
 						num := pp*diag[i] - oi*g
-						sk = oi / r
-						ck = pp / r
-						pp = num / r
+						rinv := 1 / r
+						sk = oi * rinv
+						ck = pp * rinv
+						pp = num * rinv
 					} else {
 						sk = oi / r
 						ck = pp / r
