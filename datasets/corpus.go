@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -194,9 +193,9 @@ func readLines(ctx context.Context, path string, fn func(line int, s string) err
 	defer f.Close()
 	var r io.Reader = f
 	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		gz, err := gzip.NewReader(f)
+		gz, err := gzipLimited(f, path, MaxDecompressedSize)
 		if err != nil {
-			return errf(path, "not a gzip file: %v", err)
+			return err
 		}
 		defer gz.Close()
 		r = gz
@@ -206,7 +205,7 @@ func readLines(ctx context.Context, path string, fn func(line int, s string) err
 	for {
 		if line%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return interruptedRead(path, line, err)
 			}
 		}
 		s, err := readLineLimited(br, maxLineBytes)

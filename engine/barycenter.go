@@ -129,18 +129,25 @@ func barycenterWeights(w []float64, n int) ([]float64, error) {
 	if len(w) != n {
 		return nil, fmt.Errorf("barycenter: %d weights for %d measures", len(w), n)
 	}
-	var sum float64
+	// In units of the largest weight first, so that the sum neither
+	// overflows (1e308 twice) nor loses subnormal weights.
+	var top float64
 	for i, v := range w {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("barycenter: weight %d is %v (want finite and >= 0)", i, v)
 		}
-		sum += v
+		top = math.Max(top, v)
 	}
-	if !(sum > 0) {
-		return nil, fmt.Errorf("barycenter: weights sum to %v (want > 0)", sum)
+	if !(top > 0) {
+		return nil, fmt.Errorf("barycenter: every weight is 0 (want at least one > 0)")
 	}
+	var sum float64
 	for i, v := range w {
-		out[i] = v / sum
+		out[i] = v / top
+		sum += out[i]
+	}
+	for i := range out {
+		out[i] /= sum
 	}
 	return out, nil
 }

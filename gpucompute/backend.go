@@ -56,6 +56,15 @@ type Options struct {
 	// there: llvmpipe runs the same arithmetic on the same cores, and the
 	// CPU kernels compute each pair once instead of twice (docs/gpu.md).
 	AllowSoftware bool
+
+	// coarse64 (tests only) compiles the double kernels as a driver whose
+	// double division and square root are only single precision would
+	// run them (COARSE64 in shaders/linalg.glsl); noRefine also drops the
+	// kernels' own refinement of both, to show what that refinement fixes.
+	coarse64, noRefine bool
+	// tiled2 (tests only): 1 or -1 forces the d = 2 kernel's shared-memory
+	// staging on or off (0: on for GPUs, off for software renderers).
+	tiled2 int
 }
 
 // Info describes the GL context a Backend runs on.
@@ -101,6 +110,8 @@ type Backend struct {
 	info Info
 
 	progs map[programKey]uint32
+	drv   driverModel      // tests: the coarse-double stand-in (Options.coarse64)
+	tiled int              // Options.tiled2
 	ns    bool             // Options.Roots is Newton-Schulz
 	nsOpt engine.NSOptions // iteration cap and tolerance (normalised)
 
@@ -182,7 +193,7 @@ func newWith(kind string, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoContext, err)
 	}
-	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}}
+	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}, drv: driverModel{coarse: opts.coarse64, noRefine: opts.noRefine}, tiled: opts.tiled2}
 	err = th.call(func() error { return b.probe(opts) })
 	if err != nil {
 		th.stop()
@@ -254,12 +265,15 @@ func (b *Backend) probe(opts Options) error {
 // Kernels whose roots are Newton-Schulz (usesNS) carry the iteration
 // options in their key.
 func (b *Backend) key(name string, d int) programKey {
-	k := programKey{name: name, dim: d, fp64: b.info.FP64, compute64: b.info.FP64}
+	k := programKey{name: name, dim: d, fp64: b.info.FP64, compute64: b.info.FP64, drv: b.drv}
 	if (d != 2 || b.ns) && b.info.FP64Supported {
 		k.compute64 = true
 	}
 	if b.usesNS(d) {
 		k.ns, k.nsIter, k.nsTol = true, b.nsOpt.MaxIter, b.nsOpt.Tol
+	}
+	if name == "stress2" {
+		k.tiled = b.tiled > 0 || (b.tiled == 0 && !b.info.Software())
 	}
 	return k
 }

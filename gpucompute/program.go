@@ -26,7 +26,15 @@ type programKey struct {
 	ns        bool    // NSROOTS: matrix roots by Newton-Schulz instead of Jacobi
 	nsIter    int     // NS_MAXITER: Newton-Schulz iteration cap
 	nsTol     float64 // NS_TOL: stop when |I - Z Y|_F <= nsTol (< 0: never)
+	tiled     bool    // TILED2: stress2 stages the j-side records in shared memory (GPUs)
+	drv       driverModel
 }
+
+// driverModel is the double arithmetic a test compiles the kernels for:
+// coarse, a driver whose double division and square root are only single
+// precision (COARSE64); noRefine, without the kernels' refinement of both
+// (NOREFINE). The zero value is the real driver, refined.
+type driverModel struct{ coarse, noRefine bool }
 
 // shaderSource assembles the GLSL source of a kernel: version line,
 // defines, shaders/linalg.glsl, then shaders/NAME.comp.
@@ -51,7 +59,12 @@ func shaderSource(k programKey) (string, error) {
 	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define STORE %s\n#define EPS REAL(%s)\n#define TILE %d\n",
 		k.dim, real, store, eps, tile)
 	fmt.Fprintf(&b, "#define WEIGHTED %d\n#define DIRAC %d\n#define FP64BUF %d\n", bool01(k.weighted), bool01(k.dirac), bool01(k.fp64))
-	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17g)\n", bool01(k.ns), k.nsIter, k.nsTol)
+	lit := ""
+	if real == "double" {
+		lit = "LF" // a double literal: a float one would round the tolerance to 24 bits
+	}
+	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17e%s)\n", bool01(k.ns), k.nsIter, k.nsTol, lit)
+	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n#define TILED2 %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine), bool01(k.tiled))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)

@@ -844,19 +844,7 @@ func (f *sampledFit) state() {
 	}
 	dd := d * d
 	for i := 0; i < n; i++ {
-		l := f.x[n*d+i*dd : n*d+(i+1)*dd]
-		c := f.st.Scales[i*dd : (i+1)*dd]
-		for r := 0; r < d; r++ {
-			for q := r; q < d; q++ {
-				var s float64
-				for k := 0; k < d; k++ {
-					s += l[r*d+k] * l[q*d+k]
-				}
-				c[r*d+q] = s * s2
-				c[q*d+r] = s * s2
-			}
-			c[r*d+r] += f.eps * s2
-		}
+		scaleFromFactor(f.st.Scales[i*dd:(i+1)*dd], f.x[n*d+i*dd:n*d+(i+1)*dd], d, StructureFull, f.eps, s2)
 	}
 }
 

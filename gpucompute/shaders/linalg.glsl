@@ -7,6 +7,54 @@
 
 #define DD (D * D)
 
+// Division and square roots go through DIV, RCP and SQRT. The GLSL
+// specification asks double-precision operations only to be "at least as
+// precise as single precision", and NVIDIA's drivers take it at its word
+// for division and sqrt: their double results carry about 1e-8 relative
+// error (selftest --backend gl64 failed there). In double programs the
+// three refine the driver's result by Newton steps made of fma,
+// multiplications and additions, which every driver rounds correctly; in
+// float programs they are the plain operations. COARSE64 (tests only)
+// stands in for such a driver on any GL: the raw double quotient and root
+// keep 24 bits. NOREFINE (tests only) skips the refinement, to show that
+// the coarse stand-in does break the kernels without it.
+#if REAL64
+double coarse64(double v) {
+#if COARSE64
+	uvec2 u = unpackDouble2x32(v);
+	u.x &= 0xE0000000u; // keep 20 + 3 of the 52 fraction bits
+	return packDouble2x32(u);
+#else
+	return v;
+#endif
+}
+REAL RCP(REAL y) {
+	REAL r = coarse64(REAL(1) / y);
+	if (isinf(y) || y == REAL(0) || isinf(r) || r == REAL(0) || NOREFINE == 1) return r;
+	REAL e = fma(-y, r, REAL(1)); // 1 - y r, exactly
+	r = fma(r, e, r);
+	e = fma(-y, r, REAL(1));
+	return fma(r, e, r);
+}
+REAL DIV(REAL x, REAL y) {
+	REAL r = RCP(y);
+	REAL q = x * r;
+	if (isinf(y) || y == REAL(0) || isinf(q) || isnan(q) || NOREFINE == 1) return NOREFINE == 1 ? coarse64(x / y) : x / y;
+	return fma(r, fma(-y, q, x), q); // q + (x - y q) / y
+}
+REAL SQRT(REAL x) {
+	REAL s = coarse64(sqrt(x));
+	if (!(x > REAL(0)) || isinf(x) || NOREFINE == 1) return s;
+	// s + (x - s^2) / (2 s), twice: from 24 bits to full precision.
+	s = fma(fma(-s, s, x), REAL(0.5) * RCP(s), s);
+	return fma(fma(-s, s, x), REAL(0.5) * RCP(s), s);
+}
+#else
+#define RCP(y) (REAL(1) / (y))
+#define DIV(x, y) ((x) / (y))
+#define SQRT(x) sqrt(x)
+#endif
+
 void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors);
 
 // jacobiEig diagonalises the symmetric matrix a in place with cyclic
@@ -47,10 +95,10 @@ void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors) {
 			for (int q = p + 1; q < D; q++) {
 				REAL apq = a[p * D + q];
 				if (apq == REAL(0)) continue;
-				REAL theta = (a[q * D + q] - a[p * D + p]) / (REAL(2) * apq);
-				REAL t = REAL(1) / (abs(theta) + sqrt(REAL(1) + theta * theta));
+				REAL theta = DIV(a[q * D + q] - a[p * D + p], REAL(2) * apq);
+				REAL t = RCP(abs(theta) + SQRT(REAL(1) + theta * theta));
 				if (theta < REAL(0)) t = -t;
-				REAL c = REAL(1) / sqrt(REAL(1) + t * t);
+				REAL c = RCP(SQRT(REAL(1) + t * t));
 				REAL s = t * c;
 				// a <- J^T a J with J the rotation in the (p, q) plane.
 				for (int k = 0; k < D; k++) {
@@ -100,13 +148,13 @@ void mulInto(REAL x[DD], REAL y[DD], out REAL o[DD]) {
 void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
 	REAL nrm = REAL(0);
 	for (int k = 0; k < DD; k++) nrm += A[k] * A[k];
-	nrm = sqrt(nrm);
+	nrm = SQRT(nrm);
 	for (int k = 0; k < DD; k++) Z[k] = REAL(0);
 	if (!(nrm > REAL(0))) {
 		for (int k = 0; k < DD; k++) Y[k] = REAL(0);
 		return;
 	}
-	for (int k = 0; k < DD; k++) Y[k] = A[k] / nrm;
+	for (int k = 0; k < DD; k++) Y[k] = DIV(A[k], nrm);
 	for (int k = 0; k < D; k++) Z[k * D + k] = REAL(1);
 	REAL tol = max(NS_TOL, REAL(4 * D) * EPS);
 	REAL T[DD], W[DD];
@@ -122,7 +170,7 @@ void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
 			T[k] = REAL(0.5) * v;
 		}
 		for (int k = 0; k < D; k++) T[k * D + k] += REAL(1);
-		if (NS_TOL >= REAL(0) && sqrt(r) <= tol) {
+		if (NS_TOL >= REAL(0) && SQRT(r) <= tol) {
 			done = true;
 			continue;
 		}
@@ -131,10 +179,10 @@ void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
 		mulInto(T, Z, W);
 		for (int k = 0; k < DD; k++) Z[k] = W[k];
 	}
-	REAL sc = sqrt(nrm);
+	REAL sc = SQRT(nrm);
 	for (int k = 0; k < DD; k++) {
 		Y[k] *= sc;
-		Z[k] /= sc;
+		Z[k] = DIV(Z[k], sc);
 	}
 }
 
@@ -200,8 +248,8 @@ void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
 	REAL sq[D], isq[D];
 	for (int k = 0; k < D; k++) {
 		REAL l = a[k * D + k];
-		sq[k] = l > REAL(0) ? sqrt(l) : REAL(0);
-		isq[k] = l > cut ? REAL(1) / sqrt(l) : REAL(0);
+		sq[k] = l > REAL(0) ? SQRT(l) : REAL(0);
+		isq[k] = l > cut ? RCP(SQRT(l)) : REAL(0);
 	}
 	for (int p = 0; p < D; p++) {
 		for (int q = 0; q < D; q++) {
@@ -244,7 +292,7 @@ REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 	REAL tr = REAL(0);
 	for (int k = 0; k < D; k++) {
 		REAL l = M[k * D + k];
-		sq[k] = l > REAL(0) ? sqrt(l) : REAL(0);
+		sq[k] = l > REAL(0) ? SQRT(l) : REAL(0);
 		tr += sq[k];
 	}
 	// S = v diag(sq) v^T, then T = P S P.
@@ -274,5 +322,73 @@ REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 		}
 	}
 	return tr;
+}
+#endif
+
+// CLOSED3: the d = 3 kernels use the closed form of the CPU's d = 3 kernel
+// (engine/emds/pairs_d3.go, docs/math.md) instead of an eigendecomposition
+// per pair. roots.comp then stores per measure the inverse of the
+// symmetrised scale (zero when singular), sqrt(det) and sqrt(trace).
+#define CLOSED3 (D == 3 && NSROOTS == 0)
+#if D == 3
+// mul3 writes x y into o (3 x 3).
+void mul3(REAL x[DD], REAL y[DD], out REAL o[DD]) {
+	for (int a = 0; a < 3; a++) {
+		for (int b = 0; b < 3; b++) o[a * 3 + b] = x[a * 3] * y[b] + x[a * 3 + 1] * y[3 + b] + x[a * 3 + 2] * y[6 + b];
+	}
+}
+
+// closed3 returns p = tr (A^{1/2} B A^{1/2})^{1/2} for symmetric A, B and
+// writes T = T^{AB} = (BA + qI)^{-1} (pB + r A^{-1}), with r = sqrt(det A
+// det B) and q^2 = e2 + 2pr; p is the largest root of the quartic
+// p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 (e1 = tr AB, e2 the sum of AB's
+// principal 2x2 minors), found by Newton's method from above as on the
+// CPU.
+REAL closed3(REAL A[DD], REAL Ainv[DD], REAL sdA, REAL stA, REAL B[DD], REAL sdB, REAL stB, out REAL T[DD]) {
+	REAL C[DD];
+	mul3(A, B, C);
+	REAL e1 = C[0] + C[4] + C[8];
+	REAL e2 = max(C[0] * C[4] - C[1] * C[3] + C[0] * C[8] - C[2] * C[6] + C[4] * C[8] - C[5] * C[7], REAL(0));
+	REAL r = sdA * sdB;
+	for (int k = 0; k < DD; k++) T[k] = REAL(0);
+	if (!(e1 > REAL(0))) return REAL(0);
+	REAL p0 = stA * stB;
+	REAL p = SQRT(e1 + REAL(2) * SQRT(e2 + REAL(2) * p0 * r));
+	REAL c0 = e1 * e1 - REAL(4) * e2;
+	for (int it = 0; it < 100; it++) {
+		REAL p2 = p * p;
+		REAL f = p2 * p2 - REAL(2) * e1 * p2 - REAL(8) * r * p + c0;
+		REAL fp = REAL(4) * p * p2 - REAL(4) * e1 * p - REAL(8) * r;
+		if (!(fp > REAL(0)) || !(f > REAL(0))) break;
+		REAL np = p - DIV(f, fp);
+		if (!(np < p)) break;
+		p = np;
+		if (!(f > REAL(1e-15) * fp * np) && it >= 3) break;
+	}
+	REAL q = SQRT(max(e2 + REAL(2) * p * r, REAL(0)));
+	// X = BA + qI = C^T + qI and its adjugate K.
+	REAL x00 = C[0] + q, x01 = C[3], x02 = C[6];
+	REAL x10 = C[1], x11 = C[4] + q, x12 = C[7];
+	REAL x20 = C[2], x21 = C[5], x22 = C[8] + q;
+	REAL K[DD];
+	K[0] = x11 * x22 - x12 * x21;
+	K[1] = x02 * x21 - x01 * x22;
+	K[2] = x01 * x12 - x02 * x11;
+	K[3] = x12 * x20 - x10 * x22;
+	K[4] = x00 * x22 - x02 * x20;
+	K[5] = x02 * x10 - x00 * x12;
+	K[6] = x10 * x21 - x11 * x20;
+	K[7] = x01 * x20 - x00 * x21;
+	K[8] = x00 * x11 - x01 * x10;
+	REAL det = x00 * K[0] + x01 * K[3] + x02 * K[6];
+	if (det == REAL(0)) return p;
+	REAL id = RCP(det);
+	REAL Y[DD], U[DD];
+	for (int k = 0; k < DD; k++) Y[k] = p * B[k] + r * Ainv[k];
+	mul3(K, Y, U);
+	for (int a = 0; a < D; a++) {
+		for (int b = 0; b < D; b++) T[a * D + b] = REAL(0.5) * (U[a * D + b] + U[b * D + a]) * id;
+	}
+	return p;
 }
 #endif

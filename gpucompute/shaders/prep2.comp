@@ -29,7 +29,7 @@ void main() {
 	prep[8 * i + 2] = STORE(c11);
 	prep[8 * i + 3] = STORE(c12);
 	prep[8 * i + 4] = STORE(c22);
-	prep[8 * i + 5] = STORE(sqrt(det));
+	prep[8 * i + 5] = STORE(SQRT(det));
 	prep[8 * i + 6] = STORE(c11 + c22);
 	prep[8 * i + 7] = STORE(0);
 }

@@ -20,7 +20,7 @@ uniform int by;     // 0 w2, 1 dot, 2 cosine, 3 mixture
 
 REAL crossTrace(REAL S[DD], REAL B[DD]) {
 #if D == 1
-	return S[0] * sqrt(max(B[0], REAL(0)));
+	return S[0] * SQRT(max(B[0], REAL(0)));
 #else
 	REAL SB[DD];
 	for (int p = 0; p < D; p++) {
@@ -41,13 +41,13 @@ REAL crossTrace(REAL S[DD], REAL B[DD]) {
 	}
 #if D == 2
 	REAL det = max(M[0] * M[3] - M[1] * M[2], REAL(0));
-	return sqrt(max(M[0] + M[3] + REAL(2) * sqrt(det), REAL(0)));
+	return SQRT(max(M[0] + M[3] + REAL(2) * SQRT(det), REAL(0)));
 #else
 	jacobiValues(M);
 	REAL x = REAL(0);
 	for (int k = 0; k < D; k++) {
 		REAL l = M[k * D + k];
-		if (l > REAL(0)) x += sqrt(l);
+		if (l > REAL(0)) x += SQRT(l);
 	}
 	return x;
 #endif
@@ -75,19 +75,19 @@ void main() {
 	REAL x = crossTrace(S, B);
 	REAL score;
 	if (by == 0) {
-		score = sqrt(dist2 + tau * max(trA + trB - REAL(2) * x, REAL(0)));
+		score = SQRT(dist2 + tau * max(trA + trB - REAL(2) * x, REAL(0)));
 	} else if (by == 1) {
 		score = ab + rho * tau * x;
 	} else if (by == 2) {
 		REAL rt = rho * tau;
-		REAL den = sqrt(normA * normA + rt * trA) * sqrt(bb + rt * trB);
-		score = den == REAL(0) ? REAL(0) : (ab + rt * x) / den;
+		REAL den = SQRT(normA * normA + rt * trA) * SQRT(bb + rt * trB);
+		score = den == REAL(0) ? REAL(0) : DIV(ab + rt * x, den);
 	} else {
 		score = REAL(0);
-		REAL den = normA * sqrt(bb);
-		if (den != REAL(0)) score = ab / den;
-		den = sqrt(trA * trB);
-		if (den != REAL(0)) score += rho * x / den;
+		REAL den = normA * SQRT(bb);
+		if (den != REAL(0)) score = DIV(ab, den);
+		den = SQRT(trA * trB);
+		if (den != REAL(0)) score += DIV(rho * x, den);
 	}
 	outv[j] = STORE(score);
 }

@@ -10,6 +10,7 @@ import (
 
 	"burescope/engine"
 	"burescope/engine/emds"
+	"burescope/gpucompute"
 	"burescope/internal/cputime"
 )
 
@@ -121,7 +122,7 @@ func runBench(env Env) error {
 	per := time.Since(start).Seconds() / float64(*iters)
 	cpu := cputime.Process() - cpu0
 	res := benchResult{
-		N: *n, Dim: *dim, Backend: be.Name(), SecondsPerIter: per,
+		N: *n, Dim: *dim, Backend: benchName(be), SecondsPerIter: per,
 		NsPerPair:    per * 1e9 / float64(len(p.Dist)),
 		CPUNsPerPair: float64(cpu.Nanoseconds()) / float64(*iters) / float64(len(p.Dist)),
 		Roots:        string(backendRoots(be, *dim)),
@@ -137,4 +138,13 @@ func runBench(env Env) error {
 	}
 	fmt.Fprintln(env.Stdout, string(line))
 	return nil
+}
+
+// benchName is the backend's name as --backend spells it: "gl64" for the
+// GL backend's float64 kernels.
+func benchName(be emds.Backend) string {
+	if g, ok := be.(*gpucompute.Backend); ok && g.Info().FP64 {
+		return "gl64"
+	}
+	return be.Name()
 }

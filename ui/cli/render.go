@@ -101,7 +101,7 @@ func runRender(env Env) error {
 		return usage("--height: %v", err)
 	}
 
-	if err := checkOutputs(*out); err != nil {
+	if err := checkIO(env, "render", []string{pos[0], *data}, output{"out", *out}); err != nil {
 		return err
 	}
 	emb, err := datasets.LoadEmbedding(pos[0])

@@ -1,14 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -131,10 +131,11 @@ func runTrainRelations(env Env) error {
 		intRange("epochs", *epochs, 1, maxEpochs),
 		intRange("workers", *workers, 0, maxWorkers),
 		memoryFlag(fmt.Sprintf("--batch %d with --negatives %d", *batch, *negatives), negativesBytes(*batch, *negatives)),
+		wordNetRoot(fs, *root, pos[0]),
 	); err != nil {
 		return err
 	}
-	if err := checkOutputs(*out); err != nil {
+	if err := checkIO(env, "train-relations", pos, output{"out", *out}); err != nil {
 		return err
 	}
 	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})
@@ -143,6 +144,9 @@ func runTrainRelations(env Env) error {
 	}
 	if len(ds.Relations) == 0 {
 		return fmt.Errorf("%s: no relations to train on", pos[0])
+	}
+	if err := fit.CheckRelationTraining(pos[0], ds.Len(), len(ds.Relations), hypernymy.Config{Dim: *dim, BatchSize: *batch, Negatives: *negatives}); err != nil {
+		return err
 	}
 	ee := *evalEvery
 	if ee == 0 {
@@ -160,7 +164,7 @@ func runTrainRelations(env Env) error {
 		pos[0], ds.Len(), relationsCountDistinct(ds.Relations), len(tr.Relations()), cfg.Protocol, cfg.Dim, cfg.Optimizer, cfg.LR,
 		cfg.Negatives, cfg.BatchSize, cfg.Epochs)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	var bar *trainBar
 	if *progress || isTerminal(env.Stderr) {
@@ -168,7 +172,11 @@ func runTrainRelations(env Env) error {
 	}
 	start := time.Now()
 	shown := 0
+	var lastFinite *hypernymy.Progress // kept when the training diverges
 	publish := func(p *hypernymy.Progress) {
+		if finiteProgress(p) {
+			lastFinite = p
+		}
 		if len(p.Evals) > shown {
 			bar.clear()
 			for _, e := range p.Evals[shown:] {
@@ -204,6 +212,15 @@ func runTrainRelations(env Env) error {
 	<-polled
 	bar.done()
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		if *out != "" && lastFinite != nil && lastFinite.Epoch > 0 {
+			// Keep what the run had: the last state whose values were all
+			// finite.
+			if e, err := lastFinite.Embedding(ds.Labels); err == nil {
+				if err := datasets.SaveEmbedding(*out, e); err == nil {
+					fmt.Fprintf(env.Stderr, "training stopped at the first non-finite value; wrote the last finite state (epoch %d) to %s\n", lastFinite.Epoch, *out)
+				}
+			}
+		}
 		return fmt.Errorf("%s: %w", pos[0], runErr)
 	}
 	seconds := time.Since(start).Seconds()
@@ -250,13 +267,36 @@ func runTrainRelations(env Env) error {
 	return nil
 }
 
-// relationsCountDistinct returns the number of distinct pairs.
-func relationsCountDistinct(pairs [][2]int) int {
-	seen := make(map[[2]int]struct{}, len(pairs))
-	for _, p := range pairs {
-		seen[p] = struct{}{}
+// finiteProgress reports whether a training snapshot's loss, means and
+// scales are all finite.
+func finiteProgress(p *hypernymy.Progress) bool {
+	if math.IsNaN(p.Loss) || math.IsInf(p.Loss, 0) {
+		return false
 	}
-	return len(seen)
+	for _, v := range p.Means {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	for _, v := range p.Scales {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// relationsCountDistinct returns the number of distinct pairs (on a
+// sorted copy: 16 bytes a pair, where a map took several times that).
+func relationsCountDistinct(pairs [][2]int) int {
+	s := slices.Clone(pairs)
+	slices.SortFunc(s, func(a, b [2]int) int {
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	return len(slices.Compact(s))
 }
 
 // trainBar is the progress bar of train-relations: epochs done and the

@@ -337,6 +337,10 @@ func (r *Tab) startTraining() {
 	}
 	setEpochs := 0
 	if r.tr == nil {
+		if err := fit.CheckRelationTraining(r.ds.Name, r.ds.Len(), len(r.ds.Relations), cfg); err != nil {
+			r.h.ShowError("Train from relations", err)
+			return
+		}
 		tr, err := hypernymy.NewTrainer(r.ds.Len(), r.ds.Relations, cfg)
 		if err != nil {
 			r.h.ShowError("Train from relations", err)

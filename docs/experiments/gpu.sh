@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# One prepared run of Burescope's GL backend on a lent GPU machine
+# (NVIDIA H100/H200: 16 cores, the NVIDIA driver, PyTorch with CUDA, no Go
+# and no network), following ../shared/reference/PLATFORM-NOTES.md.
+#
+#   bash docs/experiments/gpu.sh prepare        # here: fills .gpu/ (ignored, < 64 MiB)
+#   bash docs/experiments/gpu.sh run            # there: results into $OUT (or .gpu/out)
+#   bash docs/experiments/gpu.sh append FILE    # here: FILE appended to docs/gpu.md
+#   QUICK=1 bash docs/experiments/gpu.sh run    # a small run (llvmpipe, under a minute)
+#
+# The device tool runs it as
+#   run(command="bash docs/experiments/gpu.sh run", carry=[".gpu"], timeout_s=540)
+# and gives back $OUT/gpu-results.md, which `append` adds to docs/gpu.md.
+#
+# What `run` measures, each step under its own time limit so that the
+# whole stays within 8 minutes:
+#   1. `burescope selftest` of every backend (cpu, gl, gl64), and the
+#      float64 kernels compiled for a driver whose double division and sqrt
+#      are single precision (the gpucompute test binary's
+#      TestConformanceFP64CoarseDriver, if it was prepared);
+#   2. stress + gradient, ns per pair, for d = 2, 3, 5, 10, 16 on GL float32,
+#      GL float64 and the CPU's cores (`burescope bench`), GL with
+#      Newton-Schulz roots at d >= 5 (which root method each d runs
+#      fastest), and the PyTorch CUDA peer (shared/peers/emds_cuda.py,
+#      copied into .gpu/) at d = 2, 3;
+#   3. one noun epoch of train-relations at d = 5 and 10 (the CPU trainer
+#      until train-relations has a GL backend: the figure a GL trainer has
+#      to beat).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+G=.gpu
+mode="${1:-}"
+
+prepare() {
+  mkdir -p "$G/deb" "$G/lib"
+  echo "building the binary and the gpucompute test binary" >&2
+  CGO_ENABLED=1 go build -ldflags="-s -w" -o "$G/burescope" . || return 1
+  go test -c -ldflags="-s -w" -o "$G/gpucompute.test" ./gpucompute/ || return 1
+  (cd "$G/deb" && apt-get download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null) || return 1
+  # The X client libraries the binary links (the GPU machine has none).
+  ldd "$G/burescope" | awk '/=> \//{print $3}' | grep -E 'libX|libxcb|libbsd|libmd' | xargs -r cp -L -t "$G/lib"
+  cp ../shared/peers/emds_cuda.py "$G/" 2>/dev/null || echo "no PyTorch peer found (../shared/peers/emds_cuda.py)" >&2
+  if [ -r /usr/share/wordnet/data.noun ]; then
+    mkdir -p "$G/wordnet"
+    gzip -c /usr/share/wordnet/data.noun >"$G/wordnet/data.noun.gz"
+    gzip -c /usr/share/wordnet/index.noun >"$G/wordnet/index.noun.gz"
+  else
+    echo "no WordNet (apt-get install wordnet-base): the noun epochs will be skipped" >&2
+  fi
+  local size
+  size=$(du -sm "$G" | cut -f1)
+  echo "$G: ${size} MiB" >&2
+  if [ "$size" -ge 64 ]; then
+    echo "$G is ${size} MiB: more than the 64 MiB that travel" >&2
+    return 1
+  fi
+}
+
+# step NAME SECONDS CMD...: runs CMD under a time limit, its output into
+# the log and the results; a failure or timeout is recorded, not fatal.
+step() {
+  local name=$1 secs=$2
+  shift 2
+  echo "### $name" >>"$RES"
+  echo '```' >>"$RES"
+  local t0=$SECONDS
+  timeout "$secs" "$@" >>"$RES" 2>>"$LOG"
+  local rc=$?
+  echo '```' >>"$RES"
+  if [ $rc -ne 0 ]; then
+    echo "($name: exit $rc after $((SECONDS - t0)) s$([ $rc -eq 124 ] && echo ', time limit'))" >>"$RES"
+  fi
+  echo "[$((SECONDS - START)) s] $name: exit $rc" >&2
+}
+
+run() {
+  START=$SECONDS
+  OUTDIR="${OUT:-$G/out}"
+  mkdir -p "$OUTDIR"
+  RES="$OUTDIR/gpu-results.md"
+  LOG="$OUTDIR/gpu-run.log"
+  : >"$RES"
+  : >"$LOG"
+  # GL loader libraries (the GPU machine has only the NVIDIA driver).
+  if [ -d "$G/deb" ] && [ "$(id -u)" -eq 0 ] && ! [ -e /usr/lib/x86_64-linux-gnu/libEGL.so.1 ]; then
+    for f in "$G"/deb/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+  fi
+  export LD_LIBRARY_PATH="$PWD/$G/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [ -r "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$vendor"
+  unset DISPLAY
+  local B="$G/burescope"
+  [ -x "$B" ] || B=./burescope
+  local device
+  device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+  [ -n "$device" ] || device="no NVIDIA GPU ($(nproc) cores; GL: see the selftest lines)"
+  {
+    echo
+    echo "## GPU run of $(date -u +%Y-%m-%d) ($(git rev-parse --short HEAD 2>/dev/null || echo 'no git'))"
+    echo
+    echo "Device: $device; $(nproc) CPU cores. Script: docs/experiments/gpu.sh$([ -n "${QUICK:-}" ] && echo ' (QUICK=1)')."
+    echo
+  } >>"$RES"
+  local tl=60
+  [ -n "${QUICK:-}" ] && tl=120
+  # 1. Conformance.
+  for be in cpu gl gl64; do
+    step "selftest --backend $be" "$tl" "$B" selftest --backend "$be"
+  done
+  if [ -x "$G/gpucompute.test" ]; then
+    step "float64 kernels on a coarse-double driver model" "$tl" "$G/gpucompute.test" -test.run 'CoarseDriver|Audited' -test.v
+  fi
+  # 2. Speed: ns per pair, stress + gradient.
+  local sizes="2:40000 3:10000 5:1000 10:500 16:200"
+  [ -n "${QUICK:-}" ] && sizes="2:2000 3:1000 5:200 10:100 16:60"
+  local it=10
+  [ -n "${QUICK:-}" ] && it=3
+  for dn in $sizes; do
+    local d=${dn%%:*} n=${dn##*:}
+    for be in gl gl64 cpu; do
+      step "bench d=$d n=$n $be" 60 "$B" bench --n "$n" --dim "$d" --backend "$be" --iters "$it"
+    done
+  done
+  # Which root method each d runs fastest on this GPU (Jacobi is the
+  # default up to d = 8, Newton-Schulz above; it was 2.8x faster at d = 3
+  # on an H200 before d = 3 had its closed form).
+  for dn in $sizes; do
+    local d=${dn%%:*} n=${dn##*:}
+    [ "$d" -ge 4 ] || continue
+    step "bench d=$d n=$n gl, Newton-Schulz roots" 60 "$B" bench --n "$n" --dim "$d" --backend gl --iters "$it" --roots newton-schulz
+  done
+  if [ -r "$G/emds_cuda.py" ] && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    if [ -n "${QUICK:-}" ]; then
+      step "PyTorch CUDA peer" 60 python3 "$G/emds_cuda.py" --n 2000 --dims 2,3 --dtypes float32
+    else
+      step "PyTorch CUDA peer" 120 python3 "$G/emds_cuda.py" --n 10000,40000 --dims 2,3 --dtypes float32,float64
+    fi
+  else
+    echo "(PyTorch CUDA peer: no CUDA here)" >>"$RES"
+  fi
+  # 3. Hypernymy: one noun epoch at d = 5 and 10.
+  if [ -r "$G/wordnet/data.noun.gz" ] && [ -z "${QUICK:-}" ]; then
+    local wn
+    wn=$(mktemp -d)
+    gunzip -c "$G/wordnet/data.noun.gz" >"$wn/data.noun"
+    gunzip -c "$G/wordnet/index.noun.gz" >"$wn/index.noun"
+    for d in 5 10; do
+      step "train-relations nouns d=$d, 1 epoch (CPU trainer)" 150 \
+        "$B" train-relations "wordnet:$wn" --dim "$d" --epochs 1 --no-eval --out "$OUTDIR/nouns-d$d.json" --progress
+      rm -f "$OUTDIR/nouns-d$d.json"
+    done
+  else
+    echo "(noun epochs: skipped$([ -n "${QUICK:-}" ] && echo ' in a quick run' || echo ': no WordNet prepared'))" >>"$RES"
+  fi
+  echo "[$((SECONDS - START)) s] done: $RES" >&2
+}
+
+case "$mode" in
+  prepare) prepare ;;
+  run) run ;;
+  append)
+    [ -r "${2:-}" ] || { echo "usage: gpu.sh append RESULTS.md" >&2; exit 2; }
+    cat "$2" >>docs/gpu.md
+    ;;
+  *)
+    echo "usage: bash docs/experiments/gpu.sh prepare|run|append FILE" >&2
+    exit 2
+    ;;
+esac
