@@ -56,6 +56,34 @@ func (h *hypEig) rows(m, w, lam []float64) {
 	}
 }
 
+// rowsLanes is rows for the n <= pairkernel.Lanes matrices m[k*d*d:]
+// (eigenvectors into w[k*d*d:], eigenvalues into lam[k*d:]), by
+// pairkernel's SymEigenLanes for d > hypJacobiMaxDim (the same results
+// as rows, matrix by matrix).
+func (h *hypEig) rowsLanes(m, w, lam []float64, n int) {
+	d := h.d
+	dd := d * d
+	if d <= hypJacobiMaxDim {
+		for k := 0; k < n; k++ {
+			h.rows(m[k*dd:(k+1)*dd], w[k*dd:(k+1)*dd], lam[k*d:(k+1)*d])
+		}
+		return
+	}
+	var ws, ls [pairkernel.Lanes][]float64
+	for k := 0; k < n; k++ {
+		ws[k], ls[k] = w[k*dd:(k+1)*dd], lam[k*d:(k+1)*d]
+		copy(ws[k], m[k*dd:(k+1)*dd])
+	}
+	ok := h.pk.SymEigenLanes(&ws, &ls, n)
+	for k := 0; k < n; k++ {
+		if !ok[k] {
+			// QL failed to converge (non-finite input): Jacobi.
+			engine.JacobiEigen(m[k*dd:(k+1)*dd], d, ws[k], ls[k])
+			hypTranspose(ws[k], d)
+		}
+	}
+}
+
 // hypTranspose transposes the d x d matrix a in place.
 func hypTranspose(a []float64, d int) {
 	for i := 0; i < d; i++ {

@@ -441,9 +441,23 @@ func (ws *Workspace) Map(out, g []float64, shape Shape) {
 // converge (non-finite input); w and lam are then unspecified. It uses
 // ws only for scratch (the decomposition of the last Eigen is kept).
 func (ws *Workspace) SymEigen(w, lam []float64) bool {
+	ok := ws.SymEigenLanes(&[Lanes][]float64{w}, &[Lanes][]float64{lam}, 1)
+	return ok[0]
+}
+
+// SymEigenLanes is SymEigen on the n <= Lanes matrices w[:n] (eigenvalues
+// into lam[:n]) with their QL iterations interleaved, as EigenLanes: each
+// lane's results are SymEigen's, bit for bit. It uses ws only for
+// scratch.
+func (ws *Workspace) SymEigenLanes(w, lam *[Lanes][]float64, n int) (ok [Lanes]bool) {
 	d := ws.d
-	tred2(w[:d*d], lam, ws.off, d, true)
-	return tql2(w, lam, ws.off, ws.cs, ws.ss, d, true)
+	var ps [qlLanes]qlProblem
+	for k := 0; k < n; k++ {
+		ln := &ws.ln[k]
+		tred2(w[k][:d*d], lam[k], ln.off, d, true)
+		ps[k] = qlProblem{w: w[k], diag: lam[k], off: ln.off, cs: ln.cs, ss: ln.ss}
+	}
+	return tqlLanes(&ps, n, d, true)
 }
 
 // SymValues writes the eigenvalues of the symmetric d x d matrix whose

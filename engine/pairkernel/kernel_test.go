@@ -475,3 +475,37 @@ func TestNaNInput(t *testing.T) {
 		}
 	}
 }
+
+// TestSymEigenLanes checks that every lane of SymEigenLanes is SymEigen
+// bit for bit.
+func TestSymEigenLanes(t *testing.T) {
+	for _, d := range []int{1, 4, 7, 12} {
+		rng := rand.New(rand.NewPCG(uint64(d), 23))
+		ws, ref := NewWorkspace(d), NewWorkspace(d)
+		for n := 1; n <= Lanes; n++ {
+			var w, lam [Lanes][]float64
+			var want, wl [Lanes][]float64
+			for k := 0; k < n; k++ {
+				a := spd(rng, []func(*rand.Rand, int) []float64{uniformLam(-1, 2), constLam(2), logLam(1e-8, 1), rankLam(1)}[k](rng, d))
+				w[k], want[k] = append([]float64(nil), a...), append([]float64(nil), a...)
+				lam[k], wl[k] = make([]float64, d), make([]float64, d)
+			}
+			ok := ws.SymEigenLanes(&w, &lam, n)
+			for k := 0; k < n; k++ {
+				if !ok[k] || !ref.SymEigen(want[k], wl[k]) {
+					t.Fatalf("d=%d n=%d lane %d: no convergence", d, n, k)
+				}
+				for q := range w[k] {
+					if math.Float64bits(w[k][q]) != math.Float64bits(want[k][q]) {
+						t.Fatalf("d=%d n=%d lane %d: vectors differ at %d", d, n, k, q)
+					}
+				}
+				for q := range lam[k] {
+					if math.Float64bits(lam[k][q]) != math.Float64bits(wl[k][q]) {
+						t.Fatalf("d=%d n=%d lane %d: eigenvalue %d differs", d, n, k, q)
+					}
+				}
+			}
+		}
+	}
+}
