@@ -45,6 +45,7 @@ type pairWS struct {
 	d, k            int
 	q, s, w, lam, f []float64
 	sh, shi, t1, t2 []float64
+	z, vt           []float64 // d x d scratch of crossGemm
 	pk              *pairkernel.Workspace
 	gl, gm          []float64
 	c               center
@@ -57,6 +58,7 @@ func newPairWS(d, k int) *pairWS {
 		lam: make([]float64, d), f: make([]float64, d),
 		sh: make([]float64, d*d), shi: make([]float64, d*d),
 		t1: make([]float64, d*k), t2: make([]float64, d*k),
+		z: make([]float64, d*d), vt: make([]float64, d*d),
 		pk: pairkernel.NewWorkspace(d),
 		gl: make([]float64, d*k), gm: make([]float64, d*k),
 		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), p: make([]float64, d*k)},
@@ -156,6 +158,9 @@ func (ws *pairWS) eig(m, v, lam []float64) {
 // also fills ws.gl = T^{AB} L and ws.gm = T^{BA} M.
 func (ws *pairWS) cross(m []float64, eps float64, grad bool) float64 {
 	d, k := ws.d, ws.k
+	if k == d && d > eigJacobiMaxDim && pairkernel.GemmAccelerated() {
+		return ws.crossGemm(m, eps, grad)
+	}
 	c := &ws.c
 	r := c.r
 	// Q = R^T M.
@@ -284,5 +289,73 @@ func crossDiag(l, m []float64, eps float64, gl, gm []float64) float64 {
 			gm[i] = m[i] * math.Sqrt(a/b)
 		}
 	}
+	return x
+}
+
+// crossGemm is cross for square factors (k = d) with every product by
+// pairkernel.Gemm (AVX2+FMA): the same quantities, rounded differently.
+func (ws *pairWS) crossGemm(m []float64, eps float64, grad bool) float64 {
+	d := ws.d
+	c := &ws.c
+	r := c.r
+	q, s := ws.q, ws.s
+	// Q = R^T M (R^T upper triangular); S = eps R^T R + Q Q^T, whose
+	// products q_iu q_ju are summed in the same order for s_ij and s_ji,
+	// so S is exactly symmetric.
+	pairkernel.Gemm(q, r, m, d, 1, d, pairkernel.GemmUpper)
+	qt := ws.vt
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			qt[j*d+i] = q[i*d+j]
+		}
+	}
+	for i, x := range c.rtr {
+		s[i] = eps * x
+	}
+	pairkernel.Gemm(s, q, qt, d, d, 1, pairkernel.GemmAcc)
+	ws.eig(s, ws.w, ws.lam)
+	var x float64
+	for i, l := range ws.lam {
+		l = math.Max(l, 1e-300)
+		ws.lam[i] = l
+		x += math.Sqrt(l)
+	}
+	if !grad {
+		return x
+	}
+	// S^{1/2} = V diag(sqrt l) V^T and S^{-1/2} (V's columns are the
+	// eigenvectors): Z = V diag(.), then Z V^T.
+	w, z, vt := ws.w, ws.z, ws.vt
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			vt[j*d+i] = w[i*d+j]
+		}
+	}
+	for i := 0; i < d; i++ {
+		for j, l := range ws.lam {
+			z[i*d+j] = w[i*d+j] * math.Sqrt(l)
+		}
+	}
+	pairkernel.Gemm(ws.sh, z, vt, d, d, 1, 0)
+	for i := 0; i < d; i++ {
+		for j, l := range ws.lam {
+			z[i*d+j] = w[i*d+j] / math.Sqrt(l)
+		}
+	}
+	pairkernel.Gemm(ws.shi, z, vt, d, d, 1, 0)
+	// gl = R^{-T} S^{1/2} P: t1 = S^{1/2} P, then back substitution.
+	pairkernel.Gemm(ws.t1, ws.sh, c.p, d, d, 1, 0)
+	for col := 0; col < d; col++ {
+		for i := d - 1; i >= 0; i-- {
+			v := ws.t1[i*d+col]
+			for t := i + 1; t < d; t++ {
+				v -= r[t*d+i] * ws.gl[t*d+col]
+			}
+			ws.gl[i*d+col] = v / r[i*d+i]
+		}
+	}
+	// gm = R S^{-1/2} Q (R lower triangular).
+	pairkernel.Gemm(ws.t2, ws.shi, q, d, d, 1, 0)
+	pairkernel.Gemm(ws.gm, r, ws.t2, d, d, 1, pairkernel.GemmLower)
 	return x
 }
