@@ -46,6 +46,8 @@ type pairWS struct {
 	q, s, w, lam, f []float64
 	sh, shi, t1, t2 []float64
 	z, vt           []float64 // d x d scratch of crossGemm
+	lq, ls, lw      []float64 // Lanes x d x d: crossLanes' Q, S, eigenvectors
+	llam            []float64 // Lanes x d: crossLanes' eigenvalues
 	pk              *pairkernel.Workspace
 	gl, gm          []float64
 	c               center
@@ -59,6 +61,8 @@ func newPairWS(d, k int) *pairWS {
 		sh: make([]float64, d*d), shi: make([]float64, d*d),
 		t1: make([]float64, d*k), t2: make([]float64, d*k),
 		z: make([]float64, d*d), vt: make([]float64, d*d),
+		lq: make([]float64, pairkernel.Lanes*d*d), ls: make([]float64, pairkernel.Lanes*d*d),
+		lw: make([]float64, pairkernel.Lanes*d*d), llam: make([]float64, pairkernel.Lanes*d),
 		pk: pairkernel.NewWorkspace(d),
 		gl: make([]float64, d*k), gm: make([]float64, d*k),
 		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), p: make([]float64, d*k)},
@@ -295,14 +299,78 @@ func crossDiag(l, m []float64, eps float64, gl, gm []float64) float64 {
 // crossGemm is cross for square factors (k = d) with every product by
 // pairkernel.Gemm (AVX2+FMA): the same quantities, rounded differently.
 func (ws *pairWS) crossGemm(m []float64, eps float64, grad bool) float64 {
+	ws.formS(m, eps, ws.q, ws.s)
+	ws.eig(ws.s, ws.w, ws.lam)
+	x := traceRoot(ws.lam)
+	if grad {
+		ws.gradsGemm(ws.q, ws.w, ws.lam, ws.gl, ws.gm)
+	}
+	return x
+}
+
+// crossLanes is crossGemm with gradients for the n <= pairkernel.Lanes
+// context factors ms[:n] against the current center, their
+// eigendecompositions interleaved (pairkernel.SymEigenLanes): pair k's
+// trace is x[k] and its gradients go to gl[k] and gm[k], each as
+// crossGemm gives them. It needs square factors, d > eigJacobiMaxDim and
+// Gemm (crossLanesOK).
+func (ws *pairWS) crossLanes(ms *[pairkernel.Lanes][]float64, n int, eps float64, gl, gm *[pairkernel.Lanes][]float64) (x [pairkernel.Lanes]float64) {
+	d := ws.d
+	dd := d * d
+	var w, lam [pairkernel.Lanes][]float64
+	for k := 0; k < n; k++ {
+		q, sk := ws.lq[k*dd:(k+1)*dd], ws.ls[k*dd:(k+1)*dd]
+		ws.formS(ms[k], eps, q, sk)
+		w[k], lam[k] = ws.lw[k*dd:(k+1)*dd], ws.llam[k*d:(k+1)*d]
+		copy(w[k], sk)
+	}
+	ok := ws.pk.SymEigenLanes(&w, &lam, n)
+	for k := 0; k < n; k++ {
+		if !ok[k] {
+			engine.JacobiEigen(ws.ls[k*dd:(k+1)*dd], d, w[k], lam[k])
+		} else {
+			transposeSquare(w[k], d)
+		}
+		x[k] = traceRoot(lam[k])
+		ws.gradsGemm(ws.lq[k*dd:(k+1)*dd], w[k], lam[k], gl[k], gm[k])
+	}
+	return x
+}
+
+// crossLanesOK reports whether crossLanes serves this workspace.
+func (ws *pairWS) crossLanesOK() bool {
+	return ws.k == ws.d && ws.d > eigJacobiMaxDim && pairkernel.GemmAccelerated()
+}
+
+// transposeSquare transposes the d x d matrix a in place.
+func transposeSquare(a []float64, d int) {
+	for i := 0; i < d; i++ {
+		for j := i + 1; j < d; j++ {
+			a[i*d+j], a[j*d+i] = a[j*d+i], a[i*d+j]
+		}
+	}
+}
+
+// traceRoot clamps the eigenvalues lam at 1e-300 (in place) and returns
+// the sum of their square roots.
+func traceRoot(lam []float64) float64 {
+	var x float64
+	for i, l := range lam {
+		l = math.Max(l, 1e-300)
+		lam[i] = l
+		x += math.Sqrt(l)
+	}
+	return x
+}
+
+// formS writes Q = R^T M and S = eps R^T R + Q Q^T for the context factor
+// m (square) into q and s, by Gemm (R^T upper triangular); the products
+// q_iu q_ju are summed in the same order for s_ij and s_ji, so S is
+// exactly symmetric.
+func (ws *pairWS) formS(m []float64, eps float64, q, s []float64) {
 	d := ws.d
 	c := &ws.c
-	r := c.r
-	q, s := ws.q, ws.s
-	// Q = R^T M (R^T upper triangular); S = eps R^T R + Q Q^T, whose
-	// products q_iu q_ju are summed in the same order for s_ij and s_ji,
-	// so S is exactly symmetric.
-	pairkernel.Gemm(q, r, m, d, 1, d, pairkernel.GemmUpper)
+	pairkernel.Gemm(q, c.r, m, d, 1, d, pairkernel.GemmUpper)
 	qt := ws.vt
 	for i := 0; i < d; i++ {
 		for j := 0; j < d; j++ {
@@ -313,49 +381,46 @@ func (ws *pairWS) crossGemm(m []float64, eps float64, grad bool) float64 {
 		s[i] = eps * x
 	}
 	pairkernel.Gemm(s, q, qt, d, d, 1, pairkernel.GemmAcc)
-	ws.eig(s, ws.w, ws.lam)
-	var x float64
-	for i, l := range ws.lam {
-		l = math.Max(l, 1e-300)
-		ws.lam[i] = l
-		x += math.Sqrt(l)
-	}
-	if !grad {
-		return x
-	}
-	// S^{1/2} = V diag(sqrt l) V^T and S^{-1/2} (V's columns are the
-	// eigenvectors): Z = V diag(.), then Z V^T.
-	w, z, vt := ws.w, ws.z, ws.vt
+}
+
+// gradsGemm writes gl = T^{AB} L = R^{-T} S^{1/2} P and
+// gm = T^{BA} M = R S^{-1/2} Q for S's eigenvectors (columns of w) and
+// clamped eigenvalues lam, by Gemm.
+func (ws *pairWS) gradsGemm(q, w, lam, gl, gm []float64) {
+	d := ws.d
+	c := &ws.c
+	r := c.r
+	// S^{1/2} = V diag(sqrt l) V^T and S^{-1/2}: Z = V diag(.), then Z V^T.
+	z, vt := ws.z, ws.vt
 	for i := 0; i < d; i++ {
 		for j := 0; j < d; j++ {
 			vt[j*d+i] = w[i*d+j]
 		}
 	}
 	for i := 0; i < d; i++ {
-		for j, l := range ws.lam {
+		for j, l := range lam {
 			z[i*d+j] = w[i*d+j] * math.Sqrt(l)
 		}
 	}
 	pairkernel.Gemm(ws.sh, z, vt, d, d, 1, 0)
 	for i := 0; i < d; i++ {
-		for j, l := range ws.lam {
+		for j, l := range lam {
 			z[i*d+j] = w[i*d+j] / math.Sqrt(l)
 		}
 	}
 	pairkernel.Gemm(ws.shi, z, vt, d, d, 1, 0)
-	// gl = R^{-T} S^{1/2} P: t1 = S^{1/2} P, then back substitution.
+	// gl: t1 = S^{1/2} P, then back substitution R^T gl = t1.
 	pairkernel.Gemm(ws.t1, ws.sh, c.p, d, d, 1, 0)
 	for col := 0; col < d; col++ {
 		for i := d - 1; i >= 0; i-- {
 			v := ws.t1[i*d+col]
 			for t := i + 1; t < d; t++ {
-				v -= r[t*d+i] * ws.gl[t*d+col]
+				v -= r[t*d+i] * gl[t*d+col]
 			}
-			ws.gl[i*d+col] = v / r[i*d+i]
+			gl[i*d+col] = v / r[i*d+i]
 		}
 	}
-	// gm = R S^{-1/2} Q (R lower triangular).
+	// gm = R (S^{-1/2} Q), R lower triangular.
 	pairkernel.Gemm(ws.t2, ws.shi, q, d, d, 1, 0)
-	pairkernel.Gemm(ws.gm, r, ws.t2, d, d, 1, pairkernel.GemmLower)
-	return x
+	pairkernel.Gemm(gm, r, ws.t2, d, d, 1, pairkernel.GemmLower)
 }
