@@ -170,17 +170,31 @@ func DistanceMatrix(e *Embedding) []float64 {
 		if items != nil {
 			ws = pairkernel.NewWorkspace(d)
 		}
+		put := func(i, j int, b2 float64) {
+			w := math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
+			out[i*n+j] = w
+			out[j*n+i] = w
+		}
 		for i := lo; i < hi; i++ {
-			for j := i + 1; j < n; j++ {
-				var b2 float64
-				if items != nil {
-					b2 = math.Max(items.Trace(i)+items.Trace(j)-2*items.TraceRoot(ws, i, j), 0)
-				} else {
-					b2 = Bures2Fast(e.Scale(i), e.Scale(j), d)
+			if items == nil {
+				for j := i + 1; j < n; j++ {
+					put(i, j, Bures2Fast(e.Scale(i), e.Scale(j), d))
 				}
-				w := math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
-				out[i*n+j] = w
-				out[j*n+i] = w
+				continue
+			}
+			// pairkernel.Lanes pairs at a time (QL iterations
+			// interleaved, the same numbers as one by one).
+			f, _, sh := items.Factor(i)
+			for j := i + 1; j < n; j += pairkernel.Lanes {
+				m := min(pairkernel.Lanes, n-j)
+				var bs [pairkernel.Lanes][]float64
+				for k := 0; k < m; k++ {
+					bs[k] = items.Matrix(j + k)
+				}
+				xs := ws.TraceRootLanes(f, sh, &bs, m)
+				for k := 0; k < m; k++ {
+					put(i, j+k, math.Max(items.Trace(i)+items.Trace(j+k)-2*xs[k], 0))
+				}
 			}
 		}
 	})

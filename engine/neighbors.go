@@ -121,13 +121,33 @@ func (st *neighborSetup) scoreRange(ctx context.Context, idx []int, lo, hi int, 
 		if ctx.Err() != nil {
 			return
 		}
-		a := lo + c*neighborChunk
-		for p := a; p < min(a+neighborChunk, hi); p++ {
-			j := p
+		a, b := lo+c*neighborChunk, min(lo+(c+1)*neighborChunk, hi)
+		item := func(p int) int {
 			if idx != nil {
-				j = idx[p]
+				return idx[p]
 			}
-			out[p] = st.q.score(ws, st.by, st.tau, st.rho, st.e.Mean(j), st.e.Scale(j))
+			return p
+		}
+		// Cross terms pairkernel.Lanes at a time (their QL iterations
+		// interleaved, the same numbers as one by one) for d >= 3.
+		for p := a; p < b; p += pairkernel.Lanes {
+			n := min(pairkernel.Lanes, b-p)
+			var xs [pairkernel.Lanes]float64
+			if st.q.f != nil {
+				var bs [pairkernel.Lanes][]float64
+				for k := 0; k < n; k++ {
+					bs[k] = st.e.Scale(item(p + k))
+				}
+				xs = ws.pk.TraceRootLanes(st.q.f, st.q.shape, &bs, n)
+			} else {
+				for k := 0; k < n; k++ {
+					xs[k] = st.q.crossTrace(ws, st.e.Scale(item(p+k)))
+				}
+			}
+			for k := 0; k < n; k++ {
+				j := item(p + k)
+				out[p+k] = st.q.score(st.by, st.tau, st.rho, st.e.Mean(j), st.e.Scale(j), xs[k])
+			}
 		}
 	})
 	return ctx.Err()
@@ -396,10 +416,10 @@ func mulSBS(m, tmp, s, b []float64, d int) {
 	}
 }
 
-// score returns the similarity by of the query against mu(mb, B).
-func (q *crossQuery) score(ws *crossWorkspace, by Similarity, tau, rho float64, mb, b []float64) float64 {
+// score returns the similarity by of the query against mu(mb, B), given
+// their cross term x = tr (A^{1/2} B A^{1/2})^{1/2}.
+func (q *crossQuery) score(by Similarity, tau, rho float64, mb, b []float64, x float64) float64 {
 	d := q.d
-	x := q.crossTrace(ws, b)
 	ab := Dot(q.mean, mb)
 	switch by {
 	case ByW2:

@@ -243,17 +243,37 @@ func (ws *Workspace) sandwich(out, f []float64, shape Shape, b []float64, c floa
 // from the eigenvalues of M alone (eigenvalues at or below ZeroCut times
 // the largest count as zero). It returns NaN for non-finite input.
 func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
-	ws.form(ws.w, f, shape, b)
-	tred2(ws.w, ws.lam, ws.off, ws.d, false)
-	if !tql2(ws.w, ws.lam, ws.off, ws.cs, ws.ss, ws.d, false) {
-		return math.NaN()
+	t := ws.TraceRootLanes(f, shape, &[Lanes][]float64{b}, 1)
+	return t[0]
+}
+
+// TraceRootLanes is TraceRoot for the n <= Lanes matrices bs[:n] against
+// the same factor, their QL iterations interleaved (each result bit for
+// bit TraceRoot's).
+func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	d := ws.d
+	var ps [qlLanes]qlProblem
+	for k := 0; k < n; k++ {
+		ln := &ws.ln[k]
+		ws.form(ln.w, f, shape, bs[k])
+		tred2(ln.w, ln.lam, ln.off, d, false)
+		ps[k] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
 	}
-	cut := cutOf(ws.lam)
-	var t float64
-	for _, l := range ws.lam {
-		if l > cut {
-			t += math.Sqrt(l)
+	ok := tqlLanes(&ps, n, d, false)
+	for k := 0; k < n; k++ {
+		if !ok[k] {
+			t[k] = math.NaN()
+			continue
 		}
+		lam := ws.ln[k].lam
+		cut := cutOf(lam)
+		var x float64
+		for _, l := range lam {
+			if l > cut {
+				x += math.Sqrt(l)
+			}
+		}
+		t[k] = x
 	}
 	return t
 }

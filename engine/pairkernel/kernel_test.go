@@ -509,3 +509,27 @@ func TestSymEigenLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceRootLanes checks that every lane of TraceRootLanes is
+// TraceRoot bit for bit.
+func TestTraceRootLanes(t *testing.T) {
+	for _, d := range []int{1, 4, 7, 12} {
+		rng := rand.New(rand.NewPCG(uint64(d), 27))
+		ws, ref := NewWorkspace(d), NewWorkspace(d)
+		a := spd(rng, uniformLam(0.2, 2)(rng, d))
+		f, g := make([]float64, d*d), make([]float64, d*d)
+		sh := ws.Factor(a, f, g)
+		for n := 1; n <= Lanes; n++ {
+			var bs [Lanes][]float64
+			for k := 0; k < n; k++ {
+				bs[k] = spd(rng, []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), constLam(2), logLam(1e-8, 1), rankLam(1)}[k](rng, d))
+			}
+			got := ws.TraceRootLanes(f, sh, &bs, n)
+			for k := 0; k < n; k++ {
+				if want := ref.TraceRoot(f, sh, bs[k]); math.Float64bits(got[k]) != math.Float64bits(want) {
+					t.Fatalf("d=%d n=%d lane %d: %v, TraceRoot %v", d, n, k, got[k], want)
+				}
+			}
+		}
+	}
+}
