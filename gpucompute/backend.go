@@ -131,6 +131,7 @@ type Backend struct {
 	means, scales, roots, out, part ssbo
 	geo                             geodesicBuffers
 	sim                             similarityBuffers
+	tp                              transportBuffers
 	stage, res                      realSlice
 	closed                          bool
 }
@@ -799,7 +800,7 @@ func (b *Backend) Close() error {
 			b.chunks[k].wts.free()
 		}
 		for _, buf := range []*ssbo{&b.means, &b.scales, &b.roots, &b.out, &b.part, &b.geo.pairs, &b.geo.times, &b.geo.out,
-			&b.sim.means, &b.sim.scales, &b.sim.out, &b.sim.query} {
+			&b.sim.means, &b.sim.scales, &b.sim.out, &b.sim.query, &b.tp.scales, &b.tp.pairs, &b.tp.out} {
 			buf.free()
 		}
 		for _, p := range b.progs {

@@ -71,6 +71,7 @@ type Trainer struct {
 	// queryMark and queries list the distinct u of the current batch.
 	queryMark []bool
 	queries   []int32
+	accel     accelBufs // Config.Accel's batches
 
 	mu        sync.Mutex   // held by Step, Run, Evaluate and EvaluateOn
 	relDone   atomic.Int64 // relations done in the current epoch

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"burescope/engine/pairkernel"
 )
 
 // Config holds the training hyperparameters (defaults: DefaultConfig).
@@ -354,11 +356,32 @@ func (t *trainer) runChunk(ch *chunk, ws *pairWS, kept []int32, a, b int, rng *r
 			lc := m.CFactors[ctx*fl : (ctx+1)*fl]
 			pos := dot(mw, mc) + t.cross(ws, lw, lc, posGL, posGM)
 			var neg float64
-			for k, nw := range negs {
-				mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
-				ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
-				negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
-				neg += negX[k]
+			if !m.Diagonal && ws.crossLanesOK() {
+				// The negatives pairkernel.Lanes at a time, their
+				// eigendecompositions interleaved (the same numbers as
+				// one by one).
+				for k0 := 0; k0 < len(negs); k0 += pairkernel.Lanes {
+					n := min(pairkernel.Lanes, len(negs)-k0)
+					var ms, gls, gms [pairkernel.Lanes][]float64
+					for q := 0; q < n; q++ {
+						nw, k := int(negs[k0+q]), k0+q
+						ms[q] = m.CFactors[nw*fl : (nw+1)*fl]
+						gls[q], gms[q] = negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl]
+					}
+					xs := ws.crossLanes(&ms, n, Eps, &gls, &gms)
+					for q := 0; q < n; q++ {
+						nw, k := int(negs[k0+q]), k0+q
+						negX[k] = dot(mw, m.CMeans[nw*d:(nw+1)*d]) + xs[q]
+						neg += negX[k]
+					}
+				}
+			} else {
+				for k, nw := range negs {
+					mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
+					ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+					negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
+					neg += negX[k]
+				}
 			}
 			h := t.cfg.Margin - pos + inv*neg
 			ch.pairs++

@@ -15,6 +15,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/gpucompute"
 	"burescope/internal/cputime"
 	"burescope/ui/fit"
 )
@@ -60,11 +61,14 @@ type trainRelationsResult struct {
 	// command, loading included: on a busy shared machine wall time
 	// overstates the cost.
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Backend computes the batches' pseudo dot products and gradients:
+	// "cpu", or the GL backend with its renderer and precision.
+	Backend string `json:"backend"`
 }
 
 const trainRelationsUsage = "INPUT [--dim 2..32] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
 	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--eval-rows R] [--no-self-pairs] [--workers W] " +
-	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress]"
+	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress] [--backend cpu|gl|gl64|auto]"
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
 // the (child, ancestor) pairs of INPUT (a file or builtin:NAME) with
@@ -91,6 +95,7 @@ func runTrainRelations(env Env) error {
 	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
 	noEval := fs.Bool("no-eval", false, "do not evaluate (to time the training alone); the scores are then 0")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
+	backendName := fs.String("backend", "cpu", "where the batches' pseudo dot products and gradients are computed: cpu, gl, gl64 (float64) or auto (gl on a GPU, else cpu)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -132,8 +137,12 @@ func runTrainRelations(env Env) error {
 		intRange("workers", *workers, 0, maxWorkers),
 		memoryFlag(fmt.Sprintf("--batch %d with --negatives %d", *batch, *negatives), negativesBytes(*batch, *negatives)),
 		wordNetRoot(fs, *root, pos[0]),
+		oneOf("backend", *backendName, backendList()...),
 	); err != nil {
 		return err
+	}
+	if (*backendName == "gl" || *backendName == "gl64") && *dim > gpucompute.MaxDim {
+		return usage("--backend %s: the GL kernels take d <= %d, --dim is %d", *backendName, gpucompute.MaxDim, *dim)
 	}
 	if err := checkIO(env, "train-relations", pos, output{"out", *out}); err != nil {
 		return err
@@ -155,6 +164,23 @@ func runTrainRelations(env Env) error {
 	cfg := hypernymy.Config{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
 		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf,
 		Protocol: *protocol, NoEval: *noEval, EvalRows: *evalRows}
+	backendDesc := "cpu"
+	if *backendName == "auto" && *dim > gpucompute.MaxDim {
+		fmt.Fprintf(env.Stderr, "burescope train-relations: training on the CPU (the GL kernels take d <= %d)\n", gpucompute.MaxDim)
+	}
+	if *backendName != "cpu" && *dim <= gpucompute.MaxDim {
+		gb, why, err := fit.OpenGL(*backendName, fit.BackendOptions{})
+		if err != nil {
+			return err
+		}
+		if gb == nil {
+			fmt.Fprintf(env.Stderr, "burescope train-relations: training on the CPU (%s)\n", why)
+		} else {
+			defer gb.Close()
+			cfg.Accel = gb
+			backendDesc = fit.Describe(gb)
+		}
+	}
 	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
@@ -242,7 +268,7 @@ func runTrainRelations(env Env) error {
 		fmt.Fprintf(env.Stderr, "wrote %d gaussian measures in dimension %d to %s\n", ds.Len(), cfg.Dim, *out)
 	}
 	res := trainRelationsResult{
-		N: ds.Len(), Pairs: relationsCountDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds,
+		N: ds.Len(), Pairs: relationsCountDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds, Backend: backendDesc,
 		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
 		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
 		Protocol: cfg.Protocol, UndirMeanRank: p.UndirMeanRank, UndirMAP: p.UndirMAP,
