@@ -53,6 +53,11 @@ func checkTabsFollow(t *testing.T, a *testApp) {
 	if !strings.Contains(modelNote, "trained.json") || !strings.Contains(modelNote, "n = 4") {
 		t.Errorf("Model tab: %q", modelNote)
 	}
+	var inUse string
+	a.on(func() { inUse = a.model.BackendText() })
+	if inUse != "" {
+		t.Errorf("Model tab still says %q (the hidden fit's n)", inUse)
+	}
 	// Back to the fit: every tab describes iris again.
 	a.on(func() { a.leave() })
 	a.on(func() {

@@ -122,9 +122,19 @@ func (p *Tab) SetNote(text string) {
 	p.fitting.SetText(text)
 	if text == "" {
 		p.fitting.Hide()
+		p.renderer.Show()
 	} else {
 		p.fitting.Show()
+		p.renderer.Hide() // "In use: ... (auto: n = ...)" is the hidden fit's
 	}
+}
+
+// BackendText is the "In use" line ("" when hidden: no fit on the canvas).
+func (p *Tab) BackendText() string {
+	if !p.renderer.Visible() {
+		return ""
+	}
+	return p.renderer.Text
 }
 
 // Note is the text SetNote shows ("" when hidden).
