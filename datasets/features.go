@@ -168,6 +168,21 @@ func (ds *Dataset) setLabelsClasses(file string, names []string, data []row, lab
 	return nil
 }
 
+// keepTextColumns records in ds.TextColumns the columns c of data (named
+// by names) for which keep(c) holds.
+func (ds *Dataset) keepTextColumns(names []string, data []row, keep func(int) bool) {
+	for c := range names {
+		if !keep(c) {
+			continue
+		}
+		col := TextColumn{Name: names[c], Values: make([]string, len(data))}
+		for i, r := range data {
+			col.Values[i] = r.cells[c]
+		}
+		ds.TextColumns = append(ds.TextColumns, col)
+	}
+}
+
 // parseFeatures reads a feature table: numeric columns are features, one
 // text column gives labels and another the classes (see the package
 // documentation for the rules).
@@ -234,6 +249,7 @@ func parseFeatures(t *table, opt Options) (*Dataset, error) {
 			ds.IgnoredColumns = append(ds.IgnoredColumns, names[c])
 		}
 	}
+	ds.keepTextColumns(names, data, func(c int) bool { return c != label && (c == class || kinds[c] == colText) })
 	p := len(feat)
 	if p == 0 {
 		return nil, errf(file, "no numeric feature columns (columns: %s)", strings.Join(names, ", "))

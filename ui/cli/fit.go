@@ -59,7 +59,7 @@ const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--
 	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
 	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
 	"[--structure full|diagonal|spherical|points] [--scale-budget LAMBDA] " +
-	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--stress-figure FIG] [--roots eigen|newton-schulz [--ns-iters N]] " +
+	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--stress-figure FIG] [--shepard FIG] [--roots eigen|newton-schulz [--ns-iters N]] " +
 	"[--progress] [--standardize] [--symmetrize] [--pairs exact|sampled|auto] [--epochs N]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
@@ -95,6 +95,7 @@ func runFit(env Env) error {
 	epochs := fs.Int("epochs", 0, "epochs of a sampled fit (0: 600, or 300 above 200000 rows)")
 	rootsOpt := addRootsFlags(fs)
 	stressFigure := addStressFigureFlag(fs)
+	shepard := fs.String("shepard", "", "also draw the Shepard diagram (W2 against input distance for every pair, the point-MDS baseline's beside it) to this figure (png, svg, pdf or eps)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -144,7 +145,7 @@ func runFit(env Env) error {
 	if *initName != "mds" && *initName != "random" {
 		inputs = append(inputs, *initName)
 	}
-	if err := checkIO(env, "fit", append(inputs, pos[0]), output{"out", *out}, output{"figure", *figure}, output{"stress-figure", *stressFigure}); err != nil {
+	if err := checkIO(env, "fit", append(inputs, pos[0]), output{"out", *out}, output{"figure", *figure}, output{"stress-figure", *stressFigure}, output{"shepard", *shepard}); err != nil {
 		return err
 	}
 	roots, nsOpt, err := rootsOpt.parse()
@@ -152,6 +153,9 @@ func runFit(env Env) error {
 		return usage("%v", err)
 	}
 	if err := checkFigurePath("--stress-figure", *stressFigure); err != nil {
+		return usage("%v", err)
+	}
+	if err := checkFigurePath("--shepard", *shepard); err != nil {
 		return usage("%v", err)
 	}
 	fam, err := engine.ParseFamily(*family, *dim, *tau)
@@ -319,6 +323,20 @@ func runFit(env Env) error {
 		}
 		fmt.Fprintf(env.Stderr, "wrote the stress curve %s\n", *stressFigure)
 	}
+	if *shepard != "" {
+		sn := o.Latest()
+		if res.PointsStress1 != nil && sn.PointMeans == nil {
+			// The baseline ran after the last snapshot: one with its
+			// aligned means (no iteration is taken).
+			if s2, err := o.Step(ctx, 0); err == nil && s2 != nil && s2.Iter == sn.Iter {
+				sn = s2
+			}
+		}
+		if err := writeShepard(*shepard, ds, sn); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote the Shepard diagram %s\n", *shepard)
+	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
 		pos[0], n, s.Iter, backendDescription(be), fitSeconds, s.Stress1, s.ClassicalStress1)
 	line, err := json.Marshal(res)
@@ -351,7 +369,7 @@ func sampledFlagChecks(fs *flag.FlagSet, structure string, budget float64, init 
 		out = append(out, &flagErr{"--" + err.Error()})
 	}
 	out = append(out, appliesOnly(fs, "iters", allowIters, "to an exact fit; a sampled fit runs --epochs (0: the default)"))
-	for _, name := range []string{"tol", "baseline", "backend", "roots", "ns-iters", "stress-figure"} {
+	for _, name := range []string{"tol", "baseline", "backend", "roots", "ns-iters", "stress-figure", "shepard"} {
 		out = append(out, appliesOnly(fs, name, false, "to an exact fit (a sampled fit runs its epochs on the CPU with exact roots, and reports no baseline or stress curve)"))
 	}
 	if init != "mds" && init != "random" {
@@ -430,7 +448,11 @@ func writeFitOutputs(env Env, out, figure string, s *emds.Snapshot, ds *datasets
 		}
 	}
 	if out != "" {
-		p, err := datasets.PrepareEmbedding(out, s.Embedding(ds.Labels))
+		e := s.Embedding(ds.Labels)
+		if len(ds.Classes) == e.Len() {
+			e.Classes = ds.Classes // render colours by them without --data
+		}
+		p, err := datasets.PrepareEmbedding(out, e)
 		if err != nil {
 			return err
 		}

@@ -576,11 +576,24 @@ func progressText(p *hypernymy.Progress) string {
 	}
 	if p.EpochSeconds > 0 {
 		s += fmt.Sprintf("\n%.2f s / epoch", p.EpochSeconds)
+		if left := timeLeft(p); left != "" {
+			s += ", about " + left + " left"
+		}
 	}
 	if p.Done {
 		s += "   (done)"
 	}
 	return s
+}
+
+// timeLeft is the training time to the last epoch at the last epoch's
+// pace (evaluations aside), "" when done or not yet timed.
+func timeLeft(p *hypernymy.Progress) string {
+	left := p.Epochs - p.Epoch
+	if p.Done || left <= 0 || !(p.EpochSeconds > 0) {
+		return ""
+	}
+	return fit.DurationText(time.Duration(float64(left) * p.EpochSeconds * float64(time.Second)))
 }
 
 // StatusText is the relations part of the status bar.
@@ -600,6 +613,9 @@ func (r *Tab) StatusText() string {
 	switch {
 	case r.running:
 		s += "   ·   training"
+		if left := timeLeft(p); left != "" {
+			s += ", about " + left + " left"
+		}
 	case p.Done:
 		s += "   ·   done"
 	default:
@@ -792,6 +808,21 @@ func (r *Tab) Type(field, value string) {
 // ProgressText is the text under the progress bar (epoch, loss, MAP and
 // mean rank, time per epoch, memory).
 func (r *Tab) ProgressText() string { return r.text.Text }
+
+// ShowWordNet sets the WordNet folder and root synset fields to those of
+// the dataset opened (wordnet:DIR under root; "" is the loader's default,
+// all nouns), however it was opened (the command line, File > Open, this
+// tab), so they never show another root than the one loaded.
+func (r *Tab) ShowWordNet(dir, root string) {
+	if root == "" {
+		root = datasets.DefaultWordNetRoot
+	}
+	r.wnDir.SetText(dir)
+	r.wnRoot.SetText(root)
+}
+
+// WordNetFields returns the folder and root synset fields' text.
+func (r *Tab) WordNetFields() (dir, root string) { return r.wnDir.Text, r.wnRoot.Text }
 
 // OpenWordNetAs fills the WordNet folder and root and presses Open
 // WordNet, as a user would.

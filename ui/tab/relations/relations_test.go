@@ -343,3 +343,21 @@ func TestRelationsProtocolAndSample(t *testing.T) {
 		t.Errorf("status %q does not mark the MAP as an estimate", status)
 	}
 }
+
+// TestTrainingTimeLeft: a long training (34 s per epoch, 50 epochs) says
+// how long is left, in the progress text and the status bar, and nothing
+// once done.
+func TestTrainingTimeLeft(t *testing.T) {
+	p := &hypernymy.Progress{Epoch: 10, Epochs: 50, EpochSeconds: 34, Loss: 1, MAP: math.NaN()}
+	if got := progressText(p); !strings.Contains(got, "34.00 s / epoch, about 22 min 40 s left") {
+		t.Errorf("progress %q", got)
+	}
+	r := &Tab{last: p, running: true}
+	if got := r.StatusText(); !strings.Contains(got, "training, about 22 min 40 s left") {
+		t.Errorf("status %q", got)
+	}
+	p.Epoch, p.Done = 50, true
+	if got := progressText(p); strings.Contains(got, "left") {
+		t.Errorf("done: %q", got)
+	}
+}
