@@ -28,6 +28,7 @@ type Workspace struct {
 	ln      [Lanes]lane
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
+	c4                        closed4 // RootLanes' lanes at d = 4
 }
 
 // lane holds one pair's decomposition.
@@ -37,12 +38,16 @@ type lane struct {
 	off    []float64 // sub-diagonal
 	f, h   []float64 // sqrt of the eigenvalues above the cut, inverse (else 0)
 	cs, ss []float64 // rotations of one QL sweep
+	// closed: RootLanes' closed form left M^{1/2} and T^{BA} = F M^{-1/2} F^T
+	// (in full) in root and tba, and w, lam, f, h mean nothing.
+	closed    bool
+	root, tba []float64
 }
 
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
-	buf := make([]float64, 3*dd+Lanes*(dd+6*d))
+	buf := make([]float64, 3*dd+Lanes*(3*dd+6*d))
 	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd], t: buf[2*dd : 3*dd : 3*dd]}
 	buf = buf[3*dd:]
 	take := func(n int) []float64 {
@@ -51,7 +56,7 @@ func NewWorkspace(d int) *Workspace {
 		return s
 	}
 	for k := range ws.ln {
-		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d)}
+		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d), root: take(dd), tba: take(dd)}
 	}
 	l0 := &ws.ln[0]
 	ws.w, ws.lam, ws.off, ws.f, ws.h, ws.cs, ws.ss = l0.w, l0.lam, l0.off, l0.f, l0.h, l0.cs, l0.ss
@@ -311,18 +316,41 @@ func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
 // most of their latency; each lane's results are those of Eigen on its
 // matrix, bit for bit.
 func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	var use [Lanes]bool
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ws.eigenLanes(f, shape, bs, &use, false, &t)
+	return t
+}
+
+// eigenLanes is EigenLanes on the lanes k with use[k] (the others are
+// left alone), writing their traces into t[k]; with formed set, lane k's
+// w already holds M_k.
+func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
 	d := ws.d
 	var ps [qlLanes]qlProblem
-	for k := 0; k < n; k++ {
+	var idx [qlLanes]int
+	n := 0
+	for k := range use {
+		if !use[k] {
+			continue
+		}
 		ln := &ws.ln[k]
-		ws.form(ln.w, f, shape, bs[k])
+		ln.closed = false
+		if !formed {
+			ws.form(ln.w, f, shape, bs[k])
+		}
 		tred2(ln.w, ln.lam, ln.off, d, true)
-		ps[k] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		ps[n] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		idx[n] = k
+		n++
 	}
 	ok := tqlLanes(&ps, n, d, true)
-	for k := 0; k < n; k++ {
+	for q := 0; q < n; q++ {
+		k := idx[q]
 		ln := &ws.ln[k]
-		if !ok[k] {
+		if !ok[q] {
 			for q := range ln.f {
 				ln.f[q], ln.h[q] = math.NaN(), math.NaN()
 			}
@@ -342,7 +370,6 @@ func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 		}
 		t[k] = tk
 	}
-	return t
 }
 
 // addSpectral adds c * sum_k v[k] V_k V_k^T (V_k the rows of w) to the
@@ -388,6 +415,10 @@ func (ws *Workspace) AddRoot(s []float64, c float64) { ws.AddRootLane(0, s, c) }
 
 // AddRootLane is AddRoot for lane k of the last EigenLanes.
 func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
+	if ln := &ws.ln[k]; ln.closed {
+		add16(s, ln.root, c)
+		return
+	}
 	ws.addSpectral(s, ws.ln[k].w, ws.ln[k].f, c)
 }
 
@@ -401,6 +432,10 @@ func (ws *Workspace) AddInvMap(out, f []float64, shape Shape, c float64) {
 // factor).
 func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float64) {
 	d := ws.d
+	if ln := &ws.ln[k]; ln.closed {
+		add16(out, ln.tba, c) // formed by RootLanes with the same f
+		return
+	}
 	w := ws.ln[k].w
 	f = f[:d*d]
 	// U = W F^T (rows U_q = F V_q) into ws.x, then out += U^T diag(c h) U.

@@ -1,0 +1,279 @@
+package pairkernel
+
+import "math"
+
+// The closed form at d = 4: tr M^{1/2}, M^{1/2} and M^{-1/2} from the
+// invariants of M, without an eigendecomposition (the d = 4 analogue of
+// engine/emds's d = 3 kernel). With E_k the elementary symmetric
+// functions of M's eigenvalues and e_k those of their square roots mu,
+//
+//	E1 = e1^2 - 2 e2,  E2 = e2^2 - 2 e1 e3 + 2 e4,  E3 = e3^2 - 2 e2 e4,  E4 = e4^2,
+//
+// so with q = e1^2 = (tr M^{1/2})^2: e2 = (q - E1)/2, e4 = sqrt(E4), and
+// eliminating e3 leaves the quartic in q
+//
+//	G(q) = (e2^2 - E2 + 2 e4)^2 - 4 q (E3 + 2 e2 e4),
+//
+// whose roots are the squared sums of the mu with an even number of signs
+// flipped: all real, the largest the one wanted. Newton from an upper
+// bound (q0 = E1 + 2 sqrt(6 E2), Cauchy-Schwarz on e2, exact for
+// isotropic M) descends to it monotonically. Then e3 = sqrt(E3 + 2 e2 e4)
+// (no cancellation), and Cayley-Hamilton for S = M^{1/2},
+// S^4 - e1 S^3 + e2 S^2 - e3 S + e4 = 0 with S^2 = M, gives
+//
+//	S (e1 M + e3 I) = M^2 + e2 M + e4 I,  S^{-1} = S M^{-1},
+//
+// the inverses by adjugates (M's 2 x 2 minors give det M = E4 and the
+// 3 x 3 principal minors, E3 = tr adj M). M is first scaled to unit trace
+// (E1 = 1), which keeps every invariant in range for any scale of the
+// input and makes the checks below relative.
+//
+// A pair takes the closed form only where it is accurate: M's trace
+// positive and finite, E4 > 0, e4 = prod mu >= closedMinE4 (with
+// sum mu^2 = 1 this bounds M's condition and the cancellation in
+// S^{-1}, whose relative error is at most about eps / e4), Newton
+// converged within closedMaxIter steps, all results finite. Other pairs
+// go to the eigensolver (RootLanes).
+
+// closedMinE4 is the smallest e4 = det(M)^{1/2} / tr(M)^2 taken by the
+// closed form; below it M is ill-conditioned (for eigenvalues (1, 1, 1,
+// x) it is about sqrt(x) / 9: x >= 1e-8, for (1, x, x, x) x >= 2e-3).
+const closedMinE4 = 1e-5
+
+// closedMaxIter bounds the Newton steps on q (the step halves at worst,
+// near a double root, which closedMinE4 keeps away).
+const closedMaxIter = 40
+
+// closed4 holds, in structure-of-arrays form (index [entry][lane]), the
+// upper triangles (entry order 00 01 02 03 11 12 13 22 23 33) of Lanes
+// 4 x 4 matrices M = F^T B F, and what closed4Lanes writes: M^{1/2},
+// T^{BA} = F M^{-1/2} F^T, tr M^{1/2} and whether the lane took the
+// closed form.
+type closed4 struct {
+	m, root, tba [10][Lanes]float64
+	t            [Lanes]float64
+	ok           [Lanes]bool
+}
+
+// closed4Lanes runs the closed form on every lane of c, with f the
+// factor F (4 x 4, row-major, in full) the lanes share. It runs in three
+// passes over the lanes (the invariants, Newton in lockstep, the
+// matrices); each lane's results depend only on its own M and f.
+func closed4Lanes(c *closed4, f *[16]float64) {
+	var a, b [10][Lanes]float64 // unit-trace M, adj of it
+	var tr, e2s, e3s, e4s, e4, q [Lanes]float64
+	var conv [Lanes]bool
+	for l := 0; l < Lanes; l++ {
+		tr[l] = c.m[0][l] + c.m[4][l] + c.m[7][l] + c.m[9][l]
+		is := 1 / tr[l]
+		a00, a01, a02, a03 := c.m[0][l]*is, c.m[1][l]*is, c.m[2][l]*is, c.m[3][l]*is
+		a11, a12, a13 := c.m[4][l]*is, c.m[5][l]*is, c.m[6][l]*is
+		a22, a23, a33 := c.m[7][l]*is, c.m[8][l]*is, c.m[9][l]*is
+		a[0][l], a[1][l], a[2][l], a[3][l], a[4][l] = a00, a01, a02, a03, a11
+		a[5][l], a[6][l], a[7][l], a[8][l], a[9][l] = a12, a13, a22, a23, a33
+
+		// The invariants of a (E1 = 1), adj a and det a from the 2 x 2
+		// minors of rows 0, 1 (s) and rows 2, 3 (k; k0 = s5 by symmetry).
+		s0, s1, s2 := a00*a11-a01*a01, a00*a12-a01*a02, a00*a13-a01*a03
+		s3, s4, s5 := a01*a12-a11*a02, a01*a13-a11*a03, a02*a13-a12*a03
+		k5, k4, k3 := a22*a33-a23*a23, a12*a33-a13*a23, a12*a23-a13*a22
+		k2, k1 := a02*a33-a03*a23, a02*a23-a03*a22
+		b[0][l] = a11*k5 - a12*k4 + a13*k3
+		b[1][l] = -a01*k5 + a02*k4 - a03*k3
+		b[2][l] = a13*s5 - a23*s4 + a33*s3
+		b[3][l] = -a12*s5 + a22*s4 - a23*s3
+		b[4][l] = a00*k5 - a02*k2 + a03*k1
+		b[5][l] = -a03*s5 + a23*s2 - a33*s1
+		b[6][l] = a02*s5 - a22*s2 + a23*s1
+		b[7][l] = a03*s4 - a13*s2 + a33*s0
+		b[8][l] = -a02*s4 + a12*s2 - a23*s0
+		b[9][l] = a02*s3 - a12*s1 + a22*s0
+		e4s[l] = s0*k5 - s1*k4 + s2*k3 + s3*k2 - s4*k1 + s5*s5
+		e3s[l] = b[0][l] + b[4][l] + b[7][l] + b[9][l]
+		e2s[l] = s0 + k5 + (a00*a22 - a02*a02) + (a00*a33 - a03*a03) + (a11*a22 - a12*a12) + (a11*a33 - a13*a13)
+		e4[l] = math.Sqrt(e4s[l])
+		q[l] = 1 + 2*math.Sqrt(6*e2s[l])
+	}
+
+	// Newton on G from above, the lanes in lockstep (a converged lane
+	// stays put).
+	for it := 0; it < closedMaxIter; it++ {
+		moved := false
+		for l := 0; l < Lanes; l++ {
+			if conv[l] {
+				continue
+			}
+			e2 := 0.5 * (q[l] - 1)
+			u := e2*e2 - e2s[l] + 2*e4[l]
+			v := e3s[l] + 2*e2*e4[l]
+			g := u*u - 4*q[l]*v
+			dg := 2*u*e2 - 4*v - 4*q[l]*e4[l]
+			dq := g / dg
+			if !(dq > 0x1p-50*q[l]) {
+				if dq > 0 {
+					q[l] -= dq
+				}
+				conv[l] = true
+				continue
+			}
+			q[l] -= dq
+			moved = true
+		}
+		if !moved {
+			break
+		}
+	}
+
+	for l := 0; l < Lanes; l++ {
+		a00, a01, a02, a03, a11 := a[0][l], a[1][l], a[2][l], a[3][l], a[4][l]
+		a12, a13, a22, a23, a33 := a[5][l], a[6][l], a[7][l], a[8][l], a[9][l]
+		b00, b01, b02, b03, b11 := b[0][l], b[1][l], b[2][l], b[3][l], b[4][l]
+		b12, b13, b22, b23, b33 := b[5][l], b[6][l], b[7][l], b[8][l], b[9][l]
+		p := math.Sqrt(q[l])
+		e2 := 0.5 * (q[l] - 1)
+		e4 := e4[l]
+		e3 := math.Sqrt(e3s[l] + 2*e2*e4)
+
+		// N = p a + e3 I: its 2 x 2 minors, adjugate and determinant.
+		n00, n11, n22, n33 := p*a00+e3, p*a11+e3, p*a22+e3, p*a33+e3
+		n01, n02, n03, n12, n13, n23 := p*a01, p*a02, p*a03, p*a12, p*a13, p*a23
+		t0, t1, t2 := n00*n11-n01*n01, n00*n12-n01*n02, n00*n13-n01*n03
+		t3, t4, t5 := n01*n12-n11*n02, n01*n13-n11*n03, n02*n13-n12*n03
+		u5, u4, u3 := n22*n33-n23*n23, n12*n33-n13*n23, n12*n23-n13*n22
+		u2, u1 := n02*n33-n03*n23, n02*n23-n03*n22
+		detN := t0*u5 - t1*u4 + t2*u3 + t3*u2 - t4*u1 + t5*t5
+		j00 := n11*u5 - n12*u4 + n13*u3
+		j01 := -n01*u5 + n02*u4 - n03*u3
+		j02 := n13*t5 - n23*t4 + n33*t3
+		j03 := -n12*t5 + n22*t4 - n23*t3
+		j11 := n00*u5 - n02*u2 + n03*u1
+		j12 := -n03*t5 + n23*t2 - n33*t1
+		j13 := n02*t5 - n22*t2 + n23*t1
+		j22 := n03*t4 - n13*t2 + n33*t0
+		j23 := -n02*t4 + n12*t2 - n23*t0
+		j33 := n02*t3 - n12*t1 + n22*t0
+
+		// P = a^2 + e2 a + e4 I.
+		p00 := a00*a00 + a01*a01 + a02*a02 + a03*a03 + e2*a00 + e4
+		p01 := a00*a01 + a01*a11 + a02*a12 + a03*a13 + e2*a01
+		p02 := a00*a02 + a01*a12 + a02*a22 + a03*a23 + e2*a02
+		p03 := a00*a03 + a01*a13 + a02*a23 + a03*a33 + e2*a03
+		p11 := a01*a01 + a11*a11 + a12*a12 + a13*a13 + e2*a11 + e4
+		p12 := a01*a02 + a11*a12 + a12*a22 + a13*a23 + e2*a12
+		p13 := a01*a03 + a11*a13 + a12*a23 + a13*a33 + e2*a13
+		p22 := a02*a02 + a12*a12 + a22*a22 + a23*a23 + e2*a22 + e4
+		p23 := a02*a03 + a12*a13 + a22*a23 + a23*a33 + e2*a23
+		p33 := a03*a03 + a13*a13 + a23*a23 + a33*a33 + e2*a33 + e4
+
+		// X = S det N = adj(N) P (symmetric: N and P commute).
+		x00 := j00*p00 + j01*p01 + j02*p02 + j03*p03
+		x01 := j00*p01 + j01*p11 + j02*p12 + j03*p13
+		x02 := j00*p02 + j01*p12 + j02*p22 + j03*p23
+		x03 := j00*p03 + j01*p13 + j02*p23 + j03*p33
+		x11 := j01*p01 + j11*p11 + j12*p12 + j13*p13
+		x12 := j01*p02 + j11*p12 + j12*p22 + j13*p23
+		x13 := j01*p03 + j11*p13 + j12*p23 + j13*p33
+		x22 := j02*p02 + j12*p12 + j22*p22 + j23*p23
+		x23 := j02*p03 + j12*p13 + j22*p23 + j23*p33
+		x33 := j03*p03 + j13*p13 + j23*p23 + j33*p33
+
+		// Y = S^{-1} det N det a = X adj(a), in full.
+		y := [16]float64{
+			x00*b00 + x01*b01 + x02*b02 + x03*b03,
+			x00*b01 + x01*b11 + x02*b12 + x03*b13,
+			x00*b02 + x01*b12 + x02*b22 + x03*b23,
+			x00*b03 + x01*b13 + x02*b23 + x03*b33,
+			0,
+			x01*b01 + x11*b11 + x12*b12 + x13*b13,
+			x01*b02 + x11*b12 + x12*b22 + x13*b23,
+			x01*b03 + x11*b13 + x12*b23 + x13*b33,
+			0, 0,
+			x02*b02 + x12*b12 + x22*b22 + x23*b23,
+			x02*b03 + x12*b13 + x22*b23 + x23*b33,
+			0, 0, 0,
+			x03*b03 + x13*b13 + x23*b23 + x33*b33,
+		}
+		y[4], y[8], y[9], y[12], y[13], y[14] = y[1], y[2], y[6], y[3], y[7], y[11]
+
+		// Back to M's scale: M^{1/2} = sqrt(tr) S, M^{-1/2} =
+		// S^{-1} / sqrt(tr); T^{BA} = F M^{-1/2} F^T = fi F Y F^T.
+		rt := math.Sqrt(tr[l])
+		fr := rt / detN
+		fi := 1 / (detN * e4s[l] * rt)
+		c.root[0][l], c.root[1][l], c.root[2][l], c.root[3][l] = fr*x00, fr*x01, fr*x02, fr*x03
+		c.root[4][l], c.root[5][l], c.root[6][l] = fr*x11, fr*x12, fr*x13
+		c.root[7][l], c.root[8][l], c.root[9][l] = fr*x22, fr*x23, fr*x33
+		var u [16]float64 // F Y
+		for r := 0; r < 4; r++ {
+			for q := 0; q < 4; q++ {
+				u[r*4+q] = f[r*4]*y[q] + f[r*4+1]*y[4+q] + f[r*4+2]*y[8+q] + f[r*4+3]*y[12+q]
+			}
+		}
+		for e, x := range upper4 {
+			r, q := x/4, x%4
+			c.tba[e][l] = fi * (u[r*4]*f[q*4] + u[r*4+1]*f[q*4+1] + u[r*4+2]*f[q*4+2] + u[r*4+3]*f[q*4+3])
+		}
+		c.t[l] = p * rt
+		c.ok[l] = conv[l] && tr[l] > 0 && tr[l] <= math.MaxFloat64 && e4 >= closedMinE4 && detN > 0
+	}
+}
+
+// RootLanes is EigenLanes for the MDS gradient: after it AddRootLane and
+// AddInvMapLane give the same maps, and t[k] = tr M_k^{1/2}, to the
+// engine's accuracy rather than bit for bit. At d = 4 a lane takes the
+// closed form from M's invariants (closed4.go) where it is accurate and
+// the eigensolver (EigenLanes) otherwise; at other d it is EigenLanes.
+// Lane k's results depend only on its own inputs.
+func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	if ws.d != 4 {
+		return ws.EigenLanes(f, shape, bs, n)
+	}
+	c := &ws.c4
+	for k := 0; k < Lanes; k++ {
+		w := ws.ln[k].w
+		if k < n {
+			ws.form(w, f, shape, bs[k])
+		} else {
+			copy(w, identity4[:])
+		}
+		for e, x := range upper4 {
+			c.m[e][k] = w[x]
+		}
+	}
+	closed4Lanes(c, (*[16]float64)(f[:16]))
+	var fall [Lanes]bool
+	anyFall := false
+	for k := 0; k < n; k++ {
+		ln := &ws.ln[k]
+		if !c.ok[k] {
+			fall[k], anyFall = true, true
+			continue
+		}
+		ln.closed = true
+		t[k] = c.t[k]
+		for e, x := range upper4 {
+			r, q := x/4, x%4
+			ln.root[x], ln.root[q*4+r] = c.root[e][k], c.root[e][k]
+			ln.tba[x], ln.tba[q*4+r] = c.tba[e][k], c.tba[e][k]
+		}
+	}
+	if anyFall {
+		ws.eigenLanes(f, shape, bs, &fall, true, &t)
+	}
+	return t
+}
+
+// upper4 lists the upper triangle of a row-major 4 x 4 matrix in the
+// entry order of closed4.
+var upper4 = [10]int{0, 1, 2, 3, 5, 6, 7, 10, 11, 15}
+
+// identity4 fills the unused lanes of RootLanes.
+var identity4 = [16]float64{0: 1, 5: 1, 10: 1, 15: 1}
+
+// add16 adds c x to the 4 x 4 matrix s (both full).
+func add16(s, x []float64, c float64) {
+	s, x = s[:16], x[:16]
+	for k, v := range x {
+		s[k] += c * v
+	}
+}
