@@ -40,9 +40,15 @@ import "math"
 // x) it is about sqrt(x) / 9: x >= 1e-8, for (1, x, x, x) x >= 2e-3).
 const closedMinE4 = 1e-5
 
-// closedMaxIter bounds the Newton steps on q (the step halves at worst,
-// near a double root, which closedMinE4 keeps away).
-const closedMaxIter = 40
+// closedMaxIter bounds the Laguerre steps on q (3 on average on the MDS
+// benchmark's pairs; a lane still moving after it falls back).
+const closedMaxIter = 20
+
+// closedDone is the relative Laguerre step after which q is taken as
+// converged: with closedMinE4 the roots of G are at least about 0.5% of
+// q apart, so the error left after such a step is about
+// (1e-7)^3 / 0.005^2, below rounding.
+const closedDone = 1e-7
 
 // closed4 holds, in structure-of-arrays form (index [entry][lane]), the
 // upper triangles (entry order 00 01 02 03 11 12 13 22 23 33) of Lanes
@@ -56,10 +62,14 @@ type closed4 struct {
 }
 
 // closed4Lanes runs the closed form on every lane of c, with f the
-// factor F (4 x 4, row-major, in full) the lanes share. It runs in three
+// lower triangular factor F (4 x 4, row-major) the lanes share. It runs in three
 // passes over the lanes (the invariants, Newton in lockstep, the
 // matrices); each lane's results depend only on its own M and f.
 func closed4Lanes(c *closed4, f *[16]float64) {
+	f00 := f[0]
+	f10, f11 := f[4], f[5]
+	f20, f21, f22 := f[8], f[9], f[10]
+	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
 	var a, b [10][Lanes]float64 // unit-trace M, adj of it
 	var tr, e2s, e3s, e4s, e4, q [Lanes]float64
 	var conv [Lanes]bool
@@ -95,8 +105,10 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 		q[l] = 1 + 2*math.Sqrt(6*e2s[l])
 	}
 
-	// Newton on G from above, the lanes in lockstep (a converged lane
-	// stays put).
+	// Laguerre's method on G from above, the lanes in lockstep (a
+	// converged lane stays put). A step below closedDone q leaves an
+	// error far below rounding (the convergence is cubic) and ends the
+	// lane; a step that is not positive (rounding at the root) too.
 	for it := 0; it < closedMaxIter; it++ {
 		moved := false
 		for l := 0; l < Lanes; l++ {
@@ -108,15 +120,15 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 			v := e3s[l] + 2*e2*e4[l]
 			g := u*u - 4*q[l]*v
 			dg := 2*u*e2 - 4*v - 4*q[l]*e4[l]
-			dq := g / dg
-			if !(dq > 0x1p-50*q[l]) {
-				if dq > 0 {
-					q[l] -= dq
-				}
+			ddg := 2*e2*e2 + u - 8*e4[l]
+			dq := 4 * g / (dg + math.Sqrt(9*dg*dg-12*g*ddg))
+			if dq > 0 {
+				q[l] -= dq
+			}
+			if !(dq > closedDone*q[l]) {
 				conv[l] = true
 				continue
 			}
-			q[l] -= dq
 			moved = true
 		}
 		if !moved {
@@ -177,23 +189,17 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 		x23 := j02*p03 + j12*p13 + j22*p23 + j23*p33
 		x33 := j03*p03 + j13*p13 + j23*p23 + j33*p33
 
-		// Y = S^{-1} det N det a = X adj(a), in full.
-		y := [16]float64{
-			x00*b00 + x01*b01 + x02*b02 + x03*b03,
-			x00*b01 + x01*b11 + x02*b12 + x03*b13,
-			x00*b02 + x01*b12 + x02*b22 + x03*b23,
-			x00*b03 + x01*b13 + x02*b23 + x03*b33,
-			0,
-			x01*b01 + x11*b11 + x12*b12 + x13*b13,
-			x01*b02 + x11*b12 + x12*b22 + x13*b23,
-			x01*b03 + x11*b13 + x12*b23 + x13*b33,
-			0, 0,
-			x02*b02 + x12*b12 + x22*b22 + x23*b23,
-			x02*b03 + x12*b13 + x22*b23 + x23*b33,
-			0, 0, 0,
-			x03*b03 + x13*b13 + x23*b23 + x33*b33,
-		}
-		y[4], y[8], y[9], y[12], y[13], y[14] = y[1], y[2], y[6], y[3], y[7], y[11]
+		// Y = S^{-1} det N det a = X adj(a).
+		y00 := x00*b00 + x01*b01 + x02*b02 + x03*b03
+		y01 := x00*b01 + x01*b11 + x02*b12 + x03*b13
+		y02 := x00*b02 + x01*b12 + x02*b22 + x03*b23
+		y03 := x00*b03 + x01*b13 + x02*b23 + x03*b33
+		y11 := x01*b01 + x11*b11 + x12*b12 + x13*b13
+		y12 := x01*b02 + x11*b12 + x12*b22 + x13*b23
+		y13 := x01*b03 + x11*b13 + x12*b23 + x13*b33
+		y22 := x02*b02 + x12*b12 + x22*b22 + x23*b23
+		y23 := x02*b03 + x12*b13 + x22*b23 + x23*b33
+		y33 := x03*b03 + x13*b13 + x23*b23 + x33*b33
 
 		// Back to M's scale: M^{1/2} = sqrt(tr) S, M^{-1/2} =
 		// S^{-1} / sqrt(tr); T^{BA} = F M^{-1/2} F^T = fi F Y F^T.
@@ -203,16 +209,33 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 		c.root[0][l], c.root[1][l], c.root[2][l], c.root[3][l] = fr*x00, fr*x01, fr*x02, fr*x03
 		c.root[4][l], c.root[5][l], c.root[6][l] = fr*x11, fr*x12, fr*x13
 		c.root[7][l], c.root[8][l], c.root[9][l] = fr*x22, fr*x23, fr*x33
-		var u [16]float64 // F Y
-		for r := 0; r < 4; r++ {
-			for q := 0; q < 4; q++ {
-				u[r*4+q] = f[r*4]*y[q] + f[r*4+1]*y[4+q] + f[r*4+2]*y[8+q] + f[r*4+3]*y[12+q]
-			}
-		}
-		for e, x := range upper4 {
-			r, q := x/4, x%4
-			c.tba[e][l] = fi * (u[r*4]*f[q*4] + u[r*4+1]*f[q*4+1] + u[r*4+2]*f[q*4+2] + u[r*4+3]*f[q*4+3])
-		}
+		// U = F Y (F lower triangular), then the upper triangle of U F^T.
+		u00 := f00 * y00
+		u01 := f00 * y01
+		u02 := f00 * y02
+		u03 := f00 * y03
+		u10 := f10*y00 + f11*y01
+		u11 := f10*y01 + f11*y11
+		u12 := f10*y02 + f11*y12
+		u13 := f10*y03 + f11*y13
+		u20 := f20*y00 + f21*y01 + f22*y02
+		u21 := f20*y01 + f21*y11 + f22*y12
+		u22 := f20*y02 + f21*y12 + f22*y22
+		u23 := f20*y03 + f21*y13 + f22*y23
+		u30 := f30*y00 + f31*y01 + f32*y02 + f33*y03
+		u31 := f30*y01 + f31*y11 + f32*y12 + f33*y13
+		u32 := f30*y02 + f31*y12 + f32*y22 + f33*y23
+		u33 := f30*y03 + f31*y13 + f32*y23 + f33*y33
+		c.tba[0][l] = fi * (u00 * f00)
+		c.tba[1][l] = fi * (u00*f10 + u01*f11)
+		c.tba[2][l] = fi * (u00*f20 + u01*f21 + u02*f22)
+		c.tba[3][l] = fi * (u00*f30 + u01*f31 + u02*f32 + u03*f33)
+		c.tba[4][l] = fi * (u10*f10 + u11*f11)
+		c.tba[5][l] = fi * (u10*f20 + u11*f21 + u12*f22)
+		c.tba[6][l] = fi * (u10*f30 + u11*f31 + u12*f32 + u13*f33)
+		c.tba[7][l] = fi * (u20*f20 + u21*f21 + u22*f22)
+		c.tba[8][l] = fi * (u20*f30 + u21*f31 + u22*f32 + u23*f33)
+		c.tba[9][l] = fi * (u30*f30 + u31*f31 + u32*f32 + u33*f33)
 		c.t[l] = p * rt
 		c.ok[l] = conv[l] && tr[l] > 0 && tr[l] <= math.MaxFloat64 && e4 >= closedMinE4 && detN > 0
 	}
@@ -222,31 +245,26 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 // AddInvMapLane give the same maps, and t[k] = tr M_k^{1/2}, to the
 // engine's accuracy rather than bit for bit. At d = 4 a lane takes the
 // closed form from M's invariants (closed4.go) where it is accurate and
-// the eigensolver (EigenLanes) otherwise; at other d it is EigenLanes.
+// the eigensolver (EigenLanes) otherwise; at other d, and for a Root
+// factor (A singular, so M too), it is EigenLanes.
 // Lane k's results depend only on its own inputs.
 func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
-	if ws.d != 4 {
+	if ws.d != 4 || shape != Lower {
 		return ws.EigenLanes(f, shape, bs, n)
 	}
 	c := &ws.c4
-	for k := 0; k < Lanes; k++ {
-		w := ws.ln[k].w
-		if k < n {
-			ws.form(w, f, shape, bs[k])
-		} else {
-			copy(w, identity4[:])
-		}
-		for e, x := range upper4 {
-			c.m[e][k] = w[x]
-		}
-	}
-	closed4Lanes(c, (*[16]float64)(f[:16]))
+	f16 := (*[16]float64)(f[:16])
+	form4Lanes(c, f16, bs, n)
+	closed4Lanes(c, f16)
 	var fall [Lanes]bool
 	anyFall := false
 	for k := 0; k < n; k++ {
 		ln := &ws.ln[k]
 		if !c.ok[k] {
 			fall[k], anyFall = true, true
+			for e, x := range upper4 {
+				ln.w[x] = c.m[e][k]
+			}
 			continue
 		}
 		ln.closed = true
@@ -263,12 +281,56 @@ func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n
 	return t
 }
 
+// form4Lanes writes the upper triangles of M_k = F^T B_k F into c.m
+// (lanes k >= n get the identity), F lower triangular (4 x 4, row-major),
+// B_k symmetric (its upper triangle read).
+func form4Lanes(c *closed4, f *[16]float64, bs *[Lanes][]float64, n int) {
+	f00 := f[0]
+	f10, f11 := f[4], f[5]
+	f20, f21, f22 := f[8], f[9], f[10]
+	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
+	for l := 0; l < Lanes; l++ {
+		if l >= n {
+			for e := range c.m {
+				c.m[e][l] = 0
+			}
+			c.m[0][l], c.m[4][l], c.m[7][l], c.m[9][l] = 1, 1, 1, 1
+			continue
+		}
+		b := (*[16]float64)(bs[l][:16])
+		// X = B F (F[k][q] = 0 for k < q), then M = F^T X.
+		x00 := b[0]*f00 + b[1]*f10 + b[2]*f20 + b[3]*f30
+		x01 := b[1]*f11 + b[2]*f21 + b[3]*f31
+		x02 := b[2]*f22 + b[3]*f32
+		x03 := b[3] * f33
+		x10 := b[1]*f00 + b[5]*f10 + b[6]*f20 + b[7]*f30
+		x11 := b[5]*f11 + b[6]*f21 + b[7]*f31
+		x12 := b[6]*f22 + b[7]*f32
+		x13 := b[7] * f33
+		x20 := b[2]*f00 + b[6]*f10 + b[10]*f20 + b[11]*f30
+		x21 := b[6]*f11 + b[10]*f21 + b[11]*f31
+		x22 := b[10]*f22 + b[11]*f32
+		x23 := b[11] * f33
+		x30 := b[3]*f00 + b[7]*f10 + b[11]*f20 + b[15]*f30
+		x31 := b[7]*f11 + b[11]*f21 + b[15]*f31
+		x32 := b[11]*f22 + b[15]*f32
+		x33 := b[15] * f33
+		c.m[0][l] = f00*x00 + f10*x10 + f20*x20 + f30*x30
+		c.m[1][l] = f00*x01 + f10*x11 + f20*x21 + f30*x31
+		c.m[2][l] = f00*x02 + f10*x12 + f20*x22 + f30*x32
+		c.m[3][l] = f00*x03 + f10*x13 + f20*x23 + f30*x33
+		c.m[4][l] = f11*x11 + f21*x21 + f31*x31
+		c.m[5][l] = f11*x12 + f21*x22 + f31*x32
+		c.m[6][l] = f11*x13 + f21*x23 + f31*x33
+		c.m[7][l] = f22*x22 + f32*x32
+		c.m[8][l] = f22*x23 + f32*x33
+		c.m[9][l] = f33 * x33
+	}
+}
+
 // upper4 lists the upper triangle of a row-major 4 x 4 matrix in the
 // entry order of closed4.
 var upper4 = [10]int{0, 1, 2, 3, 5, 6, 7, 10, 11, 15}
-
-// identity4 fills the unused lanes of RootLanes.
-var identity4 = [16]float64{0: 1, 5: 1, 10: 1, 15: 1}
 
 // add16 adds c x to the 4 x 4 matrix s (both full).
 func add16(s, x []float64, c float64) {
