@@ -269,11 +269,6 @@ func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n
 		}
 		ln.closed = true
 		t[k] = c.t[k]
-		for e, x := range upper4 {
-			r, q := x/4, x%4
-			ln.root[x], ln.root[q*4+r] = c.root[e][k], c.root[e][k]
-			ln.tba[x], ln.tba[q*4+r] = c.tba[e][k], c.tba[e][k]
-		}
 	}
 	if anyFall {
 		ws.eigenLanes(f, shape, bs, &fall, true, &t)
@@ -332,10 +327,18 @@ func form4Lanes(c *closed4, f *[16]float64, bs *[Lanes][]float64, n int) {
 // entry order of closed4.
 var upper4 = [10]int{0, 1, 2, 3, 5, 6, 7, 10, 11, 15}
 
-// add16 adds c x to the 4 x 4 matrix s (both full).
-func add16(s, x []float64, c float64) {
-	s, x = s[:16], x[:16]
-	for k, v := range x {
-		s[k] += c * v
-	}
+// addLane adds c times lane k of x (upper triangles in closed4's entry
+// order) to the upper triangle of the 4 x 4 matrix s.
+func addLane(s []float64, x *[10][Lanes]float64, k int, c float64) {
+	s = s[:16]
+	s[0] += c * x[0][k]
+	s[1] += c * x[1][k]
+	s[2] += c * x[2][k]
+	s[3] += c * x[3][k]
+	s[5] += c * x[4][k]
+	s[6] += c * x[5][k]
+	s[7] += c * x[6][k]
+	s[10] += c * x[7][k]
+	s[11] += c * x[8][k]
+	s[15] += c * x[9][k]
 }

@@ -38,16 +38,15 @@ type lane struct {
 	off    []float64 // sub-diagonal
 	f, h   []float64 // sqrt of the eigenvalues above the cut, inverse (else 0)
 	cs, ss []float64 // rotations of one QL sweep
-	// closed: RootLanes' closed form left M^{1/2} and T^{BA} = F M^{-1/2} F^T
-	// (in full) in root and tba, and w, lam, f, h mean nothing.
-	closed    bool
-	root, tba []float64
+	// closed: the lane of RootLanes' closed form (the Workspace's c4)
+	// holds M^{1/2} and T^{BA} = F M^{-1/2} F^T; w, lam, f, h mean nothing.
+	closed bool
 }
 
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
-	buf := make([]float64, 3*dd+Lanes*(3*dd+6*d))
+	buf := make([]float64, 3*dd+Lanes*(dd+6*d))
 	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd], t: buf[2*dd : 3*dd : 3*dd]}
 	buf = buf[3*dd:]
 	take := func(n int) []float64 {
@@ -56,7 +55,7 @@ func NewWorkspace(d int) *Workspace {
 		return s
 	}
 	for k := range ws.ln {
-		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d), root: take(dd), tba: take(dd)}
+		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d)}
 	}
 	l0 := &ws.ln[0]
 	ws.w, ws.lam, ws.off, ws.f, ws.h, ws.cs, ws.ss = l0.w, l0.lam, l0.off, l0.f, l0.h, l0.cs, l0.ss
@@ -413,10 +412,10 @@ func (ws *Workspace) addSpectral(s, w, v []float64, c float64) {
 // c T^{AB}: T^{AB} = G^T M^{1/2} G.
 func (ws *Workspace) AddRoot(s []float64, c float64) { ws.AddRootLane(0, s, c) }
 
-// AddRootLane is AddRoot for lane k of the last EigenLanes.
+// AddRootLane is AddRoot for lane k of the last EigenLanes or RootLanes.
 func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
-	if ln := &ws.ln[k]; ln.closed {
-		add16(s, ln.root, c)
+	if ws.ln[k].closed {
+		addLane(s, &ws.c4.root, k, c)
 		return
 	}
 	ws.addSpectral(s, ws.ln[k].w, ws.ln[k].f, c)
@@ -428,12 +427,12 @@ func (ws *Workspace) AddInvMap(out, f []float64, shape Shape, c float64) {
 	ws.AddInvMapLane(0, out, f, shape, c)
 }
 
-// AddInvMapLane is AddInvMap for lane k of the last EigenLanes (f its
-// factor).
+// AddInvMapLane is AddInvMap for lane k of the last EigenLanes or
+// RootLanes (f its factor, the one that call was given).
 func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float64) {
 	d := ws.d
-	if ln := &ws.ln[k]; ln.closed {
-		add16(out, ln.tba, c) // formed by RootLanes with the same f
+	if ws.ln[k].closed {
+		addLane(out, &ws.c4.tba, k, c) // formed by RootLanes with the same f
 		return
 	}
 	w := ws.ln[k].w
