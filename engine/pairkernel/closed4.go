@@ -58,59 +58,26 @@ const closedDone = 1e-7
 
 // closed4 holds, in structure-of-arrays form (index [entry][lane]), the
 // upper triangles (entry order 00 01 02 03 11 12 13 22 23 33) of Lanes
-// 4 x 4 matrices M = F^T B F, and what closed4Lanes writes: M^{1/2},
-// T^{BA} = F M^{-1/2} F^T, tr M^{1/2} and whether the lane took the
-// closed form.
+// 4 x 4 matrices M = F^T B F, what closed4Lanes writes (M^{1/2},
+// T^{BA} = F M^{-1/2} F^T, tr M^{1/2}, whether the lane took the closed
+// form) and what its passes hand on (unit-trace M in a, adj of it in b,
+// M's trace, E2, E3, E4 = e4^2, e4, q, det N). The assembly
+// (closed4_amd64.s) knows its layout.
 type closed4 struct {
-	m, root, tba [10][Lanes]float64
-	t            [Lanes]float64
-	ok           [Lanes]bool
+	m, root, tba, a, b                [10][Lanes]float64
+	t, tr, e2s, e3s, e4s, e4, q, detN [Lanes]float64
+	ok                                [Lanes]bool
 }
 
 // closed4Lanes runs the closed form on every lane of c, with f the lower
-// triangular factor F (4 x 4, row-major) the lanes share. It runs in
-// three passes over the lanes (the invariants, Laguerre in lockstep, the
-// matrices); each lane's results depend only on its own M and f.
+// triangular factor F (4 x 4, row-major) the lanes share: the invariants
+// and the matrices by AVX2 where the CPU has it (closed4_amd64.s, the
+// same operations as closed4Invariants and closed4Matrices, so the same
+// bits), Laguerre in Go. Each lane's results depend only on its own M and
+// f.
 func closed4Lanes(c *closed4, f *[16]float64) {
-	f00 := f[0]
-	f10, f11 := f[4], f[5]
-	f20, f21, f22 := f[8], f[9], f[10]
-	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
-	var a, b [10][Lanes]float64 // unit-trace M, adj of it
-	var tr, e2s, e3s, e4s, e4, q [Lanes]float64
+	closed4Invariants(c)
 	var conv [Lanes]bool
-	for l := 0; l < Lanes; l++ {
-		tr[l] = c.m[0][l] + c.m[4][l] + c.m[7][l] + c.m[9][l]
-		is := 1 / tr[l]
-		a00, a01, a02, a03 := c.m[0][l]*is, c.m[1][l]*is, c.m[2][l]*is, c.m[3][l]*is
-		a11, a12, a13 := c.m[4][l]*is, c.m[5][l]*is, c.m[6][l]*is
-		a22, a23, a33 := c.m[7][l]*is, c.m[8][l]*is, c.m[9][l]*is
-		a[0][l], a[1][l], a[2][l], a[3][l], a[4][l] = a00, a01, a02, a03, a11
-		a[5][l], a[6][l], a[7][l], a[8][l], a[9][l] = a12, a13, a22, a23, a33
-
-		// The invariants of a (E1 = 1), adj a and det a from the 2 x 2
-		// minors of rows 0, 1 (s) and rows 2, 3 (k; k0 = s5 by symmetry).
-		s0, s1, s2 := a00*a11-a01*a01, a00*a12-a01*a02, a00*a13-a01*a03
-		s3, s4, s5 := a01*a12-a11*a02, a01*a13-a11*a03, a02*a13-a12*a03
-		k5, k4, k3 := a22*a33-a23*a23, a12*a33-a13*a23, a12*a23-a13*a22
-		k2, k1 := a02*a33-a03*a23, a02*a23-a03*a22
-		b[0][l] = a11*k5 - a12*k4 + a13*k3
-		b[1][l] = -a01*k5 + a02*k4 - a03*k3
-		b[2][l] = a13*s5 - a23*s4 + a33*s3
-		b[3][l] = -a12*s5 + a22*s4 - a23*s3
-		b[4][l] = a00*k5 - a02*k2 + a03*k1
-		b[5][l] = -a03*s5 + a23*s2 - a33*s1
-		b[6][l] = a02*s5 - a22*s2 + a23*s1
-		b[7][l] = a03*s4 - a13*s2 + a33*s0
-		b[8][l] = -a02*s4 + a12*s2 - a23*s0
-		b[9][l] = a02*s3 - a12*s1 + a22*s0
-		e4s[l] = s0*k5 - s1*k4 + s2*k3 + s3*k2 - s4*k1 + s5*s5
-		e3s[l] = b[0][l] + b[4][l] + b[7][l] + b[9][l]
-		e2s[l] = s0 + k5 + (a00*a22 - a02*a02) + (a00*a33 - a03*a03) + (a11*a22 - a12*a12) + (a11*a33 - a13*a13)
-		e4[l] = math.Sqrt(e4s[l])
-		q[l] = 1 + 2*math.Sqrt(6*e2s[l])
-	}
-
 	// Laguerre's method on G from above, the lanes in lockstep (a
 	// converged lane stays put). A step below closedDone q leaves an
 	// error far below rounding (the convergence is cubic) and ends the
@@ -121,17 +88,17 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 			if conv[l] {
 				continue
 			}
-			e2 := 0.5 * (q[l] - 1)
-			u := e2*e2 - e2s[l] + 2*e4[l]
-			v := e3s[l] + 2*e2*e4[l]
-			g := u*u - 4*q[l]*v
-			dg := 2*u*e2 - 4*v - 4*q[l]*e4[l]
-			ddg := 2*e2*e2 + u - 8*e4[l]
+			e2 := 0.5 * (c.q[l] - 1)
+			u := e2*e2 - c.e2s[l] + 2*c.e4[l]
+			v := c.e3s[l] + 2*e2*c.e4[l]
+			g := u*u - 4*c.q[l]*v
+			dg := 2*u*e2 - 4*v - 4*c.q[l]*c.e4[l]
+			ddg := 2*e2*e2 + u - 8*c.e4[l]
 			dq := 4 * g / (dg + math.Sqrt(9*dg*dg-12*g*ddg))
 			if dq > 0 {
-				q[l] -= dq
+				c.q[l] -= dq
 			}
-			if !(dq > closedDone*q[l]) {
+			if !(dq > closedDone*c.q[l]) {
 				conv[l] = true
 				continue
 			}
@@ -142,15 +109,68 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 		}
 	}
 
+	closed4Matrices(c, f)
 	for l := 0; l < Lanes; l++ {
-		a00, a01, a02, a03, a11 := a[0][l], a[1][l], a[2][l], a[3][l], a[4][l]
-		a12, a13, a22, a23, a33 := a[5][l], a[6][l], a[7][l], a[8][l], a[9][l]
-		b00, b01, b02, b03, b11 := b[0][l], b[1][l], b[2][l], b[3][l], b[4][l]
-		b12, b13, b22, b23, b33 := b[5][l], b[6][l], b[7][l], b[8][l], b[9][l]
-		p := math.Sqrt(q[l])
-		e2 := 0.5 * (q[l] - 1)
-		e4 := e4[l]
-		e3 := math.Sqrt(e3s[l] + 2*e2*e4)
+		c.ok[l] = conv[l] && c.tr[l] > 0 && c.tr[l] <= math.MaxFloat64 && c.e4[l] >= closedMinE4 && c.detN[l] > 0
+	}
+}
+
+// closed4InvariantsGo is the first pass: M scaled to unit trace, adj of
+// it, E2, E3, E4, e4 and the start of Laguerre, q0 = 1 + 2 sqrt(6 E2).
+func closed4InvariantsGo(c *closed4) {
+	for l := 0; l < Lanes; l++ {
+		tr := c.m[0][l] + c.m[4][l] + c.m[7][l] + c.m[9][l]
+		itr := 1 / tr
+		a00, a01, a02, a03 := c.m[0][l]*itr, c.m[1][l]*itr, c.m[2][l]*itr, c.m[3][l]*itr
+		a11, a12, a13 := c.m[4][l]*itr, c.m[5][l]*itr, c.m[6][l]*itr
+		a22, a23, a33 := c.m[7][l]*itr, c.m[8][l]*itr, c.m[9][l]*itr
+		c.tr[l] = tr
+		c.a[0][l], c.a[1][l], c.a[2][l], c.a[3][l], c.a[4][l] = a00, a01, a02, a03, a11
+		c.a[5][l], c.a[6][l], c.a[7][l], c.a[8][l], c.a[9][l] = a12, a13, a22, a23, a33
+
+		// The invariants of a (E1 = 1), adj a and det a from the 2 x 2
+		// minors of rows 0, 1 (s) and rows 2, 3 (k; k0 = s5 by symmetry).
+		s0, s1, s2 := a00*a11-a01*a01, a00*a12-a01*a02, a00*a13-a01*a03
+		s3, s4, s5 := a01*a12-a11*a02, a01*a13-a11*a03, a02*a13-a12*a03
+		k5, k4, k3 := a22*a33-a23*a23, a12*a33-a13*a23, a12*a23-a13*a22
+		k2, k1 := a02*a33-a03*a23, a02*a23-a03*a22
+		b00 := a11*k5 - a12*k4 + a13*k3
+		b01 := -a01*k5 + a02*k4 - a03*k3
+		b02 := a13*s5 - a23*s4 + a33*s3
+		b03 := -a12*s5 + a22*s4 - a23*s3
+		b11 := a00*k5 - a02*k2 + a03*k1
+		b12 := -a03*s5 + a23*s2 - a33*s1
+		b13 := a02*s5 - a22*s2 + a23*s1
+		b22 := a03*s4 - a13*s2 + a33*s0
+		b23 := -a02*s4 + a12*s2 - a23*s0
+		b33 := a02*s3 - a12*s1 + a22*s0
+		c.b[0][l], c.b[1][l], c.b[2][l], c.b[3][l], c.b[4][l] = b00, b01, b02, b03, b11
+		c.b[5][l], c.b[6][l], c.b[7][l], c.b[8][l], c.b[9][l] = b12, b13, b22, b23, b33
+		e4s := s0*k5 - s1*k4 + s2*k3 + s3*k2 - s4*k1 + s5*s5
+		e2s := s0 + k5 + (a00*a22 - a02*a02) + (a00*a33 - a03*a03) + (a11*a22 - a12*a12) + (a11*a33 - a13*a13)
+		c.e4s[l], c.e3s[l], c.e2s[l] = e4s, b00+b11+b22+b33, e2s
+		c.e4[l] = math.Sqrt(e4s)
+		c.q[l] = 1 + 2*math.Sqrt(6*e2s)
+	}
+}
+
+// closed4MatricesGo is the last pass: M^{1/2}, T^{BA} and tr M^{1/2}
+// from the invariants and q.
+func closed4MatricesGo(c *closed4, f *[16]float64) {
+	f00 := f[0]
+	f10, f11 := f[4], f[5]
+	f20, f21, f22 := f[8], f[9], f[10]
+	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
+	for l := 0; l < Lanes; l++ {
+		a00, a01, a02, a03, a11 := c.a[0][l], c.a[1][l], c.a[2][l], c.a[3][l], c.a[4][l]
+		a12, a13, a22, a23, a33 := c.a[5][l], c.a[6][l], c.a[7][l], c.a[8][l], c.a[9][l]
+		b00, b01, b02, b03, b11 := c.b[0][l], c.b[1][l], c.b[2][l], c.b[3][l], c.b[4][l]
+		b12, b13, b22, b23, b33 := c.b[5][l], c.b[6][l], c.b[7][l], c.b[8][l], c.b[9][l]
+		q := c.q[l]
+		p := math.Sqrt(q)
+		e2 := 0.5 * (q - 1)
+		e4 := c.e4[l]
+		e3 := math.Sqrt(c.e3s[l] + 2*e2*e4)
 
 		// N = p a + e3 I: its 2 x 2 minors, adjugate and determinant.
 		n00, n11, n22, n33 := p*a00+e3, p*a11+e3, p*a22+e3, p*a33+e3
@@ -209,9 +229,9 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 
 		// Back to M's scale: M^{1/2} = sqrt(tr) S, M^{-1/2} =
 		// S^{-1} / sqrt(tr); T^{BA} = F M^{-1/2} F^T = fi F Y F^T.
-		rt := math.Sqrt(tr[l])
+		rt := math.Sqrt(c.tr[l])
 		fr := rt / detN
-		fi := 1 / (detN * e4s[l] * rt)
+		fi := 1 / (detN * c.e4s[l] * rt)
 		c.root[0][l], c.root[1][l], c.root[2][l], c.root[3][l] = fr*x00, fr*x01, fr*x02, fr*x03
 		c.root[4][l], c.root[5][l], c.root[6][l] = fr*x11, fr*x12, fr*x13
 		c.root[7][l], c.root[8][l], c.root[9][l] = fr*x22, fr*x23, fr*x33
@@ -242,8 +262,7 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 		c.tba[7][l] = fi * (u20*f20 + u21*f21 + u22*f22)
 		c.tba[8][l] = fi * (u20*f30 + u21*f31 + u22*f32 + u23*f33)
 		c.tba[9][l] = fi * (u30*f30 + u31*f31 + u32*f32 + u33*f33)
-		c.t[l] = p * rt
-		c.ok[l] = conv[l] && tr[l] > 0 && tr[l] <= math.MaxFloat64 && e4 >= closedMinE4 && detN > 0
+		c.t[l], c.detN[l] = p*rt, detN
 	}
 }
 
