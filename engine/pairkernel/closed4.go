@@ -61,58 +61,65 @@ const closedDone = 1e-7
 // 4 x 4 matrices M = F^T B F, what closed4Lanes writes (M^{1/2},
 // T^{BA} = F M^{-1/2} F^T, tr M^{1/2}, whether the lane took the closed
 // form) and what its passes hand on (unit-trace M in a, adj of it in b,
-// M's trace, E2, E3, E4 = e4^2, e4, q, det N). The assembly
-// (closed4_amd64.s) knows its layout.
+// M's trace, E2, E3, E4 = e4^2, e4, q, det N, Laguerre's convergence
+// masks). The assembly (closed4_amd64.s) knows its layout.
 type closed4 struct {
 	m, root, tba, a, b                [10][Lanes]float64
 	t, tr, e2s, e3s, e4s, e4, q, detN [Lanes]float64
+	conv                              [Lanes]uint64
 	ok                                [Lanes]bool
 }
 
 // closed4Lanes runs the closed form on every lane of c, with f the lower
-// triangular factor F (4 x 4, row-major) the lanes share: the invariants
-// and the matrices by AVX2 where the CPU has it (closed4_amd64.s, the
-// same operations as closed4Invariants and closed4Matrices, so the same
-// bits), Laguerre in Go. Each lane's results depend only on its own M and
-// f.
+// triangular factor F (4 x 4, row-major) the lanes share, in three passes
+// (by AVX2 where the CPU has it: closed4_amd64.s, the same operations as
+// the Go passes, so the same bits). Each lane's results depend only on
+// its own M and f.
 func closed4Lanes(c *closed4, f *[16]float64) {
 	closed4Invariants(c)
-	var conv [Lanes]bool
-	// Laguerre's method on G from above, the lanes in lockstep (a
-	// converged lane stays put). A step below closedDone q leaves an
-	// error far below rounding (the convergence is cubic) and ends the
-	// lane; a step that is not positive (rounding at the root) too.
+	closed4Laguerre(c)
+	closed4Matrices(c, f)
+	for l := 0; l < Lanes; l++ {
+		c.ok[l] = c.conv[l] != 0 && c.tr[l] > 0 && c.tr[l] <= math.MaxFloat64 && c.e4[l] >= closedMinE4 && c.detN[l] > 0
+	}
+}
+
+// closed4LaguerreGo is the middle pass: Laguerre's method on G from
+// above, the lanes in lockstep (a converged lane stays put; conv[l] all
+// ones once it has). A step below closedDone q leaves an error far below
+// rounding (the convergence is cubic) and ends the lane; a step that is
+// not positive (rounding at the root) too.
+func closed4LaguerreGo(c *closed4) {
+	c.conv = [Lanes]uint64{}
 	for it := 0; it < closedMaxIter; it++ {
-		moved := false
 		for l := 0; l < Lanes; l++ {
-			if conv[l] {
+			if c.conv[l] != 0 {
 				continue
 			}
-			e2 := 0.5 * (c.q[l] - 1)
-			u := e2*e2 - c.e2s[l] + 2*c.e4[l]
-			v := c.e3s[l] + 2*e2*c.e4[l]
-			g := u*u - 4*c.q[l]*v
-			dg := 2*u*e2 - 4*v - 4*c.q[l]*c.e4[l]
-			ddg := 2*e2*e2 + u - 8*c.e4[l]
-			dq := 4 * g / (dg + math.Sqrt(9*dg*dg-12*g*ddg))
+			dq := closed4Step(c, l)
 			if dq > 0 {
 				c.q[l] -= dq
 			}
 			if !(dq > closedDone*c.q[l]) {
-				conv[l] = true
-				continue
+				c.conv[l] = ^uint64(0)
 			}
-			moved = true
 		}
-		if !moved {
+		if c.conv[0]&c.conv[1]&c.conv[2]&c.conv[3] != 0 {
 			break
 		}
 	}
+}
 
-	closed4Matrices(c, f)
-	for l := 0; l < Lanes; l++ {
-		c.ok[l] = conv[l] && c.tr[l] > 0 && c.tr[l] <= math.MaxFloat64 && c.e4[l] >= closedMinE4 && c.detN[l] > 0
-	}
+// closed4Step returns lane l's Laguerre step on G at q (positive above
+// the largest root): 4 G / (G' + sqrt(9 G'^2 - 12 G G”)).
+func closed4Step(c *closed4, l int) float64 {
+	e2 := 0.5 * (c.q[l] - 1)
+	u := e2*e2 - c.e2s[l] + 2*c.e4[l]
+	v := c.e3s[l] + 2*e2*c.e4[l]
+	g := u*u - 4*c.q[l]*v
+	dg := 2*u*e2 - 4*v - 4*c.q[l]*c.e4[l]
+	ddg := 2*e2*e2 + u - 8*c.e4[l]
+	return 4 * g / (dg + math.Sqrt(9*dg*dg-12*g*ddg))
 }
 
 // closed4InvariantsGo is the first pass: M scaled to unit trace, adj of

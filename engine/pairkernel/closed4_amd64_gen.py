@@ -13,7 +13,7 @@ src = open(os.path.join(here, 'closed4.go')).read()
 
 # closed4's layout: 10-entry SoA blocks of 4 doubles, then 4-double rows.
 BLOCKS = ['m', 'root', 'tba', 'a', 'b']
-ROWS = ['t', 'tr', 'e2s', 'e3s', 'e4s', 'e4', 'q', 'detN']
+ROWS = ['t', 'tr', 'e2s', 'e3s', 'e4s', 'e4', 'q', 'detN', 'conv']
 OFF = {}
 for i, n in enumerate(BLOCKS):
     OFF[n] = i * 320
@@ -69,7 +69,7 @@ P = None
 
 def body(name):
     """the statements of func name's lane loop, and those before it"""
-    m = re.search(r'\nfunc ' + name + r'\(.*?\) \{\n(.*?)\n\}\n', src, re.S)
+    m = re.search(r'\nfunc ' + name + r'\(.*?\)[^{\n]*\{\n(.*?)\n\}\n', src, re.S)
     lines = []
     for ln in m.group(1).split('\n'):
         ln = ln.strip()
@@ -109,6 +109,8 @@ def build(name):
     P = Prog()
     env = {'sqrt': P.sqrt}
     for st in body(name):
+        if st.startswith('return '):
+            st = '_ret := ' + st[len('return '):]
         op = ' := ' if ' := ' in st else ' = '
         lhs, rhs = st.split(op, 1)
         rhs = rhs.replace('math.Sqrt(', 'sqrt(')
@@ -126,6 +128,8 @@ def build(name):
                 P.store(field(n), v)
             else:
                 env[n] = v
+    if '_ret' in env:
+        V(P, 'ret', [env['_ret']])
     return P
 
 
@@ -202,8 +206,12 @@ def emit_asm(prog, fn, args):
         reg_of[v.idx], holder[r] = r, v.idx
         return r
 
+    result = None
     for o in ops:
         i = o.idx
+        if o.op == 'ret':
+            result = get(o.args[0], i, {o.args[0].idx})
+            continue
         if o.op == 'store':
             off, x = o.args
             r = get(x, i, {x.idx})
@@ -229,6 +237,8 @@ def emit_asm(prog, fn, args):
         reg_of[i], holder[r] = r, i
         # Values dead after this op free their registers at the next call.
     frame = 32 * nslots[0]
+    if result is not None:
+        return out, frame, result
     head = [f'// func {fn}({args})',
             f'TEXT ·{fn}(SB), 0, ${frame}-{8 * len(args.split(","))}',
             '\tNO_LOCAL_POINTERS',
@@ -246,9 +256,49 @@ for fn, go, args in [('closed4InvariantsAVX2', 'closed4InvariantsGo', 'c *closed
                      ('closed4MatricesAVX2', 'closed4MatricesGo', 'c *closed4, f *[16]float64')]:
     lines, _ = emit_asm(build(go), fn, args)
     asm += lines
+# closed4LaguerreGo: the step of closed4Step on all lanes at once, the
+# comparisons and the update of q masked by the lanes not yet converged.
+step, frame, r = emit_asm(build('closed4Step'), 'closed4Step', 'c *closed4')
+free = [k for k in range(16) if k != r]
+q, cv, t, m, z = (f'Y{k}' for k in free[:5])
+dq = f'Y{r}'
+for x in (closedDone := 1e-7,):
+    done = CONSTS.setdefault(x, f'closed4c{len(CONSTS)}')
+# closedDone and closedMaxIter as closed4.go has them.
+assert re.search(r'const closedDone = 1e-7\n', src) and re.search(r'const closedMaxIter = 20\n', src)
+asm += ['// func closed4LaguerreAVX2(c *closed4)',
+        f'TEXT ·closed4LaguerreAVX2(SB), 0, ${frame}-8',
+        '\tNO_LOCAL_POINTERS',
+        '\tMOVQ c+0(FP), DI',
+        '\tVXORPD Y0, Y0, Y0',
+        f'\tVMOVUPD Y0, {OFF["conv"]}(DI)',
+        '\tMOVQ $20, CX',
+        'closed4loop:'] + step + [
+        f'\tVMOVUPD {OFF["q"]}(DI), {q}',
+        f'\tVMOVUPD {OFF["conv"]}(DI), {cv}',
+        f'\tVXORPD {z}, {z}, {z}',
+        f'\tVCMPPD $0x1e, {z}, {dq}, {m}',      # dq > 0 (GT_OQ)
+        f'\tVANDNPD {m}, {cv}, {m}',           # and not converged
+        f'\tVSUBPD {dq}, {q}, {t}',
+        f'\tVBLENDVPD {m}, {t}, {q}, {q}',     # q -= dq there
+        f'\tVMOVUPD {q}, {OFF["q"]}(DI)',
+        f'\tVBROADCASTSD {done}<>(SB), {t}',
+        f'\tVMULPD {q}, {t}, {t}',             # closedDone q
+        f'\tVCMPPD $0x1a, {t}, {dq}, {m}',     # !(dq > closedDone q) (NGT_UQ)
+        f'\tVORPD {m}, {cv}, {cv}',
+        f'\tVMOVUPD {cv}, {OFF["conv"]}(DI)',
+        f'\tVMOVMSKPD {cv}, AX',
+        '\tCMPQ AX, $15',
+        '\tJEQ closed4done',
+        '\tDECQ CX',
+        '\tJNZ closed4loop',
+        'closed4done:',
+        '\tVZEROUPPER',
+        '\tRET',
+        '']
 for x, name in CONSTS.items():
     bits = 0x8000000000000000 if x == 'neg' else struct.unpack('<Q', struct.pack('<d', x))[0]
     asm.append(f'DATA {name}<>+0(SB)/8, ${bits:#x}')
     asm.append(f'GLOBL {name}<>(SB), RODATA|NOPTR, $8')
 open(os.path.join(here, 'closed4_amd64.s'), 'w').write('\n'.join(asm) + '\n')
-print('ok_offset', OK_OFF)
+
