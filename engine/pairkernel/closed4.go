@@ -80,8 +80,15 @@ func closed4Lanes(c *closed4, f *[16]float64) {
 	closed4Laguerre(c)
 	closed4Matrices(c, f)
 	for l := 0; l < Lanes; l++ {
-		c.ok[l] = c.conv[l] != 0 && c.tr[l] > 0 && c.tr[l] <= math.MaxFloat64 && c.e4[l] >= closedMinE4 && c.detN[l] > 0
+		c.ok[l] = c.settled(l) && c.detN[l] > 0
 	}
+}
+
+// settled reports whether lane l's q is tr M^{1/2} squared to working
+// accuracy after the first two passes: Laguerre converged, M's trace
+// positive and finite, e4 >= closedMinE4.
+func (c *closed4) settled(l int) bool {
+	return c.conv[l] != 0 && c.tr[l] > 0 && c.tr[l] <= math.MaxFloat64 && c.e4[l] >= closedMinE4
 }
 
 // closed4LaguerreGo is the middle pass: Laguerre's method on G from

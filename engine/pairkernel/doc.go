@@ -35,7 +35,8 @@
 // (one AVX2 register per quantity: closed4_amd64.s, generated from the Go
 // passes by closed4_amd64_gen.py, bit for bit the same). Pairs whose M is
 // ill-conditioned (e4 = det(M)^{1/2} / tr(M)^2 below 1e-4), non-finite
-// or whose iteration does not settle go to the eigensolver.
+// or whose iteration does not settle go to the eigensolver. TraceRoot and
+// TraceRootLanes use the first two passes (q alone) at d = 4.
 //
 // On amd64 (without the purego tag) the QL rotations run in AVX2 and the
 // matrix products in AVX2+FMA (Gemm, exported for the hypernymy trainer;

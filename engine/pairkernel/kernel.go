@@ -245,7 +245,9 @@ func (ws *Workspace) sandwich(out, f []float64, shape Shape, b []float64, c floa
 // TraceRoot returns tr M^{1/2} = tr (A^{1/2} B A^{1/2})^{1/2} for the
 // factor f (of shape shape) of A and the symmetric b (stored in full),
 // from the eigenvalues of M alone (eigenvalues at or below ZeroCut times
-// the largest count as zero). It returns NaN for non-finite input.
+// the largest count as zero), or at d = 4 from M's invariants where M is
+// well-conditioned (RootLanes' closed form, without the matrices). It
+// returns NaN for non-finite input.
 func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 	t := ws.TraceRootLanes(f, shape, &[Lanes][]float64{b}, 1)
 	return t[0]
@@ -255,17 +257,59 @@ func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 // the same factor, their QL iterations interleaved (each result bit for
 // bit TraceRoot's).
 func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	var use [Lanes]bool
+	if ws.d == 4 && shape == Lower {
+		// The closed form's first two passes (closed4.go); the lanes
+		// it does not settle go to the eigensolver.
+		c := &ws.c4
+		f16 := (*[16]float64)(f[:16])
+		form4Lanes(c, f16, bs, n)
+		closed4Invariants(c)
+		closed4Laguerre(c)
+		for k := 0; k < n; k++ {
+			if c.settled(k) {
+				t[k] = math.Sqrt(c.q[k]) * math.Sqrt(c.tr[k])
+				continue
+			}
+			use[k] = true
+			for e, x := range upper4 {
+				ws.ln[k].w[x] = c.m[e][k]
+			}
+		}
+		ws.traceLanes(f, shape, bs, &use, true, &t)
+		return t
+	}
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ws.traceLanes(f, shape, bs, &use, false, &t)
+	return t
+}
+
+// traceLanes is TraceRootLanes by the eigensolver on the lanes k with
+// use[k], writing t[k]; with formed set, lane k's w already holds M_k.
+func (ws *Workspace) traceLanes(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
 	d := ws.d
 	var ps [qlLanes]qlProblem
-	for k := 0; k < n; k++ {
+	var idx [qlLanes]int
+	n := 0
+	for k := range use {
+		if !use[k] {
+			continue
+		}
 		ln := &ws.ln[k]
-		ws.form(ln.w, f, shape, bs[k])
+		if !formed {
+			ws.form(ln.w, f, shape, bs[k])
+		}
 		tred2(ln.w, ln.lam, ln.off, d, false)
-		ps[k] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		ps[n] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		idx[n] = k
+		n++
 	}
 	ok := tqlLanes(&ps, n, d, false)
-	for k := 0; k < n; k++ {
-		if !ok[k] {
+	for q := 0; q < n; q++ {
+		k := idx[q]
+		if !ok[q] {
 			t[k] = math.NaN()
 			continue
 		}
@@ -279,7 +323,6 @@ func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float
 		}
 		t[k] = x
 	}
-	return t
 }
 
 // ZeroCut is the relative level (of M's largest eigenvalue) at or below
