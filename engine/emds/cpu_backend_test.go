@@ -43,6 +43,7 @@ func TestCPUBackendConformance(t *testing.T) {
 // shared table.
 func TestCPUBackendConformanceGeneral(t *testing.T) {
 	cases := []backendtest.Case{
+		{Name: "d4-many-weighted", N: 40, Dim: 4, Tau: 1, Weighted: true, Seed: 20},
 		{Name: "d5-many-weighted", N: 40, Dim: 5, Tau: 1, Weighted: true, Seed: 21},
 		{Name: "d10", N: 12, Dim: 10, Tau: 1.0 / 12, Seed: 22},
 		{Name: "d16", N: 8, Dim: 16, Tau: 1, Seed: 23},
@@ -58,7 +59,7 @@ func TestCPUBackendConformanceGeneral(t *testing.T) {
 // TestCPUBackendGeneralThreads checks that the pair kernel's results are
 // bit for bit the same for any thread count (several accumulator blocks).
 func TestCPUBackendGeneralThreads(t *testing.T) {
-	for _, c := range []struct{ n, d int }{{300, 5}, {100, 12}} {
+	for _, c := range []struct{ n, d int }{{300, 4}, {300, 5}, {100, 12}} {
 		p, s := backendtest.Make(backendtest.Case{N: c.n, Dim: c.d, Tau: 1, Weighted: true, Seed: uint64(c.d)})
 		var ref emds.Gradient
 		var refStress float64

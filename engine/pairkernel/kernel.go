@@ -28,6 +28,7 @@ type Workspace struct {
 	ln      [Lanes]lane
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
+	c4                        closed4 // RootLanes' lanes at d = 4
 }
 
 // lane holds one pair's decomposition.
@@ -37,6 +38,9 @@ type lane struct {
 	off    []float64 // sub-diagonal
 	f, h   []float64 // sqrt of the eigenvalues above the cut, inverse (else 0)
 	cs, ss []float64 // rotations of one QL sweep
+	// closed: the lane of RootLanes' closed form (the Workspace's c4)
+	// holds M^{1/2} and T^{BA} = F M^{-1/2} F^T; w, lam, f, h mean nothing.
+	closed bool
 }
 
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
@@ -241,7 +245,9 @@ func (ws *Workspace) sandwich(out, f []float64, shape Shape, b []float64, c floa
 // TraceRoot returns tr M^{1/2} = tr (A^{1/2} B A^{1/2})^{1/2} for the
 // factor f (of shape shape) of A and the symmetric b (stored in full),
 // from the eigenvalues of M alone (eigenvalues at or below ZeroCut times
-// the largest count as zero). It returns NaN for non-finite input.
+// the largest count as zero), or at d = 4 from M's invariants where M is
+// well-conditioned (RootLanes' closed form, without the matrices). It
+// returns NaN for non-finite input.
 func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 	t := ws.TraceRootLanes(f, shape, &[Lanes][]float64{b}, 1)
 	return t[0]
@@ -251,17 +257,59 @@ func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 // the same factor, their QL iterations interleaved (each result bit for
 // bit TraceRoot's).
 func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	var use [Lanes]bool
+	if ws.d == 4 && shape == Lower {
+		// The closed form's first two passes (closed4.go); the lanes
+		// it does not settle go to the eigensolver.
+		c := &ws.c4
+		f16 := (*[16]float64)(f[:16])
+		form4Lanes(c, f16, bs, n)
+		closed4Invariants(c)
+		closed4Laguerre(c)
+		for k := 0; k < n; k++ {
+			if c.settled(k) {
+				t[k] = math.Sqrt(c.q[k]) * math.Sqrt(c.tr[k])
+				continue
+			}
+			use[k] = true
+			for e, x := range upper4 {
+				ws.ln[k].w[x] = c.m[e][k]
+			}
+		}
+		ws.traceLanes(f, shape, bs, &use, true, &t)
+		return t
+	}
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ws.traceLanes(f, shape, bs, &use, false, &t)
+	return t
+}
+
+// traceLanes is TraceRootLanes by the eigensolver on the lanes k with
+// use[k], writing t[k]; with formed set, lane k's w already holds M_k.
+func (ws *Workspace) traceLanes(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
 	d := ws.d
 	var ps [qlLanes]qlProblem
-	for k := 0; k < n; k++ {
+	var idx [qlLanes]int
+	n := 0
+	for k := range use {
+		if !use[k] {
+			continue
+		}
 		ln := &ws.ln[k]
-		ws.form(ln.w, f, shape, bs[k])
+		if !formed {
+			ws.form(ln.w, f, shape, bs[k])
+		}
 		tred2(ln.w, ln.lam, ln.off, d, false)
-		ps[k] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		ps[n] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		idx[n] = k
+		n++
 	}
 	ok := tqlLanes(&ps, n, d, false)
-	for k := 0; k < n; k++ {
-		if !ok[k] {
+	for q := 0; q < n; q++ {
+		k := idx[q]
+		if !ok[q] {
 			t[k] = math.NaN()
 			continue
 		}
@@ -275,7 +323,6 @@ func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float
 		}
 		t[k] = x
 	}
-	return t
 }
 
 // ZeroCut is the relative level (of M's largest eigenvalue) at or below
@@ -311,18 +358,41 @@ func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
 // most of their latency; each lane's results are those of Eigen on its
 // matrix, bit for bit.
 func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	var use [Lanes]bool
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ws.eigenLanes(f, shape, bs, &use, false, &t)
+	return t
+}
+
+// eigenLanes is EigenLanes on the lanes k with use[k] (the others are
+// left alone), writing their traces into t[k]; with formed set, lane k's
+// w already holds M_k.
+func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
 	d := ws.d
 	var ps [qlLanes]qlProblem
-	for k := 0; k < n; k++ {
+	var idx [qlLanes]int
+	n := 0
+	for k := range use {
+		if !use[k] {
+			continue
+		}
 		ln := &ws.ln[k]
-		ws.form(ln.w, f, shape, bs[k])
+		ln.closed = false
+		if !formed {
+			ws.form(ln.w, f, shape, bs[k])
+		}
 		tred2(ln.w, ln.lam, ln.off, d, true)
-		ps[k] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		ps[n] = qlProblem{w: ln.w, diag: ln.lam, off: ln.off, cs: ln.cs, ss: ln.ss}
+		idx[n] = k
+		n++
 	}
 	ok := tqlLanes(&ps, n, d, true)
-	for k := 0; k < n; k++ {
+	for q := 0; q < n; q++ {
+		k := idx[q]
 		ln := &ws.ln[k]
-		if !ok[k] {
+		if !ok[q] {
 			for q := range ln.f {
 				ln.f[q], ln.h[q] = math.NaN(), math.NaN()
 			}
@@ -342,7 +412,6 @@ func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 		}
 		t[k] = tk
 	}
-	return t
 }
 
 // addSpectral adds c * sum_k v[k] V_k V_k^T (V_k the rows of w) to the
@@ -386,8 +455,12 @@ func (ws *Workspace) addSpectral(s, w, v []float64, c float64) {
 // c T^{AB}: T^{AB} = G^T M^{1/2} G.
 func (ws *Workspace) AddRoot(s []float64, c float64) { ws.AddRootLane(0, s, c) }
 
-// AddRootLane is AddRoot for lane k of the last EigenLanes.
+// AddRootLane is AddRoot for lane k of the last EigenLanes or RootLanes.
 func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
+	if ws.ln[k].closed {
+		addLane(s, &ws.c4.root, k, c)
+		return
+	}
 	ws.addSpectral(s, ws.ln[k].w, ws.ln[k].f, c)
 }
 
@@ -397,10 +470,14 @@ func (ws *Workspace) AddInvMap(out, f []float64, shape Shape, c float64) {
 	ws.AddInvMapLane(0, out, f, shape, c)
 }
 
-// AddInvMapLane is AddInvMap for lane k of the last EigenLanes (f its
-// factor).
+// AddInvMapLane is AddInvMap for lane k of the last EigenLanes or
+// RootLanes (f its factor, the one that call was given).
 func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float64) {
 	d := ws.d
+	if ws.ln[k].closed {
+		addLane(out, &ws.c4.tba, k, c) // formed by RootLanes with the same f
+		return
+	}
 	w := ws.ln[k].w
 	f = f[:d*d]
 	// U = W F^T (rows U_q = F V_q) into ws.x, then out += U^T diag(c h) U.
