@@ -140,7 +140,7 @@ func TestRelationsFormNeedsRelations(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var done bool
-		h.on(func() { done = !r.running && r.last != nil && r.last.Done })
+		h.on(func() { done = !r.Running() && r.Last() != nil && r.Last().Done })
 		if done {
 			break
 		}
@@ -214,7 +214,7 @@ func TestRelationsBarGreyWhenIdle(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var running bool
-		h.on(func() { running = r.running })
+		h.on(func() { running = r.Running() })
 		if !running {
 			break
 		}
@@ -317,7 +317,7 @@ func TestRelationsProtocolAndSample(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var done bool
-		h.on(func() { done = !r.running && r.last != nil && r.last.Done })
+		h.on(func() { done = !r.Running() && r.Last() != nil && r.Last().Done })
 		if done {
 			break
 		}
@@ -329,7 +329,7 @@ func TestRelationsProtocolAndSample(t *testing.T) {
 	var text, status string
 	var got hypernymy.Config
 	var p *hypernymy.Progress
-	h.on(func() { text, status, got, p = r.ProgressText(), r.StatusText(), r.tr.Config(), r.last })
+	h.on(func() { text, status, got, p = r.ProgressText(), r.StatusText(), r.train.Trainer().Config(), r.Last() })
 	if got.Protocol != hypernymy.Undirected || got.EvalRows != 500 {
 		t.Errorf("trainer's configuration %+v", got)
 	}
@@ -352,8 +352,7 @@ func TestTrainingTimeLeft(t *testing.T) {
 	if got := progressText(p); !strings.Contains(got, "34.00 s / epoch, about 22 min 40 s left") {
 		t.Errorf("progress %q", got)
 	}
-	r := &Tab{last: p, running: true}
-	if got := r.StatusText(); !strings.Contains(got, "training, about 22 min 40 s left") {
+	if got := statusText(p, true); !strings.Contains(got, "training, about 22 min 40 s left") {
 		t.Errorf("status %q", got)
 	}
 	p.Epoch, p.Done = 50, true
