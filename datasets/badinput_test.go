@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -115,6 +116,92 @@ func TestBadInputs(t *testing.T) {
 		var fe *Error
 		if test.name != "bad kind" && !errors.As(err, &fe) {
 			t.Errorf("%s: error %T is not an *Error", test.name, err)
+		}
+	}
+}
+
+// TestBadWordNetInputs: the bad-input corpus of WordNet databases. Each
+// is refused with an *Error naming the file, the line where one is
+// meaningful, and the synset or lemma at fault.
+func TestBadWordNetInputs(t *testing.T) {
+	line := func(off int, lemma string, parents ...int) string {
+		s := fmt.Sprintf("%08d 03 n 01 %s 0 %03d", off, lemma, len(parents))
+		for _, p := range parents {
+			s += fmt.Sprintf(" @ %08d n 0000", p)
+		}
+		return s + " | g\n"
+	}
+	idx := func(lemmas ...string) string {
+		var b strings.Builder
+		for i, l := range lemmas {
+			fmt.Fprintf(&b, "%s n 1 0 1 0 %08d\n", strings.ToLower(l), 10+i)
+		}
+		return b.String()
+	}
+	var chain, chainIdx strings.Builder
+	for i := 0; i < 30000; i++ {
+		var parents []int
+		if i > 0 {
+			parents = []int{10 + i - 1}
+		}
+		chain.WriteString(line(10+i, fmt.Sprintf("s%d", i), parents...))
+		fmt.Fprintf(&chainIdx, "s%d n 1 0 1 0 %08d\n", i, 10+i)
+	}
+	tests := []struct {
+		name, data, index, root string
+		want                    []string
+	}{
+		{"30,000-long chain", chain.String(), chainIdx.String(), "s0.n.01", []string{"wordnet:fuzz", "s0.n.01", "pairs", "refused before it is built"}},
+		{"cycle through the root", line(10, "animal") + line(11, "mammal", 10, 12) + line(12, "placental", 11), idx("animal", "mammal", "placental"), "mammal.n.01",
+			[]string{"data.noun:2", "cycle through the root mammal.n.01", "placental.n.01"}},
+		{"self-loop", line(10, "entity") + line(11, "puppy", 12) + line(12, "dog", 10, 12), idx("entity", "puppy", "dog"), "entity.n.01",
+			[]string{"data.noun:3", "dog.n.01", "its own hypernym"}},
+		{"cycle", line(10, "entity") + line(11, "a", 10, 12) + line(12, "b", 11), idx("entity", "a", "b"), "entity.n.01",
+			[]string{"data.noun:", "cycle: a.n.01 -> b.n.01 -> a.n.01"}},
+		{"control character in a lemma", line(10, "entity") + line(11, "d\x01og", 10), idx("entity", "d\x01og"), "",
+			[]string{"data.noun:2", `lemma "d\x01og"`, "control character"}},
+		{"non-UTF-8 lemma", line(10, "entity") + line(11, "caf\xe9", 10), idx("entity", "caf\xe9"), "",
+			[]string{"data.noun:2", "caf", "not valid UTF-8"}},
+		{"pointer count that overflows", "00000010 03 n 01 a 0 9223372036854775807 @ 00000010 n 0000\n", idx("a"), "",
+			[]string{"data.noun:1", "pointers announced"}},
+		{"index counts that overflow", line(10, "entity") + line(11, "dog", 10), "entity n 1 9223372036854775805 00000010\ndog n 1 0 1 0 00000011\n", "",
+			[]string{"index.noun:1", "announced"}},
+		{"control character in index.noun", line(10, "entity") + line(11, "dog", 10), "entity n 1 0 1 0 00000010\nd\x1bog n 1 0 1 0 00000011\n", "",
+			[]string{"index.noun:2", `lemma "d\x1bog"`}},
+	}
+	for _, tc := range tests {
+		_, err := wordNetFromBytes("wordnet:fuzz", "data.noun", "index.noun", []byte(tc.data), []byte(tc.index), tc.root)
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not contain %q", tc.name, err, w)
+			}
+		}
+		var fe *Error
+		if !errors.As(err, &fe) {
+			t.Errorf("%s: error %T is not an *Error", tc.name, err)
+		}
+	}
+	// Streams and sizes (readWordNetStream): NUL at once, a line without
+	// an end after maxWordNetLine.
+	for _, tc := range []struct{ name, text, want string }{
+		{"NUL", "00000010 03 n 01 a\x00 0 000\n", "data.noun:1: NUL byte"},
+		{"no line end", strings.Repeat("x", maxWordNetLine+10), "data.noun:1: line longer than"},
+	} {
+		if _, err := readWordNetStream("data.noun", strings.NewReader(tc.text)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
+
+// TestBadFeatureScales: feature tables whose distances would all be 0.
+func TestBadFeatureScales(t *testing.T) {
+	for _, text := range []string{"x,y\n1,2\n1,2\n1,2\n", "x\n0\n0\n"} {
+		if _, err := LoadBytes([]byte(text), "f.csv", Options{Kind: KindFeatures}); err == nil || !strings.Contains(err.Error(), "every distance is 0") {
+			t.Errorf("%q: %v", text, err)
 		}
 	}
 }

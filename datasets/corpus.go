@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -98,39 +97,6 @@ func tokenize(dst []string, line string) ([]string, int) {
 	}
 	flush()
 	return dst, controls
-}
-
-// MaxGzipRatio bounds how much a gzip corpus may expand: a file that
-// decompresses to more than MaxGzipRatio times its size, once past
-// minGzipCheck bytes, is refused as a decompression bomb (text
-// compresses about 3 to 10 times).
-const MaxGzipRatio = 200
-
-// minGzipCheck is the decompressed size below which the ratio is not
-// checked (a tiny file of repeated text may expand more).
-var minGzipCheck int64 = 64 << 20
-
-// maxGzipBytes bounds the decompressed size of one gzip corpus file
-// whatever its ratio.
-var maxGzipBytes int64 = 16 << 30
-
-// limitedGzip reads a gzip stream and fails once more than limit
-// decompressed bytes have been read.
-type limitedGzip struct {
-	r     io.Reader
-	n     int64
-	limit int64
-	size  int64
-}
-
-func (l *limitedGzip) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	l.n += int64(n)
-	if l.n > l.limit {
-		return n, fmt.Errorf("decompresses to more than %s from %s: refused (at most %dx the file size, and %s)",
-			FormatBytes(float64(l.limit)), FormatBytes(float64(l.size)), MaxGzipRatio, FormatBytes(float64(maxGzipBytes)))
-	}
-	return n, err
 }
 
 // ReadCorpus reads and tokenises the files and builds the vocabulary of
@@ -254,24 +220,19 @@ func readLines(ctx context.Context, path string, fn func(line int, s string) err
 	defer f.Close()
 	var r io.Reader = f
 	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		gz, err := gzip.NewReader(f)
+		gz, err := gzipLimited(f, path, MaxDecompressedSize)
 		if err != nil {
-			return errf(path, "not a gzip file: %v", err)
+			return err
 		}
 		defer gz.Close()
-		var size int64
-		if st, err := f.Stat(); err == nil {
-			size = st.Size()
-		}
-		limit := min(max(MaxGzipRatio*size, minGzipCheck), maxGzipBytes)
-		r = &limitedGzip{r: gz, limit: limit, size: size}
+		r = gz
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	line := 0
 	for {
 		if line%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return interruptedRead(path, line, err)
 			}
 		}
 		s, err := readLineLimited(br, maxLineBytes)

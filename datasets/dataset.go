@@ -40,6 +40,11 @@ type Dataset struct {
 	// IgnoredColumns are text columns of a feature table that were used
 	// neither as labels nor as classes (e.g. PISA's country code).
 	IgnoredColumns []string
+	// TextColumns are the text columns of a feature table or a Projector
+	// metadata file other than the labels (the class column included),
+	// each with its n values, in file order: what a picture can be
+	// coloured or labelled by besides the class.
+	TextColumns []TextColumn
 	// Relations are the (child, ancestor) pairs of a KindRelations file as
 	// indices into Labels, in file order (self-pairs included): the raw
 	// supervision for training embeddings from relations.
@@ -58,6 +63,12 @@ type Dataset struct {
 	// Detected says, when Load chose the kind itself, what it chose and
 	// why (one line, for a notice); "" when the kind was given.
 	Detected string
+}
+
+// TextColumn is one text column of a table: its header name and n values.
+type TextColumn struct {
+	Name   string
+	Values []string
 }
 
 // Len returns the number of items n.

@@ -156,7 +156,10 @@
 // between items, k = 0 is a Dirac), with covariance_i = F_i F_i^T. Each
 // covariance must be finite, symmetric and positive semi-definite within
 // CovarianceTol (relative); small rounding violations are repaired
-// (symmetrised, negative eigenvalues set to 0). Other fields are ignored,
+// (symmetrised, negative eigenvalues set to 0). An optional "classes"
+// gives one class name per label (the colour groups of the fitted
+// dataset: the app's export and fit --out write it, render and the app
+// colour by it). Other fields are ignored,
 // so later versions may add some. Errors name the line where the item
 // starts, the field, the item's index and its label, e.g.
 //

@@ -41,6 +41,7 @@ type embeddingFile struct {
 	Tau         *json.Number      `json:"tau"`
 	Dim         *int              `json:"dim"`
 	Labels      []string          `json:"labels"`
+	Classes     []string          `json:"classes"`
 	Means       [][]json.Number   `json:"means"`
 	Covariances [][][]json.Number `json:"covariances"`
 	Factors     [][][]json.Number `json:"factors"`
@@ -165,7 +166,10 @@ func parseEmbeddingSlow(file string, data []byte, limit int) (*engine.Embedding,
 	if n*d*d > maxEmbeddingValues {
 		return nil, errf(file, "%d items in dimension %d are too many to load", n, d)
 	}
-	e := &engine.Embedding{Family: fam, Dim: d, Labels: f.Labels, Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+	if f.Classes != nil && len(f.Classes) != n {
+		return nil, errf(file, "\"classes\" has %d names, want %d (one per label)", len(f.Classes), n)
+	}
+	e := &engine.Embedding{Family: fam, Dim: d, Labels: f.Labels, Classes: f.Classes, Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
 	for i, m := range f.Means {
 		if len(m) != d {
 			return nil, withItemLine(data, "means", i, errf(file, "%s: %d values, want dim = %d", item("means", i), len(m), d))
@@ -421,6 +425,8 @@ func checkEmbedding(e *engine.Embedding) error {
 		return errors.New("no items")
 	case len(e.Means) != n*d:
 		return fmt.Errorf("%d mean values, want n*dim = %d", len(e.Means), n*d)
+	case e.Classes != nil && len(e.Classes) != n:
+		return fmt.Errorf("%d class names for %d items", len(e.Classes), n)
 	case len(e.Scales) != n*d*d:
 		return fmt.Errorf("%d scale values, want n*dim*dim = %d", len(e.Scales), n*d*d)
 	}
@@ -480,6 +486,16 @@ func WriteEmbeddingJSON(w io.Writer, e *engine.Embedding) error {
 		}
 		b = append(b, "\n    "...)
 		str(l)
+	}
+	if len(e.Classes) == n {
+		b = append(b, "\n  ],\n  \"classes\": ["...)
+		for i, c := range e.Classes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    "...)
+			str(c)
+		}
 	}
 	b = append(b, "\n  ],\n  \"means\": ["...)
 	flush := func() error {

@@ -70,11 +70,14 @@ func parseEmbeddingFast(file string, data []byte, limit int) (*engine.Embedding,
 				return nil, false
 			}
 			f.Dim = &d
-		case "labels":
+		case "labels", "classes":
 			if !p.byte('[') {
 				return nil, false
 			}
 			p.space()
+			if key == "classes" {
+				f.Classes = []string{}
+			}
 			if !p.byte(']') {
 				for {
 					p.space()
@@ -82,7 +85,11 @@ func parseEmbeddingFast(file string, data []byte, limit int) (*engine.Embedding,
 					if !ok {
 						return nil, false
 					}
-					f.Labels = append(f.Labels, s)
+					if key == "classes" {
+						f.Classes = append(f.Classes, s)
+					} else {
+						f.Labels = append(f.Labels, s)
+					}
 					p.space()
 					if p.byte(']') {
 						break
@@ -143,7 +150,10 @@ func parseEmbeddingFast(file string, data []byte, limit int) (*engine.Embedding,
 	if err != nil || meanRows != n || meanCols != d || covMats != n || covRows != d || covCols != d || n*d*d > maxEmbeddingValues {
 		return nil, false
 	}
-	e := &engine.Embedding{Family: fam, Dim: d, Labels: f.Labels, Means: means, Scales: covs}
+	if f.Classes != nil && len(f.Classes) != n {
+		return nil, false
+	}
+	e := &engine.Embedding{Family: fam, Dim: d, Labels: f.Labels, Classes: f.Classes, Means: means, Scales: covs}
 	if err := finishEmbedding(file, data, e, "covariances"); err != nil {
 		return nil, false
 	}

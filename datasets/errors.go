@@ -62,6 +62,29 @@ func cellErrf(file string, line, col int, colName, format string, args ...any) e
 	return &Error{File: file, Line: line, Column: col, ColumnName: colName, Msg: fmt.Sprintf(format, args...)}
 }
 
+// readInterrupted is a read stopped by its context (Ctrl-C): its message
+// says so and where, instead of Go's "context canceled", and it still
+// matches the context's error with errors.Is.
+type readInterrupted struct {
+	path  string
+	line  int
+	cause error
+}
+
+// Error says where the read was interrupted.
+func (e *readInterrupted) Error() string {
+	return fmt.Sprintf("%s: interrupted while reading (after line %d)", e.path, e.line)
+}
+
+// Unwrap returns the context's error (context.Canceled).
+func (e *readInterrupted) Unwrap() error { return e.cause }
+
+// interruptedRead returns the error of a read of path stopped by its
+// context after line lines.
+func interruptedRead(path string, line int, cause error) error {
+	return &readInterrupted{path: path, line: line, cause: cause}
+}
+
 // quoteCell shows a cell's text in an error message, shortened if long.
 func quoteCell(s string) string {
 	const max = 40

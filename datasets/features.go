@@ -168,6 +168,21 @@ func (ds *Dataset) setLabelsClasses(file string, names []string, data []row, lab
 	return nil
 }
 
+// keepTextColumns records in ds.TextColumns the columns c of data (named
+// by names) for which keep(c) holds.
+func (ds *Dataset) keepTextColumns(names []string, data []row, keep func(int) bool) {
+	for c := range names {
+		if !keep(c) {
+			continue
+		}
+		col := TextColumn{Name: names[c], Values: make([]string, len(data))}
+		for i, r := range data {
+			col.Values[i] = r.cells[c]
+		}
+		ds.TextColumns = append(ds.TextColumns, col)
+	}
+}
+
 // parseFeatures reads a feature table: numeric columns are features, one
 // text column gives labels and another the classes (see the package
 // documentation for the rules).
@@ -234,6 +249,7 @@ func parseFeatures(t *table, opt Options) (*Dataset, error) {
 			ds.IgnoredColumns = append(ds.IgnoredColumns, names[c])
 		}
 	}
+	ds.keepTextColumns(names, data, func(c int) bool { return c != label && (c == class || kinds[c] == colText) })
 	p := len(feat)
 	if p == 0 {
 		return nil, errf(file, "no numeric feature columns (columns: %s)", strings.Join(names, ", "))
@@ -286,6 +302,9 @@ func headerName(header bool, names []string, c int) string {
 func (ds *Dataset) standardizeAndMeasure(file string, std *bool, measure bool) error {
 	n, p := len(ds.Labels), len(ds.FeatureNames)
 	x := ds.Features
+	if allRowsEqual(x, n, p) {
+		return errf(file, "every row has the same feature values, so every distance is 0: there is nothing to fit")
+	}
 	mean := make([]float64, p)
 	sd := make([]float64, p)
 	ym := make([]float64, p) // mean and sd of the column divided by its max |x|
@@ -345,8 +364,14 @@ func (ds *Dataset) standardizeAndMeasure(file string, std *bool, measure bool) e
 			}
 		}
 	} else {
+		// In units of the largest magnitude, up or down, so that squares
+		// neither overflow (1e200) nor underflow to 0 (1e-300).
+		var top float64
 		for _, m := range colMax {
-			scale = math.Max(scale, m)
+			top = math.Max(top, m)
+		}
+		if top > 0 {
+			scale = top
 		}
 		for i, v := range x {
 			z[i] = v / scale
@@ -358,6 +383,19 @@ func (ds *Dataset) standardizeAndMeasure(file string, std *bool, measure bool) e
 		return errf(file, "feature values are so large that their distances overflow float64; rescale the data")
 	}
 	return nil
+}
+
+// allRowsEqual reports whether the n rows of the n x p matrix x are all
+// equal to the first.
+func allRowsEqual(x []float64, n, p int) bool {
+	for i := 1; i < n; i++ {
+		for k := 0; k < p; k++ {
+			if x[i*p+k] != x[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // euclidean returns the packed upper triangle of Euclidean distances

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -276,5 +278,41 @@ func TestStandardizeRatioRule(t *testing.T) {
 		if got := ds.Dist[engine.PairIndex(4, 0, 3)]; !(math.Abs(got-want) <= 1e-12*want) {
 			t.Errorf("c=%v: D(0, 3) = %.15g, want %.15g", tc.c, got, want)
 		}
+	}
+}
+
+// A feature table at 1e-300 has the distances of its copy at 1 times
+// 1e-300, not 0 (the squares are taken in units of the largest value);
+// a table whose rows are all equal is refused (every distance 0).
+func TestFeatureTinyScale(t *testing.T) {
+	rows := [][2]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 3}}
+	var one, tiny strings.Builder
+	one.WriteString("x,y\n")
+	tiny.WriteString("x,y\n")
+	for _, r := range rows {
+		fmt.Fprintf(&one, "%g,%g\n", r[0], r[1])
+		fmt.Fprintf(&tiny, "%g,%g\n", r[0]*1e-300, r[1]*1e-300)
+	}
+	std := false
+	load := func(content string) *Dataset {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "f.csv")
+		os.WriteFile(path, []byte(content), 0o644)
+		ds, err := Load(path, Options{Kind: KindFeatures, Standardize: &std})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	a, b := load(one.String()), load(tiny.String())
+	for k := range a.Dist {
+		if want := a.Dist[k] * 1e-300; !(math.Abs(b.Dist[k]-want) <= 1e-12*want) {
+			t.Fatalf("distance %d at 1e-300 is %g, want %g", k, b.Dist[k], want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "same.csv")
+	os.WriteFile(path, []byte("x,y\n1e-300,2\n1e-300,2\n1e-300,2\n"), 0o644)
+	if _, err := Load(path, Options{Kind: KindFeatures}); err == nil || !strings.Contains(err.Error(), "every distance is 0") {
+		t.Errorf("equal rows: %v", err)
 	}
 }

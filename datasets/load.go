@@ -211,7 +211,10 @@ func LoadBytes(data []byte, name string, opt Options) (*Dataset, error) {
 			if err != nil {
 				return nil, err
 			}
-			ds = &Dataset{Kind: KindEmbedding, Labels: e.Labels, Embedding: e}
+			ds = &Dataset{Kind: KindEmbedding, Labels: e.Labels, Classes: e.Classes, Embedding: e}
+			if e.Classes != nil {
+				ds.ClassColumn = "class"
+			}
 		} else {
 			t, err := readTable(name, data)
 			if err != nil {

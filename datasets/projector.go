@@ -71,6 +71,9 @@ func parseProjector(vname string, vdata []byte, mname string, mdata []byte, opt 
 	if err := ds.setLabelsClasses(mname, names, data, label, class); err != nil {
 		return nil, err
 	}
+	if mcols > 1 {
+		ds.keepTextColumns(names, data, func(c int) bool { return c != label })
+	}
 	if err := ds.standardizeAndMeasure(vname, opt.Standardize, !opt.NoDistances); err != nil {
 		return nil, err
 	}

@@ -6,9 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // WordNetPrefix marks a WordNet 3.0 database directory wherever a
@@ -21,8 +22,8 @@ const WordNetPrefix = "wordnet:"
 const DefaultWordNetRoot = "entity.n.01"
 
 // maxWordNetFile bounds the size of data.noun and index.noun read by
-// LoadWordNet (WordNet 3.0's data.noun is 15 MB).
-const maxWordNetFile = 256 << 20
+// LoadWordNet (WordNet 3.0's data.noun is 15 MB, index.noun 4.8 MB).
+const maxWordNetFile = 64 << 20
 
 // wnSynset is one noun synset of data.noun.
 type wnSynset struct {
@@ -45,12 +46,15 @@ type wnSynset struct {
 // position of the synset among the senses of that lemma in index.noun
 // (two digits). Items are in data.noun order (by byte offset).
 //
-// When the closure has at most MaxItems items, Edges (the transitive
-// reduction of the closure) and Dist (shortest paths on them taken as undirected) are
-// filled as for a relations file; above, they are nil (an 82,115-item
-// distance matrix does not fit in memory). Errors name the file, the line
-// and the problem: a missing file, a malformed line, a link to a synset
-// that does not exist, a cycle, an unknown root.
+// Edges (the transitive reduction of the closure) is filled as for a
+// relations file; Dist (shortest paths on the edges taken as undirected)
+// when the closure has at most MaxItems items (an 82,115-item distance
+// matrix does not fit in memory). Errors name the file, the line and the
+// problem: a missing file, a file that is not text or too large (refused
+// after at most maxWordNetLine bytes), a malformed line, a lemma that is
+// not UTF-8 or holds control characters, a link to a synset that does not
+// exist, a self-loop, a cycle (also one through the root), a closure too
+// large for memory, an unknown root.
 func LoadWordNet(dir, root string) (*Dataset, error) {
 	if root == "" {
 		root = DefaultWordNetRoot
@@ -87,6 +91,9 @@ func wordNetFromBytes(name, dataPath, indexPath string, data, index []byte, root
 	if err := nameWordNetSynsets(indexPath, index, synsets, byOffset); err != nil {
 		return nil, err
 	}
+	if err := wordNetSelfLoops(dataPath, synsets, byOffset); err != nil {
+		return nil, err
+	}
 	ri := -1
 	for i := range synsets {
 		if synsets[i].name == root {
@@ -100,24 +107,102 @@ func wordNetFromBytes(name, dataPath, indexPath string, data, index []byte, root
 	return wordNetClosure(name, dataPath, synsets, byOffset, ri)
 }
 
-// readWordNetFile reads one database file, naming it in errors.
+// maxWordNetLine bounds one line of data.noun or index.noun (WordNet
+// 3.0's longest is 12,972 bytes), so that a file without line ends is
+// refused after that much reading.
+const maxWordNetLine = 64 << 10
+
+// readWordNetFile reads one database file, naming it in errors. It is
+// refused before it is read when it is a regular file larger than
+// maxWordNetFile, and while it is read at the first NUL byte or the first
+// line longer than maxWordNetLine (so /dev/zero, a FIFO or a binary file
+// costs at most maxWordNetLine bytes of reading before the refusal).
 func readWordNetFile(path string) ([]byte, error) {
+	// A FIFO would block the open itself: only regular files are opened.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		kind := "a device, FIFO or socket"
+		switch m := st.Mode(); {
+		case m&os.ModeNamedPipe != 0:
+			kind = "a FIFO"
+		case m&os.ModeCharDevice != 0:
+			kind = "a character device"
+		}
+		return nil, errf(path, "is %s, not a regular file: want a WordNet database file", kind)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errf(path, "cannot read (is this a WordNet 3.0 database directory?): %v", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxWordNetFile+1))
+	st, err := f.Stat()
 	if err != nil {
 		return nil, errf(path, "%v", err)
 	}
-	if len(b) > maxWordNetFile {
-		return nil, errf(path, "file is larger than %d MiB", maxWordNetFile>>20)
+	if st.IsDir() {
+		return nil, errf(path, "is a directory, want a WordNet database file")
 	}
-	if len(b) == 0 {
+	if st.Mode().IsRegular() && st.Size() > maxWordNetFile {
+		return nil, errf(path, "file of %s is larger than the %d MiB a WordNet noun database file may have (WordNet 3.0's data.noun is 15 MB)", FormatBytes(float64(st.Size())), maxWordNetFile>>20)
+	}
+	return readWordNetStream(path, f)
+}
+
+// readWordNetStream reads r whole with the checks of readWordNetFile.
+func readWordNetStream(path string, r io.Reader) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, 32<<10)
+	line, lineLen := 1, 0
+	for {
+		k, err := r.Read(buf)
+		chunk := buf[:k]
+		for len(chunk) > 0 {
+			nl := bytes.IndexByte(chunk, '\n')
+			part := chunk
+			if nl >= 0 {
+				part = chunk[:nl]
+			}
+			if z := bytes.IndexByte(part, 0); z >= 0 {
+				return nil, lineErrf(path, line, "NUL byte at character %d: not a WordNet database file (they are text)", lineLen+z+1)
+			}
+			lineLen += len(part)
+			if lineLen > maxWordNetLine {
+				return nil, lineErrf(path, line, "line longer than %d KiB: not a WordNet database file", maxWordNetLine>>10)
+			}
+			if nl < 0 {
+				break
+			}
+			chunk = chunk[nl+1:]
+			line++
+			lineLen = 0
+		}
+		out = append(out, buf[:k]...)
+		if len(out) > maxWordNetFile {
+			return nil, errf(path, "more than the %d MiB a WordNet noun database file may have (WordNet 3.0's data.noun is 15 MB)", maxWordNetFile>>20)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, errf(path, "%v", err)
+		}
+	}
+	if len(out) == 0 {
 		return nil, errf(path, "file is empty")
 	}
-	return b, nil
+	return out, nil
+}
+
+// wordNetLemma checks a lemma of data.noun or index.noun where it is read:
+// valid UTF-8 without control characters (so it can be written to every
+// output format and read back).
+func wordNetLemma(path string, line int, lemma string) error {
+	if !utf8.ValidString(lemma) {
+		return lineErrf(path, line, "lemma %s is not valid UTF-8", quoteCell(strings.ToValidUTF8(lemma, "\uFFFD")))
+	}
+	if msg := labelControl(lemma); msg != "" {
+		return lineErrf(path, line, "lemma %s %s", quoteCell(lemma), msg)
+	}
+	return nil
 }
 
 // wnLines calls f with every line of b (1-based numbers, without the line
@@ -181,13 +266,18 @@ func parseWordNetData(path string, data []byte) ([]wnSynset, map[int]int, error)
 		if len(f) < k+1 {
 			return bad("%d words announced but the line ends after %d fields", wc, len(f))
 		}
+		for w := 0; w < int(wc); w++ {
+			if err := wordNetLemma(path, ln, f[4+2*w]); err != nil {
+				return err
+			}
+		}
 		lemma := strings.ToLower(f[4])
 		pc, err := strconv.Atoi(f[k])
 		if err != nil || pc < 0 {
 			return bad("pointer count %s is not a number", quoteCell(f[k]))
 		}
 		k++
-		if len(f) < k+4*pc {
+		if pc > (len(f)-k)/4 {
 			return bad("%d pointers announced but the line has room for %d", pc, (len(f)-k)/4)
 		}
 		syn := wnSynset{offset: off, line: ln, lemma: lemma}
@@ -244,6 +334,9 @@ func nameWordNetSynsets(path string, index []byte, syns []wnSynset, byOffset map
 		if len(f) < 4 {
 			return bad("%d fields, want at least 4", len(f))
 		}
+		if err := wordNetLemma(path, ln, f[0]); err != nil {
+			return err
+		}
 		if f[1] != "n" {
 			return bad("part of speech %s, want n", quoteCell(f[1]))
 		}
@@ -251,6 +344,9 @@ func nameWordNetSynsets(path string, index []byte, syns []wnSynset, byOffset map
 		pc, err2 := strconv.Atoi(f[3])
 		if err1 != nil || err2 != nil || sc < 1 || pc < 0 {
 			return bad("synset count %s and pointer count %s must be numbers", quoteCell(f[2]), quoteCell(f[3]))
+		}
+		if sc > len(f) || pc > len(f) {
+			return bad("%d synsets and %d pointer symbols announced on a line of %d fields", sc, pc, len(f))
 		}
 		k := 4 + pc + 2
 		if len(f) != k+sc {
@@ -287,7 +383,75 @@ func nameWordNetSynsets(path string, index []byte, syns []wnSynset, byOffset map
 	return nil
 }
 
-// wordNetClosure builds the dataset of the closure under synset ri.
+// maxWordNetPairs bounds the (child, ancestor) pairs of a WordNet closure
+// (WordNet 3.0's noun closure has 743,086): about what the largest
+// relations file (MaxFileSize) can hold, so a hypernym chain tens of
+// thousands of synsets deep is refused before its quadratic closure is
+// built.
+const maxWordNetPairs = 50_000_000
+
+// wordNetPairBytes is the memory of one closure pair while it is built:
+// the ancestor list entry (int32) and the Relations pair ([2]int).
+const wordNetPairBytes = 4 + 16
+
+// wordNetSelfLoops refuses a synset that lists itself as a hypernym, naming
+// it (its NLTK name and data.noun line).
+func wordNetSelfLoops(dataPath string, syns []wnSynset, byOffset map[int]int) error {
+	for i, s := range syns {
+		for _, p := range s.parents {
+			if byOffset[p] == i {
+				return lineErrf(dataPath, s.line, "synset %08d (%s) lists itself as its own hypernym", s.offset, s.name)
+			}
+		}
+	}
+	return nil
+}
+
+// wordNetCycle returns the names of a hypernym cycle among the synsets
+// that Kahn's order left waiting (in the closure, not done), found by
+// following not-done parents from start until one repeats, and the
+// data.noun line of its first synset.
+func wordNetCycle(syns []wnSynset, byOffset map[int]int, in, done []bool, start int) ([]string, int) {
+	step := make(map[int]int)
+	var path []int
+	u := start
+	for {
+		if k, seen := step[u]; seen {
+			path = path[k:]
+			break
+		}
+		step[u] = len(path)
+		path = append(path, u)
+		next := -1
+		for _, p := range syns[u].parents {
+			if j := byOffset[p]; in[j] && !done[j] {
+				next = j
+				break
+			}
+		}
+		if next < 0 { // cannot happen for a waiting synset
+			break
+		}
+		u = next
+	}
+	names := make([]string, 0, len(path)+1)
+	for _, v := range path {
+		names = append(names, syns[v].name)
+	}
+	names = append(names, syns[path[0]].name)
+	if len(names) > 8 {
+		names = append(names[:7], "...", names[len(names)-1])
+	}
+	return names, syns[path[0]].line
+}
+
+// wordNetClosure builds the dataset of the closure under synset ri. The
+// closure's pairs are counted as they are built and refused above
+// maxWordNetPairs or the memory limit (CheckMemory) before they are
+// allocated; a cycle, also one through the root, is an error naming its
+// synsets. Edges, the transitive reduction of the hypernym links inside
+// the closure, are always filled (a sampled fit needs them at any size),
+// Dist up to MaxItems items.
 func wordNetClosure(name, dataPath string, syns []wnSynset, byOffset map[int]int, ri int) (*Dataset, error) {
 	n := len(syns)
 	// Children lists, then the synsets below the root by a search down.
@@ -322,6 +486,14 @@ func wordNetClosure(name, dataPath string, syns []wnSynset, byOffset map[int]int
 			}
 		}
 	}
+	rootName := syns[ri].name
+	for _, p := range syns[ri].parents {
+		if j := byOffset[p]; in[j] {
+			// j is below the root and above it: a cycle through the root.
+			return nil, lineErrf(dataPath, syns[ri].line, "the hypernym links contain a cycle through the root %s: its hypernym %s (line %d) is also one of its hyponyms",
+				rootName, syns[j].name, syns[j].line)
+		}
+	}
 	// Item numbers in data.noun order.
 	id := make([]int, n)
 	var labels []string
@@ -334,7 +506,7 @@ func wordNetClosure(name, dataPath string, syns []wnSynset, byOffset map[int]int
 	}
 	m := len(labels)
 	if m < 2 {
-		return nil, errf(name, "synset %s has no hyponyms: its closure has a single item", syns[ri].name)
+		return nil, errf(name, "synset %s has no hyponyms: its closure has a single item", rootName)
 	}
 	// Ancestor sets in topological order from the root (Kahn): a synset is
 	// done once all its parents inside the closure are.
@@ -348,29 +520,28 @@ func wordNetClosure(name, dataPath string, syns []wnSynset, byOffset map[int]int
 			}
 		}
 	}
-	anc := make([][]int32, n)
+	// First the order alone, with an upper bound of every ancestor set
+	// (exact on a tree), so that a closure that is certainly too large is
+	// refused before any set is built.
+	done := make([]bool, n)
+	bound := make([]int, n)
+	exact := true
 	order := []int{ri}
+	ub := 0
 	for k := 0; k < len(order); k++ {
 		u := order[k]
+		done[u] = true
 		if u != ri {
-			var a []int32
+			parents := 0
 			for _, p := range syns[u].parents {
-				j := byOffset[p]
-				if !in[j] {
-					continue
-				}
-				a = append(a, int32(id[j]))
-				a = append(a, anc[j]...)
-			}
-			sort.Slice(a, func(x, y int) bool { return a[x] < a[y] })
-			w := 0
-			for x, v := range a {
-				if x == 0 || v != a[w-1] {
-					a[w] = v
-					w++
+				if j := byOffset[p]; in[j] {
+					bound[u] += bound[j] + 1
+					parents++
 				}
 			}
-			anc[u] = a[:w:w]
+			bound[u] = min(bound[u], m-1)
+			exact = exact && parents == 1
+			ub += bound[u]
 		}
 		for _, c := range child[nchild[u]:nchild[u+1]] {
 			if waiting[c]--; waiting[c] == 0 {
@@ -379,40 +550,85 @@ func wordNetClosure(name, dataPath string, syns []wnSynset, byOffset map[int]int
 		}
 	}
 	if len(order) < m {
-		for i, s := range syns {
-			if in[i] && waiting[i] > 0 {
-				return nil, lineErrf(dataPath, s.line, "the hypernym links contain a cycle through or above synset %08d (%s)", s.offset, quoteCell(s.name))
+		for i := range syns {
+			if in[i] && !done[i] {
+				names, line := wordNetCycle(syns, byOffset, in, done, i)
+				return nil, lineErrf(dataPath, line, "the hypernym links contain a cycle: %s", strings.Join(names, " -> "))
 			}
 		}
 	}
-	var total int
-	for i := range syns {
-		total += len(anc[i])
+	tooMany := func(count int) error {
+		return errf(name, "the hypernym closure under %s has %d or more (child, ancestor) pairs, more than the %d Burescope builds (WordNet 3.0's whole noun closure has 743,241): refused before it is built",
+			rootName, count, maxWordNetPairs)
+	}
+	if exact && ub > maxWordNetPairs {
+		return nil, tooMany(ub)
+	}
+	if need := wordNetPairBytes * float64(ub); exact && need > float64(MemoryLimit()) {
+		return nil, CheckMemory(fmt.Sprintf("%s: the hypernym closure under %s (%d pairs)", name, rootName, ub), need)
+	}
+	// Then the sets, counted as they are built (the bound may be far above
+	// the size when synsets have several hypernyms).
+	anc := make([][]int32, n)
+	total := 0
+	for _, u := range order[1:] {
+		var a []int32
+		for _, p := range syns[u].parents {
+			if j := byOffset[p]; in[j] {
+				a = append(a, int32(id[j]))
+				a = append(a, anc[j]...)
+			}
+		}
+		slices.Sort(a)
+		a = slices.Compact(a)
+		anc[u] = a[:len(a):len(a)]
+		total += len(a)
+		if total > maxWordNetPairs {
+			return nil, tooMany(total)
+		}
+		if need := wordNetPairBytes * float64(total); need > float64(MemoryLimit()) {
+			return nil, CheckMemory(fmt.Sprintf("%s: the hypernym closure under %s (%d pairs so far)", name, rootName, total), need)
+		}
 	}
 	pairs := make([][2]int, 0, total)
 	for i := range syns {
 		for _, a := range anc[i] {
 			pairs = append(pairs, [2]int{id[i], int(a)})
 		}
+		anc[i] = nil
 	}
-	ds := &Dataset{Name: name, Kind: KindRelations, Labels: labels, Relations: pairs,
-		Source: "WordNet 3.0 noun hypernym closure under " + syns[ri].name + " (" + strings.TrimPrefix(name, WordNetPrefix) + ")"}
-	if m <= MaxItems {
-		edges, err := hasse(dataPath, m, pairs, make([]int, len(pairs)), labels, false)
-		if err != nil {
-			return nil, err
+	// The direct links inside the closure; their transitive reduction is
+	// that of the closure.
+	var links [][2]int
+	var lines []int
+	first := make([]int, m)
+	for i, s := range syns {
+		if !in[i] {
+			continue
 		}
-		first := make([]int, m)
-		for i := range syns {
-			if in[i] {
-				first[id[i]] = syns[i].line
+		first[id[i]] = s.line
+		if i == ri {
+			continue
+		}
+		for _, p := range s.parents {
+			if j := byOffset[p]; in[j] {
+				links = append(links, [2]int{id[i], id[j]})
+				lines = append(lines, s.line)
 			}
 		}
+	}
+	edges, err := hasse(dataPath, m, links, lines, labels, m > MaxItems)
+	if err != nil {
+		return nil, err
+	}
+	ds := &Dataset{Name: name, Kind: KindRelations, Labels: labels, Relations: pairs, Edges: edges,
+		Source: "WordNet 3.0 noun hypernym closure under " + rootName + " (" + strings.TrimPrefix(name, WordNetPrefix) + ")"}
+	if m <= MaxItems {
 		dist, err := pathDistances(dataPath, m, edges, labels, first)
 		if err != nil {
 			return nil, err
 		}
-		ds.Edges, ds.Dist = edges, dist
+		ds.Dist = dist
 	}
 	return ds, nil
 }

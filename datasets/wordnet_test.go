@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // wnFixture is a small noun hierarchy written in WordNet 3.0's data.noun /
@@ -377,6 +379,7 @@ func FuzzWordNet(f *testing.F) {
 	index, _ := os.ReadFile(filepath.Join(dir, "index.noun"))
 	f.Add(data, index, "entity.n.01")
 	f.Add(data, index, "canine.n.01")
+	f.Add([]byte("00000010 03 n 01 a 0 9223372036854775807 @ 00000010 n 0000\n"), []byte("a n 1 9223372036854775805 00000010\n"), "a.n.01")
 	f.Add([]byte("00000001 03 n 01 a 0 001 @ 00000001 n 0000 | x\n"), []byte("a n 1 0 1 0 00000001\n"), "a.n.01")
 	f.Add([]byte("00000001 03 n 01 a 0 000\n00000002 03 n 01 b 0 001 @i 00000001 n 0000\n"), []byte("a n 1 0 1 0 00000001\nb n 1 0 1 0 00000002\n"), "a.n.01")
 	f.Fuzz(func(t *testing.T, data, index []byte, root string) {
@@ -395,7 +398,42 @@ func FuzzWordNet(f *testing.F) {
 			}
 			seen[p] = true
 		}
+		for _, l := range ds.Labels {
+			if !utf8.ValidString(l) || labelControl(l) != "" {
+				t.Fatalf("label %q is not printable UTF-8", l)
+			}
+		}
+		if ds.Edges == nil {
+			t.Fatal("no edges")
+		}
 		checkDataset(t, ds)
+	})
+}
+
+// FuzzWordNetRead: the bounded reader of data.noun and index.noun returns
+// the input unchanged or refuses it, and never accepts a NUL byte or a
+// line longer than maxWordNetLine.
+func FuzzWordNetRead(f *testing.F) {
+	f.Add([]byte("00001000 03 n 01 entity 0 000 | x\n"))
+	f.Add([]byte{0, 0, 0})
+	f.Add([]byte("a\r\nb\x00"))
+	f.Add(bytes.Repeat([]byte("a"), maxWordNetLine+1))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := readWordNetStream("data.noun", bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		if !bytes.Equal(b, data) {
+			t.Fatal("the bytes read differ from the input")
+		}
+		if bytes.IndexByte(b, 0) >= 0 {
+			t.Fatal("NUL byte accepted")
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if len(line) > maxWordNetLine {
+				t.Fatalf("line of %d bytes accepted", len(line))
+			}
+		}
 	})
 }
 

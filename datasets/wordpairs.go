@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // This file reads word-pair benchmark files: similarity files (word1
@@ -43,8 +44,11 @@ func splitPairLine(s string) []string {
 // and a score, separated by tabs, commas or spaces. The score is the first
 // numeric field after the two words (SimLex-999's fourth column after the
 // part of speech, RW's mean before the ten individual ratings). A first
-// line whose fields after the words are not numeric is a header and
-// skipped; if it names a column "SimLex999", that column is the score.
+// line whose fields after the words are not numeric and whose first three
+// fields are column names (word1 word2 score, Word 1,Word 2,Human (mean),
+// word1 word2 POS ...) is a header and skipped; if it names a column
+// "SimLex999", that column is the score. Any other line without a score
+// is an error naming it.
 // Words are lower-cased. Errors name the file and line.
 func ReadSimilarityPairs(path string) ([]WordPair, error) {
 	scoreCol := -1
@@ -70,7 +74,7 @@ func ReadSimilarityPairs(path string) ([]WordPair, error) {
 				}
 			}
 		}
-		if len(out) == 0 && col < 0 && !header {
+		if len(out) == 0 && col < 0 && !header && pairHeader(f, similarityColumnWords) {
 			// A header line.
 			header = true
 			for c, name := range f {
@@ -99,10 +103,58 @@ func ReadSimilarityPairs(path string) ([]WordPair, error) {
 	return out, nil
 }
 
+// entailmentColumnWords are the words of the column names of an
+// entailment file's header (word1 word2 label, hyponym hypernym class, ...).
+var entailmentColumnWords = map[string]bool{
+	"word": true, "words": true, "w": true, "word1": true, "word2": true, "w1": true, "w2": true,
+	"hyponym": true, "hypernym": true, "premise": true, "hypothesis": true, "left": true, "right": true,
+	"first": true, "second": true, "x": true, "y": true, "term": true, "term1": true, "term2": true,
+	"label": true, "labels": true, "entailment": true, "entails": true, "entail": true, "class": true,
+	"gold": true, "is": true, "isa": true, "a": true, "relation": true, "rel": true, "answer": true,
+	"truth": true, "target": true, "value": true, "1": true, "2": true,
+}
+
+// similarityColumnWords are the words of the first three column names of
+// a similarity file's header (WordSim-353's "Word 1,Word 2,Human (mean)",
+// SimLex-999's "word1 word2 POS SimLex999 ...").
+var similarityColumnWords = map[string]bool{
+	"word": true, "words": true, "w": true, "word1": true, "word2": true, "w1": true, "w2": true,
+	"term": true, "term1": true, "term2": true, "first": true, "second": true, "x": true, "y": true,
+	"1": true, "2": true, "pos": true, "score": true, "scores": true, "similarity": true, "sim": true,
+	"relatedness": true, "rating": true, "ratings": true, "gold": true, "human": true, "mean": true,
+	"simlex999": true, "value": true, "label": true, "avg": true, "average": true,
+}
+
+// entailmentHeader reports whether the first three fields of a first line
+// are column names (made of entailmentColumnWords only), so that a first
+// line with a bad label is an error, not a silently skipped "header".
+func entailmentHeader(f []string) bool { return pairHeader(f, entailmentColumnWords) }
+
+// pairHeader reports whether the first three fields of f are made of the
+// given column words only (split at anything but letters and digits).
+func pairHeader(f []string, columnWords map[string]bool) bool {
+	for _, c := range f[:3] {
+		words := strings.FieldsFunc(strings.ToLower(c), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		})
+		if len(words) == 0 {
+			return false
+		}
+		for _, w := range words {
+			if !columnWords[w] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // ReadEntailmentPairs reads an entailment benchmark: per line two words
 // and a label, 1/0, true/false, yes/no or t/f (any case), separated by
-// tabs, commas or spaces (a non-label first line is a header). Score is
-// 1 for entailment, 0 otherwise.
+// tabs, commas or spaces. A first line whose three fields are column
+// names (entailmentHeader: word1 word2 label, hyponym hypernym class, ...)
+// is a header; any other line without a label is an error naming it.
+// Score is 1 for entailment, 0 otherwise.
 func ReadEntailmentPairs(path string) ([]WordPair, error) {
 	var out []WordPair
 	first := true
@@ -121,10 +173,10 @@ func ReadEntailmentPairs(path string) ([]WordPair, error) {
 		}
 		v, ok := parseLabel(f[2])
 		if !ok {
-			if wasFirst {
+			if wasFirst && entailmentHeader(f) {
 				return nil // header
 			}
-			return lineErrf(path, line, "label %q, want 1/0, true/false, yes/no", f[2])
+			return lineErrf(path, line, "label %s, want 1/0, true/false, yes/no (a header line names its columns, such as word1 word2 label)", quoteCell(f[2]))
 		}
 		out = append(out, WordPair{W1: strings.ToLower(f[0]), W2: strings.ToLower(f[1]), Score: v, Line: line})
 		return nil

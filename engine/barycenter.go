@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"burescope/engine/pairkernel"
 )
 
 // BarycenterOptions bounds the fixed-point iteration of Barycenter.
@@ -90,10 +92,15 @@ func Barycenter(ms, cs [][]float64, w []float64, d int, opt BarycenterOptions) (
 	}
 	res := &BarycenterResult{Mean: mean}
 	s := Symmetrize(MatMul(start, start, d, d, d), d)
+	sym := make([][]float64, n)
+	for i, c := range cs {
+		sym[i] = Symmetrize(append([]float64(nil), c...), d)
+	}
+	bw := newBarycenterWork(d)
 	var r float64
 	for it := 0; ; it++ {
 		var sum []float64
-		r, sum = barycenterResidual(s, cs, wts, d)
+		r, sum = bw.residual(s, sym, wts)
 		if r <= tol || it >= maxIter {
 			res.Iterations = it
 			break
@@ -122,37 +129,58 @@ func barycenterWeights(w []float64, n int) ([]float64, error) {
 	if len(w) != n {
 		return nil, fmt.Errorf("barycenter: %d weights for %d measures", len(w), n)
 	}
-	var sum float64
+	// In units of the largest weight first, so that the sum neither
+	// overflows (1e308 twice) nor loses subnormal weights.
+	var top float64
 	for i, v := range w {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("barycenter: weight %d is %v (want finite and >= 0)", i, v)
 		}
-		sum += v
+		top = math.Max(top, v)
 	}
-	if !(sum > 0) {
-		return nil, fmt.Errorf("barycenter: weights sum to %v (want > 0)", sum)
+	if !(top > 0) {
+		return nil, fmt.Errorf("barycenter: every weight is 0 (want at least one > 0)")
 	}
+	var sum float64
 	for i, v := range w {
-		out[i] = v / sum
+		out[i] = v / top
+		sum += out[i]
+	}
+	for i := range out {
+		out[i] /= sum
 	}
 	return out, nil
 }
 
-// barycenterResidual returns the relative residual
+// barycenterWork is the scratch memory of the fixed-point residual.
+type barycenterWork struct {
+	d        int
+	ws       *pairkernel.Workspace
+	root, gi []float64 // S^{1/2} and its pseudo-inverse
+}
+
+func newBarycenterWork(d int) *barycenterWork {
+	return &barycenterWork{d: d, ws: pairkernel.NewWorkspace(d), root: make([]float64, d*d), gi: make([]float64, d*d)}
+}
+
+// residual returns the relative residual
 // |S - sum_i w_i (S^1/2 C_i S^1/2)^1/2|_F / |S|_F of the fixed-point
-// equation at s (0 when both are zero) and the sum itself.
-func barycenterResidual(s []float64, cs [][]float64, w []float64, d int) (float64, []float64) {
-	rs := SqrtPSD(s, d)
+// equation at s (0 when both are zero) and the sum itself (a new slice).
+// The C_i (cs) must be symmetric; the roots are the pair kernel's
+// (engine/pairkernel: S^{1/2} once, then one eigendecomposition of
+// S^{1/2} C_i S^{1/2} per measure).
+func (b *barycenterWork) residual(s []float64, cs [][]float64, w []float64) (float64, []float64) {
+	d := b.d
+	sh := b.ws.RootFactor(s, b.root, b.gi)
 	sum := make([]float64, d*d)
 	for i, c := range cs {
 		if w[i] == 0 {
 			continue
 		}
-		root := SqrtPSD(Symmetrize(mul3(rs, c, rs, d), d), d)
-		for k, v := range root {
-			sum[k] += w[i] * v
-		}
+		b.ws.Eigen(b.root, sh, c)
+		b.ws.AddRoot(sum, w[i])
 	}
+	pairkernel.Mirror(sum, d)
 	num, den := FrobDist(s, sum), FrobNorm(s)
 	if den == 0 {
 		if num == 0 {

@@ -1,6 +1,11 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"sync"
+
+	"burescope/engine/pairkernel"
+)
 
 // CrossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for symmetric PSD d x d
 // matrices a and b, exactly (two symmetric eigendecompositions). It is
@@ -91,7 +96,8 @@ func Bures2x3(a, b []float64) float64 {
 }
 
 // Bures2Fast returns Bures^2 using the closed forms for d <= 3 (Bures2x2,
-// Bures2x3) and the exact eigendecomposition (Bures2) otherwise.
+// Bures2x3) and the pair kernel (engine/pairkernel: a factor of A, then
+// the eigenvalues of F^T B F) otherwise; Bures2 is the reference.
 func Bures2Fast(a, b []float64, d int) float64 {
 	switch d {
 	case 1:
@@ -102,8 +108,27 @@ func Bures2Fast(a, b []float64, d int) float64 {
 	case 3:
 		return Bures2x3(a, b)
 	}
-	return Bures2(a, b, d)
+	w, _ := bures2Pool.Get().(*bures2Work)
+	if w == nil || w.ws.Dim() != d {
+		w = &bures2Work{ws: pairkernel.NewWorkspace(d)}
+		w.it.Reset(2, d)
+	}
+	w.it.Set(w.ws, 0, a, 1)
+	w.it.Set(w.ws, 1, b, 1)
+	v := math.Max(w.it.Trace(0)+w.it.Trace(1)-2*w.it.TraceRoot(w.ws, 0, 1), 0)
+	bures2Pool.Put(w)
+	return v
 }
+
+// bures2Work is Bures2Fast's scratch for d >= 4, reused through
+// bures2Pool so that callers in pair loops (sampled pair sources, mean
+// sharing) allocate nothing per pair.
+type bures2Work struct {
+	ws *pairkernel.Workspace
+	it pairkernel.Items
+}
+
+var bures2Pool sync.Pool
 
 // W2Squared returns the squared 2-Wasserstein distance between the
 // elliptical measures mu(ma, sa) and mu(mb, sb) of family f in R^d:
@@ -125,35 +150,51 @@ func (e *Embedding) W2(i, j int) float64 {
 
 // DistanceMatrix returns the n x n matrix (row-major) of W2 distances
 // between all measures of e: symmetric with a zero diagonal. For d <= 3 it
-// uses the closed forms (Bures2Fast), otherwise the exact
-// eigendecomposition with each scale's square root computed once; rows
-// are spread over GOMAXPROCS goroutines.
+// uses the closed forms (Bures2Fast), otherwise the pair kernel
+// (engine/pairkernel: each scale factored once, then the eigenvalues of
+// F_i^T C_j F_i per pair); rows are spread over GOMAXPROCS goroutines.
 func DistanceMatrix(e *Embedding) []float64 {
 	n, d := e.Len(), e.Dim
-	var roots [][]float64
-	traces := make([]float64, n)
+	var items *pairkernel.Items
 	if d > 3 {
-		roots = make([][]float64, n)
-	}
-	for i := 0; i < n; i++ {
-		if roots != nil {
-			roots[i] = SqrtPSD(e.Scale(i), d)
+		items = &pairkernel.Items{}
+		items.Reset(n, d)
+		ws := pairkernel.NewWorkspace(d)
+		for i := 0; i < n; i++ {
+			items.Set(ws, i, e.Scale(i), 1)
 		}
-		traces[i] = Trace(e.Scale(i), d)
 	}
 	out := make([]float64, n*n)
 	ParallelRanges(n, func(lo, hi int) {
+		var ws *pairkernel.Workspace
+		if items != nil {
+			ws = pairkernel.NewWorkspace(d)
+		}
+		put := func(i, j int, b2 float64) {
+			w := math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
+			out[i*n+j] = w
+			out[j*n+i] = w
+		}
 		for i := lo; i < hi; i++ {
-			for j := i + 1; j < n; j++ {
-				var b2 float64
-				if roots != nil {
-					b2 = math.Max(traces[i]+traces[j]-2*crossTraceRoot(roots[i], e.Scale(j), d), 0)
-				} else {
-					b2 = Bures2Fast(e.Scale(i), e.Scale(j), d)
+			if items == nil {
+				for j := i + 1; j < n; j++ {
+					put(i, j, Bures2Fast(e.Scale(i), e.Scale(j), d))
 				}
-				w := math.Sqrt(SqDist(e.Mean(i), e.Mean(j)) + e.Family.Tau*b2)
-				out[i*n+j] = w
-				out[j*n+i] = w
+				continue
+			}
+			// pairkernel.Lanes pairs at a time (QL iterations
+			// interleaved, the same numbers as one by one).
+			f, _, sh := items.Factor(i)
+			for j := i + 1; j < n; j += pairkernel.Lanes {
+				m := min(pairkernel.Lanes, n-j)
+				var bs [pairkernel.Lanes][]float64
+				for k := 0; k < m; k++ {
+					bs[k] = items.Matrix(j + k)
+				}
+				xs := ws.TraceRootLanes(f, sh, &bs, m)
+				for k := 0; k < m; k++ {
+					put(i, j+k, math.Max(items.Trace(i)+items.Trace(j+k)-2*xs[k], 0))
+				}
 			}
 		}
 	})

@@ -60,7 +60,7 @@ func BenchmarkBures2(b *testing.B) {
 // W2 distances of an embedding (n = 35 as in the paper's PISA example).
 func BenchmarkDistanceMatrix(b *testing.B) {
 	rng := rand.New(rand.NewPCG(83, 84))
-	for _, d := range []int{2, 3, 8} {
+	for _, d := range []int{2, 3, 4, 8} {
 		n := 35
 		e := &Embedding{Family: Uniform(d), Dim: d}
 		for i := 0; i < n; i++ {

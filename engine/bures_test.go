@@ -83,7 +83,7 @@ func TestBures2Hellinger(t *testing.T) {
 
 func TestBures2FastVsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, d := range []int{1, 2, 3} {
+	for _, d := range []int{1, 2, 3, 4, 5, 8, 12, 16} {
 		for rep := 0; rep < 200; rep++ {
 			ra, rb := 1+rng.IntN(d), rng.IntN(d+1)
 			if rep%5 == 0 {
@@ -259,5 +259,17 @@ func TestMeasureScale(t *testing.T) {
 	got := W2(Gaussian(), dirac.Mean, dirac.Scale(), x.Mean, x.Scale(), 2)
 	if want := math.Sqrt(8 + 5.27); !(math.Abs(got-want) <= 1e-13) {
 		t.Errorf("W2(Dirac, x) = %v, want %v", got, want)
+	}
+}
+
+// TestBures2FastNoAllocs checks that Bures2Fast reuses its scratch for
+// d >= 4 (pair loops call it per pair).
+func TestBures2FastNoAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	d := 6
+	a, b := randScale(rng, d, d, 1), randScale(rng, d, d, 0.7)
+	Bures2Fast(a, b, d)
+	if n := testing.AllocsPerRun(50, func() { Bures2Fast(a, b, d) }); n > 0 {
+		t.Errorf("%v allocations per call", n)
 	}
 }

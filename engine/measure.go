@@ -72,9 +72,12 @@ func (m Measure) Scale() []float64 {
 type Embedding struct {
 	Family Family
 	Dim    int
-	Labels []string  // n labels, unique
-	Means  []float64 // n*Dim
-	Scales []float64 // n*Dim*Dim, symmetric PSD blocks (the scale C, not tau*C)
+	Labels []string // n labels, unique
+	// Classes are n class names (the colour groups of a fitted dataset,
+	// kept by embedding files' optional "classes"), or nil.
+	Classes []string
+	Means   []float64 // n*Dim
+	Scales  []float64 // n*Dim*Dim, symmetric PSD blocks (the scale C, not tau*C)
 }
 
 // Len returns the number of measures n.

@@ -7,8 +7,7 @@ import (
 	"runtime"
 	"sort"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack/gonum"
+	"burescope/engine/pairkernel"
 )
 
 // Similarity names how NearestNeighbors ranks the other measures of an
@@ -122,13 +121,33 @@ func (st *neighborSetup) scoreRange(ctx context.Context, idx []int, lo, hi int, 
 		if ctx.Err() != nil {
 			return
 		}
-		a := lo + c*neighborChunk
-		for p := a; p < min(a+neighborChunk, hi); p++ {
-			j := p
+		a, b := lo+c*neighborChunk, min(lo+(c+1)*neighborChunk, hi)
+		item := func(p int) int {
 			if idx != nil {
-				j = idx[p]
+				return idx[p]
 			}
-			out[p] = st.q.score(ws, st.by, st.tau, st.rho, st.e.Mean(j), st.e.Scale(j))
+			return p
+		}
+		// Cross terms pairkernel.Lanes at a time (their QL iterations
+		// interleaved, the same numbers as one by one) for d >= 3.
+		for p := a; p < b; p += pairkernel.Lanes {
+			n := min(pairkernel.Lanes, b-p)
+			var xs [pairkernel.Lanes]float64
+			if st.q.f != nil {
+				var bs [pairkernel.Lanes][]float64
+				for k := 0; k < n; k++ {
+					bs[k] = st.e.Scale(item(p + k))
+				}
+				xs = ws.pk.TraceRootLanes(st.q.f, st.q.shape, &bs, n)
+			} else {
+				for k := 0; k < n; k++ {
+					xs[k] = st.q.crossTrace(ws, st.e.Scale(item(p+k)))
+				}
+			}
+			for k := 0; k < n; k++ {
+				j := item(p + k)
+				out[p+k] = st.q.score(st.by, st.tau, st.rho, st.e.Mean(j), st.e.Scale(j), xs[k])
+			}
 		}
 	})
 	return ctx.Err()
@@ -138,11 +157,11 @@ func (st *neighborSetup) scoreRange(ctx context.Context, idx []int, lo, hi int, 
 // item of e against every measure of e, itself included, in one batch over
 // all n measures, parallel over opt.Workers goroutines.
 //
-// The cross term X = tr (A^{1/2} B A^{1/2})^{1/2} is computed with A^{1/2}
-// taken once by an exact eigendecomposition, then for each B only the
-// eigenvalues of the d x d matrix A^{1/2} B A^{1/2} (Householder
-// tridiagonalisation and the root-free QR iteration of LAPACK's
-// Dsytd2/Dsterf) with per-worker workspaces: no allocation per measure.
+// The cross term X = tr (A^{1/2} B A^{1/2})^{1/2} is computed with a
+// factor F of A (A = F F^T) taken once, then for each B only the
+// eigenvalues of the d x d matrix F^T B F (engine/pairkernel's TraceRoot:
+// Householder tridiagonalisation and the implicit QL iteration) with
+// per-worker workspaces: no allocation per measure.
 // It honours ctx between chunks of neighborChunk measures and returns
 // ctx.Err() when cancelled.
 func SimilarityScores(ctx context.Context, e *Embedding, item int, opt NeighborOptions) ([]float64, error) {
@@ -309,45 +328,38 @@ func RankBefore(si float64, i int, sj float64, j int, ascending bool) bool {
 type crossQuery struct {
 	d     int
 	mean  []float64
-	root  []float64 // A^{1/2}, d x d row-major
+	root  []float64 // A^{1/2} (d <= 2), d x d row-major
+	f     []float64 // factor of A (d >= 3, pairkernel.Workspace.Factor)
+	shape pairkernel.Shape
 	trA   float64
 	normA float64 // |a|
-	diag  bool    // A^{1/2} is diagonal (cheaper products)
 }
 
 func newCrossQuery(mean, scale []float64, d int) *crossQuery {
 	q := &crossQuery{d: d, mean: mean, trA: Trace(scale, d), normA: math.Sqrt(Dot(mean, mean))}
-	q.root = SqrtPSD(scale, d)
-	q.diag = true
-	for i := 0; i < d && q.diag; i++ {
-		for j := 0; j < d; j++ {
-			if i != j && q.root[i*d+j] != 0 {
-				q.diag = false
-				break
-			}
-		}
+	if d <= 2 {
+		q.root = SqrtPSD(scale, d)
+		return q
 	}
+	a := Symmetrize(append([]float64(nil), scale...), d)
+	q.f = make([]float64, d*d)
+	q.shape = pairkernel.NewWorkspace(d).Factor(a, q.f, make([]float64, d*d))
 	return q
 }
 
 // crossWorkspace is one worker's scratch memory for crossTrace.
 type crossWorkspace struct {
-	tmp, m   []float64 // d x d
-	dd, e, t []float64 // Dsytd2 outputs: diagonal, off-diagonal, reflectors
-	impl     gonum.Implementation
+	tmp, m []float64 // d x d (d = 2)
+	pk     *pairkernel.Workspace
 }
 
 func newCrossWorkspace(d int) *crossWorkspace {
-	return &crossWorkspace{
-		tmp: make([]float64, d*d),
-		m:   make([]float64, d*d),
-		dd:  make([]float64, d),
-		e:   make([]float64, max(d-1, 1)),
-		t:   make([]float64, max(d-1, 1)),
-	}
+	return &crossWorkspace{tmp: make([]float64, d*d), m: make([]float64, d*d), pk: pairkernel.NewWorkspace(d)}
 }
 
-// crossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for the query's A and b.
+// crossTrace returns tr (A^{1/2} B A^{1/2})^{1/2} for the query's A and b:
+// closed forms for d <= 2, the pair kernel's eigenvalues of F^T B F
+// (pairkernel.Workspace.TraceRoot) otherwise.
 func (q *crossQuery) crossTrace(ws *crossWorkspace, b []float64) float64 {
 	d := q.d
 	s := q.root
@@ -361,31 +373,7 @@ func (q *crossQuery) crossTrace(ws *crossWorkspace, b []float64) float64 {
 		det := math.Max(m[0]*m[3]-m[1]*m[2], 0)
 		return math.Sqrt(math.Max(m[0]+m[3]+2*math.Sqrt(det), 0))
 	}
-	m := ws.m
-	if q.diag {
-		for i := 0; i < d; i++ {
-			si := s[i*d+i]
-			for j := i; j < d; j++ {
-				v := si * 0.5 * (b[i*d+j] + b[j*d+i]) * s[j*d+j]
-				m[i*d+j] = v
-			}
-		}
-	} else {
-		mulSBS(m, ws.tmp, s, b, d)
-	}
-	// Eigenvalues only: reduce the upper triangle to tridiagonal form, then
-	// the square-root-free QR iteration.
-	ws.impl.Dsytd2(blas.Upper, d, m, d, ws.dd, ws.e, ws.t)
-	if !ws.impl.Dsterf(d, ws.dd, ws.e) {
-		return math.NaN()
-	}
-	var x float64
-	for _, l := range ws.dd {
-		if l > 0 {
-			x += math.Sqrt(l)
-		}
-	}
-	return x
+	return ws.pk.TraceRoot(q.f, q.shape, b)
 }
 
 // mulSBS writes the upper triangle (and, for d = 2, all) of S B S into m,
@@ -428,10 +416,10 @@ func mulSBS(m, tmp, s, b []float64, d int) {
 	}
 }
 
-// score returns the similarity by of the query against mu(mb, B).
-func (q *crossQuery) score(ws *crossWorkspace, by Similarity, tau, rho float64, mb, b []float64) float64 {
+// score returns the similarity by of the query against mu(mb, B), given
+// their cross term x = tr (A^{1/2} B A^{1/2})^{1/2}.
+func (q *crossQuery) score(by Similarity, tau, rho float64, mb, b []float64, x float64) float64 {
 	d := q.d
-	x := q.crossTrace(ws, b)
 	ab := Dot(q.mean, mb)
 	switch by {
 	case ByW2:

@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"fmt"
+
+	"burescope/engine/pairkernel"
 )
 
 // ImageTol is the relative tolerance with which TransportMap decides that
@@ -35,8 +37,13 @@ func TransportMap(a, b []float64, d int) ([]float64, error) {
 			return nil, err
 		}
 	}
-	m := Symmetrize(mul3(sa, b, sa, d), d)
-	return Symmetrize(mul3(isa, SqrtPSD(m, d), isa, d), d), nil
+	// M = A^{1/2} B A^{1/2} and G^T M^{1/2} G with G = (A^+)^{1/2}, by the
+	// pair kernel (engine/pairkernel) with A^{1/2} as the factor.
+	ws := pairkernel.NewWorkspace(d)
+	ws.Eigen(sa, pairkernel.Root, Symmetrize(append([]float64(nil), b...), d))
+	out := make([]float64, d*d)
+	ws.Map(out, isa, pairkernel.Root)
+	return out, nil
 }
 
 // checkImage returns an error wrapping ErrImage when b has a component

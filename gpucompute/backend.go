@@ -62,6 +62,9 @@ type Options struct {
 	// run them (COARSE64 in shaders/linalg.glsl); noRefine also drops the
 	// kernels' own refinement of both, to show what that refinement fixes.
 	coarse64, noRefine bool
+	// tiled2 (tests only): 1 or -1 forces the d = 2 kernel's shared-memory
+	// staging on or off (0: on for GPUs, off for software renderers).
+	tiled2 int
 }
 
 // Info describes the GL context a Backend runs on.
@@ -108,6 +111,7 @@ type Backend struct {
 
 	progs map[programKey]uint32
 	drv   driverModel      // tests: the coarse-double stand-in (Options.coarse64)
+	tiled int              // Options.tiled2
 	ns    bool             // Options.Roots is Newton-Schulz
 	nsOpt engine.NSOptions // iteration cap and tolerance (normalised)
 
@@ -127,6 +131,7 @@ type Backend struct {
 	means, scales, roots, out, part ssbo
 	geo                             geodesicBuffers
 	sim                             similarityBuffers
+	tp                              transportBuffers
 	stage, res                      realSlice
 	closed                          bool
 }
@@ -189,7 +194,7 @@ func newWith(kind string, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoContext, err)
 	}
-	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}, drv: driverModel{coarse: opts.coarse64, noRefine: opts.noRefine}}
+	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}, drv: driverModel{coarse: opts.coarse64, noRefine: opts.noRefine}, tiled: opts.tiled2}
 	err = th.call(func() error { return b.probe(opts) })
 	if err != nil {
 		th.stop()
@@ -267,6 +272,9 @@ func (b *Backend) key(name string, d int) programKey {
 	}
 	if b.usesNS(d) {
 		k.ns, k.nsIter, k.nsTol = true, b.nsOpt.MaxIter, b.nsOpt.Tol
+	}
+	if name == "stress2" {
+		k.tiled = b.tiled > 0 || (b.tiled == 0 && !b.info.Software())
 	}
 	return k
 }
@@ -792,7 +800,7 @@ func (b *Backend) Close() error {
 			b.chunks[k].wts.free()
 		}
 		for _, buf := range []*ssbo{&b.means, &b.scales, &b.roots, &b.out, &b.part, &b.geo.pairs, &b.geo.times, &b.geo.out,
-			&b.sim.means, &b.sim.scales, &b.sim.out, &b.sim.query} {
+			&b.sim.means, &b.sim.scales, &b.sim.out, &b.sim.query, &b.tp.scales, &b.tp.pairs, &b.tp.out} {
 			buf.free()
 		}
 		for _, p := range b.progs {

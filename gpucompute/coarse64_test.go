@@ -148,3 +148,27 @@ func TestShaderDivisionsAndRootsAudited(t *testing.T) {
 		}
 	}
 }
+
+// The d = 2 kernel staged through shared memory (what GPUs run) passes
+// the conformance suite in float32 and float64 on llvmpipe too, where it
+// is not the default.
+func TestConformanceTiled2(t *testing.T) {
+	needGL(t)
+	for _, fp64 := range []bool{false, true} {
+		tol := 1e-4
+		if fp64 {
+			tol = 1e-10
+		}
+		open := func() (emds.Backend, error) { return New(Options{FP64: fp64, tiled2: 1}) }
+		if b, err := open(); err != nil {
+			t.Skipf("no GL backend (fp64 %v): %v", fp64, err)
+		} else {
+			b.Close()
+		}
+		for _, r := range backendtest.Suite(open, tol, backendtest.Cases, true) {
+			if !r.Passed && !r.Skipped {
+				t.Errorf("fp64 %v, %s: %v", fp64, r.Case, r.Failures)
+			}
+		}
+	}
+}

@@ -26,6 +26,7 @@ type programKey struct {
 	ns        bool    // NSROOTS: matrix roots by Newton-Schulz instead of Jacobi
 	nsIter    int     // NS_MAXITER: Newton-Schulz iteration cap
 	nsTol     float64 // NS_TOL: stop when |I - Z Y|_F <= nsTol (< 0: never)
+	tiled     bool    // TILED2: stress2 stages the j-side records in shared memory (GPUs)
 	drv       driverModel
 }
 
@@ -63,7 +64,7 @@ func shaderSource(k programKey) (string, error) {
 		lit = "LF" // a double literal: a float one would round the tolerance to 24 bits
 	}
 	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17e%s)\n", bool01(k.ns), k.nsIter, k.nsTol, lit)
-	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine))
+	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n#define TILED2 %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine), bool01(k.tiled))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)

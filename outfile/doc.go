@@ -9,8 +9,12 @@
 //   - a symbolic link: the link is followed (to any depth, dangling links
 //     included) and its target is written by these same rules, so the link
 //     stays a link;
-//   - a character or block device or a FIFO (/dev/null, /dev/stdout, a
-//     named pipe): written directly, never replaced by a regular file;
+//   - a character or block device or a FIFO (/dev/null, a named pipe):
+//     written directly, never replaced by a regular file;
+//   - a descriptor of the process (/dev/stdout, /dev/stderr, /dev/fd/N,
+//     /proc/self/fd/N): written in place through the descriptor at its
+//     offset, whatever it points at, so `--out /dev/stdout > file` adds to
+//     the file instead of replacing it;
 //   - a socket or other special file: refused;
 //   - a directory: refused with "is a directory";
 //   - a regular file with more than one hard link: the content is first
@@ -27,6 +31,6 @@
 // next write to the same target.
 //
 // Check tests in advance that paths can be written (run it before a long
-// computation); Prepare and Pending.Commit let a command write several
+// computation), IsInput that an output does not replace an input; Prepare and Pending.Commit let a command write several
 // outputs all or nothing.
 package outfile

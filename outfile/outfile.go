@@ -23,12 +23,22 @@ type target struct {
 	path  string      // the path to write: the link target for a symlink
 	info  fs.FileInfo // nil when nothing exists there yet
 	links int         // hard links of an existing regular file
+	// stream is set for a descriptor of this process (/dev/stdout,
+	// /dev/fd/N): written in place through fd, whatever it points at.
+	stream bool
+	fd     int
 }
 
 // resolve follows symbolic links from path and classifies what is there.
 func resolve(path string) (target, error) {
 	p := path
 	for i := 0; ; i++ {
+		if fd, ok := streamFD(p); ok {
+			if err := fdOpen(fd); err != nil {
+				return target{}, fmt.Errorf("%s: descriptor %d is not open: %w", path, fd, err)
+			}
+			return target{path: p, stream: true, fd: fd}, nil
+		}
 		fi, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, err := os.Stat(filepath.Dir(p)); err != nil {
@@ -86,9 +96,10 @@ func kindName(m fs.FileMode) string {
 	return "special file"
 }
 
-// special reports whether t is a device or FIFO (written directly).
+// special reports whether t is a device, FIFO or descriptor (written
+// directly).
 func (t target) special() bool {
-	return t.info != nil && t.info.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0
+	return t.stream || t.info != nil && t.info.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
 // Write writes what write produces to path by the rules of the package
@@ -162,7 +173,13 @@ func (p *Pending) Commit() error {
 	}
 	p.done = true
 	if p.tmp == "" {
-		f, err := os.OpenFile(p.t.path, os.O_WRONLY|os.O_TRUNC, 0)
+		var f *os.File
+		var err error
+		if p.t.stream {
+			f, err = openStream(p.t.fd, p.path)
+		} else {
+			f, err = os.OpenFile(p.t.path, os.O_WRONLY|os.O_TRUNC, 0)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.path, unwrapPath(err))
 		}
@@ -267,6 +284,33 @@ func removeStale(target string) {
 		}
 		os.Remove(filepath.Join(dir, e.Name()))
 	}
+}
+
+// IsInput returns the first of inputs that names the same existing
+// regular file as the output path (after symbolic links), and whether
+// there is one: an output that would replace its own input. Devices,
+// FIFOs and descriptors (/dev/stdout) are never inputs here: writing them
+// replaces nothing. Inputs that do not exist are skipped.
+func IsInput(path string, inputs ...string) (string, bool) {
+	if path == "" {
+		return "", false
+	}
+	if _, ok := streamFD(path); ok {
+		return "", false
+	}
+	out, err := os.Stat(path)
+	if err != nil || !out.Mode().IsRegular() {
+		return "", false
+	}
+	for _, in := range inputs {
+		if in == "" {
+			continue
+		}
+		if st, err := os.Stat(in); err == nil && st.Mode().IsRegular() && os.SameFile(st, out) {
+			return in, true
+		}
+	}
+	return "", false
 }
 
 // Check tests, before any work is done, that each path can be written:

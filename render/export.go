@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 	"gonum.org/v1/plot/vg/vgeps"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
@@ -32,6 +33,10 @@ type ExportOptions struct {
 	// scene (dataset, family, tau, iterations, stress-1, view and level).
 	Caption   string
 	NoCaption bool // omit the caption line entirely
+	// AutoHeight fits the page height to the data at the page width (the
+	// plot box then has no empty band above or below the data); Height is
+	// ignored. Scene figures only (Export); other figures keep Height.
+	AutoHeight bool
 }
 
 // MaxPixels bounds the size of an exported PNG (width x height pixels).
@@ -78,7 +83,12 @@ func Caption(sc *Scene, st Style) string {
 		parts = append(parts, fmt.Sprintf("stress-1 = %.4g", sc.Stress1))
 	}
 	parts = append(parts, st.View.String()+" view, "+LevelText(sc, st))
-	parts = append(parts, ModeText(NewLayout(sc, st), st))
+	if sc.Dim > 2 {
+		parts = append(parts, fmt.Sprintf("2-D projection of a %d-D embedding (shadows of the ellipsoids)", sc.Dim))
+	}
+	if ExportLOD(sc) == LODShapes { // density: lodCaption says what is drawn
+		parts = append(parts, ModeText(NewLayout(sc, st), st))
+	}
 	return strings.Join(parts, "  |  ")
 }
 
@@ -89,11 +99,11 @@ func LevelText(sc *Scene, st Style) string {
 	k := st.level()
 	switch {
 	case sc.isGaussian():
-		return fmt.Sprintf("%g-sigma ellipses", k)
+		return Num(k) + "-sigma ellipses"
 	case sc.Family == "uniform" && k == 1:
 		return "support ellipses"
 	}
-	return fmt.Sprintf("level %g x scale", k)
+	return "level " + Num(k) + " x scale"
 }
 
 // NewCanvas returns a vg canvas for format (png, svg, pdf or eps) of the
@@ -219,6 +229,9 @@ func Export(format string, sc *Scene, st Style, opt ExportOptions) (vg.CanvasWri
 		return nil, err
 	}
 	w, h := opt.size()
+	if opt.AutoHeight {
+		h = FitHeight(sc, st, opt)
+	}
 	bg := st.Background()
 	c, err := NewCanvas(format, w, h, opt.dpi(), bg)
 	if err != nil {
@@ -248,10 +261,28 @@ func textStyle(size vg.Length, c color.Color) text.Style {
 	}
 }
 
+// FitHeight returns the page height at which the figure of sc under st,
+// opt.Width wide, has its plot box fitted to the data with equal units:
+// the height of a tall trial page less the band the plot leaves empty,
+// and at least what the legend needs.
+func FitHeight(sc *Scene, st Style, opt ExportOptions) vg.Length {
+	w, _ := opt.size()
+	h0 := 2 * w
+	slack := drawFigure(draw.NewCanvas(new(recorder.Canvas), w, h0), sc, st, opt, false, true)
+	return max(h0-slack, vg.Inch)
+}
+
 // DrawFigure draws the full figure of sc onto dc: background, plot with
 // equal-unit axes, legend on the right, caption at the bottom. opaque
 // replaces transparent fills by their mix with the background (for EPS).
 func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque bool) {
+	drawFigure(dc, sc, st, opt, opaque, false)
+}
+
+// drawFigure is DrawFigure; it returns the height the plot box left
+// empty (the page could be that much shorter, the legend still fitting),
+// and with dry set only lays out (the caption is drawn, nothing else).
+func drawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque, dry bool) vg.Length {
 	bg, fg := st.Background(), st.Foreground()
 	dc.FillPolygon(bg, []vg.Point{dc.Min, {X: dc.Max.X, Y: dc.Min.Y}, dc.Max, {X: dc.Min.X, Y: dc.Max.Y}})
 	pad := vg.Points(8)
@@ -279,9 +310,9 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 
 	legend := figureLegend(sc, st, lay, fg)
 	lr := legend.Rectangle(dc)
-	if lw := lr.Max.X - lr.Min.X; lw > 0 {
-		legend.Top = true
-		legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-lw, 0, 0, -vg.Points(titleFontSize*2)))
+	lw := lr.Max.X - lr.Min.X
+	full := dc
+	if lw > 0 {
 		dc = draw.Crop(dc, 0, -(lw + vg.Points(8)), 0, 0)
 	}
 
@@ -295,11 +326,30 @@ func DrawFigure(dc draw.Canvas, sc *Scene, st Style, opt ExportOptions, opaque b
 	} else {
 		p.Add(&ellipsePlot{lay: lay, colors: colors, sc: sc, st: st, opaque: opaque})
 	}
-	if st.Labels && sc.Labels != nil {
+	if sc.Labels != nil && (st.Labels || len(sc.Selected)+len(sc.Highlight) > 0) {
+		// Selected and highlighted items are named with labels off too.
 		p.Add(&labelPlot{lay: lay, sc: sc, st: st})
 	}
-	equalAxes(p, dc, lay)
+	before := dc
+	dc = tightAxes(p, dc, lay)
+	// The empty band under the plot box, less what the legend needs.
+	legendH := lr.Max.Y - lr.Min.Y + vg.Points(titleFontSize*2)
+	slack := max(0, min(dc.Min.Y-before.Min.Y, before.Max.Y-before.Min.Y-legendH))
+	if dry {
+		return slack
+	}
+	// A page taller than the data needs (a fixed height): the plot box in
+	// the middle of the band it leaves, not against the title.
+	if band := dc.Min.Y - before.Min.Y; band > 0 {
+		dc = draw.Crop(dc, 0, 0, -band/2, -band/2)
+	}
+	if lw > 0 {
+		// The legend right of the plot box, whose width now hugs the data.
+		legend.Top = true
+		legend.Draw(draw.Crop(full, dc.Max.X-full.Min.X+vg.Points(8), -(full.Max.X - dc.Max.X - vg.Points(8) - lw), 0, -vg.Points(titleFontSize*2)-(full.Max.Y-dc.Max.Y)))
+	}
 	p.Draw(dc)
+	return slack
 }
 
 // wrapCaption splits a caption at its " | " separators into lines no
@@ -342,7 +392,9 @@ func setText(ts *text.Style, size vg.Length, c color.Color) {
 }
 
 func styleAxes(p *plot.Plot, fg, bg color.Color) {
-	p.BackgroundColor = color.Transparent
+	// No plot background (the figure fills its own): a transparent colour
+	// would reach vgsvg as fill:#-8000... (0/0 in its un-premultiplying).
+	p.BackgroundColor = nil
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Padding = vg.Points(2)
 		ax.Color = fg
@@ -353,9 +405,12 @@ func styleAxes(p *plot.Plot, fg, bg color.Color) {
 	}
 }
 
-// equalAxes sets the axis ranges to the layout's bounds (5% margin),
-// widened so that one world unit has the same length on both axes.
-func equalAxes(p *plot.Plot, dc draw.Canvas, lay *Layout) {
+// tightAxes sets the axis ranges to the layout's bounds (5% margin) and
+// returns the part of dc whose data area has the data's aspect ratio, so
+// that one world unit has the same length on both axes and the plot box
+// holds no empty band: the box is narrowed (centred) or lowered (kept at
+// the top, under the title) rather than the axes widened.
+func tightAxes(p *plot.Plot, dc draw.Canvas, lay *Layout) draw.Canvas {
 	x0, x1, y0, y1 := lay.MinX, lay.MaxX, lay.MinY, lay.MaxY
 	mx, my := 0.05*(x1-x0), 0.05*(y1-y0)
 	if !(mx > 0) {
@@ -366,6 +421,29 @@ func equalAxes(p *plot.Plot, dc draw.Canvas, lay *Layout) {
 	}
 	x0, x1, y0, y1 = x0-mx, x1+mx, y0-my, y1+my
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
+	for it := 0; it < 3; it++ {
+		da := p.DataCanvas(dc)
+		dw, dh := float64(da.Max.X-da.Min.X), float64(da.Max.Y-da.Min.Y)
+		if dw <= 0 || dh <= 0 {
+			return dc
+		}
+		u := math.Max((x1-x0)/dw, (y1-y0)/dh) // world units per point
+		ex, ey := vg.Length(dw-(x1-x0)/u), vg.Length(dh-(y1-y0)/u)
+		if ex < 0.5 && ey < 0.5 {
+			break
+		}
+		dc = draw.Crop(dc, ex/2, -ex/2, ey, 0)
+	}
+	return dc
+}
+
+// equalAxes sets the axis ranges to the layout's bounds (5% margin),
+// widened so that one world unit has the same length on both axes over
+// all of dc: for figures tiled side by side (SaveFigures), whose boxes
+// keep one height.
+func equalAxes(p *plot.Plot, dc draw.Canvas, lay *Layout) {
+	tightAxes(p, dc, lay)
+	x0, x1, y0, y1 := p.X.Min, p.X.Max, p.Y.Min, p.Y.Max
 	for it := 0; it < 3; it++ {
 		da := p.DataCanvas(dc)
 		dw, dh := float64(da.Max.X-da.Min.X), float64(da.Max.Y-da.Min.Y)
@@ -504,19 +582,26 @@ func (ep *ellipsePlot) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		dot(b, vg.Points(2.2), col)
 	}
-	ring := func(idx []int, w vg.Length, col color.Color) {
+	ring := func(idx []int, w vg.Length, col color.Color, full bool) {
 		for _, i := range idx {
 			s := ep.lay.Shapes[i]
 			if s.Kind != KindEllipse {
 				continue
 			}
-			s.M = s.Full
+			if full || ep.lay.Glyph == 1 {
+				s.M = s.Full
+			} else {
+				// At the glyph size, ringMargin points wider (one scale).
+				r := ringMargin / ppu
+				s.M.A, s.M.C = s.M.A+r*r, s.M.C+r*r
+			}
 			pts := outline(&s)
 			c.StrokeLines(draw.LineStyle{Color: col, Width: w}, c.ClipLinesXY(append(pts[:len(pts):len(pts)], pts[0]))...)
 		}
 	}
-	ring(ep.sc.Selected, vg.Points(1), ep.st.Foreground())
-	ring(ep.sc.Highlight, vg.Points(1.6), color.NRGBA{0xD5, 0x5E, 0x00, 0xff})
+	ring(ep.sc.Selected, vg.Points(1), ep.st.Foreground(), false)
+	ring(ep.sc.Highlight, vg.Points(1.6), HighlightColor, false)
+	ring(ep.sc.Hovered, vg.Points(1.6), HighlightColor, true)
 }
 
 // labelPlot draws labels beside the means with greedy collision avoidance.
@@ -532,13 +617,17 @@ func (lp *labelPlot) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	ts := textStyle(labelFontSize, lp.st.Foreground())
 	ts.XAlign, ts.YAlign = draw.XLeft, draw.YBottom
-	order := labelOrder(lp.sc, len(lp.lay.Shapes), maxLiveLabels)
+	limit := maxLiveLabels
+	if !lp.st.Labels {
+		limit = 0 // labels off: only the selected and highlighted items
+	}
+	order := labelOrder(lp.sc, len(lp.lay.Shapes), limit)
 	reqs := make([]LabelRequest, len(order))
 	for k, i := range order {
 		s := lp.lay.Shapes[i]
 		txt := lp.sc.Labels[i]
 		// Work with y pointing down (negated vg y) as PlaceLabels expects.
-		reqs[k] = LabelRequest{X: float64(trX(s.X)), Y: -float64(trY(s.Y)), W: float64(ts.Width(txt)), H: float64(ts.Height(txt))}
+		reqs[k] = LabelRequest{X: float64(trX(s.X)), Y: -float64(trY(s.Y)), W: float64(ts.Width(txt)), H: float64(ts.Height(txt)), Must: lp.sc.isSelected(i)}
 		if lp.below {
 			reqs[k].Y = -float64(trY(s.Y - math.Sqrt(math.Max(s.M.C, 0))))
 			reqs[k].First = 3
@@ -593,14 +682,23 @@ func figureLegend(sc *Scene, st Style, lay *Layout, fg color.Color) plot.Legend 
 	l.ThumbnailWidth = vg.Points(16)
 	alpha := uint8(math.Round(255 * math.Max(lay.FillAlpha, 0.35)))
 	tint := func(c color.NRGBA) color.Color { return color.NRGBA{c.R, c.G, c.B, alpha} }
-	for _, it := range LegendItems(sc, st, lay) {
+	for _, it := range LODLegend(LegendItems(sc, st, lay), ExportLOD(sc), true) {
 		switch it.Kind {
 		case LegendSwatch:
 			l.Add(it.Text, swatch{tint(it.Color), shade(it.Color, 0.35, st.Dark)})
 		case LegendBar:
 			for _, t := range []float64{1, 0.5, 0} {
 				col := Viridis(t)
-				l.Add(fmt.Sprintf("stress %.3g", it.Lo+t*(it.Hi-it.Lo)), swatch{tint(col), shade(col, 0.35, st.Dark)})
+				v := Num(it.Lo + t*(it.Hi-it.Lo))
+				switch {
+				case strings.HasSuffix(it.Text, "(%)"):
+					v += "% of stress"
+				case it.Text == "per-item stress":
+					v = "stress " + v
+				default:
+					v = it.Text + " " + v // a column's name and value
+				}
+				l.Add(v, swatch{tint(col), shade(col, 0.35, st.Dark)})
 			}
 		default:
 			l.Add(it.Text, swatch{nil, fg})

@@ -117,7 +117,7 @@ func GeodesicScene(e GeodesicEnds, times []float64) (*Scene, error) {
 		}
 		sc.Means[2*i], sc.Means[2*i+1] = m[0], m[1]
 		copy(sc.Scales[4*i:], []float64{s[0], s[1], s[d], s[d+1]})
-		sc.Labels = append(sc.Labels, fmt.Sprintf("t=%g", t))
+		sc.Labels = append(sc.Labels, "t="+Num(t))
 	}
 	return sc, nil
 }
@@ -195,7 +195,7 @@ func MetricDerivativePlot(e GeodesicEnds, refs []float64, tmin, tmax float64, da
 		l.Color = OkabeIto[(k+4)%len(OkabeIto)]
 		l.Width = vg.Points(1.3)
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("r = %g", r), l)
+		p.Legend.Add("r = "+Num(r), l)
 	}
 	p.Y.Max = math.Max(p.Y.Max, 1.03)
 	p.Y.Min = math.Max(0, p.Y.Min-0.03)

@@ -164,7 +164,7 @@ func TestGoldenExport(t *testing.T) {
 // the glyph export with its caption.
 func TestGoldenReadable(t *testing.T) {
 	heavy := heavyScene()
-	heavy.Highlight = []int{7}
+	heavy.Hovered = []int{7}
 	var err error
 	if heavy.Barycenters, err = ClassBarycenters(heavy); err != nil {
 		t.Fatal(err)

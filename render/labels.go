@@ -28,6 +28,10 @@ type LabelRequest struct {
 	// First is the candidate position tried first (0 right, 1 left,
 	// 2 above, 3 below, 4-7 diagonals); the others follow in order.
 	First int
+	// Must places the label even where every candidate overlaps
+	// something (at the first candidate inside bounds): selected items
+	// (a geodesic's endpoints and its time t) are always named.
+	Must bool
 }
 
 // PlaceLabels places labels greedily in the given order: for each, the
@@ -85,6 +89,17 @@ func PlaceLabels(reqs []LabelRequest, gap float64, bounds Box, obstacles []Box) 
 				pos[i], placed[i] = c, true
 				cellsOf(b, func(k [2]int) { grid[k] = append(grid[k], b) })
 				break
+			}
+		}
+		for j := range cands {
+			if placed[i] || !r.Must {
+				break
+			}
+			c := cands[(j+r.First)%len(cands)]
+			b := Box{c[0], c[1], c[0] + r.W, c[1] + r.H}
+			if b.X0 >= bounds.X0-1e-9 && b.Y0 >= bounds.Y0-1e-9 && b.X1 <= bounds.X1+1e-9 && b.Y1 <= bounds.Y1+1e-9 {
+				pos[i], placed[i] = c, true
+				cellsOf(b, func(k [2]int) { grid[k] = append(grid[k], b) })
 			}
 		}
 	}
@@ -175,7 +190,11 @@ func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Vi
 	asc, h := fm.Ascent.Round(), fm.Height.Round()
 	r := dst.Rect
 	lb.idx = lb.idx[:0]
-	for _, i := range labelOrder(sc, len(lay.Shapes), len(lay.Shapes)) {
+	limit := len(lay.Shapes)
+	if !st.Labels {
+		limit = 0 // labels off: only the selected and highlighted items
+	}
+	for _, i := range labelOrder(sc, len(lay.Shapes), limit) {
 		// Only labels whose mean is in view, at most maxLiveLabels of them.
 		x, y := vp.ToPixel(lay.Shapes[i].X, lay.Shapes[i].Y)
 		if x >= float64(r.Min.X) && x < float64(r.Max.X) && y >= float64(r.Min.Y) && y < float64(r.Max.Y) {
@@ -190,7 +209,7 @@ func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Vi
 		s := lay.Shapes[i]
 		x, y := vp.ToPixel(s.X, s.Y)
 		m := lb.mask(face, sc.Labels[i], asc, h)
-		lb.reqs = append(lb.reqs, LabelRequest{X: x, Y: y, W: float64(m.w), H: float64(h)})
+		lb.reqs = append(lb.reqs, LabelRequest{X: x, Y: y, W: float64(m.w), H: float64(h), Must: sc.isSelected(i)})
 	}
 	lb.obst = lb.obst[:0]
 	for _, i := range lb.idx {
@@ -218,7 +237,7 @@ func (lb *labeler) draw(dst *image.RGBA, lay *Layout, sc *Scene, st Style, vp Vi
 func labelOrder(sc *Scene, n, limit int) []int {
 	var order []int
 	seen := make(map[int]bool)
-	for _, list := range [][]int{sc.Selected, sc.Highlight} {
+	for _, list := range [][]int{sc.Selected, sc.Highlight, sc.Hovered} {
 		for _, i := range list {
 			if !seen[i] {
 				seen[i] = true
@@ -270,4 +289,14 @@ func (lb *labeler) scaleBar(dst *image.RGBA, st Style, vp Viewport) {
 	bg := st.Background()
 	draw.DrawMask(dst, rect, image.NewUniform(color.NRGBA{bg.R, bg.G, bg.B, 0xb0}), image.Point{}, m.halo, image.Point{}, draw.Over)
 	draw.DrawMask(dst, rect, image.NewUniform(fg), image.Point{}, m.ink, image.Point{}, draw.Over)
+}
+
+// isSelected reports whether item i is in sc.Selected.
+func (sc *Scene) isSelected(i int) bool {
+	for _, j := range sc.Selected {
+		if j == i {
+			return true
+		}
+	}
+	return false
 }

@@ -52,10 +52,12 @@ type Layout struct {
 	// Style.AdaptiveAlpha 4 x FillAlpha when that is less (at least 0.2),
 	// so that thousands of outlines do not become one mass of ink.
 	OutlineAlpha float64
-	// Bary are the scene's barycenters on the plane (full size).
+	// Bary are the scene's barycenters on the plane, at the glyph factor
+	// like the items (Full: their full size).
 	Bary []Shape
 
 	area []float64 // sort keys of the draw order (reused)
+	ref  *refCache // readability of the last Scene.GlyphFrom
 }
 
 // rankTol: an eigenvalue below rankTol times the largest one of the scene
@@ -135,6 +137,11 @@ func (lay *Layout) Fill(sc *Scene, st Style) {
 	}
 	lay.applyReadability(sc, st)
 	lay.Bary = baryShapes(sc, st, proj, lay.PrecisionScale)
+	if f2 := lay.Glyph * lay.Glyph; f2 != 1 {
+		for i := range lay.Bary {
+			lay.Bary[i].M = lay.Bary[i].M.Scale(f2) // one scale with the items
+		}
+	}
 	lay.MinX, lay.MinY = math.Inf(1), math.Inf(1)
 	lay.MaxX, lay.MaxY = math.Inf(-1), math.Inf(-1)
 	grow := func(s *Shape) {

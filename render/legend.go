@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"strings"
 )
 
 // LegendKind says how one legend entry is drawn.
@@ -33,8 +34,9 @@ const maxLegendClasses = 12
 // layout: class -> colour (ColorClass; omitted when every one of more
 // than 12 items is its own class), the stress colour bar
 // (ColorStress), what the outline means (LevelText, "precision of ..." in
-// that view), the glyph factor when ellipses are shrunk, and a line for
-// barycenters when the scene has any.
+// that view), the glyph factor when ellipses are shrunk (and that the
+// hovered item's ring is at full size), and a line for barycenters when
+// the scene has any.
 func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 	var items []LegendItem
 	n := sc.Len()
@@ -50,8 +52,22 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 			items = append(items, LegendItem{Kind: LegendSwatch, Color: OkabeIto[k%len(OkabeIto)], Text: name})
 		}
 	case st.ColorBy == ColorStress && len(sc.PerPoint) == n && n > 0:
+		// In the tooltip's quantity: each item's share of the total, in %.
 		lo, hi := stressRange(sc.PerPoint)
-		items = append(items, LegendItem{Kind: LegendBar, Text: "per-item stress", Lo: lo, Hi: hi})
+		text := "share of stress (%)"
+		if sum := stressSum(sc.PerPoint); sum > 0 {
+			lo, hi = 100*lo/sum, 100*hi/sum
+		} else {
+			text = "per-item stress"
+		}
+		items = append(items, LegendItem{Kind: LegendBar, Text: text, Lo: lo, Hi: hi})
+	case st.ColorBy == ColorValue && len(sc.Values) == n && n > 0:
+		lo, hi := valueRange(sc.Values)
+		name := sc.ValueName
+		if name == "" {
+			name = "value"
+		}
+		items = append(items, LegendItem{Kind: LegendBar, Text: name, Lo: lo, Hi: hi})
 	}
 	lt := LevelText(sc, st)
 	if st.View == Precision {
@@ -60,11 +76,41 @@ func LegendItems(sc *Scene, st Style, lay *Layout) []LegendItem {
 	items = append(items, LegendItem{Kind: LegendText, Text: "outline: " + lt})
 	if g := GlyphText(lay); g != "" {
 		items = append(items, LegendItem{Kind: LegendText, Text: g})
+		if len(sc.Hovered) > 0 {
+			// The one exception to the glyph factor, said where it is read.
+			items = append(items, LegendItem{Kind: LegendText, Text: "orange ring: hovered item at full size"})
+		}
 	}
 	if len(sc.Barycenters) > 0 {
 		items = append(items, LegendItem{Kind: LegendText, Text: "bold: barycenters"})
 	}
 	return items
+}
+
+// LODLegend returns items (LegendItems) for a picture drawn at level of
+// detail lod: at LODDensity and LODGlyphs no ellipse is drawn, so the
+// lines about outlines and the glyph factor give way to one saying what
+// is drawn (density of the means, or a dot per mean) and how to get the
+// ellipses back (zoom in; an export above ExportShapeMax items has none).
+func LODLegend(items []LegendItem, lod LOD, export bool) []LegendItem {
+	if lod == LODShapes {
+		return items
+	}
+	out := make([]LegendItem, 0, len(items))
+	for _, it := range items {
+		if it.Kind == LegendText && (strings.HasPrefix(it.Text, "outline: ") || strings.HasPrefix(it.Text, "ellipses at ")) {
+			continue
+		}
+		out = append(out, it)
+	}
+	text := "drawn as density of the means (zoom in for ellipses)"
+	switch {
+	case lod == LODGlyphs:
+		text = "drawn as a dot per mean (zoom in for ellipses)"
+	case export:
+		text = fmt.Sprintf("drawn as density of the means (no ellipses above %d items)", ExportShapeMax)
+	}
+	return append(out, LegendItem{Kind: LegendText, Text: text})
 }
 
 // Live legend geometry (pixels).
@@ -95,8 +141,8 @@ func (lb *labeler) legend(dst *image.RGBA, items []LegendItem) {
 		case LegendSwatch:
 			w = max(w, legendSwatch+5+m.w)
 		case LegendBar:
-			lo = lb.mask(face, fmt.Sprintf("%.3g", it.Lo), asc, h)
-			hi = lb.mask(face, fmt.Sprintf("%.3g", it.Hi), asc, h)
+			lo = lb.mask(face, Num(it.Lo), asc, h)
+			hi = lb.mask(face, Num(it.Hi), asc, h)
 			w = max(w, m.w, lo.w+legendBarW+hi.w+8)
 		default:
 			w = max(w, m.w)
@@ -132,13 +178,13 @@ func (lb *labeler) legend(dst *image.RGBA, items []LegendItem) {
 		case LegendBar:
 			text(it.Text, x, y)
 			y += lineH
-			text(fmt.Sprintf("%.3g", it.Lo), x, y)
+			text(Num(it.Lo), x, y)
 			bx := x + lo.w + 4
 			for k := 0; k < legendBarW; k++ {
 				c := Viridis(float64(k) / float64(legendBarW-1))
 				draw.Draw(dst, image.Rect(bx+k, y+2, bx+k+1, y+h-1), image.NewUniform(c), image.Point{}, draw.Over)
 			}
-			text(fmt.Sprintf("%.3g", it.Hi), bx+legendBarW+4, y)
+			text(Num(it.Hi), bx+legendBarW+4, y)
 		default:
 			text(it.Text, x, y)
 		}

@@ -69,7 +69,7 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 		l.els = buildEllipses(l.els[:0], &l.lay, sc, st, vp, l.colors, dst.Rect)
 		rasterize(dst, bg8, l.els, &l.bins)
 	}
-	if st.Labels && sc.Labels != nil {
+	if sc.Labels != nil && (st.Labels || len(sc.Selected)+len(sc.Highlight) > 0) {
 		l.labels.draw(dst, &l.lay, sc, st, vp)
 	}
 	if st.ScaleBar {
@@ -77,7 +77,7 @@ func (l *Live) Draw(dst *image.RGBA, sc *Scene, st Style, vp Viewport) {
 	}
 	if st.Legend {
 		l.labels.fg, l.labels.bg, l.labels.dark = st.Foreground(), st.Background(), st.Dark
-		l.labels.legend(dst, LegendItems(sc, st, &l.lay))
+		l.labels.legend(dst, LODLegend(LegendItems(sc, st, &l.lay), l.lod, false))
 	}
 }
 
@@ -257,12 +257,17 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			els = append(els, e)
 		}
 	}
-	// Emphasis rings on top of everything, at full size.
-	ring := func(idx []int, w float64, c color.NRGBA) {
+	// Emphasis rings on top of everything: at the glyph size, a little
+	// wider so that they surround the glyph (full: at full size).
+	ring := func(idx []int, w float64, c color.NRGBA, full bool) {
 		for _, i := range idx {
 			s := &lay.Shapes[i]
 			cx, cy := vp.ToPixel(s.X, s.Y)
 			m := pixelMatrix(s.Full, vp)
+			if !full && lay.Glyph != 1 {
+				m = pixelMatrix(s.M, vp)
+				m.A, m.C = m.A+ringMargin*ringMargin, m.C+ringMargin*ringMargin
+			}
 			if s.Kind == KindPoint {
 				r := pointRadius + 1.5
 				m = Sym2{r * r, 0, r * r}
@@ -276,7 +281,16 @@ func buildEllipses(els []pixEllipse, lay *Layout, sc *Scene, st Style, vp Viewpo
 			}
 		}
 	}
-	ring(sc.Selected, 1.6, fg)
-	ring(sc.Highlight, 2.6, color.NRGBA{0xD5, 0x5E, 0x00, 0xff})
+	ring(sc.Selected, 1.6, fg, false)
+	ring(sc.Highlight, 2.6, HighlightColor, false)
+	ring(sc.Hovered, 2.6, HighlightColor, true)
 	return els
 }
+
+// ringMargin is how much wider than its glyph an emphasis ring is, in
+// pixels (live) or points (exports), when the items are shrunk.
+const ringMargin = 3
+
+// HighlightColor is the colour of the neighbour and hover rings
+// (Okabe-Ito vermillion).
+var HighlightColor = color.NRGBA{0xD5, 0x5E, 0x00, 0xff}

@@ -79,7 +79,31 @@ func stressRange(v []float64) (lo, hi float64) {
 	if lo > hi {
 		return 0, 1
 	}
+	// Near-equal values (3.75e14..3.76e14) are not stretched over the
+	// whole palette: the range spans at least minStressSpan of its centre,
+	// so they all come out near its middle colour.
+	c := 0.5 * (lo + hi)
+	if w := minStressSpan * math.Abs(c); hi-lo < w {
+		lo, hi = c-0.5*w, c+0.5*w
+	}
 	return lo, hi
+}
+
+// minStressSpan is the smallest range of the stress colour scale relative
+// to its centre: values that differ by less than 10% are drawn in nearly
+// one colour rather than from one end of the palette to the other.
+const minStressSpan = 0.1
+
+// stressSum is the sum of the finite per-item stresses (the total the
+// tooltip's and legend's shares are of).
+func stressSum(v []float64) float64 {
+	sum := 0.0
+	for _, x := range v {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			sum += x
+		}
+	}
+	return sum
 }
 
 // singleColor is the fill of ColorNone.
@@ -95,22 +119,45 @@ func itemColors(sc *Scene, st Style, n int) []color.NRGBA {
 			out[i] = OkabeIto[idx[i]%len(OkabeIto)]
 		}
 	case st.ColorBy == ColorStress && len(sc.PerPoint) == n:
-		lo, hi := stressRange(sc.PerPoint)
-		span := hi - lo
-		for i, v := range sc.PerPoint {
-			t := 0.5
-			if span > 0 {
-				t = (v - lo) / span
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t = math.NaN()
-			}
-			out[i] = Viridis(t)
-		}
+		rampColors(out, sc.PerPoint, stressRange)
+	case st.ColorBy == ColorValue && len(sc.Values) == n:
+		rampColors(out, sc.Values, valueRange)
 	default:
 		for i := range out {
 			out[i] = singleColor
 		}
 	}
 	return out
+}
+
+// valueRange is the finite range of a numeric column (0, 1 when there is
+// none); a constant column gets the palette's middle colour.
+func valueRange(v []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range v {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	if lo > hi {
+		return 0, 1
+	}
+	return lo, hi
+}
+
+// rampColors sets out[i] to the viridis colour of v[i] on the range
+// rng(v) gives (grey for NaN and infinities: overlays).
+func rampColors(out []color.NRGBA, v []float64, rng func([]float64) (float64, float64)) {
+	lo, hi := rng(v)
+	span := hi - lo
+	for i, x := range v {
+		t := 0.5
+		if span > 0 {
+			t = (x - lo) / span
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			t = math.NaN()
+		}
+		out[i] = Viridis(t)
+	}
 }

@@ -2,10 +2,12 @@ package render
 
 import (
 	"fmt"
+	"image"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Figure is a gonum/plot plot with the one thing plot.Plot cannot hold:
@@ -46,4 +48,22 @@ func SaveFigures(path string, opt ExportOptions, figs ...*Figure) error {
 		}
 	}
 	return WriteFileAtomic(path, c)
+}
+
+// FiguresImage draws the figures side by side (as SaveFigures lays them
+// out) into a w x h pixel image at dpi, for showing in a window.
+func FiguresImage(w, h, dpi int, figs ...*Figure) image.Image {
+	pt := func(px int) vg.Length { return vg.Length(px) * vg.Inch / vg.Length(dpi) }
+	c := vgimg.NewWith(vgimg.UseWH(pt(w), pt(h)), vgimg.UseDPI(dpi))
+	dc := draw.New(c)
+	if len(figs) == 1 {
+		figs[0].Draw(dc)
+	} else if len(figs) > 1 {
+		pad := vg.Points(8)
+		tiles := draw.Tiles{Rows: 1, Cols: len(figs), PadX: 2 * pad, PadTop: pad, PadBottom: pad, PadLeft: pad, PadRight: pad}
+		for i, f := range figs {
+			f.Draw(tiles.At(dc, i, 0))
+		}
+	}
+	return c.Image()
 }

@@ -156,6 +156,17 @@ func (lay *Layout) applyReadability(sc *Scene, st Style) {
 	x0, x1, y0, y1 := lay.bounds()
 	lay.Overlap = 0 // not measured unless a choice depends on it
 	needDepth := st.AdaptiveAlpha || st.Glyph == GlyphAuto || st.Glyph == GlyphOn && !(st.GlyphFactor > 0 && st.GlyphFactor <= 1)
+	if ref := sc.GlyphFrom; ref != nil && ref != sc && ref.Dim == sc.Dim && ref.Validate() == nil {
+		// The factor and opacity of the reference (the data alone, or a
+		// fixed state): overlays and Play do not change them.
+		g, ov, drawn := lay.refReadability(ref, st)
+		lay.Overlap, lay.Glyph, lay.DrawnOverlap = ov, g, drawn
+		if lay.Glyph != 1 {
+			lay.shrink(sc)
+		}
+		lay.finishReadability(sc, st)
+		return
+	}
 	if needDepth {
 		lay.Overlap = OverlapDepth(lay.Shapes, 1, x0, y0, x1, y1)
 	}
@@ -188,14 +199,59 @@ func (lay *Layout) applyReadability(sc *Scene, st Style) {
 	}
 	lay.DrawnOverlap = lay.Overlap
 	if lay.Glyph != 1 {
-		f2 := lay.Glyph * lay.Glyph
-		for i := range lay.Shapes {
-			lay.Shapes[i].M = lay.Shapes[i].M.Scale(f2)
-		}
+		lay.shrink(sc)
 		if needDepth {
 			lay.DrawnOverlap = OverlapDepth(lay.Shapes, 1, x0, y0, x1, y1)
 		}
 	}
+	lay.finishReadability(sc, st)
+}
+
+// shrink applies the glyph factor to every shape but the last
+// sc.Unscaled.
+func (lay *Layout) shrink(sc *Scene) {
+	f2 := lay.Glyph * lay.Glyph
+	n := len(lay.Shapes) - min(max(sc.Unscaled, 0), len(lay.Shapes))
+	for i := range lay.Shapes[:n] {
+		lay.Shapes[i].M = lay.Shapes[i].M.Scale(f2)
+	}
+}
+
+// refReadability returns the glyph factor and overlap depths of ref
+// under st, computed once per reference scene and style (a Live layout
+// reuses them frame after frame during a Play).
+func (lay *Layout) refReadability(ref *Scene, st Style) (glyph, overlap, drawn float64) {
+	key := refKey{n: ref.Len(), dim: ref.Dim, tau: ref.Tau, st: st}
+	if len(ref.Means) > 0 && len(ref.Scales) > 0 {
+		key.means, key.scales = &ref.Means[0], &ref.Scales[0]
+	}
+	if lay.ref != nil && lay.ref.key == key {
+		return lay.ref.glyph, lay.ref.overlap, lay.ref.drawn
+	}
+	rl := NewLayout(&Scene{Dim: ref.Dim, Means: ref.Means, Scales: ref.Scales, Tau: ref.Tau, Family: ref.Family}, st)
+	lay.ref = &refCache{key: key, glyph: rl.Glyph, overlap: rl.Overlap, drawn: rl.DrawnOverlap}
+	return rl.Glyph, rl.Overlap, rl.DrawnOverlap
+}
+
+// refKey identifies a Scene.GlyphFrom's content by its arrays (a new
+// Scene value over the same snapshot arrays, as every frame builds, is the
+// same reference) and the style.
+type refKey struct {
+	means, scales *float64
+	n, dim        int
+	tau           float64
+	st            Style
+}
+
+// refCache is the readability of a Scene.GlyphFrom under a style.
+type refCache struct {
+	key                   refKey
+	glyph, overlap, drawn float64
+}
+
+// finishReadability sets the fill and outline opacity from the drawn
+// overlap and orders the shapes.
+func (lay *Layout) finishReadability(sc *Scene, st Style) {
 	lay.FillAlpha = st.fillAlpha()
 	if st.AdaptiveAlpha {
 		lay.FillAlpha = AdaptiveFillAlpha(lay.DrawnOverlap, lay.FillAlpha)
@@ -278,7 +334,7 @@ func GlyphText(lay *Layout) string {
 	if lay == nil || lay.Glyph == 1 || lay.Glyph == 0 {
 		return ""
 	}
-	return fmt.Sprintf("ellipses at %gx", lay.Glyph)
+	return "ellipses at " + Num(lay.Glyph) + "x"
 }
 
 // ModeText says how the fills are drawn, for captions: the glyph factor,
@@ -320,8 +376,8 @@ type SceneBarycenter struct {
 	Label       string // drawn beside it when labels are on; may be empty
 }
 
-// baryShapes projects the scene's barycenters like the items (full size,
-// whatever the glyph factor).
+// baryShapes projects the scene's barycenters like the items, at full
+// size (Fill then applies the glyph factor).
 func baryShapes(sc *Scene, st Style, proj *Projection, prec float64) []Shape {
 	d := sc.Dim
 	k2 := st.level() * st.level()

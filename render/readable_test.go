@@ -278,7 +278,7 @@ func TestGlyphShrinkAndFullSizeHover(t *testing.T) {
 	}
 	// Hover item 7: its full-size boundary point along the first axis is
 	// drawn in the highlight colour.
-	sc.Highlight = []int{7}
+	sc.Hovered = []int{7}
 	img := image.NewRGBA(image.Rect(0, 0, 400, 400))
 	var vp Viewport
 	vp.FitTo(sc, Style{}, 400, 400) // full-size bounds, so the ring is in view
@@ -345,8 +345,8 @@ func TestLegendItems(t *testing.T) {
 	}
 	st.ColorBy = ColorStress
 	items = LegendItems(sc, st, NewLayout(sc, st))
-	lo, hi := 0.01, 0.12 // PerPoint = 0.01 (1 + 7i mod 12)
-	if items[0].Kind != LegendBar || !(math.Abs(items[0].Lo-lo) <= 1e-15) || !(math.Abs(items[0].Hi-hi) <= 1e-15) {
+	lo, hi := 100*0.01/0.78, 100*0.12/0.78 // PerPoint = 0.01 (1 + 7i mod 12), in % of its sum 0.78
+	if items[0].Kind != LegendBar || !(math.Abs(items[0].Lo-lo) <= 1e-12) || !(math.Abs(items[0].Hi-hi) <= 1e-12) {
 		t.Errorf("stress bar %+v, want %g..%g", items[0], lo, hi)
 	}
 	// Every item its own class (more than 12): no class list.

@@ -22,11 +22,35 @@ type Scene struct {
 	Labels   []string  // n labels, or nil
 	Classes  []string  // n class names for ColorClass, or nil
 	PerPoint []float64 // n per-point stress values for ColorStress, or nil
+	// Values are n values of a numeric column (a feature of the data) for
+	// ColorValue, NaN for overlays, or nil; ValueName names the column
+	// (the legend's title).
+	Values    []float64
+	ValueName string
 
 	Selected []int // indices drawn emphasised, always labelled
-	// Highlight are indices drawn with a strong outline (e.g. hover); in
-	// glyph mode the outline is the item's full-size ellipse.
+	// Highlight are indices drawn with a strong outline (e.g. an item's
+	// neighbours); like Selected, the ring is at the glyph size (one
+	// scale on the canvas), a little wider than the glyph so that the
+	// item itself is marked.
 	Highlight []int
+	// Hovered are indices drawn with a strong outline at their full size
+	// whatever the glyph factor (the item under the pointer, whose
+	// tooltip describes that ellipse).
+	Hovered []int
+
+	// GlyphFrom, when not nil, is the scene whose overlap chooses the glyph
+	// factor and fill opacity (GlyphAuto, automatic GlyphOn, adaptive
+	// alpha): the data without the overlays appended to this scene (a
+	// geodesic's measure and trail, the point-MDS markers), or a fixed
+	// state for a whole Play, so that the factor does not change as the
+	// overlay moves. It must have the same dimension; its own GlyphFrom
+	// is ignored.
+	GlyphFrom *Scene
+	// Unscaled is the number of last items drawn at their own size
+	// whatever the glyph factor: lines joining two positions (the
+	// point-MDS connectors), which shrunk would become slivers.
+	Unscaled int
 
 	// Barycenters are summaries drawn as bold ellipses over everything
 	// (e.g. per-class Wasserstein barycenters); may be nil.
@@ -48,6 +72,9 @@ func NewScene(emb *engine.Embedding) *Scene {
 		Tau:    emb.Family.Tau,
 		Family: emb.Family.Name,
 		Labels: emb.Labels,
+		// The file's classes, when it has them: they colour the figure
+		// under ColorClass (render --color-by class).
+		Classes: emb.Classes,
 	}
 }
 
@@ -82,6 +109,9 @@ func (sc *Scene) Validate() error {
 	if sc.PerPoint != nil && len(sc.PerPoint) != n {
 		return fmt.Errorf("render: %d per-point values for %d measures", len(sc.PerPoint), n)
 	}
+	if sc.Values != nil && len(sc.Values) != n {
+		return fmt.Errorf("render: %d column values for %d measures", len(sc.Values), n)
+	}
 	for i, v := range sc.Means {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("render: mean %d coordinate %d is %v", i/d, i%d, v)
@@ -100,7 +130,7 @@ func (sc *Scene) Validate() error {
 			return fmt.Errorf("render: barycenter %d: want %d finite mean and %d finite scale values, got %d and %d", k, d, d*d, len(b.Mean), len(b.Scale))
 		}
 	}
-	for _, list := range [][]int{sc.Selected, sc.Highlight} {
+	for _, list := range [][]int{sc.Selected, sc.Highlight, sc.Hovered} {
 		for _, i := range list {
 			if i < 0 || i >= n {
 				return fmt.Errorf("render: selected index %d out of range [0, %d)", i, n)

@@ -31,6 +31,7 @@ const (
 	ColorNone   ColorMode = iota // one colour for every ellipse
 	ColorClass                   // Scene.Classes through a colour-blind-safe palette
 	ColorStress                  // Scene.PerPoint through viridis
+	ColorValue                   // Scene.Values (a numeric column, Scene.ValueName) through viridis
 )
 
 // Style holds the drawing choices that do not depend on the data.

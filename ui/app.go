@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -100,12 +101,32 @@ func Run(args []string, stderr io.Writer) int {
 // all.
 type App struct {
 	figure figureWhat // what the figure export being asked for draws
-	fa     fyne.App
-	win    fyne.Window
-	flags  Flags
-	logw   io.Writer
-	do     func(func()) // runs a function on the UI goroutine (fyne.Do)
-	shut   atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
+	// jitteredDone is set by a Jitter after a finished run, at snapshot
+	// iteration jitterIter: the status says "jittered", not "done".
+	jitteredDone bool
+	jitterIter   int
+	run          runMark // the current run's start (logDone)
+	// relOnEmbedding: the Relations tab describes the loaded embedding
+	// (tabsFollow gives it the fit's dataset back on leaving it).
+	relOnEmbedding bool
+	// orientFor is the dataset the picture's orientation was set on
+	// (datasetOpened drops it for another).
+	orientFor string
+	// picture is the remembered picture (RememberPicture): each item's
+	// drawn position by label.
+	picture map[string][2]float64
+	// colorCol is the numeric column the picture is coloured by (style;
+	// nil: none), read by the frame goroutine.
+	colorCol atomic.Pointer[string]
+	// classCol is the text column the picture is coloured by, labelCol the
+	// one its labels are drawn from (nil: the class, the labels).
+	classCol, labelCol atomic.Pointer[string]
+	fa                 fyne.App
+	win                fyne.Window
+	flags              Flags
+	logw               io.Writer
+	do                 func(func()) // runs a function on the UI goroutine (fyne.Do)
+	shut               atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
 
 	set  fit.Settings // the settings in use (UI goroutine only)
 	sess *fit.Session
@@ -224,10 +245,16 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 
 	a.sess.OnSnapshot = a.loop.Wake
 	a.sess.OnState = func(st fit.RunState) {
+		at, snap := time.Now(), a.sess.Snapshot()
 		a.do(func() {
 			a.refreshControls()
-			if st == fit.StateDone {
-				a.logDone()
+			switch st {
+			case fit.StateRunning, fit.StateStepping:
+				a.runBegan(at, snap)
+			case fit.StatePaused, fit.StateEmpty, fit.StateFailed:
+				a.run.on = false
+			case fit.StateDone:
+				a.logDone(at)
 			}
 		})
 	}
@@ -330,6 +357,16 @@ func (a *App) style() render.Style {
 	ds := a.sess.Dataset()
 	a.styledFor.Store(ds) // every caller hands the style to the loop at once
 	st.ColorBy = fit.ColorByFor(st.ColorBy, ds)
+	if col, ok := strings.CutPrefix(st.ColorBy, fit.FeaturePrefix); ok {
+		a.colorCol.Store(&col) // fitInput sets the scene's Values from it
+	} else {
+		a.colorCol.Store(nil)
+	}
+	if col, ok := strings.CutPrefix(st.ColorBy, fit.ColumnPrefix); ok {
+		a.classCol.Store(&col) // fitInput sets the scene's Classes from it
+	} else {
+		a.classCol.Store(nil)
+	}
 	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
 }
 
@@ -386,6 +423,18 @@ func (a *App) fitInput() view.Input {
 	sc = a.bary.decorate(sc, a.set.ClassBarycenters)
 	key.Barycenters = a.bary.Version()
 	sc, key.Highlight = a.explore.Decorate(sc)
+	if a.shown.Load() == nil {
+		ds := a.sess.Dataset()
+		if col := a.colorCol.Load(); col != nil {
+			sc = fit.ColumnValues(sc, ds, *col) // colour by a numeric column
+		}
+		if col := a.classCol.Load(); col != nil {
+			sc = fit.ColumnClasses(sc, ds, *col) // colour by a text column
+		}
+		if col := a.labelCol.Load(); col != nil {
+			sc = fit.ColumnLabels(sc, ds, *col) // labels from a text column
+		}
+	}
 	return view.Input{Scene: sc, Key: key, Baseline: bl, FitScene: fitSc}
 }
 
@@ -428,14 +477,51 @@ func (a *App) showFrame(f *view.Frame) {
 	}
 }
 
-// logDone logs the end of a run (convergence or iteration budget).
-func (a *App) logDone() {
+// runMark is where the current run began (the app's own record: the
+// session's RunSpeed knows the exact-pair runs only, so a sampled run
+// logged the previous exact run's figures).
+type runMark struct {
+	on   bool
+	iter int
+	at   time.Time
+}
+
+// runBegan records the start of a run or step at snapshot snap (state
+// callbacks arrive on goroutines of their own: a late one for a run that
+// is over already is ignored).
+func (a *App) runBegan(at time.Time, snap *emds.Snapshot) {
+	if a.run.on {
+		return // the run goes on (Stepping inside a run, or a repeat)
+	}
+	if st := a.sess.State(); st != fit.StateRunning && st != fit.StateStepping {
+		return
+	}
+	a.run = runMark{on: true, at: at}
+	if snap != nil {
+		a.run.iter = snap.Iter
+	}
+}
+
+// logDone logs the end of a run (convergence or iteration budget) with
+// this run's iterations and speed.
+func (a *App) logDone(at time.Time) {
 	snap := a.sess.Snapshot()
+	run := a.run
+	a.run.on = false
 	if snap == nil {
 		return
 	}
 	fmt.Fprintf(a.logw, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
-	if k, sec := a.sess.RunSpeed(); k > 0 && sec > 0 {
+	// An exact-pair run is timed by the worker itself (RunSpeed); a
+	// sampled one, which RunSpeed does not see, by the app's marks.
+	k, sec := a.sess.RunSpeed()
+	if sampled, _, _ := a.sess.Sampled(); sampled {
+		k, sec = 0, 0
+		if run.on {
+			k, sec = snap.Iter-run.iter, at.Sub(run.at).Seconds()
+		}
+	}
+	if k > 0 && sec > 0 {
 		fmt.Fprintf(a.logw, " run-iterations=%d run-seconds=%.2f it/s=%.1f", k, sec, float64(k)/sec)
 	}
 	if !a.started.IsZero() {
@@ -461,16 +547,20 @@ func (a *App) refreshStatus() {
 	if a.set.ShowBaseline {
 		cd.PointRef = snap.PointStress1
 	}
+	if sampled {
+		cd.XMax = float64(snap.Iter) // the curve's axis in the header's epochs
+	}
 	a.curve.SetData(cd)
-	rate := a.sess.Rate()
+	// The run's progress comes first, after what is fitted; the
+	// backend, the least changing part, last (the bar ends in an ellipsis
+	// at narrow widths).
 	parts := []string{
 		fit.DisplayName(ds.Name),
 		fmt.Sprintf("n %d", snap.N),
 		a.modelViewText(snap.Dim, ds.Name),
-		a.iterText(snap),
+		a.iterText(snap) + a.speedText(snap),
 		fit.StressText(snap, sampled, se),
 		a.stateText(snap),
-		"backend " + a.sess.BackendDesc(),
 	}
 	if ds.Asymmetry.Abs > 0 {
 		parts = append(parts, "asymmetric matrix averaged (Data tab)")
@@ -478,21 +568,50 @@ func (a *App) refreshStatus() {
 	if lod := a.lod.Load(); lod != nil && *lod != render.LODShapes {
 		parts = append(parts, "drawn as "+lod.String())
 	}
-	if rate > 0 && a.sess.State() == fit.StateRunning {
-		parts = append(parts, fmt.Sprintf("%.0f it/s", rate))
-	}
+	parts = append(parts, "backend "+a.sess.BackendDesc())
 	a.status.SetText(strings.Join(parts, "   ·   "))
 	a.refreshControls()
 }
 
+// speedText is the running fit's speed and the time left to its budget,
+// " (850 it/s, 12 s left)", for the status bar; "" when not running.
+func (a *App) speedText(snap *emds.Snapshot) string {
+	rate := a.sess.Rate()
+	if !(rate > 0) || a.sess.State() != fit.StateRunning {
+		return ""
+	}
+	unit, budget := "it/s", a.set.Iterations
+	if sampled, _, epochs := a.sess.Sampled(); sampled {
+		unit, budget = "epochs/s", epochs
+	}
+	txt := " (" + render.Num(math.Round(rate)) + " " + unit
+	if left := budget - snap.Iter; left > 0 {
+		txt += ", " + fit.DurationText(time.Duration(float64(left)/rate*float64(time.Second))) + " left"
+	}
+	return txt + ")"
+}
+
 // stateText is the run state for the status bar; a finished run says why
-// it stopped.
+// it stopped, and one jittered after it finished says it can run again.
 func (a *App) stateText(snap *emds.Snapshot) string {
 	st := a.sess.State()
 	if st == fit.StateDone {
+		if a.jitteredDone && snap.Iter == a.jitterIter {
+			return "jittered: Resume refits"
+		}
 		return "done: " + fit.DoneReason(snap.Converged)
 	}
 	return st.String()
+}
+
+// jitter perturbs the embedding (the Jitter button and menu item); after
+// a finished run the status then says so rather than "done".
+func (a *App) jitter() {
+	if snap := a.sess.Snapshot(); snap != nil && a.sess.State() == fit.StateDone {
+		a.jitteredDone, a.jitterIter = true, snap.Iter
+	}
+	a.sess.Jitter(jitterScale)
+	a.refreshStatus()
 }
 
 func (a *App) refreshControls() {

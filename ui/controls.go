@@ -27,7 +27,7 @@ func newRunControls(a *App) *runControls {
 	c.start.Importance = widget.HighImportance
 	c.step = widget.NewButtonWithIcon("Step", theme.MediaSkipNextIcon(), func() { a.sess.Step(stepSize) })
 	c.reset = widget.NewButtonWithIcon("Reset", theme.MediaReplayIcon(), func() { a.sess.Reset(a.set.Seed) })
-	c.jitter = widget.NewButtonWithIcon("Jitter", theme.ViewRefreshIcon(), func() { a.sess.Jitter(jitterScale) })
+	c.jitter = widget.NewButtonWithIcon("Jitter", theme.ViewRefreshIcon(), a.jitter)
 	// The saved state is set before the handler: the handler needs the
 	// whole app (status bar, explorer), which does not exist yet; a load
 	// computes the baseline when the setting is on (App.loaded).

@@ -47,7 +47,8 @@ type exportJob struct {
 	ds      *datasets.Dataset
 	scene   *render.Scene // the picture on screen (figures)
 	style   render.Style
-	caption string // the figure's caption ("" : render's default)
+	caption string     // the figure's caption ("" : render's default)
+	size    figureSize // the figure's page (zero: the first of figureSizes)
 }
 
 // exportJob captures the current state for kind; call it on the UI
@@ -76,9 +77,19 @@ func (a *App) exportJob(kind exportKind) (*exportJob, error) {
 func (j *exportJob) write(path string, dpi int) error {
 	switch j.kind {
 	case exportFigure:
-		return render.ExportFile(path, j.scene, j.style, render.ExportOptions{DPI: dpi, Title: fit.DisplayName(j.ds.Name), Caption: j.caption})
+		sz := j.size
+		if sz.w == 0 {
+			sz = figureSizes[0]
+		}
+		opt := sz.exportOptions()
+		opt.DPI, opt.Title, opt.Caption = dpi, fit.DisplayName(j.ds.Name), j.caption
+		return render.ExportFile(path, j.scene, j.style, opt)
 	case exportEmbeddingJSON:
-		return datasets.SaveEmbedding(path, j.snap.Embedding(j.ds.Labels))
+		e := j.snap.Embedding(j.ds.Labels)
+		if len(j.ds.Classes) == e.Len() {
+			e.Classes = j.ds.Classes // kept, so the file draws in its colours
+		}
+		return datasets.SaveEmbedding(path, e)
 	case exportEmbeddingCSV:
 		return datasets.WriteFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, j.snap, j.ds) })
 	case exportStressCSV:
@@ -93,7 +104,7 @@ func (a *App) exportScene() (*render.Scene, render.Style) {
 	f := a.canvas.Frame()
 	if f != nil && f.Scene != nil {
 		sc := *f.Scene
-		sc.Highlight = nil
+		sc.Hovered = nil // the pointer's item is not part of the figure
 		return &sc, f.Style
 	}
 	return fit.Scene(a.sess.Dataset(), a.sess.Snapshot()), a.loop.Style()
@@ -168,6 +179,7 @@ func (a *App) exportFigureDialog() {
 	}
 	format := widget.NewRadioGroup([]string{"PNG", "SVG", "PDF"}, nil)
 	format.Horizontal = true
+	format.Required = true
 	format.SetSelected("PNG")
 	dpi := widget.NewSelect([]string{"72", "150", "300", "600"}, nil)
 	dpi.SetSelected(strconv.Itoa(a.fa.Preferences().IntWithFallback(prefExportDPI, defaultExportDPI)))
@@ -178,12 +190,19 @@ func (a *App) exportFigureDialog() {
 			dpi.Disable()
 		}
 	}
+	var sizeNames []string
+	for _, s := range figureSizes {
+		sizeNames = append(sizeNames, s.name)
+	}
+	size := widget.NewSelect(sizeNames, nil)
+	size.SetSelected(figureSizeNamed(a.fa.Preferences().String(prefExportSize)).name)
 	const drawView, drawFit = "The view, as shown", "The fit"
 	what := widget.NewRadioGroup([]string{drawView, drawFit}, nil)
+	what.Required = true
 	what.SetSelected(drawView)
 	dark := widget.NewCheck("Dark background", nil)
 	dark.SetChecked(a.fa.Preferences().Bool(prefExportDark))
-	items := []*widget.FormItem{widget.NewFormItem("Format", format), widget.NewFormItem("DPI (PNG)", dpi), widget.NewFormItem("", dark)}
+	items := []*widget.FormItem{widget.NewFormItem("Format", format), widget.NewFormItem("Size", size), widget.NewFormItem("DPI (PNG)", dpi), widget.NewFormItem("", dark)}
 	if a.canvas.Badge() != "" && a.shown.Load() == nil {
 		// The canvas shows something other than the fit (the geodesic
 		// tool): let the user choose.
@@ -197,6 +216,7 @@ func (a *App) exportFigureDialog() {
 		d, _ := strconv.Atoi(dpi.Selected)
 		a.fa.Preferences().SetInt(prefExportDPI, d)
 		a.fa.Preferences().SetBool(prefExportDark, dark.Checked)
+		a.fa.Preferences().SetString(prefExportSize, size.Selected)
 		a.figure = figureView
 		if what.Selected == drawFit {
 			a.figure = figureFit

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"fyne.io/fyne/v2/dialog"
+	"gonum.org/v1/plot/vg"
 
 	"burescope/render"
 	"burescope/ui/fit"
@@ -22,6 +23,40 @@ const (
 // the default, as in the CLI.
 const prefExportDark = "export.dark"
 
+// prefExportSize keeps the figure size choice (one of figureSizes).
+const prefExportSize = "export.size"
+
+// figureSize is one page size the figure dialog offers: a width and a
+// height, or the height fitted to the data (render.ExportOptions.AutoHeight).
+type figureSize struct {
+	name string
+	w, h vg.Length // h 0: fitted to the data at width w
+}
+
+// figureSizes are the figure dialog's page sizes: journal column widths
+// with the height fitted to the data, and the former fixed 6 x 5 in page.
+var figureSizes = []figureSize{
+	{"6 in wide, height to fit", 6 * vg.Inch, 0},
+	{"3.5 in (one column), height to fit", 3.5 * vg.Inch, 0},
+	{"7 in (two columns), height to fit", 7 * vg.Inch, 0},
+	{"6 x 5 in", 6 * vg.Inch, 5 * vg.Inch},
+}
+
+// figureSizeNamed is the size of that name, the first one otherwise.
+func figureSizeNamed(name string) figureSize {
+	for _, s := range figureSizes {
+		if s.name == name {
+			return s
+		}
+	}
+	return figureSizes[0]
+}
+
+// exportOptions are the page options of a figure of size sz.
+func (sz figureSize) exportOptions() render.ExportOptions {
+	return render.ExportOptions{Width: sz.w, Height: sz.h, AutoHeight: sz.h == 0}
+}
+
 // figureJob is the figure export of what (the view or the fit) on a
 // light or dark background, with a caption naming exactly what is drawn.
 // Call it on the UI goroutine.
@@ -35,6 +70,7 @@ func (a *App) figureJob(what figureWhat, dark bool) (*exportJob, error) {
 		j.scene = fit.Scene(j.ds, j.snap)
 		drawn = ""
 	}
+	j.size = figureSizeNamed(a.fa.Preferences().String(prefExportSize))
 	j.style.Dark = dark
 	j.caption = figureCaption(j.scene, j.style, drawn, a.set.ShowBaseline && what == figureView)
 	return j, nil

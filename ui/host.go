@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"burescope/datasets"
+	"burescope/engine"
 	"burescope/engine/emds"
 	"burescope/ui/fit"
 	"burescope/ui/view"
@@ -171,6 +172,7 @@ func (a *App) labels() []string {
 // install shows v on the canvas (UI goroutine); fit refits the view.
 func (a *App) install(v *view.EmbView, fitView bool) {
 	a.shown.Store(v)
+	a.tabsFollow(v)
 	a.canvas.SetDim(v.Scene.Dim)
 	if fitView {
 		a.loop.ResetView()
@@ -187,6 +189,7 @@ func (a *App) leave() {
 		return
 	}
 	a.shown.Store(nil)
+	a.tabsFollow(nil)
 	a.explore.Installed(nil)
 	a.loop.Select(nil, -1)
 	if snap := a.sess.Snapshot(); snap != nil {
@@ -198,6 +201,172 @@ func (a *App) leave() {
 	a.refreshControls()
 	if ds := a.sess.Dataset(); ds != nil {
 		a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
+	}
+}
+
+// tabsFollow tells the tabs that work on the MDS fit what the canvas
+// shows (v: a trained or loaded embedding; nil: the fit again): the
+// Geodesic tab is off and says why, the Model tab says its settings wait
+// for a fit, and the Relations tab, when it was describing the
+// embedding, describes the fit's dataset again.
+func (a *App) tabsFollow(v *view.EmbView) {
+	if v == nil {
+		if a.geo.OffReason() != "" {
+			a.geo.SetOff("")
+			if ds := a.sess.Dataset(); ds != nil {
+				a.geo.SetItems(ds.Labels)
+			}
+		}
+		a.model.SetNote("")
+		if a.relOnEmbedding {
+			a.relOnEmbedding = false
+			a.rel.DatasetChanged(a.sess.Dataset())
+		}
+		return
+	}
+	what := fmt.Sprintf("%s, a trained embedding (n = %d, d = %d)", fit.DisplayName(v.Name), v.Emb.Len(), v.Emb.Dim)
+	if v.Mode == view.ModeRelations {
+		what = fmt.Sprintf("the relations training (n = %d, d = %d)", v.Emb.Len(), v.Emb.Dim)
+	}
+	reason := "The canvas shows " + what + ", not an MDS fit: the geodesic tool works on a fit's items."
+	if v.Mode == view.ModeEmbedding {
+		reason += " Fit MDS to its W2 distances (below the canvas) to use it."
+	}
+	if a.geo.OffReason() != reason {
+		a.geo.SetOff(reason)
+	}
+	a.model.SetNote("The canvas shows " + what + ", with no MDS fit: these settings apply once one is fitted.")
+}
+
+// Orient turns the 2-D picture so that item left is drawn left of item
+// right (and item up, when given, above them): view.OrientLeftRight on
+// the means drawn now, set on the frame loop.
+func (a host) Orient(left, right, up string) error {
+	f := a.canvas.Frame()
+	if f == nil || f.Scene == nil {
+		return errNothing
+	}
+	if f.Scene.Dim != 2 {
+		return fmt.Errorf("orientation is for 2-D pictures (this one is %d-D: drag to rotate it)", f.Scene.Dim)
+	}
+	labels := a.labels()
+	find := func(name string) (int, error) {
+		for i, l := range labels {
+			if l == name {
+				return i, nil
+			}
+		}
+		return -1, fmt.Errorf("no item labelled %q", name)
+	}
+	il, err := find(left)
+	if err != nil {
+		return err
+	}
+	ir, err := find(right)
+	if err != nil {
+		return err
+	}
+	iu := -1
+	if up != "" {
+		if iu, err = find(up); err != nil {
+			return err
+		}
+	}
+	o, err := view.OrientLeftRight(f.Scene.Means, il, ir, iu)
+	if err != nil {
+		return err
+	}
+	a.loop.SetOrientation(o)
+	return nil
+}
+
+// RememberPicture keeps the drawn positions of the items on screen (2-D,
+// through the orientation in use) as the reference of AlignToPicture.
+func (a host) RememberPicture() error {
+	f := a.canvas.Frame()
+	if f == nil || f.Scene == nil {
+		return errNothing
+	}
+	if f.Scene.Dim != 2 {
+		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
+	}
+	labels := a.labels()
+	ref := make(map[string][2]float64, len(labels))
+	for i, l := range labels {
+		if i < f.Scene.Len() {
+			x, y := view.ProjectMean(f.Scene, f.Style, i)
+			ref[l] = [2]float64{x, y}
+		}
+	}
+	a.picture = ref
+	return nil
+}
+
+// AlignToPicture sets the orientation that turns (or mirrors) the fit on
+// screen onto the remembered picture: engine.Procrustes of the items'
+// means onto their remembered positions, matched by label.
+func (a host) AlignToPicture() error {
+	if a.picture == nil {
+		return fmt.Errorf("no picture remembered: press Remember picture first")
+	}
+	f := a.canvas.Frame()
+	if f == nil || f.Scene == nil {
+		return errNothing
+	}
+	if f.Scene.Dim != 2 {
+		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
+	}
+	var x, y []float64
+	for i, l := range a.labels() {
+		if p, ok := a.picture[l]; ok && i < f.Scene.Len() {
+			x = append(x, f.Scene.Means[2*i], f.Scene.Means[2*i+1])
+			y = append(y, p[0], p[1])
+		}
+	}
+	if len(x) < 4 {
+		return fmt.Errorf("fewer than two items in common with the remembered picture")
+	}
+	r, _, err := engine.Procrustes(len(x)/2, 2, x, y)
+	if err != nil {
+		return err
+	}
+	// Procrustes maps rows (x R); the loop maps columns (o m): o = R^T.
+	a.loop.SetOrientation([]float64{r[0], r[2], r[1], r[3]})
+	return nil
+}
+
+// SetLabelColumn draws the labels from the dataset's text column name
+// ("": the labels themselves).
+func (a host) SetLabelColumn(name string) {
+	if name == "" {
+		a.labelCol.Store(nil)
+	} else {
+		a.labelCol.Store(&name)
+	}
+	a.loop.SetStyle(a.style()) // a redraw with the new labels
+}
+
+// ResetOrientation draws the picture as fitted again.
+func (a host) ResetOrientation() { a.loop.SetOrientation(nil) }
+
+// datasetOpened shows the name of a dataset the session opened (fitted,
+// or relations only) in the window title, and a WordNet dataset's folder
+// and root synset (st.WordNetRoot) in the Relations tab.
+func (a *App) datasetOpened(ds *datasets.Dataset, st fit.Settings) {
+	a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
+	if a.orientFor != ds.Name && a.loop.Orientation() != nil {
+		a.loop.SetOrientation(nil) // another dataset: drawn as fitted
+	}
+	a.orientFor = ds.Name
+	a.display.SetColorChoices(append(fit.FeatureChoices(ds), fit.TextChoices(ds)...))
+	var texts []string
+	for _, c := range ds.TextColumns {
+		texts = append(texts, c.Name)
+	}
+	a.display.SetLabelChoices(texts)
+	a.labelCol.Store(nil)
+	if dir, ok := strings.CutPrefix(ds.Name, datasets.WordNetPrefix); ok {
+		a.rel.ShowWordNet(dir, st.WordNetRoot)
 	}
 }
 
@@ -305,6 +474,8 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.search.SetText("")
 	a.canvas.SetMessage("")
 	a.install(v, true)
+	a.rel.DatasetChanged(ds) // names the embedding, not the fit's dataset
+	a.relOnEmbedding = true
 	a.data.ShowDataset(ds)
 	if !strings.HasPrefix(name, datasets.BuiltinPrefix) {
 		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), name))

@@ -86,6 +86,7 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 			a.sess.Unload() // the previous dataset's picture and run go
 			a.set = st
 			a.rel.DatasetChanged(ds)
+			a.datasetOpened(ds, st)
 			a.data.ShowDataset(ds)
 			a.status.SetText(fmt.Sprintf("%s: %d items, %d relations: too many for an MDS fit of the path distances; train them in the Relations tab",
 				fit.DisplayName(ds.Name), ds.Len(), len(ds.Relations)))
@@ -156,7 +157,7 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	if a.set.ShowBaseline {
 		a.sess.PointBaseline()
 	}
-	a.win.SetTitle("Burescope — " + fit.DisplayName(ds.Name))
+	a.datasetOpened(ds, a.set)
 	a.saveSettings()
 	a.refreshStatus()
 }

@@ -36,12 +36,13 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Export embedding (JSON)…", func() { a.exportDialog(exportEmbeddingJSON) }),
 		fyne.NewMenuItem("Export means and covariances (CSV)…", func() { a.exportDialog(exportEmbeddingCSV) }),
 		fyne.NewMenuItem("Export stress curve (CSV)…", func() { a.exportDialog(exportStressCSV) }),
+		fyne.NewMenuItem("Export Shepard diagram…", a.exportShepard),
 	)
 	toggle := fyne.NewMenuItem("Start / Pause\tSpace", func() { a.runKey(fyne.KeySpace) })
 	step := fyne.NewMenuItem("Step\tS", func() { a.runKey(fyne.KeyS) })
 	reset := fyne.NewMenuItem("Reset\tR", func() { a.runKey(fyne.KeyR) })
 	run := fyne.NewMenu("Run", toggle, step, reset,
-		fyne.NewMenuItem("Jitter", func() { a.sess.Jitter(jitterScale) }))
+		fyne.NewMenuItem("Jitter", a.jitter))
 	find := fyne.NewMenuItem("Find item…", func() { a.win.Canvas().Focus(a.search) })
 	find.Shortcut = shortcutFind
 	a.menuCov = fyne.NewMenuItem("Covariance ellipses", func() { a.setEllipses("covariance") })
@@ -54,6 +55,8 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		a.menuCov, a.menuPrec,
 		fyne.NewMenuItemSeparator(),
 		a.menuBaseline,
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Shepard diagram…", a.showShepard),
 	)
 	a.checkMenu()
 	view := a.menuView

@@ -44,5 +44,6 @@ func newFyneApp(logw io.Writer) (fyne.App, *prefstore.Store) {
 		old, _ := prefstore.FynePath(AppID)
 		st = prefstore.Open(path, old, logw)
 	}
+	st.MergeList(prefRecent, maxRecent) // two instances keep each other's recent files
 	return prefsApp{App: fa, prefs: st}, st
 }

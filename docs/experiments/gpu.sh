@@ -19,11 +19,13 @@
 #      are single precision (the gpucompute test binary's
 #      TestConformanceFP64CoarseDriver, if it was prepared);
 #   2. stress + gradient, ns per pair, for d = 2, 3, 5, 10, 16 on GL float32,
-#      GL float64 and the CPU's cores (`burescope bench`), and the PyTorch
-#      CUDA peer (shared/peers/emds_cuda.py, copied into .gpu/) at d = 2, 3;
-#   3. one noun epoch of train-relations at d = 5 and 10 (the CPU trainer
-#      until train-relations has a GL backend: the figure a GL trainer has
-#      to beat).
+#      GL float64 and the CPU's cores (`burescope bench`), GL with
+#      Newton-Schulz roots at d >= 5 (which root method each d runs
+#      fastest), and the PyTorch CUDA peer (shared/peers/emds_cuda.py,
+#      copied into .gpu/) at d = 2, 3;
+#   3. one noun epoch of train-relations --backend gl at d = 5 and 10
+#      (the traces and transport maps of every batch on the GPU; the
+#      softmax, the gradient sums and Adam on the CPU).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 G=.gpu
@@ -120,6 +122,14 @@ run() {
       step "bench d=$d n=$n $be" 60 "$B" bench --n "$n" --dim "$d" --backend "$be" --iters "$it"
     done
   done
+  # Which root method each d runs fastest on this GPU (Jacobi is the
+  # default up to d = 8, Newton-Schulz above; it was 2.8x faster at d = 3
+  # on an H200 before d = 3 had its closed form).
+  for dn in $sizes; do
+    local d=${dn%%:*} n=${dn##*:}
+    [ "$d" -ge 4 ] || continue
+    step "bench d=$d n=$n gl, Newton-Schulz roots" 60 "$B" bench --n "$n" --dim "$d" --backend gl --iters "$it" --roots newton-schulz
+  done
   if [ -r "$G/emds_cuda.py" ] && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
     if [ -n "${QUICK:-}" ]; then
       step "PyTorch CUDA peer" 60 python3 "$G/emds_cuda.py" --n 2000 --dims 2,3 --dtypes float32
@@ -136,9 +146,8 @@ run() {
     gunzip -c "$G/wordnet/data.noun.gz" >"$wn/data.noun"
     gunzip -c "$G/wordnet/index.noun.gz" >"$wn/index.noun"
     for d in 5 10; do
-      step "train-relations nouns d=$d, 1 epoch (CPU trainer)" 150 \
-        "$B" train-relations "wordnet:$wn" --dim "$d" --epochs 1 --no-eval --out "$OUTDIR/nouns-d$d.json" --progress
-      rm -f "$OUTDIR/nouns-d$d.json"
+      step "train-relations nouns d=$d, 1 epoch, --backend gl" 90 \
+        "$B" train-relations "wordnet:$wn" --dim "$d" --epochs 1 --no-eval --backend gl --progress
     done
   else
     echo "(noun epochs: skipped$([ -n "${QUICK:-}" ] && echo ' in a quick run' || echo ': no WordNet prepared'))" >>"$RES"

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+
+	"burescope/engine/pairkernel"
 )
 
 // CPUBackend is the reference Backend: plain Go, parallel over cores.
@@ -25,7 +27,7 @@ import (
 // d = 2 they are a structure of arrays read by an AVX2+FMA kernel on
 // amd64 (pairs_d2_amd64.s) or by portable Go, for d = 3 likewise
 // (pairs_d3_amd64.s, groups of 4 pairs off its path in portable Go), for
-// other d exact matrix roots (pairs_general.go). With
+// other d the exact pair kernel of engine/pairkernel (pairs_general.go). With
 // CPUOptions.Roots = RootsNewtonSchulz every d uses Newton-Schulz roots
 // instead (pairs_ns.go).
 type CPUBackend struct {
@@ -42,7 +44,7 @@ type CPUBackend struct {
 
 	red []float64 // reduction scratch of component-major kernels (Evaluate)
 
-	roots RootMethod       // "" or RootsEigen: closed forms and Jacobi
+	roots RootMethod       // "" or RootsEigen: closed forms and engine/pairkernel
 	ns    engine.NSOptions // Newton-Schulz options of RootsNewtonSchulz
 }
 
@@ -181,7 +183,8 @@ type cpuKernel interface {
 // cpuWorkspace is per-worker scratch memory for kernels that need it.
 type cpuWorkspace struct {
 	buf []float64
-	ns  *engine.NSWorkspace // Newton-Schulz scratch (nsKernel)
+	ns  *engine.NSWorkspace   // Newton-Schulz scratch (nsKernel)
+	pk  *pairkernel.Workspace // pair kernel scratch (generalKernel)
 }
 
 // Evaluate implements Backend.

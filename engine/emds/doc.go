@@ -14,9 +14,9 @@
 // (NormalizeDistances; RescaleSnapshot maps a fit back). A Backend
 // evaluates the stress and its gradient at a State; the CPUBackend does
 // it with pair kernels per dimension (closed forms with AVX2 and AVX-512
-// at d = 2 and 3, exact eigendecompositions or Newton-Schulz roots
-// above), summing in fixed blocks so that results do not depend on the
-// thread count. gpucompute's GL backend implements the same contract;
+// at d = 2 and 3, exact eigendecompositions by engine/pairkernel or
+// Newton-Schulz roots above), summing in fixed blocks so that results do
+// not depend on the thread count. gpucompute's GL backend implements the same contract;
 // engine/backendtest is the conformance suite both pass.
 //
 // # Optimising

@@ -29,7 +29,7 @@ func benchProblem(b *testing.B, n, d int) (*emds.Problem, emds.State) {
 // evaluation; ns/pair is wall time divided by n(n-1)/2.
 func BenchmarkCPUStressGradient(b *testing.B) {
 	for _, c := range []struct{ n, d, threads int }{
-		{2000, 2, 0}, {2000, 2, 1}, {10000, 2, 0}, {10000, 2, 1}, {2000, 3, 0}, {2000, 3, 1}, {300, 5, 0},
+		{2000, 2, 0}, {2000, 2, 1}, {10000, 2, 0}, {10000, 2, 1}, {2000, 3, 0}, {2000, 3, 1}, {400, 4, 0}, {400, 4, 1}, {300, 5, 0},
 	} {
 		b.Run(fmt.Sprintf("n=%d/d=%d/threads=%d", c.n, c.d, c.threads), func(b *testing.B) {
 			p, s := benchProblem(b, c.n, c.d)

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package engine
+package emds
 
 // adamHasAVX2 is false where optim_amd64.s is not built.
 var adamHasAVX2 = false

@@ -703,8 +703,7 @@ func (o *Optimizer) Step(ctx context.Context, k int) (*Snapshot, error) {
 			break
 		}
 	}
-	sn := o.snapshot()
-	o.latest.Store(sn)
+	sn := o.publishSnapshot()
 	return sn, err
 }
 
@@ -713,17 +712,11 @@ func (o *Optimizer) Step(ctx context.Context, k int) (*Snapshot, error) {
 // at the end (iterate.Run). It returns ctx's error when cancelled, nil
 // otherwise.
 func (o *Optimizer) Run(ctx context.Context, every time.Duration, publish func(*Snapshot)) error {
-	return iterate.Run[*Snapshot](ctx, optMethod{o}, every, publish)
+	return iterate.Run[*Snapshot](ctx, iterate.Funcs[*Snapshot]{Locker: &o.mu, StepFunc: o.runStep, SnapshotFunc: o.publishSnapshot}, every, publish)
 }
 
-// optMethod is the optimiser as an iterate.Method: one iteration a step.
-type optMethod struct{ o *Optimizer }
-
-func (m optMethod) Lock()   { m.o.mu.Lock() }
-func (m optMethod) Unlock() { m.o.mu.Unlock() }
-
-func (m optMethod) Step(ctx context.Context) (done, evaluated bool, err error) {
-	o := m.o
+// runStep is one step of Run (o.mu held): one iteration unless done.
+func (o *Optimizer) runStep(ctx context.Context) (done, evaluated bool, err error) {
 	if err := o.ensureClassical(ctx); err != nil {
 		return false, false, err
 	}
@@ -733,9 +726,11 @@ func (m optMethod) Step(ctx context.Context) (done, evaluated bool, err error) {
 	return false, false, o.iterate(ctx)
 }
 
-func (m optMethod) Snapshot() *Snapshot {
-	sn := m.o.snapshot()
-	m.o.latest.Store(sn)
+// publishSnapshot builds the snapshot of the last good state and makes it
+// the latest (o.mu held).
+func (o *Optimizer) publishSnapshot() *Snapshot {
+	sn := o.snapshot()
+	o.latest.Store(sn)
 	return sn
 }
 

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package engine
+package emds
 
 // d2RowFast is the SIMD kernel where one exists; here there is none, so
 // it processes no pairs and the scalar kernel does all the work.

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package engine
+package emds
 
 // d3Levels lists the kernels this build can run: only the scalar one.
 func d3Levels() []int { return []int{d3Scalar} }

@@ -15,7 +15,7 @@ type RootMethod string
 
 const (
 	// RootsEigen uses closed forms for d <= 3 and exact symmetric
-	// eigendecompositions (cyclic Jacobi) otherwise. It is the default.
+	// eigendecompositions (engine/pairkernel) otherwise. It is the default.
 	RootsEigen RootMethod = "eigen"
 	// RootsNewtonSchulz uses the coupled Newton-Schulz iteration and the
 	// two-run trick (docs/math.md, Newton-Schulz) for every dimension, with the
@@ -76,10 +76,49 @@ func (b *CPUBackend) Roots() RootMethod {
 // (Y1, Z1) = NS(A); per pair (Y2, Z2) = NS(Y1 B Y1), then
 // tr (A^{1/2} B A^{1/2})^{1/2} = tr Y2, T^{AB} = Z1 Y2 Z1 and
 // T^{BA} = Y1 Z2 Y1 (the two-run trick, docs/math.md Newton-Schulz), with A, B
-// the tau-scaled scales. The accumulator layout is generalKernel's.
+// the tau-scaled scales. The accumulator is point-major: d*d matrix
+// entries (full), d mean entries, the per-point stress.
 type nsKernel struct {
-	generalKernel
-	opt engine.NSOptions
+	d, dd   int
+	tau     float64
+	means   []float64
+	a       []float64 // n*d*d tau-scaled scales
+	root    []float64 // n*d*d Newton-Schulz A^{1/2}
+	iroot   []float64 // n*d*d Newton-Schulz A^{-1/2}
+	trace   []float64 // n traces
+	strideN int
+	opt     engine.NSOptions
+}
+
+func (k *nsKernel) soa() bool { return false }
+
+func (k *nsKernel) stride() int { return k.strideN }
+
+// finish turns point i's accumulator (full matrices) into gradients.
+func (k *nsKernel) finish(i int, a []float64, g *Gradient) {
+	finishMatrix(i, a, g, k.d, k.tau, false)
+}
+
+// symMulInto writes x y z into out (all d x d); t is scratch.
+func symMulInto(out, x, y, z, t []float64, d int) {
+	for r := 0; r < d; r++ {
+		for c := 0; c < d; c++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += x[r*d+k] * y[k*d+c]
+			}
+			t[r*d+c] = s
+		}
+	}
+	for r := 0; r < d; r++ {
+		for c := 0; c < d; c++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += t[r*d+k] * z[k*d+c]
+			}
+			out[r*d+c] = s
+		}
+	}
 }
 
 func (k *nsKernel) prepare(p *Problem, s State) {
@@ -132,30 +171,14 @@ func (k *nsKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cws *cp
 		for c := 0; c < d; c++ {
 			t += y2[c*d+c]
 		}
-		var m2 float64
-		for c := range ai {
-			v := ai[c] - aj[c]
-			m2 += v * v
-		}
-		w2 := math.Max(m2+k.trace[i]+k.trace[j]-2*t, 0)
-		wd := math.Sqrt(w2)
-		r := dist[q] - wd
 		wt := 1.0
 		if wts != nil {
 			wt = wts[q]
 		}
-		r2 := wt * r * r
+		r2, g := pairResidual(ai, aj, bi[dd:], bj[dd:], k.trace[i]+k.trace[j]-2*t, dist[q], wt)
 		sum += r2
-		bi[dd+d] += 0.5 * r2
-		bj[dd+d] += 0.5 * r2
-		if !(wd > 0) {
+		if g == 0 {
 			continue
-		}
-		g := -wt * r / wd
-		for c := range ai {
-			v := g * (ai[c] - aj[c])
-			bi[dd+c] += v
-			bj[dd+c] -= v
 		}
 		symMulInto(t2, iri, y2, iri, t1, d) // T^{AB} = Z1 Y2 Z1
 		for c := 0; c < dd; c++ {

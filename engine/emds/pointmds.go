@@ -31,31 +31,13 @@ func (k *pointKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, _ *c
 	for j := j0; j < j1; j++ {
 		q := j - j0
 		aj := k.means[j*d : j*d+d]
-		var w2 float64
-		for c := range ai {
-			v := ai[c] - aj[c]
-			w2 += v * v
-		}
-		w := math.Sqrt(w2)
-		r := dist[q] - w
+		bj := acc[(j-off)*st : (j-off)*st+st]
 		wt := 1.0
 		if wts != nil {
 			wt = wts[q]
 		}
-		r2 := wt * r * r
+		r2, _ := pairResidual(ai, aj, bi, bj, 0, dist[q], wt)
 		sum += r2
-		var g float64
-		if w > 0 {
-			g = -wt * r / w
-		}
-		bj := acc[(j-off)*st : (j-off)*st+st]
-		for c := range ai {
-			v := g * (ai[c] - aj[c])
-			bi[c] += v
-			bj[c] -= v
-		}
-		bj[d] += 0.5 * r2
-		bi[d] += 0.5 * r2
 	}
 	return sum
 }

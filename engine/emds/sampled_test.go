@@ -119,7 +119,8 @@ func TestPairEvaluatorMatchesExactRestricted(t *testing.T) {
 		fam    engine.Family
 	}{
 		{1, false, engine.Gaussian()}, {2, false, engine.Gaussian()}, {2, false, engine.Uniform(2)},
-		{3, false, engine.Gaussian()}, {4, false, engine.Uniform(4)}, {2, true, engine.Gaussian()},
+		{3, false, engine.Gaussian()}, {4, false, engine.Uniform(4)}, {7, false, engine.Gaussian()},
+		{12, false, engine.Uniform(12)}, {2, true, engine.Gaussian()},
 		{3, true, engine.Gaussian()},
 	} {
 		t.Run(fmt.Sprintf("d%d_points%v_%s", c.d, c.points, c.fam.Name), func(t *testing.T) {

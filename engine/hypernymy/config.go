@@ -80,6 +80,21 @@ type Config struct {
 	// for one of two related items, and trains badly (docs/hypernymy.md,
 	// "Two protocols").
 	NoSelfPairs bool
+	// Accel, when not nil, computes the pseudo dot products of every
+	// batch and their gradients through the transport maps (the GL
+	// backend: gpucompute.Backend); the softmax, the gradient sums and the
+	// optimiser step stay here. nil: the CPU kernels.
+	Accel PairMaps
+}
+
+// PairMaps computes the Bures terms of many pairs of measures at once:
+// for pair k (u = pairs[2k], v = pairs[2k+1]) of the symmetric
+// positive-definite d x d scales (n*d*d, row-major), the cross trace
+// tr[k] = tr (A_u^{1/2} A_v A_u^{1/2})^{1/2} and the transport maps
+// T^{A_u A_v} (tuv[k*d*d:]) and T^{A_v A_u} (tvu[k*d*d:]).
+// gpucompute.Backend implements it on the GPU.
+type PairMaps interface {
+	TransportPairs(d int, scales []float64, pairs []int32, tr, tuv, tvu []float64) error
 }
 
 // EvalStride returns the spacing k of the items whose rows a sampled

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"burescope/engine"
+	"burescope/engine/pairkernel"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -66,7 +67,7 @@ func TestEvalCrossAgainstGonum(t *testing.T) {
 }
 
 // hypEvalCrossLoops is evalCross with M formed by the plain loops it used
-// before hypMatMul (tmp = F^T A_w row by row, then the lower triangle of
+// before hypMatMul (tmp = F^T A_w row by row, then the upper triangle of
 // tmp F as dot products from zero): the reference for the bit-for-bit
 // test below.
 func hypEvalCrossLoops(c *hypItemCache, u, w int) float64 {
@@ -86,7 +87,7 @@ func hypEvalCrossLoops(c *hypItemCache, u, w int) float64 {
 	}
 	for i := 0; i < d; i++ {
 		ti := tmp[i*d : (i+1)*d]
-		for j := 0; j <= i; j++ {
+		for j := i; j < d; j++ {
 			fj := ft[j*d : (j+1)*d]
 			var s float64
 			for k, x := range ti {
@@ -95,9 +96,8 @@ func hypEvalCrossLoops(c *hypItemCache, u, w int) float64 {
 			m[i*d+j] = s
 		}
 	}
-	lam, e := make([]float64, d), make([]float64, d)
-	hypTridiagValues(m, lam, e, d)
-	if !hypTQLValues(lam, e, d) {
+	lam := make([]float64, d)
+	if !pairkernel.NewWorkspace(d).SymValues(m, lam) {
 		return math.NaN()
 	}
 	var s float64

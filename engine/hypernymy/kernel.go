@@ -4,9 +4,7 @@ import (
 	"math"
 
 	"burescope/engine"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack/gonum"
+	"burescope/engine/pairkernel"
 )
 
 // This file holds the allocation-free kernels of the hypernymy trainer
@@ -16,22 +14,21 @@ import (
 // TransportMap and CrossTrace.
 
 // hypEig is the scratch space of the symmetric eigensolver used by the
-// kernels: for d > hypJacobiMaxDim LAPACK's Dsyev (Householder
-// tridiagonalisation and implicit QL/QR, gonum's pure-Go implementation)
-// and, for eigenvalues alone, Dsytd2 + Dsterf; for smaller d cyclic
-// Jacobi (one exact rotation at d = 2).
-// hypJacobiMaxDim is the largest d solved by Jacobi: measured on a 2-core
-// x86-64 machine (engine benchmarks), Jacobi with vectors takes 0.3, 0.9,
-// 1.7 and 17 us at d = 3, 4, 5, 10 against Dsyev's 0.9, 1.4, 1.4 and 5.3.
-const hypJacobiMaxDim = 4
+// kernels: engine/pairkernel's (Householder tridiagonalisation and the
+// implicit QL iteration, the shared small-matrix kernel) for d >
+// hypJacobiMaxDim, cyclic Jacobi for smaller d (one exact rotation at
+// d = 2), where it is faster: BenchmarkHypPairLoss, min of 5 runs on a
+// loaded 2-core machine, Jacobi against pairkernel 8.6 / 15.8 us at
+// d = 2, 28.6 / 38.4 at d = 3, 81.5 / 59.1 at d = 4.
+const hypJacobiMaxDim = 3
 
 type hypEig struct {
-	d            int
-	work, e, tau []float64
+	d  int
+	pk *pairkernel.Workspace
 }
 
 func newHypEig(d int) *hypEig {
-	return &hypEig{d: d, work: make([]float64, max(64*d, 1)), e: make([]float64, d), tau: make([]float64, d)}
+	return &hypEig{d: d, pk: pairkernel.NewWorkspace(d)}
 }
 
 // vectors writes the eigenvalues of the symmetric d x d matrix m (used as
@@ -51,12 +48,39 @@ func (h *hypEig) rows(m, w, lam []float64) {
 		return
 	}
 	copy(w, m[:d*d])
-	hypTred2(w, lam, h.e, d)
-	if !hypTql2(w, lam, h.e, h.work, d) {
+	if !h.pk.SymEigen(w, lam) {
 		// QL failed to converge (non-finite input): fall back to Jacobi,
 		// which always terminates.
 		engine.JacobiEigen(m, d, w, lam)
 		hypTranspose(w, d)
+	}
+}
+
+// rowsLanes is rows for the n <= pairkernel.Lanes matrices m[k*d*d:]
+// (eigenvectors into w[k*d*d:], eigenvalues into lam[k*d:]), by
+// pairkernel's SymEigenLanes for d > hypJacobiMaxDim (the same results
+// as rows, matrix by matrix).
+func (h *hypEig) rowsLanes(m, w, lam []float64, n int) {
+	d := h.d
+	dd := d * d
+	if d <= hypJacobiMaxDim {
+		for k := 0; k < n; k++ {
+			h.rows(m[k*dd:(k+1)*dd], w[k*dd:(k+1)*dd], lam[k*d:(k+1)*d])
+		}
+		return
+	}
+	var ws, ls [pairkernel.Lanes][]float64
+	for k := 0; k < n; k++ {
+		ws[k], ls[k] = w[k*dd:(k+1)*dd], lam[k*d:(k+1)*d]
+		copy(ws[k], m[k*dd:(k+1)*dd])
+	}
+	ok := h.pk.SymEigenLanes(&ws, &ls, n)
+	for k := 0; k < n; k++ {
+		if !ok[k] {
+			// QL failed to converge (non-finite input): Jacobi.
+			engine.JacobiEigen(m[k*dd:(k+1)*dd], d, ws[k], ls[k])
+			hypTranspose(ws[k], d)
+		}
 	}
 }
 
@@ -77,9 +101,7 @@ func (h *hypEig) values(m, lam []float64) {
 		engine.JacobiEigen(m, d, nil, lam)
 		return
 	}
-	var impl gonum.Implementation
-	impl.Dsytd2(blas.Upper, d, m, d, lam, h.e, h.tau)
-	if !impl.Dsterf(d, lam, h.e) {
+	if !h.pk.SymValues(m, lam) {
 		for i := range lam {
 			lam[i] = math.NaN()
 		}

@@ -4,7 +4,14 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"burescope/engine/pairkernel"
 )
+
+// hypTrainAVX2 selects the AVX2+FMA products of the training loss
+// (pairkernel.Gemm) where the machine has them; a variable so that tests
+// can compare them with the plain loops.
+var hypTrainAVX2 = pairkernel.GemmAccelerated()
 
 // hypGradAcc accumulates a gradient over the rows (items) it is given:
 // only the items touched so far have a row (mean gradient d, factor
@@ -83,7 +90,7 @@ type hypPairWS struct {
 	y, q, lam  []float64
 	score, wt  []float64
 	m, g, s, t []float64
-	yt, qg, qs []float64 // scratch of the AVX2 path (train_amd64.s)
+	yt, qg, qs []float64 // scratch of the AVX2 path (pairkernel.Gemm)
 	f          []float64
 	eig        *hypEig
 }
@@ -92,7 +99,7 @@ func newHypPairWS(d, k int) *hypPairWS {
 	dd := d * d
 	ws := &hypPairWS{d: d, y: make([]float64, k*dd), q: make([]float64, k*dd),
 		lam: make([]float64, k*d), score: make([]float64, k), wt: make([]float64, k),
-		m: make([]float64, dd), g: make([]float64, dd), s: make([]float64, dd),
+		m: make([]float64, pairkernel.Lanes*dd), g: make([]float64, dd), s: make([]float64, dd),
 		t: make([]float64, dd), f: make([]float64, d), eig: newHypEig(d)}
 	if hypTrainAVX2 {
 		ws.yt, ws.qg, ws.qs = make([]float64, dd), make([]float64, dd), make([]float64, dd)
@@ -117,45 +124,54 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	ku := c.k[u*dd : (u+1)*dd]
 	mu := means[u*d : (u+1)*d]
 	best := math.Inf(-1)
-	for j, v := range cand {
-		lv := fact[int(v)*dd : (int(v)+1)*dd]
-		y := ws.y[j*dd : (j+1)*dd]
-		m := ws.m[:dd]
-		if hypTrainAVX2 {
-			hypGemm(y, ft, lv, d, d, 1, hypGemmUpper)
-			// M = eps K + Y Y^T, both full; the products y_rp y_qp are
-			// summed in the same order for m_rq and m_qr, so M is
-			// exactly symmetric.
-			yt := ws.yt[:dd]
-			for r := 0; r < d; r++ {
-				for q := 0; q < d; q++ {
-					yt[q*d+r] = y[r*d+q]
+	// Candidates go through the eigensolver pairkernel.Lanes at a time
+	// (their QL iterations interleaved; hypEig.rowsLanes).
+	for j0 := 0; j0 < len(cand); j0 += pairkernel.Lanes {
+		n := min(pairkernel.Lanes, len(cand)-j0)
+		for k := 0; k < n; k++ {
+			j := j0 + k
+			lv := fact[int(cand[j])*dd : (int(cand[j])+1)*dd]
+			y := ws.y[j*dd : (j+1)*dd]
+			m := ws.m[k*dd : (k+1)*dd]
+			if hypTrainAVX2 {
+				pairkernel.Gemm(y, ft, lv, d, d, 1, pairkernel.GemmUpper)
+				// M = eps K + Y Y^T, both full; the products y_rp y_qp
+				// are summed in the same order for m_rq and m_qr, so M
+				// is exactly symmetric.
+				yt := ws.yt[:dd]
+				for r := 0; r < d; r++ {
+					for q := 0; q < d; q++ {
+						yt[q*d+r] = y[r*d+q]
+					}
 				}
+				for i, x := range ku[:dd] {
+					m[i] = eps * x
+				}
+				pairkernel.Gemm(m, y, yt, d, d, 1, pairkernel.GemmAcc)
+			} else {
+				hypMulUpper(y, ft, lv, d)
+				// M = Y Y^T + eps K (lower triangle, mirrored).
+				hypGramLower(m, y, ku, eps, d)
 			}
-			for i, x := range ku[:dd] {
-				m[i] = eps * x
+		}
+		ws.eig.rowsLanes(ws.m, ws.q[j0*dd:], ws.lam[j0*d:], n)
+		for k := 0; k < n; k++ {
+			j := j0 + k
+			lam := ws.lam[j*d : (j+1)*d]
+			var tr float64
+			for i, l := range lam {
+				l = math.Max(l, 0)
+				lam[i] = l
+				tr += math.Sqrt(l)
 			}
-			hypGemm(m, y, yt, d, d, 1, hypGemmAcc)
-		} else {
-			hypMulUpper(y, ft, lv, d)
-			// M = Y Y^T + eps K (lower triangle, mirrored).
-			hypGramLower(m, y, ku, eps, d)
+			mv := means[int(cand[j])*d : (int(cand[j])+1)*d]
+			var dot float64
+			for i := range mu {
+				dot += mu[i] * mv[i]
+			}
+			ws.score[j] = dot + tr
+			best = math.Max(best, ws.score[j])
 		}
-		lam := ws.lam[j*d : (j+1)*d]
-		ws.eig.rows(m, ws.q[j*dd:(j+1)*dd], lam)
-		var tr float64
-		for i, l := range lam {
-			l = math.Max(l, 0)
-			lam[i] = l
-			tr += math.Sqrt(l)
-		}
-		mv := means[int(v)*d : (int(v)+1)*d]
-		var dot float64
-		for i := range mu {
-			dot += mu[i] * mv[i]
-		}
-		ws.score[j] = dot + tr
-		best = math.Max(best, ws.score[j])
 	}
 	var z float64
 	for j := range cand {
@@ -204,10 +220,10 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 					sp[k] = fs * x
 				}
 			}
-			hypGemm(g, qg, q, d, 1, d, hypGemmAcc)
-			hypGemm(ws.s, qs, q, d, 1, d, 0)
-			hypGemm(ws.t, ft, ws.s, d, 1, d, hypGemmLower)
-			hypGemm(gl, ws.t, ws.y[j*dd:(j+1)*dd], d, d, 1, hypGemmAcc)
+			pairkernel.Gemm(g, qg, q, d, 1, d, pairkernel.GemmAcc)
+			pairkernel.Gemm(ws.s, qs, q, d, 1, d, 0)
+			pairkernel.Gemm(ws.t, ft, ws.s, d, 1, d, pairkernel.GemmLower)
+			pairkernel.Gemm(gl, ws.t, ws.y[j*dd:(j+1)*dd], d, d, 1, pairkernel.GemmAcc)
 			continue
 		}
 		// G += w M^{1/2} = sum_p w sqrt(lambda_p) q_p q_p^T (lower
@@ -275,8 +291,8 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	}
 	// grad L_u += sum_j w_j T^{A_u A_vj} L_u = F_u^{-T} G P_u, P_u = F_u^{-1} L_u.
 	if hypTrainAVX2 {
-		hypGemm(ws.t, g, c.p[u*dd:(u+1)*dd], d, d, 1, 0)
-		hypGemm(glu, c.fit[u*dd:(u+1)*dd], ws.t, d, d, 1, hypGemmUpper|hypGemmAcc)
+		pairkernel.Gemm(ws.t, g, c.p[u*dd:(u+1)*dd], d, d, 1, 0)
+		pairkernel.Gemm(glu, c.fit[u*dd:(u+1)*dd], ws.t, d, d, 1, pairkernel.GemmUpper|pairkernel.GemmAcc)
 		return loss
 	}
 	for r := 0; r < d; r++ {

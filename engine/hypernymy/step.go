@@ -9,6 +9,9 @@ import (
 // batch does one optimisation step on the given positives and returns the
 // summed loss.
 func (t *Trainer) batch(batch []int) (float64, error) {
+	if t.cfg.Accel != nil {
+		return t.batchAccel(batch)
+	}
 	t.queries = t.queries[:0]
 	for _, pi := range batch {
 		if u := t.pos[pi][0]; !t.queryMark[u] {

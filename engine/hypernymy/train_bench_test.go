@@ -20,7 +20,7 @@ func BenchmarkHypEigRows(b *testing.B) {
 				y[i] = rng.NormFloat64()
 			}
 			m := make([]float64, d*d)
-			hypGemmRef(m, y, y, d, d, 1, 0) // Y Y (not symmetric)
+			hypMul(m, y, y, d) // Y Y (not symmetric)
 			for r := 0; r < d; r++ {
 				for q := 0; q < r; q++ {
 					m[q*d+r] = m[r*d+q]

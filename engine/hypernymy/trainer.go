@@ -71,6 +71,7 @@ type Trainer struct {
 	// queryMark and queries list the distinct u of the current batch.
 	queryMark []bool
 	queries   []int32
+	accel     accelBufs // Config.Accel's batches
 
 	mu        sync.Mutex   // held by Step, Run, Evaluate and EvaluateOn
 	relDone   atomic.Int64 // relations done in the current epoch
@@ -281,9 +282,7 @@ func (t *Trainer) Step(ctx context.Context, k int) (*Progress, error) {
 			break
 		}
 	}
-	p := t.snapshot()
-	t.latest.Store(p)
-	return p, err
+	return t.publishSnapshot(), err
 }
 
 // Run trains until Epochs or cancellation, calling publish (if not nil)
@@ -292,26 +291,23 @@ func (t *Trainer) Step(ctx context.Context, k int) (*Progress, error) {
 // returns ctx's error when cancelled, a training error (divergence), or
 // nil.
 func (t *Trainer) Run(ctx context.Context, every time.Duration, publish func(*Progress)) error {
-	return iterate.Run[*Progress](ctx, trainMethod{t}, every, publish)
+	return iterate.Run[*Progress](ctx, iterate.Funcs[*Progress]{Locker: &t.mu, StepFunc: t.runStep, SnapshotFunc: t.publishSnapshot}, every, publish)
 }
 
-// trainMethod is the trainer as an iterate.Method: one epoch a step.
-type trainMethod struct{ t *Trainer }
-
-func (m trainMethod) Lock()   { m.t.mu.Lock() }
-func (m trainMethod) Unlock() { m.t.mu.Unlock() }
-
-func (m trainMethod) Step(ctx context.Context) (done, evaluated bool, err error) {
-	if m.t.epoch >= m.t.cfg.Epochs {
+// runStep is one step of Run (t.mu held): one epoch unless done.
+func (t *Trainer) runStep(ctx context.Context) (done, evaluated bool, err error) {
+	if t.epoch >= t.cfg.Epochs {
 		return true, false, nil
 	}
-	evaluated, err = m.t.epochAndEval(ctx)
+	evaluated, err = t.epochAndEval(ctx)
 	return false, evaluated, err
 }
 
-func (m trainMethod) Snapshot() *Progress {
-	p := m.t.snapshot()
-	m.t.latest.Store(p)
+// publishSnapshot builds the current snapshot and makes it the latest
+// (t.mu held).
+func (t *Trainer) publishSnapshot() *Progress {
+	p := t.snapshot()
+	t.latest.Store(p)
 	return p
 }
 

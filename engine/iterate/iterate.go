@@ -60,3 +60,18 @@ func Run[S any](ctx context.Context, m Method[S], every time.Duration, publish f
 		}
 	}
 }
+
+// Funcs is a Method made of a lock and two functions, for a type whose
+// own Step and Snapshot methods mean something else (the optimiser's
+// Step takes k iterations).
+type Funcs[S any] struct {
+	sync.Locker
+	StepFunc     func(ctx context.Context) (done, evaluated bool, err error)
+	SnapshotFunc func() S
+}
+
+// Step calls StepFunc.
+func (f Funcs[S]) Step(ctx context.Context) (done, evaluated bool, err error) { return f.StepFunc(ctx) }
+
+// Snapshot calls SnapshotFunc.
+func (f Funcs[S]) Snapshot() S { return f.SnapshotFunc() }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"burescope/engine/pairkernel"
 )
 
 // Config holds the training hyperparameters (defaults: DefaultConfig).
@@ -514,14 +516,36 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 	// with the center (value and cross-term gradients); it returns their
 	// mean.
 	negTerms := func(mw, lw []float64) float64 {
-		var neg float64
 		for k := range negs {
 			negs[k] = t.negative(rng)
-			nw := negs[k]
-			mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
-			ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
-			negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
-			neg += negX[k]
+		}
+		var neg float64
+		if !m.Diagonal && ws.crossLanesOK() {
+			// The negatives pairkernel.Lanes at a time, their
+			// eigendecompositions interleaved (the same numbers as
+			// one by one).
+			for k0 := 0; k0 < len(negs); k0 += pairkernel.Lanes {
+				n := min(pairkernel.Lanes, len(negs)-k0)
+				var ms, gls, gms [pairkernel.Lanes][]float64
+				for q := 0; q < n; q++ {
+					nw, k := int(negs[k0+q]), k0+q
+					ms[q] = m.CFactors[nw*fl : (nw+1)*fl]
+					gls[q], gms[q] = negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl]
+				}
+				xs := ws.crossLanes(&ms, n, Eps, &gls, &gms)
+				for q := 0; q < n; q++ {
+					nw, k := int(negs[k0+q]), k0+q
+					negX[k] = dot(mw, m.CMeans[nw*d:(nw+1)*d]) + xs[q]
+					neg += negX[k]
+				}
+			}
+		} else {
+			for k, nw := range negs {
+				mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
+				ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+				negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
+				neg += negX[k]
+			}
 		}
 		return inv * neg
 	}
@@ -575,13 +599,13 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 				continue
 			}
 			ctx := int(kept[p])
-			if !shared {
-				neg = negTerms(mw, lw)
-			}
 			// Positive pair.
 			mc := m.CMeans[ctx*d : (ctx+1)*d]
 			lc := m.CFactors[ctx*fl : (ctx+1)*fl]
 			pos := dot(mw, mc) + t.cross(ws, lw, lc, posGL, posGM)
+			if !shared {
+				neg = negTerms(mw, lw)
+			}
 			h := t.cfg.Margin - pos + neg
 			ch.pairs++
 			if !(h > 0) {

@@ -63,7 +63,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 		negs     int
 		shared   bool
 	}{{"full_d3", 3, 3, false, 1, false}, {"rank2_d4", 4, 2, false, 2, false}, {"full_d6", 6, 6, false, 1, false}, {"diagonal_d4", 4, 4, true, 2, false},
-		{"full_d3_shared_negatives", 3, 3, false, 3, true}, {"diagonal_d4_shared_negatives", 4, 4, true, 2, true}} {
+		{"full_d3_shared_negatives", 3, 3, false, 3, true}, {"full_d6_shared_negatives", 6, 6, false, 5, true}, {"diagonal_d4_shared_negatives", 4, 4, true, 2, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			m := testModel(t, 5, c.d, c.k, c.diagonal, 11)
 			cfg := PaperConfig()

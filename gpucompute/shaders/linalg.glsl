@@ -324,3 +324,71 @@ REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 	return tr;
 }
 #endif
+
+// CLOSED3: the d = 3 kernels use the closed form of the CPU's d = 3 kernel
+// (engine/emds/pairs_d3.go, docs/math.md) instead of an eigendecomposition
+// per pair. roots.comp then stores per measure the inverse of the
+// symmetrised scale (zero when singular), sqrt(det) and sqrt(trace).
+#define CLOSED3 (D == 3 && NSROOTS == 0)
+#if D == 3
+// mul3 writes x y into o (3 x 3).
+void mul3(REAL x[DD], REAL y[DD], out REAL o[DD]) {
+	for (int a = 0; a < 3; a++) {
+		for (int b = 0; b < 3; b++) o[a * 3 + b] = x[a * 3] * y[b] + x[a * 3 + 1] * y[3 + b] + x[a * 3 + 2] * y[6 + b];
+	}
+}
+
+// closed3 returns p = tr (A^{1/2} B A^{1/2})^{1/2} for symmetric A, B and
+// writes T = T^{AB} = (BA + qI)^{-1} (pB + r A^{-1}), with r = sqrt(det A
+// det B) and q^2 = e2 + 2pr; p is the largest root of the quartic
+// p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 (e1 = tr AB, e2 the sum of AB's
+// principal 2x2 minors), found by Newton's method from above as on the
+// CPU.
+REAL closed3(REAL A[DD], REAL Ainv[DD], REAL sdA, REAL stA, REAL B[DD], REAL sdB, REAL stB, out REAL T[DD]) {
+	REAL C[DD];
+	mul3(A, B, C);
+	REAL e1 = C[0] + C[4] + C[8];
+	REAL e2 = max(C[0] * C[4] - C[1] * C[3] + C[0] * C[8] - C[2] * C[6] + C[4] * C[8] - C[5] * C[7], REAL(0));
+	REAL r = sdA * sdB;
+	for (int k = 0; k < DD; k++) T[k] = REAL(0);
+	if (!(e1 > REAL(0))) return REAL(0);
+	REAL p0 = stA * stB;
+	REAL p = SQRT(e1 + REAL(2) * SQRT(e2 + REAL(2) * p0 * r));
+	REAL c0 = e1 * e1 - REAL(4) * e2;
+	for (int it = 0; it < 100; it++) {
+		REAL p2 = p * p;
+		REAL f = p2 * p2 - REAL(2) * e1 * p2 - REAL(8) * r * p + c0;
+		REAL fp = REAL(4) * p * p2 - REAL(4) * e1 * p - REAL(8) * r;
+		if (!(fp > REAL(0)) || !(f > REAL(0))) break;
+		REAL np = p - DIV(f, fp);
+		if (!(np < p)) break;
+		p = np;
+		if (!(f > REAL(1e-15) * fp * np) && it >= 3) break;
+	}
+	REAL q = SQRT(max(e2 + REAL(2) * p * r, REAL(0)));
+	// X = BA + qI = C^T + qI and its adjugate K.
+	REAL x00 = C[0] + q, x01 = C[3], x02 = C[6];
+	REAL x10 = C[1], x11 = C[4] + q, x12 = C[7];
+	REAL x20 = C[2], x21 = C[5], x22 = C[8] + q;
+	REAL K[DD];
+	K[0] = x11 * x22 - x12 * x21;
+	K[1] = x02 * x21 - x01 * x22;
+	K[2] = x01 * x12 - x02 * x11;
+	K[3] = x12 * x20 - x10 * x22;
+	K[4] = x00 * x22 - x02 * x20;
+	K[5] = x02 * x10 - x00 * x12;
+	K[6] = x10 * x21 - x11 * x20;
+	K[7] = x01 * x20 - x00 * x21;
+	K[8] = x00 * x11 - x01 * x10;
+	REAL det = x00 * K[0] + x01 * K[3] + x02 * K[6];
+	if (det == REAL(0)) return p;
+	REAL id = RCP(det);
+	REAL Y[DD], U[DD];
+	for (int k = 0; k < DD; k++) Y[k] = p * B[k] + r * Ainv[k];
+	mul3(K, Y, U);
+	for (int a = 0; a < D; a++) {
+		for (int b = 0; b < D; b++) T[a * D + b] = REAL(0.5) * (U[a * D + b] + U[b * D + a]) * id;
+	}
+	return p;
+}
+#endif

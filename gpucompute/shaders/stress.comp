@@ -75,6 +75,15 @@ void main() {
 		REAL trA = REAL(0);
 		if (dirac == 0) {
 			for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
+#if CLOSED3
+			for (int a = 0; a < D; a++) {
+				for (int b = a + 1; b < D; b++) {
+					REAL m = REAL(0.5) * (A[a * D + b] + A[b * D + a]);
+					A[a * D + b] = m;
+					A[b * D + a] = m;
+				}
+			}
+#endif
 			for (int k = 0; k < D; k++) trA += A[k * D + k];
 			for (int k = 0; k < DD; k++) {
 				R[k] = roots[i * 2 * DD + k];
@@ -115,7 +124,18 @@ void main() {
 					for (int c = 0; c < DD; c++) B[c] = FETCH1(scalesTex, j * DD + c);
 					REAL trB = REAL(0);
 					for (int c = 0; c < D; c++) trB += B[c * D + c];
+#if CLOSED3
+					for (int a = 0; a < D; a++) {
+						for (int b = a + 1; b < D; b++) {
+							REAL m = REAL(0.5) * (B[a * D + b] + B[b * D + a]);
+							B[a * D + b] = m;
+							B[b * D + a] = m;
+						}
+					}
+					trRoot = closed3(A, R, P[0], P[1], B, REAL(roots[j * 2 * DD + DD]), REAL(roots[j * 2 * DD + DD + 1]), T);
+#else
 					trRoot = transportFromRoots(R, P, B, T);
+#endif
 					w2 += tau * (trA + trB - REAL(2) * trRoot);
 				}
 				REAL W = SQRT(max(w2, REAL(0)));

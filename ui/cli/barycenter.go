@@ -67,6 +67,18 @@ func runBarycenter(env Env) error {
 	if !(*tol > 0) || math.IsInf(*tol, 0) {
 		return usage("--tol %v: want a positive number", *tol)
 	}
+	if *class == "" && *data != "" {
+		return usage("--data is only read for --class (the dataset whose classes pick the items)")
+	}
+	if *class == "" && *classCol != "" {
+		return usage("--class-column is only used with --class")
+	}
+	var w []float64
+	if *weights != "" {
+		if w, err = parseWeights(*weights); err != nil {
+			return usage("--weights: %v", err)
+		}
+	}
 	emb, err := datasets.LoadEmbedding(pos[0])
 	if err != nil {
 		return err
@@ -87,11 +99,7 @@ func runBarycenter(env Env) error {
 			idx[i] = i
 		}
 	}
-	var w []float64
 	if *weights != "" {
-		if w, err = parseWeights(*weights); err != nil {
-			return usage("--weights: %v", err)
-		}
 		if len(w) != len(idx) {
 			return usage("--weights: %d weights for %d items", len(w), len(idx))
 		}
@@ -144,7 +152,11 @@ func itemsOfClass(emb *engine.Embedding, path, column, class string) ([]int, err
 		return nil, err
 	}
 	if ds.Classes == nil {
-		return nil, fmt.Errorf("%s: no class column", path)
+		return nil, fmt.Errorf("--data %s: no class column", path)
+	}
+	// The embedding was fitted to --data: the same items, by label.
+	if ds.Len() != emb.Len() {
+		return nil, fmt.Errorf("--data %s has %d items, the embedding %d: it is not the dataset the embedding was fitted to", path, ds.Len(), emb.Len())
 	}
 	cls := make(map[string]string, ds.Len())
 	for i, l := range ds.Labels {
@@ -155,7 +167,7 @@ func itemsOfClass(emb *engine.Embedding, path, column, class string) ([]int, err
 	for i, l := range emb.Labels {
 		c, ok := cls[l]
 		if !ok {
-			return nil, fmt.Errorf("%s: no item labelled %q (from the embedding)", path, l)
+			return nil, fmt.Errorf("--data %s has no item labelled %q (from the embedding): it is not the dataset the embedding was fitted to", path, l)
 		}
 		names[c] = true
 		if c == class {
@@ -173,15 +185,22 @@ func itemsOfClass(emb *engine.Embedding, path, column, class string) ([]int, err
 	return idx, nil
 }
 
-// parseWeights reads comma-separated finite non-negative numbers.
+// parseWeights reads comma-separated finite non-negative numbers, at
+// least one of them positive (any scale: they are normalised without
+// overflow).
 func parseWeights(s string) ([]float64, error) {
 	var w []float64
+	positive := false
 	for k, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("weight %d %q is not a finite non-negative number", k+1, f)
 		}
+		positive = positive || v > 0
 		w = append(w, v)
+	}
+	if !positive {
+		return nil, fmt.Errorf("every weight is 0 (want at least one > 0)")
 	}
 	return w, nil
 }

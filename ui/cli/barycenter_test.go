@@ -94,7 +94,7 @@ func TestBarycenterCommandErrors(t *testing.T) {
 		{"unknown item", []string{emb, "--items", "a,zz"}, 1, `no item labelled "zz"`},
 		{"weights count", []string{emb, "--items", "a,dirac", "--weights", "1"}, 2, "1 weights for 2 items"},
 		{"bad weight", []string{emb, "--weights", "1,x,1"}, 2, "weight 2"},
-		{"zero weights", []string{emb, "--weights", "0,0,0"}, 1, "sum to 0"},
+		{"zero weights", []string{emb, "--weights", "0,0,0"}, 2, "--weights: every weight is 0"},
 		{"class without data", []string{emb, "--class", "x"}, 2, "--class needs --data"},
 		{"both", []string{emb, "--class", "x", "--items", "a", "--data", "d"}, 2, "exclude each other"},
 		{"missing file", []string{emb + ".nope"}, 1, ".nope"},
@@ -107,5 +107,46 @@ func TestBarycenterCommandErrors(t *testing.T) {
 				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tc.code, errb.String(), tc.msg)
 			}
 		})
+	}
+}
+
+// Weights at the top of the float64 range are normalised without
+// overflow: 1e308,1e308 is the equal-weight barycenter, not mean 0.
+func TestBarycenterHugeWeights(t *testing.T) {
+	emb := writeTemp(t, "emb.json", diagEmbedding)
+	var equal, huge bytes.Buffer
+	if code := Main([]string{"barycenter", emb, "--items", "a,dirac"}, &equal, &bytes.Buffer{}); code != 0 {
+		t.Fatal("equal weights failed")
+	}
+	var errb bytes.Buffer
+	if code := Main([]string{"barycenter", emb, "--items", "a,dirac", "--weights", "1e308,1e308"}, &huge, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if equal.String() != huge.String() {
+		t.Errorf("weights 1e308,1e308 give %s, equal weights %s", huge.String(), equal.String())
+	}
+	if code, _, se := run("barycenter", emb, "--items", "a,dirac", "--weights", "0,0"); code != 2 || !strings.Contains(se, "--weights") {
+		t.Errorf("all-zero weights: exit %d, %s", code, se)
+	}
+}
+
+// --data must be the dataset the embedding was fitted to: another
+// dataset (more items, other labels) is refused naming --data, and --data
+// or --class-column without --class is refused before loading.
+func TestBarycenterDataOfAnotherDataset(t *testing.T) {
+	emb := writeTemp(t, "emb.json", diagEmbedding)
+	more := writeTemp(t, "more.csv", "name,kind,x\na,p,1\n\"b, with comma\",p,2\ndirac,q,3\nextra,q,4\n")
+	other := writeTemp(t, "other.csv", "name,kind,x\nx,p,1\ny,p,2\nz,q,3\n")
+	for _, data := range []string{more, other} {
+		code, _, se := run("barycenter", emb, "--class", "p", "--data", data, "--class-column", "kind")
+		if code == 0 || !strings.Contains(se, "--data") || !strings.Contains(se, "not the dataset") {
+			t.Errorf("--data %s: exit %d, %s", data, code, se)
+		}
+	}
+	for _, args := range [][]string{{"--data", more}, {"--class-column", "kind"}} {
+		code, _, se := run(append([]string{"barycenter", "/nonexistent/emb.json"}, args...)...)
+		if code != 2 || !strings.Contains(se, args[0]) {
+			t.Errorf("%v without --class: exit %d, %s", args, code, se)
+		}
 	}
 }

@@ -41,7 +41,7 @@ func runDistance(env Env) error {
 		fs.Usage()
 		return ErrUsage
 	}
-	if err := checkOutputs(*out); err != nil {
+	if err := checkIO(env, "distance", pos, output{"out", *out}); err != nil {
 		return err
 	}
 	emb, err := datasets.LoadEmbedding(pos[0])

@@ -130,7 +130,7 @@ func TestDistanceErrors(t *testing.T) {
 		{"missing file", []string{"distance", "/nonexistent/x.json"}, 1, "x.json"},
 		{"not PSD", []string{"distance", bad}, 1, "bad.json"},
 		{"unknown flag", []string{"distance", good, "--bogus"}, 2, "bogus"},
-		{"bad out dir", []string{"distance", good, "--out", "/nonexistent/dir/D.csv"}, 1, "D.csv"},
+		{"bad out dir", []string{"distance", good, "--out", "/nonexistent/dir/D.csv"}, 2, "--out /nonexistent/dir/D.csv"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(tc.args, &out, &errOut)

@@ -46,6 +46,9 @@ func runEvalEntailment(env Env) error {
 		fs.Usage()
 		return ErrUsage
 	}
+	if err := checkFlags(env, "eval-entailment", wordSetFlags(fs, pos[0], *by, *set)...); err != nil {
+		return err
+	}
 	e, err := loadWordSet(pos[0], *set)
 	if err != nil {
 		return err

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/signal"
 	"runtime"
 	"time"
 
@@ -84,7 +81,7 @@ func runEvalRelations(env Env) error {
 		return ErrUsage
 	}
 	if err := checkFlags(env, "eval-relations", intRange("every", *every, 1, datasets.MaxFeatureRows),
-		intRange("workers", *workers, 0, maxWorkers)); err != nil {
+		intRange("workers", *workers, 0, maxWorkers), wordNetRoot(fs, *root, pos[1])); err != nil {
 		return err
 	}
 	emb, err := datasets.LoadLargeEmbedding(pos[0])
@@ -93,6 +90,11 @@ func runEvalRelations(env Env) error {
 	}
 	ds, err := datasets.Load(pos[1], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})
 	if err != nil {
+		return err
+	}
+	// The evaluation's graphs (input, symmetric, undirected) and the
+	// pairs mapped to the embedding: about 64 bytes a relation.
+	if err := datasets.CheckMemory(fmt.Sprintf("%s: evaluating %d relations", pos[1], len(ds.Relations)), 64*float64(len(ds.Relations))); err != nil {
 		return err
 	}
 	index := make(map[string]int, emb.Len())
@@ -112,7 +114,7 @@ func runEvalRelations(env Env) error {
 		}
 		pairs = append(pairs, [2]int{u, v})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	w := *workers
 	if w <= 0 {
@@ -129,10 +131,10 @@ func runEvalRelations(env Env) error {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}
 		if r, err = hypernymy.EvaluateProtocol(ctx, emb.Len(), pairs, rows, w, *protocol); err != nil {
-			return fmt.Errorf("%s: %w", pos[0], err)
+			return fmt.Errorf("%s: %w", pos[0], interrupted(err))
 		}
 	} else if r, st, err = hypernymy.EvaluateEmbeddingEvery(ctx, emb, pairs, *protocol, w, *every); err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+		return fmt.Errorf("%s: %w", pos[0], interrupted(err))
 	}
 	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol, Every: *every,
 		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, NodeBounds: st.Nodes, FullBounds: st.Full, EigenBounds: st.EigenBound,

@@ -44,6 +44,9 @@ func runEvalSimilarity(env Env) error {
 		fs.Usage()
 		return ErrUsage
 	}
+	if err := checkFlags(env, "eval-similarity", wordSetFlags(fs, pos[0], *by, *set)...); err != nil {
+		return err
+	}
 	e, err := loadWordSet(pos[0], *set)
 	if err != nil {
 		return err

@@ -6,8 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"burescope/datasets"
 	"burescope/engine/emds"
 	"burescope/render"
+	"burescope/ui/fit"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // addStressFigureFlag registers --stress-figure on fs (fit).
@@ -37,4 +41,20 @@ func writeStressFigure(path string, s *emds.Snapshot, points *float64) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return render.SaveFigures(path, render.ExportOptions{Width: 5 * 72, Height: 3.5 * 72}, f)
+}
+
+// writeShepard draws the Shepard diagram of the fit s of ds (its packed
+// input distances) to path: W2 against input distance, and the point-MDS
+// baseline's Euclidean distances beside it when the fit computed one, at
+// 4 in per panel by 4 in.
+func writeShepard(path string, ds *datasets.Dataset, s *emds.Snapshot) error {
+	panels, err := fit.ShepardPanels(ds, s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	figs, err := render.Shepard(ds.Dist, s.N, panels, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return render.SaveFigures(path, render.ExportOptions{Width: vg.Length(4*len(figs)) * vg.Inch, Height: 4 * vg.Inch}, figs...)
 }

@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -61,7 +59,7 @@ const fitUsage = "INPUT [--kind auto|distances|features|relations|embedding] [--
 	"[--family uniform|gaussian|custom --tau X] [--eps E] [--iters N] [--optimizer adam|gd|adagrad] " +
 	"[--lr X] [--seed S] [--init mds|random|FILE.json] [--points] [--backend auto|cpu|gl] " +
 	"[--structure full|diagonal|spherical|points] [--scale-budget LAMBDA] " +
-	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--stress-figure FIG] [--roots eigen|newton-schulz [--ns-iters N]] " +
+	"[--out EMB.json] [--figure FIG.png|svg|pdf|eps] [--stress-figure FIG] [--shepard FIG] [--roots eigen|newton-schulz [--ns-iters N]] " +
 	"[--progress] [--standardize] [--symmetrize] [--pairs exact|sampled|auto] [--epochs N]"
 
 // runFit implements `burescope fit INPUT ...`: load INPUT (a file or
@@ -97,6 +95,7 @@ func runFit(env Env) error {
 	epochs := fs.Int("epochs", 0, "epochs of a sampled fit (0: 600, or 300 above 200000 rows)")
 	rootsOpt := addRootsFlags(fs)
 	stressFigure := addStressFigureFlag(fs)
+	shepard := fs.String("shepard", "", "also draw the Shepard diagram (W2 against input distance for every pair, the point-MDS baseline's beside it) to this figure (png, svg, pdf or eps)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -128,10 +127,25 @@ func runFit(env Env) error {
 		oneOf("optimizer", *optName, emds.OptAdam, emds.OptGD, emds.OptAdagrad),
 		oneOf("backend", *backendName, backendList()...),
 		finite("tau", *tau),
+		oneOf("structure", *structure, emds.Structures...),
+		floatRange("scale-budget", *budget, 0, 100),
+		oneOf("pairs", *pairsMode, "exact", "sampled", "auto"),
+		intRange("epochs", *epochs, 0, maxEpochs),
+		pointsStructure(*points, *structure),
+		appliesOnly(fs, "epochs", *pairsMode != "exact", "to a sampled fit (--pairs sampled or auto); an exact fit runs --iters"),
 	); err != nil {
 		return err
 	}
-	if err := checkOutputs(*out, *figure, *stressFigure); err != nil {
+	if *pairsMode == "sampled" {
+		if err := checkFlags(env, "fit", sampledFlagChecks(fs, *structure, *budget, *initName, false)...); err != nil {
+			return err
+		}
+	}
+	var inputs []string
+	if *initName != "mds" && *initName != "random" {
+		inputs = append(inputs, *initName)
+	}
+	if err := checkIO(env, "fit", append(inputs, pos[0]), output{"out", *out}, output{"figure", *figure}, output{"stress-figure", *stressFigure}, output{"shepard", *shepard}); err != nil {
 		return err
 	}
 	roots, nsOpt, err := rootsOpt.parse()
@@ -139,6 +153,9 @@ func runFit(env Env) error {
 		return usage("%v", err)
 	}
 	if err := checkFigurePath("--stress-figure", *stressFigure); err != nil {
+		return usage("%v", err)
+	}
+	if err := checkFigurePath("--shepard", *shepard); err != nil {
 		return usage("%v", err)
 	}
 	fam, err := engine.ParseFamily(*family, *dim, *tau)
@@ -168,6 +185,19 @@ func runFit(env Env) error {
 	if err != nil {
 		return usage("%v", err)
 	}
+	// --pairs auto chose by the size: the flags that do not apply to the
+	// chosen path are refused now, as --pairs sampled/exact did above.
+	// With both --iters and --epochs under auto, each is the length of one
+	// path, and the one of the path not taken is not an error.
+	both := *pairsMode == "auto" && flagGiven(fs, "iters") && flagGiven(fs, "epochs")
+	if sampled {
+		if err := checkFlags(env, "fit", sampledFlagChecks(fs, *structure, *budget, *initName, both)...); err != nil {
+			return err
+		}
+	} else if err := checkFlags(env, "fit", appliesOnly(fs, "epochs", both,
+		fmt.Sprintf("to a sampled fit; %s (%d items) is fitted on exact pairs, whose length --iters sets", pos[0], n))); err != nil {
+		return err
+	}
 	if sampled {
 		return fitSampledCommand(env, pos[0], ds, sampledFlags{dim: *dim, fam: fam, eps: *eps, optimizer: *optName,
 			lr: *lr, seed: *seed, init: *initName, points: *points, epochs: *epochs, out: *out, figure: *figure})
@@ -186,9 +216,6 @@ func runFit(env Env) error {
 	st.Structure, st.ScaleBudget = *structure, *budget
 	if *points {
 		st.Structure = emds.StructurePoints
-	}
-	if *points && *structure != emds.StructureFull && *structure != emds.StructurePoints {
-		return usage("--points contradicts --structure %s", *structure)
 	}
 	if *structure == emds.StructurePoints {
 		*points = true
@@ -229,7 +256,7 @@ func runFit(env Env) error {
 	if unit := o.Unit(); unit != 1 {
 		fmt.Fprintf(env.Stderr, "%s: distances up to %g: fitted in units of %g (their squares would not fit in float64)\n", pos[0], unit, unit)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	var bar *progressBar
 	if *progress || isTerminal(env.Stderr) {
@@ -296,6 +323,20 @@ func runFit(env Env) error {
 		}
 		fmt.Fprintf(env.Stderr, "wrote the stress curve %s\n", *stressFigure)
 	}
+	if *shepard != "" {
+		sn := o.Latest()
+		if res.PointsStress1 != nil && sn.PointMeans == nil {
+			// The baseline ran after the last snapshot: one with its
+			// aligned means (no iteration is taken).
+			if s2, err := o.Step(ctx, 0); err == nil && s2 != nil && s2.Iter == sn.Iter {
+				sn = s2
+			}
+		}
+		if err := writeShepard(*shepard, ds, sn); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wrote the Shepard diagram %s\n", *shepard)
+	}
 	fmt.Fprintf(env.Stderr, "%s: %d items, %d iterations on %s in %.2fs: stress-1 %.4g (classical MDS %.4g)\n",
 		pos[0], n, s.Iter, backendDescription(be), fitSeconds, s.Stress1, s.ClassicalStress1)
 	line, err := json.Marshal(res)
@@ -307,6 +348,34 @@ func runFit(env Env) error {
 		return fmt.Errorf("interrupted at iteration %d", s.Iter)
 	}
 	return nil
+}
+
+// pointsStructure refuses --points with a structure other than full (the
+// default) or points.
+func pointsStructure(points bool, structure string) error {
+	if points && structure != emds.StructureFull && structure != emds.StructurePoints {
+		return &flagErr{fmt.Sprintf("--points contradicts --structure %s", structure)}
+	}
+	return nil
+}
+
+// sampledFlagChecks are the checks of the fit flags that a sampled fit
+// does not honour: --structure diagonal or spherical and --scale-budget
+// (fit.SampledSupports), --iters (it runs --epochs; allowed when
+// allowIters) and an --init file.
+func sampledFlagChecks(fs *flag.FlagSet, structure string, budget float64, init string, allowIters bool) []error {
+	var out []error
+	if err := fit.SampledSupports(fit.Settings{Structure: structure, ScaleBudget: budget}); err != nil {
+		out = append(out, &flagErr{"--" + err.Error()})
+	}
+	out = append(out, appliesOnly(fs, "iters", allowIters, "to an exact fit; a sampled fit runs --epochs (0: the default)"))
+	for _, name := range []string{"tol", "baseline", "backend", "roots", "ns-iters", "stress-figure", "shepard"} {
+		out = append(out, appliesOnly(fs, name, false, "to an exact fit (a sampled fit runs its epochs on the CPU with exact roots, and reports no baseline or stress curve)"))
+	}
+	if init != "mds" && init != "random" {
+		out = append(out, &flagErr{fmt.Sprintf("--init %s: a sampled fit starts from mds (principal components) or random", init)})
+	}
+	return out
 }
 
 // alignEmbedding checks that an initial embedding read from file fits the
@@ -379,7 +448,11 @@ func writeFitOutputs(env Env, out, figure string, s *emds.Snapshot, ds *datasets
 		}
 	}
 	if out != "" {
-		p, err := datasets.PrepareEmbedding(out, s.Embedding(ds.Labels))
+		e := s.Embedding(ds.Labels)
+		if len(ds.Classes) == e.Len() {
+			e.Classes = ds.Classes // render colours by them without --data
+		}
+		p, err := datasets.PrepareEmbedding(out, e)
 		if err != nil {
 			return err
 		}

@@ -73,7 +73,7 @@ func runGeodesic(env Env) error {
 		fmt.Fprintf(env.Stderr, "burescope geodesic: %v\n", err)
 		return ErrUsage
 	}
-	if err := checkOutputs(*figure); err != nil {
+	if err := checkIO(env, "geodesic", pos, output{"figure", *figure}); err != nil {
 		return err
 	}
 	points, err := geodesicPointsFunc(*backendName, env.Stderr)

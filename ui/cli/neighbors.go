@@ -39,6 +39,15 @@ func addEmbeddingFlags(fs *flag.FlagSet) embeddingFlags {
 	}
 }
 
+// check refuses --labels and --set for an EMB that is not a NumPy file,
+// before it is opened.
+func (f embeddingFlags) check(fs *flag.FlagSet, path string) []error {
+	return []error{
+		appliesOnly(fs, "labels", isNumPy(path), "to NumPy files (.npy, .npz)"),
+		appliesOnly(fs, "set", isNumPy(path), "to NumPy files (.npy, .npz)"),
+	}
+}
+
 // loadTrainedEmbedding reads EMB: a NumPy file (.npy, .npz) through
 // datasets.LoadNPY, anything else through datasets.LoadEmbedding.
 func loadTrainedEmbedding(path string, f embeddingFlags) (*engine.Embedding, error) {
@@ -117,6 +126,9 @@ func runNeighbors(env Env) error {
 	sim, err := engine.ParseSimilarity(*by)
 	if err != nil {
 		return usage("--by: %v", err)
+	}
+	if err := checkFlags(env, "neighbors", ef.check(fs, pos[0])...); err != nil {
+		return err
 	}
 	emb, err := loadTrainedEmbedding(pos[0], ef)
 	if err != nil {

@@ -185,7 +185,7 @@ func TestNeighborsCommandErrors(t *testing.T) {
 		{[]string{"neighbors", path, "--item", "w1", "--rho", "-1"}, 2, "--rho"},
 		{[]string{"neighbors", path, "--item", "w1", "--backend", "gl64"}, 2, "--backend must be cpu, gl or auto"},
 		{[]string{"neighbors", path, "--item", "nope"}, 1, `no item labelled "nope"`},
-		{[]string{"neighbors", path, "--item", "w1", "--set", "c"}, 1, "NumPy files (.npy, .npz) only"},
+		{[]string{"neighbors", path, "--item", "w1", "--set", "c"}, 2, "--set applies only to NumPy files (.npy, .npz)"},
 		{[]string{"neighbors", path + ".missing", "--item", "w1"}, 1, "emb.json.missing"},
 	} {
 		code, _, errs := runCLI(tc.args...)

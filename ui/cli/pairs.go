@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"time"
 
 	"burescope/datasets"
@@ -92,7 +90,7 @@ func fitSampledCommand(env Env, name string, ds *datasets.Dataset, f sampledFlag
 	if f.epochs > 0 {
 		opt.Epochs = f.epochs
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	if g, ok := src.(*emds.GraphSource); ok {
 		fmt.Fprintf(env.Stderr, "%s: %d items: sampled pairs (above %d items, or --pairs sampled): %d graph edges + breadth-first searches from %d random pivots per epoch, %d epochs\n",

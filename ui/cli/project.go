@@ -101,7 +101,10 @@ func runProject(env Env) error {
 	case *out == "":
 		return usage("--out EMB2D.json is required")
 	}
-	if err := checkOutputs(*out); err != nil {
+	if err := checkFlags(env, "project", ef.check(fs, pos[0])...); err != nil {
+		return err
+	}
+	if err := checkIO(env, "project", []string{pos[0], *ef.labels}, output{"out", *out}); err != nil {
 		return err
 	}
 	emb, err := loadTrainedEmbedding(pos[0], ef)

@@ -153,7 +153,7 @@ func TestProjectCommandPlanes(t *testing.T) {
 		{[]string{"project", in, "--out", filepath.Join(dir, "x.json"), "--plane", "item:zz"}, 1, `no item labelled "zz"`},
 		{[]string{"project", in, "--out", filepath.Join(dir, "x.json"), "--plane", "diff:w1"}, 1, "want diff:A,B"},
 		{[]string{"project", in, "--out", filepath.Join(dir, "x.json"), "--plane", "diff:w1,w1"}, 1, "same mean"},
-		{[]string{"project", in, "--out", filepath.Join(dir, "nodir", "x.json")}, 1, "nodir"},
+		{[]string{"project", in, "--out", filepath.Join(dir, "nodir", "x.json")}, 2, "--out " + filepath.Join(dir, "nodir")},
 	} {
 		code, _, errs := runCLI(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {

@@ -39,6 +39,12 @@ func runRelations(env Env) error {
 		fs.Usage()
 		return ErrUsage
 	}
+	if err := checkFlags(env, "relations", wordNetRoot(fs, *root, pos[0])); err != nil {
+		return err
+	}
+	if err := checkIO(env, "relations", pos, output{"out", *out}); err != nil {
+		return err
+	}
 	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})
 	if err != nil {
 		return err

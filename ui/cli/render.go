@@ -20,7 +20,7 @@ func init() {
 }
 
 // renderUsage is the argument synopsis of `burescope render`.
-const renderUsage = "EMB.json --out FIG.(png|svg|pdf|eps) [--view covariance|precision] [--color-by none|stress|COLUMN --data FILE] [--labels] [--width W] [--height H] [--dpi N] [--glyph auto|on|off] [--glyph-factor F] [--order auto|largest-first|interleaved|data] [--outline-only] [--fixed-alpha]"
+const renderUsage = "EMB.json --out FIG.(png|svg|pdf|eps) [--view covariance|precision] [--color-by auto|none|class|stress|COLUMN --data FILE] [--labels] [--width W] [--height H|auto] [--dpi N] [--glyph auto|on|off] [--glyph-factor F] [--order auto|largest-first|interleaved|data] [--outline-only] [--fixed-alpha]"
 
 // runRender implements `burescope render EMB.json --out fig.png ...`: it
 // loads an embedding file, optionally the dataset it was fitted to (for
@@ -30,11 +30,11 @@ func runRender(env Env) error {
 	fs := NewFlagSet(env, "render", renderUsage)
 	out := fs.String("out", "", "output figure; the extension picks the format (png, svg, pdf, eps)")
 	view := fs.String("view", "covariance", "covariance or precision")
-	colorBy := fs.String("color-by", "none", "none, stress (needs --data) or a class COLUMN of --data")
+	colorBy := fs.String("color-by", "auto", "auto (the file's classes when it has them, else none), none, class (the file's classes), stress (needs --data) or a class COLUMN of --data")
 	data := fs.String("data", "", "dataset the embedding was fitted to (file or builtin:NAME), for --color-by")
 	labels := fs.Bool("labels", false, "draw item labels beside the means")
 	width := fs.String("width", "6in", "figure width (in, cm, mm, pt or px)")
-	height := fs.String("height", "5in", "figure height (in, cm, mm, pt or px)")
+	height := fs.String("height", "auto", "figure height (in, cm, mm, pt or px), or auto: fitted to the data at the width")
 	dpi := fs.Int("dpi", 300, "resolution of PNG output (dots per inch)")
 	level := fs.Float64("level", 1, "ellipse level k: k-sigma for gaussians, k x scale otherwise")
 	title := fs.String("title", "", "figure title")
@@ -97,11 +97,13 @@ func runRender(env Env) error {
 	if opt.Width, err = render.ParseLength(*width, *dpi); err != nil {
 		return usage("--width: %v", err)
 	}
-	if opt.Height, err = render.ParseLength(*height, *dpi); err != nil {
+	if strings.TrimSpace(strings.ToLower(*height)) == "auto" {
+		opt.AutoHeight = true
+	} else if opt.Height, err = render.ParseLength(*height, *dpi); err != nil {
 		return usage("--height: %v", err)
 	}
 
-	if err := checkOutputs(*out); err != nil {
+	if err := checkIO(env, "render", []string{pos[0], *data}, output{"out", *out}); err != nil {
 		return err
 	}
 	emb, err := datasets.LoadEmbedding(pos[0])
@@ -110,8 +112,15 @@ func runRender(env Env) error {
 	}
 	sc := render.NewScene(emb)
 	sc.Dataset = pos[0]
-	switch *colorBy {
-	case "none", "":
+	fileClasses := len(emb.Classes) == emb.Len() && emb.Len() > 0
+	switch {
+	case *colorBy == "none" || *colorBy == "":
+	case *colorBy == "auto" || *colorBy == "class" && *data == "":
+		if fileClasses {
+			st.ColorBy = render.ColorClass
+		} else if *colorBy == "class" {
+			return usage("--color-by class: %s has no classes; give --data (the dataset it was fitted to)", pos[0])
+		}
 	default:
 		if *data == "" {
 			return usage("--color-by %s needs --data (the dataset the embedding was fitted to)", *colorBy)

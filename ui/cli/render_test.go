@@ -85,7 +85,7 @@ func TestRenderSVGColoredByStressAndClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if has := bytes.Contains(b, []byte("stress ")); has != (colorBy == "stress") {
+		if has := bytes.Contains(b, []byte("% of stress")); has != (colorBy == "stress") { // the share, as the tooltip
 			t.Errorf("%s: stress legend present = %v", colorBy, has)
 		}
 		if !bytes.Contains(b, []byte(">PISA<")) {

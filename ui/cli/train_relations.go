@@ -1,20 +1,21 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/gpucompute"
 	"burescope/internal/cputime"
 	"burescope/ui/fit"
 )
@@ -60,11 +61,14 @@ type trainRelationsResult struct {
 	// command, loading included: on a busy shared machine wall time
 	// overstates the cost.
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Backend computes the batches' pseudo dot products and gradients:
+	// "cpu", or the GL backend with its renderer and precision.
+	Backend string `json:"backend"`
 }
 
 const trainRelationsUsage = "INPUT [--dim 2..32] [--epochs N] [--negatives 50] [--batch 1000] [--lr X] " +
 	"[--optimizer adam|sgd] [--protocol directed|undirected] [--seed S] [--eps 0.01] [--eval-every K] [--eval-rows R] [--no-self-pairs] [--workers W] " +
-	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress]"
+	"[--root SYNSET] [--no-eval] [--out EMB.json] [--progress] [--backend cpu|gl|gl64|auto]"
 
 // runTrainRelations implements `burescope train-relations INPUT ...`: load
 // the (child, ancestor) pairs of INPUT (a file or builtin:NAME) with
@@ -91,6 +95,7 @@ func runTrainRelations(env Env) error {
 	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
 	noEval := fs.Bool("no-eval", false, "do not evaluate (to time the training alone); the scores are then 0")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
+	backendName := fs.String("backend", "cpu", "where the batches' pseudo dot products and gradients are computed: cpu, gl, gl64 (float64) or auto (gl on a GPU, else cpu)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -131,10 +136,15 @@ func runTrainRelations(env Env) error {
 		intRange("epochs", *epochs, 1, maxEpochs),
 		intRange("workers", *workers, 0, maxWorkers),
 		memoryFlag(fmt.Sprintf("--batch %d with --negatives %d", *batch, *negatives), negativesBytes(*batch, *negatives)),
+		wordNetRoot(fs, *root, pos[0]),
+		oneOf("backend", *backendName, backendList()...),
 	); err != nil {
 		return err
 	}
-	if err := checkOutputs(*out); err != nil {
+	if (*backendName == "gl" || *backendName == "gl64") && *dim > gpucompute.MaxDim {
+		return usage("--backend %s: the GL kernels take d <= %d, --dim is %d", *backendName, gpucompute.MaxDim, *dim)
+	}
+	if err := checkIO(env, "train-relations", pos, output{"out", *out}); err != nil {
 		return err
 	}
 	ds, err := datasets.Load(pos[0], datasets.Options{Kind: datasets.KindRelations, WordNetRoot: *root})
@@ -144,6 +154,9 @@ func runTrainRelations(env Env) error {
 	if len(ds.Relations) == 0 {
 		return fmt.Errorf("%s: no relations to train on", pos[0])
 	}
+	if err := fit.CheckRelationTraining(pos[0], ds.Len(), len(ds.Relations), hypernymy.Config{Dim: *dim, BatchSize: *batch, Negatives: *negatives}); err != nil {
+		return err
+	}
 	ee := *evalEvery
 	if ee == 0 {
 		ee = -1
@@ -151,6 +164,23 @@ func runTrainRelations(env Env) error {
 	cfg := hypernymy.Config{Dim: *dim, Negatives: *negatives, BatchSize: *batch, Optimizer: *optName,
 		LR: *lr, Eps: *eps, Seed: *seed, Workers: *workers, Epochs: *epochs, EvalEvery: ee, NoSelfPairs: *noSelf,
 		Protocol: *protocol, NoEval: *noEval, EvalRows: *evalRows}
+	backendDesc := "cpu"
+	if *backendName == "auto" && *dim > gpucompute.MaxDim {
+		fmt.Fprintf(env.Stderr, "burescope train-relations: training on the CPU (the GL kernels take d <= %d)\n", gpucompute.MaxDim)
+	}
+	if *backendName != "cpu" && *dim <= gpucompute.MaxDim {
+		gb, why, err := fit.OpenGL(*backendName, fit.BackendOptions{})
+		if err != nil {
+			return err
+		}
+		if gb == nil {
+			fmt.Fprintf(env.Stderr, "burescope train-relations: training on the CPU (%s)\n", why)
+		} else {
+			defer gb.Close()
+			cfg.Accel = gb
+			backendDesc = fit.Describe(gb)
+		}
+	}
 	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
@@ -160,7 +190,7 @@ func runTrainRelations(env Env) error {
 		pos[0], ds.Len(), relationsCountDistinct(ds.Relations), len(tr.Relations()), cfg.Protocol, cfg.Dim, cfg.Optimizer, cfg.LR,
 		cfg.Negatives, cfg.BatchSize, cfg.Epochs)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	var bar *trainBar
 	if *progress || isTerminal(env.Stderr) {
@@ -168,7 +198,11 @@ func runTrainRelations(env Env) error {
 	}
 	start := time.Now()
 	shown := 0
+	var lastFinite *hypernymy.Progress // kept when the training diverges
 	publish := func(p *hypernymy.Progress) {
+		if finiteProgress(p) {
+			lastFinite = p
+		}
 		if len(p.Evals) > shown {
 			bar.clear()
 			for _, e := range p.Evals[shown:] {
@@ -204,6 +238,15 @@ func runTrainRelations(env Env) error {
 	<-polled
 	bar.done()
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		if *out != "" && lastFinite != nil && lastFinite.Epoch > 0 {
+			// Keep what the run had: the last state whose values were all
+			// finite.
+			if e, err := lastFinite.Embedding(ds.Labels); err == nil {
+				if err := datasets.SaveEmbedding(*out, e); err == nil {
+					fmt.Fprintf(env.Stderr, "training stopped at the first non-finite value; wrote the last finite state (epoch %d) to %s\n", lastFinite.Epoch, *out)
+				}
+			}
+		}
 		return fmt.Errorf("%s: %w", pos[0], runErr)
 	}
 	seconds := time.Since(start).Seconds()
@@ -225,7 +268,7 @@ func runTrainRelations(env Env) error {
 		fmt.Fprintf(env.Stderr, "wrote %d gaussian measures in dimension %d to %s\n", ds.Len(), cfg.Dim, *out)
 	}
 	res := trainRelationsResult{
-		N: ds.Len(), Pairs: relationsCountDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds,
+		N: ds.Len(), Pairs: relationsCountDistinct(ds.Relations), Dim: cfg.Dim, Epochs: p.Epoch, Seconds: seconds, Backend: backendDesc,
 		MeanRank: p.MeanRank, MAP: p.MAP, SymMeanRank: p.SymMeanRank, SymMAP: p.SymMAP,
 		TrainPairs: len(tr.Relations()), Loss: p.Loss, Optimizer: cfg.Optimizer, LR: cfg.LR,
 		Protocol: cfg.Protocol, UndirMeanRank: p.UndirMeanRank, UndirMAP: p.UndirMAP,
@@ -250,13 +293,36 @@ func runTrainRelations(env Env) error {
 	return nil
 }
 
-// relationsCountDistinct returns the number of distinct pairs.
-func relationsCountDistinct(pairs [][2]int) int {
-	seen := make(map[[2]int]struct{}, len(pairs))
-	for _, p := range pairs {
-		seen[p] = struct{}{}
+// finiteProgress reports whether a training snapshot's loss, means and
+// scales are all finite.
+func finiteProgress(p *hypernymy.Progress) bool {
+	if math.IsNaN(p.Loss) || math.IsInf(p.Loss, 0) {
+		return false
 	}
-	return len(seen)
+	for _, v := range p.Means {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	for _, v := range p.Scales {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// relationsCountDistinct returns the number of distinct pairs (on a
+// sorted copy: 16 bytes a pair, where a map took several times that).
+func relationsCountDistinct(pairs [][2]int) int {
+	s := slices.Clone(pairs)
+	slices.SortFunc(s, func(a, b [2]int) int {
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	return len(slices.Compact(s))
 }
 
 // trainBar is the progress bar of train-relations: epochs done and the

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -84,6 +86,103 @@ func memoryFlag(what string, need float64) error {
 // starts (outfile.Check); the error names the path.
 func checkOutputs(paths ...string) error {
 	return outfile.Check(paths...)
+}
+
+// output is an output path and the flag that named it, for checkIO.
+type output struct{ flag, path string }
+
+// checkIO is the output half of the contract every command goes through
+// before it opens an input: each output (empty paths skipped) must be
+// writable (outfile.Check: not a directory, its directory accepts a new
+// file, no two outputs the same file) and must not be one of the files the
+// inputs read (outfile.IsInput; see inputFiles). The first failure is
+// printed as "burescope CMD: --FLAG PATH: problem" and ErrUsage (exit 2)
+// returned.
+func checkIO(env Env, cmd string, inputs []string, outs ...output) error {
+	var files []string
+	for _, in := range inputs {
+		files = append(files, inputFiles(in)...)
+	}
+	seen := map[string]string{}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		fail := func(format string, a ...any) error {
+			fmt.Fprintf(env.Stderr, "burescope %s: --%s %s: %s\n", cmd, o.flag, o.path, fmt.Sprintf(format, a...))
+			return ErrUsage
+		}
+		if err := outfile.Check(o.path); err != nil {
+			return fail("%v", strings.TrimPrefix(err.Error(), o.path+": "))
+		}
+		if in, ok := outfile.IsInput(o.path, files...); ok {
+			return fail("is the input %s: writing it would destroy what is read (choose another output)", in)
+		}
+		abs, err := filepath.Abs(o.path)
+		if err == nil {
+			if prev, dup := seen[abs]; dup {
+				return fail("the same file as --%s; give each output its own path", prev)
+			}
+			seen[abs] = o.flag
+		}
+	}
+	var paths []string
+	for _, o := range outs {
+		paths = append(paths, o.path)
+	}
+	if err := outfile.Check(paths...); err != nil { // the same file through links
+		fmt.Fprintf(env.Stderr, "burescope %s: %v\n", cmd, err)
+		return ErrUsage
+	}
+	return nil
+}
+
+// inputFiles returns the files an input name reads: none for builtin:NAME,
+// data.noun and index.noun for wordnet:DIR, the name itself otherwise.
+func inputFiles(name string) []string {
+	switch {
+	case name == "", strings.HasPrefix(name, datasets.BuiltinPrefix):
+		return nil
+	case strings.HasPrefix(name, datasets.WordNetPrefix):
+		dir := strings.TrimPrefix(name, datasets.WordNetPrefix)
+		return []string{filepath.Join(dir, "data.noun"), filepath.Join(dir, "index.noun")}
+	}
+	return []string{name}
+}
+
+// flagGiven reports whether the flag name was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			given = true
+		}
+	})
+	return given
+}
+
+// appliesOnly refuses a flag given on the command line where it has no
+// effect (applies false), instead of ignoring it: "--NAME applies only
+// WHERE".
+func appliesOnly(fs *flag.FlagSet, name string, applies bool, where string) error {
+	if !applies && flagGiven(fs, name) {
+		return &flagErr{fmt.Sprintf("--%s applies only %s", name, where)}
+	}
+	return nil
+}
+
+// wordNetRoot checks a --root value: an NLTK noun synset name
+// (lemma.n.NN), and given only with a wordnet:DIR input.
+func wordNetRoot(fs *flag.FlagSet, root, input string) error {
+	if err := appliesOnly(fs, "root", strings.HasPrefix(input, datasets.WordNetPrefix), "to a wordnet:DIR input (the root synset of its closure)"); err != nil {
+		return err
+	}
+	i := strings.LastIndex(root, ".n.")
+	lemma, num, ok := root[:max(i, 0)], root[i+3:], i >= 0
+	if !ok || lemma == "" || len(num) < 2 || strings.Trim(num, "0123456789") != "" {
+		return &flagErr{fmt.Sprintf("--root %q: want an NLTK noun synset name such as %s or mammal.n.01", root, datasets.DefaultWordNetRoot)}
+	}
+	return nil
 }
 
 // stdoutWriter records the first error writing a command's stdout, so a

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -30,6 +31,26 @@ func loadWordSet(path, set string) (*engine.Embedding, error) {
 		return datasets.LoadNPY(path, datasets.NPYOptions{Set: prefix})
 	}
 	return datasets.LoadEmbedding(path)
+}
+
+// wordSetFlags are the flag checks of eval-similarity and eval-entailment,
+// made before EMB is opened: --by and --set values, and --set only for a
+// NumPy word model (a JSON embedding holds one set, which is used).
+func wordSetFlags(fs *flag.FlagSet, path, by, set string) []error {
+	return []error{
+		oneOf("by", by, "mixture", "cosine", "dot", "w2"),
+		oneOf("set", set, "input", "context"),
+		appliesOnly(fs, "set", isNumPy(path), "to a .npz/.npy word model (a JSON embedding holds one set of measures)"),
+	}
+}
+
+// isNumPy reports whether path names a NumPy file (.npy or .npz).
+func isNumPy(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".npy", ".npz":
+		return true
+	}
+	return false
 }
 
 // wordIndex maps the labels of e to their indices; a word missing as

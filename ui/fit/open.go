@@ -133,11 +133,10 @@ func (how OpenHow) open(st Settings, n int) (emds.Backend, string, error) {
 // stress-1 estimate; this runs the neighbour search once).
 func openSampled(ds *datasets.Dataset, st Settings, how OpenHow) (*Opened, error) {
 	src, err := PairSource(ds)
-	if err == nil && st.Structure != "" && st.Structure != emds.StructureFull && st.Structure != emds.StructurePoints {
-		err = fmt.Errorf("%s: the sampled-pair fit fits full scales or points only (structure %q): use pairs exact", ds.Name, st.Structure)
-	}
-	if err == nil && st.ScaleBudget != 0 {
-		err = fmt.Errorf("%s: the sampled-pair fit has no scale budget (%g): use pairs exact", ds.Name, st.ScaleBudget)
+	if err == nil {
+		if e := SampledSupports(st); e != nil {
+			err = fmt.Errorf("%s: %w", ds.Name, e)
+		}
 	}
 	var opt emds.SampledOptions
 	if err == nil {

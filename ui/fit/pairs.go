@@ -59,6 +59,22 @@ func SampledOptions(ds *datasets.Dataset, st Settings) (emds.SampledOptions, err
 	return opt, nil
 }
 
+// SampledSupports returns an error naming the setting when st asks for
+// what a sampled fit does not do (it fits full covariances or points):
+// a diagonal or spherical Structure, or a ScaleBudget. The sampled path
+// (openSampled, and the command line's flag checks) refuses them rather
+// than fitting something else and reporting it.
+func SampledSupports(st Settings) error {
+	switch st.Structure {
+	case emds.StructureDiagonal, emds.StructureSpherical:
+		return fmt.Errorf("structure %s: a sampled fit fits full covariances or points (fit exact pairs for %s ellipses)", st.Structure, st.Structure)
+	}
+	if st.ScaleBudget != 0 {
+		return fmt.Errorf("scale-budget %v: a sampled fit has no scale budget (fit exact pairs to use one)", st.ScaleBudget)
+	}
+	return nil
+}
+
 // LoadDataset loads name (a file or builtin:NAME) under the data
 // settings of st as the app fits it: a feature table or a relation graph
 // is read without its n^2 distances first, and read again with them only when the exact path

@@ -47,7 +47,7 @@ type Settings struct {
 
 	// View
 	View         string  // "covariance" or "precision"
-	ColorBy      string  // "auto", "class", "stress" or "none" (ColorByFor)
+	ColorBy      string  // "auto", "class", "stress", "none", "feature:COLUMN" or "column:COLUMN" (ColorByFor)
 	Labels       bool    // draw item labels
 	Level        float64 // gaussian level-set radius (in standard deviations)
 	ShowBaseline bool    // overlay the point-MDS baseline
@@ -148,8 +148,9 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("backend: %q (want %s)", s.Backend, strings.Join(BackendChoices, ", "))
 	case !Contains(ViewChoices, s.View):
 		return fmt.Errorf("view: %q (want %s)", s.View, strings.Join(ViewChoices, ", "))
-	case !Contains(ColorByChoices, s.ColorBy):
-		return fmt.Errorf("colour by: %q (want %s)", s.ColorBy, strings.Join(ColorByChoices, ", "))
+	case !Contains(ColorByChoices, s.ColorBy) && !(strings.HasPrefix(s.ColorBy, FeaturePrefix) && len(s.ColorBy) > len(FeaturePrefix)) &&
+		!(strings.HasPrefix(s.ColorBy, ColumnPrefix) && len(s.ColorBy) > len(ColumnPrefix)):
+		return fmt.Errorf("colour by: %q (want %s, %sCOLUMN or %sCOLUMN)", s.ColorBy, strings.Join(ColorByChoices, ", "), FeaturePrefix, ColumnPrefix)
 	case !(s.Tol >= 0 && s.Tol < 1):
 		return fmt.Errorf("tolerance: %v (want 0 <= tol < 1)", s.Tol)
 	case !Contains(StructureChoices, s.Structure):

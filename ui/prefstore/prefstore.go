@@ -8,7 +8,18 @@
 // form); changes within Delay of each other are written together, and
 // Flush or Close writes what is pending at once. An unreadable or corrupt
 // file is reported in one line naming the file and the problem, and the
-// store starts from defaults.
+// store starts from defaults; a corrupt file is renamed to a backup
+// (FILE.corrupt-TIME) before the first write replaces it.
+//
+// The file is read without blocking and within MaxFileSize: a FIFO, a
+// device (a link to /dev/zero) or a directory under the name is reported
+// and never written (the store is in memory only for that run), and a file
+// larger than MaxFileSize is treated as corrupt without being read.
+//
+// Several app instances share the file: every write takes a lock
+// (FILE.lock), reads the file again and keeps the other instances' changes
+// to keys this store did not change; lists named with MergeList (the
+// recent files) keep the entries another instance added.
 //
 // Values are kept in their JSON form: numbers keep their decimal text
 // (an int round-trips exactly), and a list read back from the file is
@@ -22,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,6 +48,14 @@ import (
 // Delay is how long a change waits for others before the file is written.
 const Delay = 200 * time.Millisecond
 
+// MaxFileSize bounds the preference file read at start (the app writes a
+// few KiB); a larger file is corrupt and is not read.
+const MaxFileSize = 1 << 20
+
+// lockWait is how long a write waits for another instance's lock before it
+// writes without it.
+const lockWait = 2 * time.Second
+
 // Store is a fyne.Preferences backed by a JSON file. It is safe for
 // concurrent use; change listeners run after the change, on the goroutine
 // that made it, without the store's lock held.
@@ -45,6 +65,10 @@ type Store struct {
 
 	mu        sync.Mutex
 	values    map[string]any // JSON form: bool, json.Number, string, []any
+	base      map[string]any // the file's values as last read or written
+	merge     map[string]int // MergeList keys and their maximum lengths
+	backup    bool           // the file is corrupt: rename it before the first write
+	noWrite   bool           // the name is not a regular file: never written
 	listeners []func()
 	dirty     bool        // values differ from the file
 	timer     *time.Timer // pending coalesced write (nil: none)
@@ -85,11 +109,15 @@ func Open(path, migrateFrom string, logw io.Writer) *Store {
 	if logw == nil {
 		logw = io.Discard
 	}
-	s := &Store{path: path, logw: logw, values: map[string]any{}}
+	s := &Store{path: path, logw: logw, values: map[string]any{}, base: map[string]any{}}
 	vals, err := readFile(path)
 	switch {
 	case err == nil:
 		s.values = vals
+		s.base = maps.Clone(vals)
+	case errors.Is(err, errNotRegular):
+		s.noWrite = true
+		fmt.Fprintf(logw, "burescope: preferences %s: %v; starting from defaults, kept in memory for this run\n", path, err)
 	case errors.Is(err, fs.ErrNotExist):
 		if migrateFrom == "" {
 			break
@@ -108,19 +136,45 @@ func Open(path, migrateFrom string, logw io.Writer) *Store {
 		default:
 			fmt.Fprintf(logw, "burescope: preferences %s: %v; not migrated, starting from defaults\n", migrateFrom, oerr)
 		}
-	default:
+	case errors.Is(err, errEmpty):
 		fmt.Fprintf(logw, "burescope: preferences %s: %v; starting from defaults\n", path, err)
+	default:
+		s.backup = true
+		fmt.Fprintf(logw, "burescope: preferences %s: %v; starting from defaults (the file is kept as %s.corrupt-TIME before it is replaced)\n", path, err, filepath.Base(path))
 	}
 	return s
 }
 
-var errEmpty = errors.New("empty file")
+var (
+	errEmpty      = errors.New("empty file")
+	errNotRegular = errors.New("not a regular file")
+)
 
-// readFile decodes a preference file into JSON-form values.
+// readFile decodes a preference file into JSON-form values. It opens the
+// file without blocking (a FIFO), refuses anything but a regular file
+// (errNotRegular) and a file larger than MaxFileSize before reading it.
 func readFile(path string) (map[string]any, error) {
-	b, err := os.ReadFile(path)
+	f, err := openNonBlocking(path)
 	if err != nil {
 		return nil, unwrapPathErr(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, unwrapPathErr(err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s)", errNotRegular, fileKind(st.Mode()))
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("file of %d bytes is larger than the %d KiB a preference file may have", st.Size(), MaxFileSize>>10)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, unwrapPathErr(err)
+	}
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("larger than the %d KiB a preference file may have", MaxFileSize>>10)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, errEmpty
@@ -147,15 +201,124 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
+// fileKind names what a non-regular file is, for messages.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
 // Path is the file the store writes.
 func (s *Store) Path() string { return s.path }
 
-// Flush writes the values now if they changed since the last write.
+// MergeList makes the string list at key merge with the file's on every
+// write: when another instance changed the list since this store read or
+// wrote the file, the entries it added are kept after this store's own
+// (at most max entries in all). The recent-files list uses it, so two
+// instances do not lose each other's recent files.
+func (s *Store) MergeList(key string, max int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.merge == nil {
+		s.merge = map[string]int{}
+	}
+	s.merge[key] = max
+}
+
+// jsonEqual compares two JSON-form values (absent is nil).
+func jsonEqual(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+// merged returns the values to write: the file's current values (theirs)
+// with this store's changes since base (ours) on top; a MergeList key that
+// both changed keeps ours first, then the entries theirs added.
+func merged(ours, base, theirs map[string]any, merge map[string]int) map[string]any {
+	out := maps.Clone(theirs)
+	keys := maps.Clone(ours)
+	maps.Copy(keys, base)
+	for k := range keys {
+		o, inOurs := ours[k]
+		b, inBase := base[k]
+		if inOurs == inBase && jsonEqual(o, b) {
+			continue // not changed here: theirs stands
+		}
+		if !inOurs {
+			delete(out, k)
+			continue
+		}
+		out[k] = o
+		if max, ok := merge[k]; ok {
+			if t, ok := theirs[k]; ok && !jsonEqual(t, b) {
+				out[k] = mergeLists(o, b, t, max)
+			}
+		}
+	}
+	return out
+}
+
+// mergeLists returns ours followed by the entries of theirs that are
+// neither in ours nor in base (added by the other instance), at most max.
+func mergeLists(ours, base, theirs any, max int) any {
+	o, ok1 := ours.([]any)
+	t, ok2 := theirs.([]any)
+	if !ok1 || !ok2 {
+		return ours
+	}
+	b, _ := base.([]any)
+	has := func(list []any, v any) bool {
+		for _, x := range list {
+			if jsonEqual(x, v) {
+				return true
+			}
+		}
+		return false
+	}
+	out := append([]any{}, o...)
+	for _, v := range t {
+		if len(out) >= max {
+			break
+		}
+		if !has(out, v) && !has(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// backupName returns a free name for a corrupt file's backup.
+func backupName(path string) string {
+	stem := path + ".corrupt-" + time.Now().UTC().Format("20060102T150405")
+	name := stem
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			return name
+		}
+		name = fmt.Sprintf("%s-%d", stem, i)
+	}
+}
+
+// Flush writes the values now if they changed since the last write. It
+// takes the lock of the file, reads it again and merges (see merged), so
+// that other instances' changes are kept; a corrupt file is renamed to a
+// backup first. A name that is not a regular file is never written.
 func (s *Store) Flush() error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.mu.Lock()
-	if s.path == "" { // in memory only
+	if s.path == "" || s.noWrite { // in memory only
 		s.dirty = false
 	}
 	if s.timer != nil {
@@ -166,23 +329,74 @@ func (s *Store) Flush() error {
 		s.mu.Unlock()
 		return nil
 	}
-	b, err := json.Marshal(s.values)
+	ours, base, merge, backup := maps.Clone(s.values), s.base, maps.Clone(s.merge), s.backup
 	s.dirty = false
 	s.mu.Unlock()
-	if err == nil {
-		if err = os.MkdirAll(filepath.Dir(s.path), 0o700); err == nil {
-			err = outfile.Write(s.path, func(w io.Writer) error {
-				_, err := w.Write(append(b, '\n'))
-				return err
-			})
+	out, err := s.writeMerged(ours, base, merge, backup)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.dirty = true // try again with the next change or Close
+		return err
+	}
+	s.backup = false
+	// Take the other instances' values for keys not changed here since.
+	for k := range out {
+		cur, ok := s.values[k]
+		_, was := ours[k]
+		if (!ok && !was) || (ok && was && jsonEqual(cur, ours[k])) {
+			s.values[k] = out[k]
 		}
 	}
-	if err != nil {
-		s.mu.Lock()
-		s.dirty = true // try again with the next change or Close
-		s.mu.Unlock()
+	for k := range ours {
+		if _, ok := out[k]; !ok && jsonEqual(s.values[k], ours[k]) {
+			delete(s.values, k)
+		}
 	}
-	return err
+	s.base = out
+	return nil
+}
+
+// writeMerged writes ours merged with the file under its lock and returns
+// what was written.
+func (s *Store) writeMerged(ours, base map[string]any, merge map[string]int, backup bool) (map[string]any, error) {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return nil, err
+	}
+	unlock := lockFile(s.path+".lock", lockWait)
+	defer unlock()
+	theirs := base
+	switch cur, err := readFile(s.path); {
+	case err == nil:
+		theirs = cur
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errEmpty):
+	case errors.Is(err, errNotRegular):
+		s.mu.Lock()
+		s.noWrite = true
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w; not written, kept in memory for this run", err)
+	default:
+		backup = true // corrupted since it was read: keep it too
+	}
+	if backup {
+		if _, err := os.Lstat(s.path); err == nil {
+			name := backupName(s.path)
+			if err := os.Rename(s.path, name); err != nil {
+				return nil, fmt.Errorf("cannot keep the corrupt file as a backup, so it is not replaced: %w", err)
+			}
+			fmt.Fprintf(s.logw, "burescope: preferences %s: the corrupt file is kept as %s\n", s.path, name)
+		}
+	}
+	out := merged(ours, base, theirs, merge)
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	err = outfile.Write(s.path, func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
+	return out, err
 }
 
 // Close writes what is pending; later changes stay in memory only.

@@ -142,6 +142,12 @@ func WithBaseline(sc *render.Scene, snap *emds.Snapshot, on bool, st render.Styl
 			out.PerPoint = append(out.PerPoint, math.NaN())
 		}
 	}
+	// One glyph factor with the fit alone; the connectors keep their
+	// length (shrunk they would be slivers beside their dots).
+	if out.GlyphFrom == nil {
+		out.GlyphFrom = sc
+	}
+	out.Unscaled = extra
 	ov := &BaselineOverlay{from: m, n: n, lines: lines, stress1: snap.PointStress1}
 	if sc.Labels != nil {
 		ov.names = sc.Labels[:n]
@@ -195,6 +201,8 @@ func measuresOnly(sc *render.Scene, m int) *render.Scene {
 	}
 	out.Selected = ValidIndices(sc.Selected, m)
 	out.Highlight = ValidIndices(sc.Highlight, m)
+	out.Hovered = ValidIndices(sc.Hovered, m)
+	out.Unscaled = 0
 	return &out
 }
 

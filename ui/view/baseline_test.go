@@ -104,3 +104,34 @@ func TestBaselinePickAndProjection(t *testing.T) {
 		t.Errorf("tooltip %q", tip)
 	}
 }
+
+// TestBaselineConnectorsInGlyphMode: with the ellipses shrunk to glyphs
+// the point-MDS connectors still join each marker to its item's mean
+// (they used to shrink with the glyphs into slivers), and the glyph
+// factor is the fit's own.
+func TestBaselineConnectorsInGlyphMode(t *testing.T) {
+	sc := &render.Scene{
+		Dim:    2,
+		Means:  []float64{0, 0, 10, 0},
+		Scales: []float64{1, 0, 0, 1, 1, 0, 0, 1},
+	}
+	snap := &emds.Snapshot{N: 2, Dim: 2, Means: sc.Means, PointMeans: []float64{0, 3, 10, -4}, PointStress1: 0.1}
+	st := render.DefaultStyle()
+	st.Glyph, st.GlyphFactor = render.GlyphOn, 0.1
+	out, ov := WithBaseline(sc, snap, true, st)
+	if ov == nil || !ov.lines {
+		t.Fatal("no connectors")
+	}
+	lay := render.NewLayout(out, st)
+	if lay.Glyph != 0.1 || math.Abs(lay.Shapes[0].M.A-0.01) > 1e-12 {
+		t.Fatalf("glyph %g, item 0 at %+v", lay.Glyph, lay.Shapes[0].M)
+	}
+	for k := 0; k < 2; k++ {
+		l := lay.Shapes[2+k]
+		l1, _, _, _ := l.M.Eigen()
+		want := math.Hypot(snap.PointMeans[2*k]-sc.Means[2*k], snap.PointMeans[2*k+1]-sc.Means[2*k+1])
+		if got := 2 * math.Sqrt(l1); math.Abs(got-want) > 1e-9 {
+			t.Errorf("connector %d is %g long, the marker is %g from the mean", k, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine"
+	"burescope/render"
 )
 
 func TestBuildView(t *testing.T) {
@@ -123,4 +124,26 @@ func randomEmbedding(n, d int, seed uint64) *engine.Embedding {
 		e.Labels = append(e.Labels, "w"+strings.Repeat("x", i/26)+string(rune('a'+i%26)))
 	}
 	return e
+}
+
+// TestOverlayKeepsStressScale: the geodesic's measure and trail appended
+// to a scene coloured by stress carry NaN (grey, outside the scale), so
+// the legend's minimum stays the data's and the tooltip's shares still
+// sum over the data only.
+func TestOverlayKeepsStressScale(t *testing.T) {
+	sc := &render.Scene{Dim: 2, Means: []float64{0, 0, 1, 1}, Scales: []float64{1, 0, 0, 1, 1, 0, 0, 1}, PerPoint: []float64{3, 1}}
+	ov := AppendMeasure(sc, []float64{0.5, 0.5}, []float64{1, 0, 0, 1}, "t = 0.50", "geodesic", nil)
+	ov = AppendTrail(ov, []float64{0.2, 0.2}, []float64{0.1, 0, 0, 0.1})
+	st := render.DefaultStyle()
+	st.ColorBy = render.ColorStress
+	items := render.LegendItems(ov, st, render.NewLayout(ov, st))
+	if it := items[0]; it.Kind != render.LegendBar || !(math.Abs(it.Lo-25) < 1e-9 && math.Abs(it.Hi-75) < 1e-9) {
+		t.Errorf("legend %+v, want the data's shares 25..75 %%", it)
+	}
+	if tip := TooltipText(ov, 0); !strings.Contains(tip, "share of stress 75%") {
+		t.Errorf("tooltip %q", tip)
+	}
+	if tip := TooltipText(ov, 2); strings.Contains(tip, "share of stress") {
+		t.Errorf("overlay tooltip %q gives a share", tip)
+	}
 }

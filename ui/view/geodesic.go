@@ -5,6 +5,7 @@ import (
 	"burescope/engine/emds"
 	"burescope/render"
 	"fmt"
+	"math"
 )
 
 // GeodesicLabel is the canvas label of the measure at time t.
@@ -44,7 +45,8 @@ func AppendMeasure(sc *render.Scene, mean, scale []float64, label, class string,
 	classes[n] = class
 	out.Classes = classes
 	if sc.PerPoint != nil {
-		out.PerPoint = append(append(make([]float64, 0, n+1), sc.PerPoint...), 0)
+		// Not data: NaN keeps it out of the stress scale (drawn grey).
+		out.PerPoint = append(append(make([]float64, 0, n+1), sc.PerPoint...), math.NaN())
 	}
 	out.Selected = append(append(append([]int(nil), sc.Selected...), also...), n)
 	return &out
@@ -98,7 +100,10 @@ func AppendTrail(sc *render.Scene, means, scales []float64) *render.Scene {
 	}
 	out.Classes = classes
 	if sc.PerPoint != nil {
-		out.PerPoint = append(append(make([]float64, 0, n+k), sc.PerPoint...), make([]float64, k)...)
+		out.PerPoint = append(make([]float64, 0, n+k), sc.PerPoint...)
+		for range k {
+			out.PerPoint = append(out.PerPoint, math.NaN()) // not data (AppendMeasure)
+		}
 	}
 	return &out
 }

@@ -82,7 +82,8 @@ type Loop struct {
 	hoverIdle  time.Duration
 	hoverTimer *time.Timer
 	selected   []int
-	centreOn   int // item to centre on at the next frame, or -1
+	orient     []float64 // 2 x 2 orthogonal matrix applied to 2-D pictures (nil: as fitted)
+	centreOn   int       // item to centre on at the next frame, or -1
 	pickAt     *[2]float64
 	onPick     func(int) // called on the UI goroutine with a picked index (-1: none)
 	viewVer    uint64    // bumped by every view change
@@ -219,6 +220,58 @@ func (l *Loop) Rotate(dx, dy float64, dim int) {
 		p.Rotate(dx, dy)
 		l.st.Proj = p // a new value: the loop may still be reading the old one
 	})
+}
+
+// SetOrientation turns or mirrors 2-D pictures by the orthogonal 2 x 2
+// matrix o (row-major: a mean m is drawn at o m, a covariance C as
+// o C o^T), so that a map reads the right way round (nil: as fitted), and
+// fits the view to the result. Frames, tooltips, hit tests and figure
+// exports all use it; the fit itself is unchanged.
+func (l *Loop) SetOrientation(o []float64) {
+	if o != nil && len(o) != 4 {
+		return
+	}
+	l.update(func() {
+		l.orient = append([]float64(nil), o...)
+		if o == nil {
+			l.orient = nil
+		}
+		l.fit = true
+	})
+}
+
+// Orientation returns the orientation set by SetOrientation (nil: none).
+func (l *Loop) Orientation() []float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]float64(nil), l.orient...)
+}
+
+// OrientLeftRight returns the rotation of the plane that puts the mean of
+// item right straight to the right of item left, reflected about that
+// line when up >= 0 would then be below it: the orientation (SetOrientation)
+// of a map given two of its places and one that is north of them.
+func OrientLeftRight(means []float64, left, right, up int) ([]float64, error) {
+	n := len(means) / 2
+	for _, i := range []int{left, right} {
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("no item %d among %d", i, n)
+		}
+	}
+	vx, vy := means[2*right]-means[2*left], means[2*right+1]-means[2*left+1]
+	r := math.Hypot(vx, vy)
+	if !(r > 0) {
+		return nil, fmt.Errorf("the two items are at the same place")
+	}
+	c, s := vx/r, vy/r
+	o := []float64{c, s, -s, c} // turns (vx, vy) onto +x
+	if up >= 0 && up < n {
+		wx, wy := means[2*up]-means[2*left], means[2*up+1]-means[2*left+1]
+		if -s*wx+c*wy < 0 {
+			o[2], o[3] = -o[2], -o[3] // mirror: up above the line
+		}
+	}
+	return o, nil
 }
 
 // ResetView fits the picture to the window again (and resets a 3D
@@ -366,6 +419,7 @@ func (l *Loop) Step() {
 	st, vp, fit, w, h := l.st, l.vp, l.fit, l.w, l.h
 	hoverOn, hx, hy := l.hoverOn, l.hx, l.hy
 	selected := l.selected
+	orient := l.orient
 	centre := l.centreOn
 	l.centreOn = -1
 	pick := l.pickAt
@@ -389,6 +443,9 @@ func (l *Loop) Step() {
 	sc := in.Scene
 	if sc != nil && sc.Validate() != nil {
 		sc = nil
+	}
+	if orient != nil && sc != nil && sc.Dim == 2 && st.Proj == nil {
+		st.Proj = &render.Projection{Dim: 2, R: orient} // the user's orientation (SetOrientation)
 	}
 	var scene *render.Scene
 	if sc != nil {
@@ -423,7 +480,7 @@ func (l *Loop) Step() {
 		if i, ok := l.live.HitTest(hx, hy); ok && i < scene.Len() {
 			i = in.Baseline.hoverItem(i, scene, st, vp, hx, hy)
 			hover = i
-			scene.Highlight = []int{i}
+			scene.Hovered = []int{i}
 		}
 	}
 	l.live.Draw(img, scene, st, vp)
@@ -435,9 +492,9 @@ func (l *Loop) Step() {
 		i = in.Baseline.hoverItem(i, scene, st, vp, hx, hy)
 		if i != hover {
 			hover = i
-			scene.Highlight = nil
+			scene.Hovered = nil
 			if i >= 0 {
-				scene.Highlight = []int{i}
+				scene.Hovered = []int{i}
 			}
 			l.live.Draw(img, scene, st, vp)
 		}
@@ -558,12 +615,17 @@ func TooltipText(sc *render.Scene, i int) string {
 	}
 	b.WriteString("\nsd along axes ")
 	b.WriteString(formatVec(ev))
+	if sc.Values != nil && sc.ValueName != "" && !math.IsNaN(sc.Values[i]) {
+		fmt.Fprintf(&b, "\n%s %.4g", sc.ValueName, sc.Values[i])
+	}
 	if sc.PerPoint != nil {
 		var sum float64
 		for _, v := range sc.PerPoint {
-			sum += v
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				sum += v // overlays (NaN) are not data
+			}
 		}
-		if sum > 0 {
+		if v := sc.PerPoint[i]; sum > 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			fmt.Fprintf(&b, "\nshare of stress %.3g%%", 100*sc.PerPoint[i]/sum)
 		}
 	}

@@ -146,7 +146,7 @@ func (c *Canvas) Badge() string {
 	return c.badge.Text
 }
 
-// SetLegend shows text in the top-right corner after a dot of colour
+// SetLegend shows text in the bottom-right corner after a dot of colour
 // dot ("" hides both); used for the point-MDS overlay's legend.
 func (c *Canvas) SetLegend(text string, dot color.Color) {
 	if text == "" {
@@ -184,10 +184,13 @@ func (c *Canvas) LegendColor() color.Color { return c.legDot.FillColor }
 func (c *Canvas) layoutLegend(size fyne.Size) {
 	ms := c.legend.MinSize()
 	c.legend.Resize(ms)
-	c.legend.Move(fyne.NewPos(size.Width-ms.Width-4, 2))
+	// Bottom right: the raster's own legend box holds the top-right
+	// corner (class names), which this line used to overprint.
+	y := max(2, size.Height-ms.Height-2)
+	c.legend.Move(fyne.NewPos(size.Width-ms.Width-4, y))
 	const r = 5
 	c.legDot.Resize(fyne.NewSize(2*r, 2*r))
-	c.legDot.Move(fyne.NewPos(size.Width-ms.Width-4-2*r, 2+ms.Height/2-r))
+	c.legDot.Move(fyne.NewPos(size.Width-ms.Width-4-2*r, y+ms.Height/2-r))
 }
 
 // ShowFrame displays f; it runs on the UI goroutine.

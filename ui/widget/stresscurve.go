@@ -23,6 +23,11 @@ type CurveData struct {
 	// when not empty (the app adds the means' share, or says the value
 	// is a sampled-pair estimate).
 	Text string
+	// XMax is the iteration (or epoch) of the last History value, its
+	// values spread evenly from 0: a sampled-pair fit evaluates its
+	// stress every few epochs, so 25 values can span epochs 0 to 600.
+	// 0 means len(History)-1 (one value per iteration).
+	XMax float64
 }
 
 // Colours of the curve and its reference lines.
@@ -207,7 +212,11 @@ func (c *StressCurve) SetData(d CurveData) {
 	c.top.Refresh()
 	c.bottom.Refresh()
 	if n := len(d.History); n > 0 {
-		c.xTicks.SetRange(0, float64(n-1))
+		xmax := float64(n - 1)
+		if d.XMax > 0 {
+			xmax = d.XMax
+		}
+		c.xTicks.SetRange(0, xmax)
 	} else {
 		c.xTicks.SetRange(0, -1)
 	}

@@ -5,6 +5,7 @@ package display
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,22 @@ type Host interface {
 	SelectionBarycenter()
 	// ClearBarycenter removes the selection's barycenter.
 	ClearBarycenter()
+	// Orient turns (or mirrors) the 2-D picture so that item left is
+	// drawn left of item right, and item up ("": any) above them.
+	Orient(left, right, up string) error
+	// ResetOrientation draws the picture as fitted again.
+	ResetOrientation()
+	// RememberPicture keeps the picture on screen (its items' drawn
+	// positions) as the reference AlignToPicture aligns later fits to.
+	RememberPicture() error
+	// AlignToPicture turns or mirrors the picture onto the remembered one
+	// (orthogonal Procrustes over the items both have).
+	AlignToPicture() error
+	// ShowError shows an error dialog.
+	ShowError(title string, err error)
+	// SetLabelColumn draws the labels from a text column of the data
+	// ("": the labels themselves).
+	SetLabelColumn(name string)
 }
 
 // Tab is the View tab. Its methods run on the UI goroutine.
@@ -48,20 +65,39 @@ type Tab struct {
 	outline     *widget.Check  // outline only
 	legend      *widget.Check  // legend on the canvas
 	classBary   *widget.Check  // barycenter of every class
+
+	left, right, up *widget.Entry  // orientation items (Orient)
+	labelFrom       *widget.Select // the labels, or a text column drawn as labels
 }
 
 // New builds the View tab.
 func New(h Host) *Tab {
 	p := &Tab{h: h}
-	p.view = widget.NewRadioGroup(fit.ViewChoices, func(v string) { p.changed(func(s *fit.Settings) { s.View = v }) })
+	p.view = widget.NewRadioGroup(fit.ViewChoices, func(v string) {
+		if v != "" {
+			p.changed(func(s *fit.Settings) { s.View = v })
+		}
+	})
+	p.view.Required = true // covariance or precision, never neither
 	p.colorBy = widget.NewSelect(fit.ColorByChoices, func(v string) { p.changed(func(s *fit.Settings) { s.ColorBy = v }) })
 	p.labels = widget.NewCheck("Show labels", func(on bool) { p.changed(func(s *fit.Settings) { s.Labels = on }) })
+	p.labelFrom = widget.NewSelect([]string{labelsOwn}, func(v string) {
+		if p.syncing {
+			return
+		}
+		if v == labelsOwn {
+			v = ""
+		}
+		p.h.SetLabelColumn(v)
+	})
+	p.labelFrom.SetSelected(labelsOwn)
 	p.levelL = widget.NewLabel("")
 	p.level = widget.NewSlider(0.5, 3)
 	p.level.Step = 0.1
 	p.level.OnChanged = func(v float64) {
 		p.levelL.SetText(fmt.Sprintf("%.1f", v))
-		p.changed(func(s *fit.Settings) { s.Level = v })
+		k := math.Round(v*10) / 10 // the slider's 0.1 steps add binary tails (2.9000000000000004)
+		p.changed(func(s *fit.Settings) { s.Level = k })
 	}
 	p.glyph = widget.NewSelect(fit.GlyphChoices, func(v string) { p.changed(func(s *fit.Settings) { s.Glyph = v }) })
 	p.glyphFactor = widget.NewEntry()
@@ -80,9 +116,41 @@ func New(h Host) *Tab {
 	selBary := widget.NewButton("Barycenter of selection", h.SelectionBarycenter)
 	clearBary := widget.NewButton("Clear", h.ClearBarycenter)
 	fitView := widget.NewButtonWithIcon("Fit view (F)", theme.ZoomFitIcon(), h.FitView)
+	p.left, p.right, p.up = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	p.left.SetPlaceHolder("left item")
+	p.right.SetPlaceHolder("right item")
+	p.up.SetPlaceHolder("item above them (optional)")
+	orient := widget.NewButton("Orient", func() {
+		if err := h.Orient(strings.TrimSpace(p.left.Text), strings.TrimSpace(p.right.Text), strings.TrimSpace(p.up.Text)); err != nil {
+			h.ShowError("Orient", err)
+		}
+	})
+	resetOrient := widget.NewButton("As fitted", func() {
+		p.left.SetText("")
+		p.right.SetText("")
+		p.up.SetText("")
+		h.ResetOrientation()
+	})
+	remember := widget.NewButton("Remember picture", func() {
+		if err := h.RememberPicture(); err != nil {
+			h.ShowError("Remember picture", err)
+		}
+	})
+	align := widget.NewButton("Align to it", func() {
+		if err := h.AlignToPicture(); err != nil {
+			h.ShowError("Align", err)
+		}
+	})
+	alignHelp := widget.NewLabel("After a Reset or a model change a new fit can come out turned or mirrored: Align turns it onto the remembered picture (Procrustes: rotation or reflection only).")
+	alignHelp.Wrapping = fyne.TextWrapWord
+	alignHelp.Importance = widget.LowImportance
+	orientHelp := widget.NewLabel("Orientation (2-D): turn the picture so that the left item is drawn left of the right one, mirrored if need be so that the third is above them (a map's north). Distances and the fit are unchanged; exports follow.")
+	orientHelp.Wrapping = fyne.TextWrapWord
+	orientHelp.Importance = widget.LowImportance
 	form := widget.NewForm(
 		widget.NewFormItem("Ellipses", p.view),
 		widget.NewFormItem("Colour by", p.colorBy),
+		widget.NewFormItem("Labels from", p.labelFrom),
 		widget.NewFormItem("Level k", container.NewBorder(nil, nil, nil, p.levelL, p.level)),
 		widget.NewFormItem("Glyphs", p.glyph),
 		widget.NewFormItem("Glyph factor", p.glyphFactor),
@@ -99,13 +167,42 @@ func New(h Host) *Tab {
 	help.Importance = widget.LowImportance
 	p.content = container.NewVScroll(container.NewVBox(form, levelHelp, glyphHelp,
 		container.NewGridWithColumns(2, p.labels, p.legend), container.NewGridWithColumns(2, p.outline, p.classBary),
-		container.NewBorder(nil, nil, nil, clearBary, selBary), fitView, help))
+		container.NewBorder(nil, nil, nil, clearBary, selBary), fitView,
+		container.NewGridWithColumns(2, p.left, p.right), container.NewBorder(nil, nil, nil, container.NewHBox(orient, resetOrient), p.up), orientHelp,
+		container.NewGridWithColumns(2, remember, align), alignHelp,
+		help))
 	p.Sync(h.Settings())
 	return p
 }
 
 // Content is the tab's content.
 func (p *Tab) Content() fyne.CanvasObject { return p.content }
+
+// SetColorChoices offers the dataset's numeric columns (fit.FeatureChoices:
+// "feature:COLUMN") in Colour by, after the fixed choices.
+func (p *Tab) SetColorChoices(columns []string) {
+	p.colorBy.Options = append(append([]string(nil), fit.ColorByChoices...), columns...)
+	p.colorBy.Refresh()
+}
+
+// ColorChoices are the choices Colour by offers.
+func (p *Tab) ColorChoices() []string { return p.colorBy.Options }
+
+// labelsOwn is the Labels from choice of the items' own labels.
+const labelsOwn = "label"
+
+// SetLabelChoices offers the data's text columns in Labels from, after
+// the labels themselves (selected again).
+func (p *Tab) SetLabelChoices(columns []string) {
+	p.labelFrom.Options = append([]string{labelsOwn}, columns...)
+	p.syncing = true
+	p.labelFrom.SetSelected(labelsOwn)
+	p.syncing = false
+	p.labelFrom.Refresh()
+}
+
+// SetLabelFrom picks the Labels from choice as a user would.
+func (p *Tab) SetLabelFrom(column string) { p.labelFrom.SetSelected(column) }
 
 // Sync sets every widget from s without triggering callbacks.
 func (p *Tab) Sync(s fit.Settings) {

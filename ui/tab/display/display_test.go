@@ -11,6 +11,7 @@ import (
 
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the View tab sees it.
@@ -19,6 +20,7 @@ type fakeHost struct {
 	applied      []fit.Settings
 	fits         int
 	bary, clears int
+	orient       []string
 }
 
 func (h *fakeHost) Settings() fit.Settings    { return h.set }
@@ -26,6 +28,15 @@ func (h *fakeHost) ApplyView(st fit.Settings) { h.applied = append(h.applied, st
 func (h *fakeHost) FitView()                  { h.fits++ }
 func (h *fakeHost) SelectionBarycenter()      { h.bary++ }
 func (h *fakeHost) ClearBarycenter()          { h.clears++ }
+func (h *fakeHost) Orient(l, r, u string) error {
+	h.orient = []string{l, r, u}
+	return nil
+}
+func (h *fakeHost) ResetOrientation()       { h.orient = nil }
+func (h *fakeHost) ShowError(string, error) {}
+func (h *fakeHost) RememberPicture() error  { return nil }
+func (h *fakeHost) AlignToPicture() error   { return nil }
+func (h *fakeHost) SetLabelColumn(string)   {}
 
 // TestDisplayTab: each view change reaches the host as settings that
 // differ from the old ones only in that option; Sync shows settings
@@ -132,4 +143,25 @@ func findButton(t *testing.T, p *Tab, text string) *widget.Button {
 		t.Fatalf("no button %q", text)
 	}
 	return found
+}
+
+// TestDisplayEllipsesStaySelected: clicking the selected Ellipses option
+// (covariance or precision), or pressing Space on it, keeps it and
+// applies nothing.
+func TestDisplayEllipsesStaySelected(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{set: fit.DefaultSettings()}
+	p := New(h)
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	for _, v := range fit.ViewChoices {
+		p.SetEllipses(v)
+		n := len(h.applied)
+		if err := radiocheck.Hold(p.view); err != nil {
+			t.Error(err)
+		}
+		if len(h.applied) != n || h.set.View != v {
+			t.Errorf("%s: %d more settings applied, view %q", v, len(h.applied)-n, h.set.View)
+		}
+	}
 }

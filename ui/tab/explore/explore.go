@@ -179,6 +179,7 @@ func (x *Tab) build() {
 		}
 	})
 	x.setRadio.Horizontal = true
+	x.setRadio.Required = true
 	x.setRadio.SetSelected("Input set")
 
 	x.planes = widget.NewRadioGroup([]string{view.Plane3D, view.PlanePCA, view.PlaneItem, view.PlaneDiff}, func(s string) {
@@ -193,6 +194,7 @@ func (x *Tab) build() {
 		}
 		x.reproject()
 	})
+	x.planes.Required = true
 	x.itemA = widget.NewEntry()
 	x.itemA.SetPlaceHolder("item label")
 	x.itemA.OnSubmitted = func(s string) { x.setPlaneItem(false, s) }
@@ -260,8 +262,12 @@ func (x *Tab) build() {
 	x.embNote.Wrapping = fyne.TextWrapWord
 	x.hist = bw.NewKeptHistogram()
 	x.embBox = container.NewGridWithColumns(2,
-		container.NewVBox(widget.NewLabelWithStyle("Trained embedding", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), x.embNote,
-			container.NewHBox(widget.NewButtonWithIcon("Fit MDS to its W2 distances", theme.MediaPlayIcon(), x.h.FitEmbedding))),
+		// Title on top, button at the bottom, the note scrolling between
+		// them: in the short area below the canvas the button used to
+		// cover the note.
+		container.NewBorder(widget.NewLabelWithStyle("Trained embedding", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			container.NewHBox(widget.NewButtonWithIcon("Fit MDS to its W2 distances", theme.MediaPlayIcon(), x.h.FitEmbedding)),
+			nil, nil, container.NewVScroll(x.embNote)),
 		x.hist)
 	x.loadLabel = widget.NewLabel("")
 	x.loadBar = widget.NewProgressBar()

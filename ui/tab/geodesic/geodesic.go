@@ -65,6 +65,7 @@ type Tab struct {
 	play             *widget.Button
 	plot             *bw.DerivPlot
 	note             *widget.Label
+	offNote          *widget.Label // why the tool is off (SetOff); hidden when on
 	content          fyne.CanvasObject
 
 	mode   *widget.RadioGroup
@@ -145,11 +146,16 @@ func New(h Host) *Tab {
 		g.updateBadge()
 		h.Wake()
 	})
+	g.mode.Required = true // one mode always drawn
 	g.mode.SetSelected(geoModeItems)
 	g.showStates()
+	g.offNote = widget.NewLabel("")
+	g.offNote.Wrapping = fyne.TextWrapWord
+	g.offNote.Importance = widget.WarningImportance
+	g.offNote.Hide()
 	g.content = container.NewVBox(
 		widget.NewLabelWithStyle("Wasserstein geodesic", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		g.mode, form, statesBox, g.show,
+		g.offNote, g.mode, form, statesBox, g.show,
 		container.NewVBox(g.slider, g.ticks),
 		container.NewBorder(nil, nil, g.play, nil, g.tLabel),
 		widget.NewLabelWithStyle("Metric derivative |μ'|(t)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
@@ -285,6 +291,44 @@ func (g *Tab) SetItems(labels []string) {
 	g.recompute()
 	g.updateBadge() // nothing of the old dataset stays on the canvas
 }
+
+// SetOff turns the tool off, saying why (the canvas shows something it
+// does not work on: a trained embedding rather than an MDS fit), with no
+// items offered and its controls disabled; SetOff("") turns it back on
+// (call SetItems with the fit's labels then).
+func (g *Tab) SetOff(reason string) {
+	ctl := []interface {
+		Enable()
+		Disable()
+	}{g.from, g.to, g.fromFind, g.toFind, g.mode, g.show, g.slider, g.play, g.saveA, g.saveB}
+	if reason == "" {
+		g.offNote.Hide()
+		for _, w := range ctl {
+			w.Enable()
+		}
+		return
+	}
+	if g.stopPly != nil {
+		g.togglePlay() // stop a Play
+	}
+	g.SetItems(nil)
+	g.offNote.SetText(reason)
+	g.offNote.Show()
+	for _, w := range ctl {
+		w.Disable()
+	}
+}
+
+// OffReason is why the tool is off ("" when on).
+func (g *Tab) OffReason() string {
+	if !g.offNote.Visible() {
+		return ""
+	}
+	return g.offNote.Text
+}
+
+// Items are the items offered as From and To.
+func (g *Tab) Items() []string { return g.labels }
 
 // OfferItem fills From, then To, with a tapped item.
 func (g *Tab) OfferItem(i int) {
@@ -483,6 +527,10 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 		if err != nil {
 			return nil, ver
 		}
+		// One glyph factor for the whole Play: state A's.
+		ref := *sc
+		ref.Means, ref.Scales = sa.Means, sa.Scales
+		out.GlyphFrom = &ref
 		g.mu.Lock()
 		g.cache, g.cacheV = out, ver
 		g.mu.Unlock()
@@ -519,11 +567,15 @@ func (g *Tab) Overlay(sc *render.Scene) (*render.Scene, uint64) {
 			}
 		}
 	}
+	fitSc := view.AppendTrail(sc, pm, ps)
+	fitSc.GlyphFrom = sc // framed at the factor it is drawn at
 	g.mu.Lock()
-	g.fitSc = view.AppendTrail(sc, pm, ps)
+	g.fitSc = fitSc
 	g.trailM, g.trailS = tm, tsc
 	g.mu.Unlock()
-	return view.AppendMeasure(sc, mean, scale, view.GeodesicLabel(t), view.GeodesicClass(t), []int{ia, ib}), ver
+	out := view.AppendMeasure(sc, mean, scale, view.GeodesicLabel(t), view.GeodesicClass(t), []int{ia, ib})
+	out.GlyphFrom = sc // the data's glyph factor, for the measure at t too
+	return out, ver
 }
 
 // WithTrail returns ov (the last Overlay's scene) with the trail of the
@@ -568,6 +620,9 @@ func (g *Tab) wholePathFit(sc *render.Scene, sa, sb *emds.Snapshot) *render.Scen
 		ms, cs = append(ms, out.Means...), append(cs, out.Scales...)
 	}
 	fit := view.AppendTrail(base, ms, cs)
+	ref := *sc
+	ref.Means, ref.Scales = sa.Means, sa.Scales
+	fit.GlyphFrom = &ref // framed at state A's factor, as every frame is drawn
 	g.mu.Lock()
 	g.wholeFit, g.wholeFitA, g.wholeFitB = fit, sa, sb
 	g.mu.Unlock()

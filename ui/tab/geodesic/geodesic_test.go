@@ -14,6 +14,7 @@ import (
 
 	"burescope/engine"
 	"burescope/render"
+	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the Geodesic tab sees it: Go and Do run at
@@ -95,5 +96,24 @@ func TestGeodesicOverlay(t *testing.T) {
 	g.SetShown(false)
 	if ov, _ := g.Overlay(sc); ov != nil {
 		t.Error("overlay drawn with Draw on canvas off")
+	}
+}
+
+// TestGeodesicModeStaysSelected: clicking the selected mode (two items or
+// two saved states), or pressing Space on it, keeps that mode.
+func TestGeodesicModeStaysSelected(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{snap: &emds.Snapshot{N: 2, Dim: 2, Family: engine.Gaussian(), Means: []float64{0, 0, 1, 1}, Scales: []float64{1, 0, 0, 1, 1, 0, 0, 1}}}
+	g := New(h)
+	w := test.NewWindow(g.Content())
+	defer w.Close()
+	for _, states := range []bool{false, true} {
+		g.SetStatesMode(states)
+		if err := radiocheck.Hold(g.mode); err != nil {
+			t.Error(err)
+		}
+		if g.whole != states {
+			t.Errorf("states mode %v became %v", states, g.whole)
+		}
 	}
 }

@@ -53,16 +53,21 @@ type Tab struct {
 	structure *widget.Select // covariance structure (fit.StructureChoices)
 	budget    *widget.Entry  // scale budget lambda
 	pairs     *widget.Select // exact / sampled / auto pairs
+	fitting   *widget.Label  // what the settings apply to (SetNote)
 }
 
 // New builds the Model tab.
 func New(h Host) *Tab {
 	p := &Tab{h: h}
 	p.dim = widget.NewRadioGroup(fit.DimChoices, func(v string) {
-		d, _ := strconv.Atoi(v)
+		d, err := strconv.Atoi(v)
+		if err != nil {
+			return // no dimension selected: keep the setting
+		}
 		p.changed(func(s *fit.Settings) { s.Dim = d })
 	})
 	p.dim.Horizontal = true
+	p.dim.Required = true // one dimension always selected: a click or Space on it keeps it
 	p.family = widget.NewSelect(fit.FamilyChoices, func(v string) {
 		p.tauEnable(v)
 		p.changed(func(s *fit.Settings) { s.Family = v })
@@ -99,13 +104,46 @@ func New(h Host) *Tab {
 	hint := widget.NewLabel("Text fields apply on Enter. eps × RMS² (the data's squared RMS distance) is added to the diagonal of each covariance, which keeps it invertible. Learning rate 0 = the optimiser's default. Changing the model restarts the fit from classical MDS. Structure: full ellipses, axis-aligned (diagonal), circles (spherical) or points. Scale budget lambda (0 to about 0.1) makes the means carry more of the distances, at a cost in stress-1. Pairs auto: sampled pairs above " + strconv.Itoa(fit.SampledAutoMin) + " rows of a feature table or an embedding.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
-	p.content = container.NewVScroll(container.NewVBox(form, p.renderer, hint))
+	p.fitting = widget.NewLabel("")
+	p.fitting.Wrapping = fyne.TextWrapWord
+	p.fitting.Hide()
+	p.content = container.NewVScroll(container.NewVBox(p.fitting, form, p.renderer, hint))
 	p.Sync(h.Settings())
 	return p
 }
 
 // Content is the tab's content.
 func (p *Tab) Content() fyne.CanvasObject { return p.content }
+
+// SetNote shows text above the settings, saying what they apply to (the
+// fit, or that the canvas shows a trained embedding with no fit); ""
+// hides it.
+func (p *Tab) SetNote(text string) {
+	p.fitting.SetText(text)
+	if text == "" {
+		p.fitting.Hide()
+		p.renderer.Show()
+	} else {
+		p.fitting.Show()
+		p.renderer.Hide() // "In use: ... (auto: n = ...)" is the hidden fit's
+	}
+}
+
+// BackendText is the "In use" line ("" when hidden: no fit on the canvas).
+func (p *Tab) BackendText() string {
+	if !p.renderer.Visible() {
+		return ""
+	}
+	return p.renderer.Text
+}
+
+// Note is the text SetNote shows ("" when hidden).
+func (p *Tab) Note() string {
+	if !p.fitting.Visible() {
+		return ""
+	}
+	return p.fitting.Text
+}
 
 // Sync sets every widget from s without triggering callbacks.
 func (p *Tab) Sync(s fit.Settings) {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/ui/fit"
+	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the Model tab sees it.
@@ -175,5 +176,26 @@ func TestModelTabNarrow(t *testing.T) {
 	defer w.Close()
 	if wd := p.Content().MinSize().Width; !(wd <= 400) {
 		t.Errorf("Model tab needs %v px of width, want at most 400", wd)
+	}
+}
+
+// TestModelDimensionStaysSelected: clicking the selected dimension, or
+// pressing Space on it, keeps it selected and applies nothing (it used to
+// empty the group and report "dimension: 0").
+func TestModelDimensionStaysSelected(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{set: fit.DefaultSettings()}
+	p := New(h)
+	w := test.NewWindow(p.Content())
+	defer w.Close()
+	for _, d := range []int{2, 3} {
+		p.SetDim(d)
+		n := len(h.applied)
+		if err := radiocheck.Hold(p.dim); err != nil {
+			t.Error(err)
+		}
+		if len(h.applied) != n || h.set.Dim != d || len(h.errs) != 0 {
+			t.Errorf("dimension %d: %d more settings applied, dim %d, errors %q", d, len(h.applied)-n, h.set.Dim, h.errs)
+		}
 	}
 }

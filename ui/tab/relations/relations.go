@@ -68,15 +68,9 @@ type Tab struct {
 	hint                                    *widget.Label // the help text at the bottom
 	fields                                  []fyne.Disableable
 
-	ds       *datasets.Dataset   // (UI) the session's dataset when it has relations
-	tr       *hypernymy.Trainer  // (UI) nil: none yet (Start makes one)
-	trDS     *datasets.Dataset   // (UI) the dataset tr trains on
-	running  bool                // (UI)
-	runID    int                 // (UI)
-	cancel   context.CancelFunc  // (UI)
-	done     chan struct{}       // (UI) closed when the newest run goroutine ends
-	last     *hypernymy.Progress // (UI) newest applied snapshot
-	lastView *view.EmbView       // (UI) newest trained view
+	ds       *datasets.Dataset      // (UI) the session's dataset when it has relations
+	train    *fit.Training[relView] // the trainer, its run and its forwarding (ui/fit)
+	lastView *view.EmbView          // (UI) newest trained view
 
 	specMu sync.Mutex
 	spec   view.PlaneSpec // plane of the trained view (specMu)
@@ -132,6 +126,7 @@ type Host interface {
 func New(h Host) *Tab {
 	def := fit.RelationDefaults()
 	r := &Tab{h: h, spec: view.PlaneSpec{Kind: view.PlanePCA, A: -1, B: -1}}
+	r.train = fit.NewTraining(h.Do, relPublishEvery, r.build, r.apply, r.ended)
 	r.info = widget.NewLabel("")
 	r.info.Wrapping = fyne.TextWrapWord
 	entry := func(v string) *widget.Entry {
@@ -216,16 +211,16 @@ func New(h Host) *Tab {
 // DatasetChanged is called when the session opened a new dataset (nil:
 // none): a training run on another dataset stops.
 func (r *Tab) DatasetChanged(ds *datasets.Dataset) {
-	if r.tr != nil && r.trDS != ds {
+	if r.train.Trainer() != nil && r.train.Dataset() != ds {
 		r.StopTraining(false)
+		r.train.Forget()
 		r.lastView = nil
-		r.last = nil
 		r.curve.SetData(nil, 0)
 		r.setProgressText("")
 		r.bar.SetValue(0)
 	}
 	if ds != nil && len(ds.Relations) > 0 {
-		if ds != r.ds && r.tr == nil {
+		if ds != r.ds && r.train.Trainer() == nil {
 			r.evalOn.SetSelected(defaultEvalOn(ds.Len()))
 		}
 		r.ds = ds
@@ -318,9 +313,9 @@ func defaultEvalOn(n int) string {
 	return evalAll
 }
 
-// startTraining starts (or resumes) training on a goroutine.
+// startTraining starts (or resumes) training (fit.Training runs it).
 func (r *Tab) startTraining() {
-	if r.running {
+	if r.train.Running() {
 		return
 	}
 	if r.ds == nil {
@@ -332,70 +327,35 @@ func (r *Tab) startTraining() {
 		r.h.ShowError("Invalid training setting", err)
 		return
 	}
-	if r.tr != nil && r.finishedRun() && (cfg.Epochs <= r.last.Epoch || !sameTraining(cfg, r.tr.Config())) {
-		r.tr = nil // finished, and not asked to train further: a new run
-	}
-	setEpochs := 0
-	if r.tr == nil {
-		tr, err := hypernymy.NewTrainer(r.ds.Len(), r.ds.Relations, cfg)
-		if err != nil {
-			r.h.ShowError("Train from relations", err)
-			return
-		}
-		r.tr, r.trDS, r.last, r.lastView = tr, r.ds, nil, nil
+	err = r.train.Start(r.ds, cfg, func() {
+		r.lastView = nil
 		r.curve.SetData(nil, cfg.Epochs)
 		r.SetSpec(view.DefaultSpec(cfg.Dim))
 		r.h.NewPlane(view.DefaultSpec(cfg.Dim))
-	} else if cfg.Epochs != r.tr.Config().Epochs {
-		setEpochs = cfg.Epochs // applied by the run goroutine (it may wait for the old run)
+	})
+	if err != nil {
+		r.h.ShowError("Train from relations", err)
+		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r.cancel = cancel
-	r.runID++
-	id := r.runID
-	r.running = true
-	prev := r.done
-	done := make(chan struct{})
-	r.done = done
-	tr, ds := r.tr, r.trDS
 	if !r.show.Checked {
 		r.show.SetChecked(true)
 	}
 	r.h.PauseFit() // the MDS fit and the training would share the CPU
 	r.refreshButtons()
-	go func() {
-		defer close(done)
-		if prev != nil {
-			<-prev
-		}
-		var err error
-		if setEpochs > 0 {
-			err = tr.SetEpochs(setEpochs)
-		}
-		if err == nil {
-			p := newRelPump(r, id, ds)
-			go p.loop()
-			p.offer(tr.Latest())
-			err = tr.Run(ctx, relPublishEvery, p.offer)
-			p.finish()
-		}
-		r.h.Do(func() { r.finished(id, err) })
-	}()
 }
 
 // pauseTraining stops the run between batches; Start resumes it.
 func (r *Tab) pauseTraining() {
-	if !r.running {
+	if !r.train.Running() {
 		return
 	}
-	r.cancel()
-	r.running = false
+	r.train.Pause()
 	r.refreshButtons()
 }
 
 // Toggle starts or pauses training (Space in relations mode).
 func (r *Tab) Toggle() {
-	if r.running {
+	if r.train.Running() {
 		r.pauseTraining()
 	} else {
 		r.startTraining()
@@ -407,11 +367,7 @@ func (r *Tab) Toggle() {
 // canvas; with keepShown false the "show" check is cleared without its
 // callback, for a caller that replaces the view itself.
 func (r *Tab) StopTraining(keepShown bool) {
-	if r.cancel != nil {
-		r.cancel()
-	}
-	r.running = false
-	r.tr = nil
+	r.train.Stop()
 	if !keepShown && r.show.Checked {
 		r.show.Checked = false // no callback: the caller replaces the view
 		r.show.Refresh()
@@ -419,51 +375,37 @@ func (r *Tab) StopTraining(keepShown bool) {
 	r.refreshButtons()
 }
 
-// finished runs on the UI goroutine when run id's goroutine ended.
-func (r *Tab) finished(id int, err error) {
-	if id != r.runID {
-		return
-	}
-	if r.cancel != nil {
-		r.cancel()
-	}
-	r.running = false
+// ended runs on the UI goroutine when a run's goroutine ended.
+func (r *Tab) ended(err error) {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		r.h.ShowError("Training stopped", err)
 	}
 	r.refreshButtons()
-	if r.last != nil && r.last.Done {
-		fmt.Fprintf(r.h.Log(), "burescope: relations training done epochs=%d mean_rank=%.4g map=%.4g\n", r.last.Epoch, r.last.MeanRank, r.last.MAP)
+	if last := r.train.Last(); last != nil && last.Done {
+		fmt.Fprintf(r.h.Log(), "burescope: relations training done epochs=%d mean_rank=%.4g map=%.4g\n", last.Epoch, last.MeanRank, last.MAP)
 	}
 }
 
 // Shutdown cancels training and waits for its goroutine.
-func (r *Tab) Shutdown() {
-	if r.cancel != nil {
-		r.cancel()
-	}
-	if r.done != nil {
-		<-r.done
-	}
-}
+func (r *Tab) Shutdown() { r.train.Shutdown() }
 
 func (r *Tab) refreshButtons() {
-	paused := r.tr != nil && !r.running && r.last != nil && r.last.Epoch < r.last.Epochs
+	running, tr := r.train.Running(), r.train.Trainer()
 	switch {
-	case paused:
+	case r.train.Resumable():
 		r.start.SetText("Resume")
 	default:
 		r.start.SetText("Start")
 	}
-	enable(r.start, !r.running && r.ds != nil)
-	enable(r.pause, r.running)
-	enable(r.stop, r.tr != nil && !r.finishedRun()) // nothing to stop once training ended
+	enable(r.start, !running && r.ds != nil)
+	enable(r.pause, running)
+	enable(r.stop, tr != nil && !r.train.Finished()) // nothing to stop once training ended
 	for _, f := range r.fields {
-		enable(f, r.ds != nil && (r.tr == nil || r.finishedRun())) // fixed while a run can resume
+		enable(f, r.ds != nil && (tr == nil || r.train.Finished())) // fixed while a run can resume
 	}
 	enable(r.epochs, r.ds != nil)
 	enable(r.show, r.lastView != nil)
-	if idle := !r.running; idle != r.barLook.idle {
+	if idle := !running; idle != r.barLook.idle {
 		r.barLook.idle = idle
 		r.barBox.Refresh()
 	}
@@ -483,26 +425,6 @@ func (r *Tab) setProgressText(s string) {
 	} else {
 		r.text.Show()
 	}
-}
-
-// finishedRun reports whether the trainer reached its epochs (UI
-// goroutine): Start then trains further with more epochs and the same
-// settings, or begins a new run.
-func (r *Tab) finishedRun() bool {
-	return r.tr != nil && !r.running && r.last != nil && r.last.Epoch >= r.last.Epochs
-}
-
-// sameTraining reports whether cfg (from the form) asks for the training
-// that trainer configuration got (its defaults filled in) apart from the
-// number of epochs.
-func sameTraining(cfg, got hypernymy.Config) bool {
-	lr := cfg.LR
-	if lr == 0 {
-		lr = hypernymy.DefaultLR(cfg.Dim, cfg.Optimizer)
-	}
-	return cfg.Dim == got.Dim && cfg.Negatives == got.Negatives && cfg.BatchSize == got.BatchSize &&
-		cfg.Optimizer == got.Optimizer && lr == got.LR && cfg.Seed == got.Seed && cfg.EvalEvery == got.EvalEvery &&
-		cfg.Protocol == got.Protocol && cfg.EvalRows == got.EvalRows
 }
 
 // SetSpec sets the plane the trained embedding is shown on (d > 3).
@@ -530,13 +452,43 @@ func (r *Tab) showChanged(on bool) {
 	}
 }
 
-// apply shows one pumped update (UI goroutine).
-func (r *Tab) apply(id int, p *hypernymy.Progress, v *view.EmbView) {
-	if id != r.runID || p == nil {
-		return
+// relView is what the forwarding goroutine builds of a snapshot: its
+// view (nil when it could not be built) and the plane the next view
+// continues from.
+type relView struct {
+	v     *view.EmbView
+	plane *engine.Plane
+}
+
+// build makes the view of a snapshot (the forwarding goroutine of
+// fit.Training, off the UI goroutine).
+func (r *Tab) build(ds *datasets.Dataset, pr *hypernymy.Progress, prev relView) relView {
+	out := relView{plane: prev.plane}
+	emb, err := pr.Embedding(ds.Labels)
+	if err != nil {
+		return out
 	}
+	spec := r.getSpec()
+	v, err := view.BuildView(view.ModeRelations, ds.Name, ds, emb, spec, prev.plane)
+	if err != nil && spec.Kind != view.PlanePCA {
+		spec.Kind = view.PlanePCA
+		v, err = view.BuildView(view.ModeRelations, ds.Name, ds, emb, spec, prev.plane)
+	}
+	if err != nil {
+		return out
+	}
+	v.Epoch = pr.Epoch
+	if v.Plane != nil {
+		out.plane = v.Plane
+	}
+	out.v = v
+	return out
+}
+
+// apply shows one forwarded update (UI goroutine).
+func (r *Tab) apply(p *hypernymy.Progress, rv relView) {
+	v := rv.v
 	r.updates.Add(1)
-	r.last = p
 	r.curve.SetData(p.Evals, p.Epochs)
 	if p.Epochs > 0 {
 		r.bar.SetValue(float64(p.Epoch) / float64(p.Epochs))
@@ -572,6 +524,9 @@ func progressText(p *hypernymy.Progress) string {
 	}
 	if p.EpochSeconds > 0 {
 		s += fmt.Sprintf("\n%.2f s / epoch", p.EpochSeconds)
+		if left := timeLeft(p); left != "" {
+			s += ", about " + left + " left"
+		}
 	}
 	if p.Done {
 		s += "   (done)"
@@ -579,9 +534,22 @@ func progressText(p *hypernymy.Progress) string {
 	return s
 }
 
+// timeLeft is the training time to the last epoch at the last epoch's
+// pace (evaluations aside), "" when done or not yet timed.
+func timeLeft(p *hypernymy.Progress) string {
+	left := p.Epochs - p.Epoch
+	if p.Done || left <= 0 || !(p.EpochSeconds > 0) {
+		return ""
+	}
+	return fit.DurationText(time.Duration(float64(left) * p.EpochSeconds * float64(time.Second)))
+}
+
 // StatusText is the relations part of the status bar.
-func (r *Tab) StatusText() string {
-	p := r.last
+func (r *Tab) StatusText() string { return statusText(r.train.Last(), r.train.Running()) }
+
+// statusText is StatusText for the newest snapshot p of a run that is
+// running or not.
+func statusText(p *hypernymy.Progress, running bool) string {
 	if p == nil {
 		return "training from relations"
 	}
@@ -594,115 +562,17 @@ func (r *Tab) StatusText() string {
 		s += fmt.Sprintf("   ·   MAP %s%.4f   ·   mean rank %s%.3f", approx, p.MAP, approx, p.MeanRank)
 	}
 	switch {
-	case r.running:
+	case running:
 		s += "   ·   training"
+		if left := timeLeft(p); left != "" {
+			s += ", about " + left + " left"
+		}
 	case p.Done:
 		s += "   ·   done"
 	default:
 		s += "   ·   paused"
 	}
 	return s
-}
-
-// relPump turns trainer snapshots into views off the UI goroutine and
-// posts the newest to the UI at most every relPublishEvery.
-type relPump struct {
-	r       *Tab
-	id      int
-	ds      *datasets.Dataset
-	latest  atomic.Pointer[hypernymy.Progress]
-	wake    chan struct{}
-	quit    chan struct{}
-	stopped chan struct{}
-	out     atomic.Pointer[relUpdate]
-	pending atomic.Bool
-	built   *hypernymy.Progress // pump goroutine only
-	prev    *engine.Plane       // pump goroutine only
-}
-
-type relUpdate struct {
-	p *hypernymy.Progress
-	v *view.EmbView
-}
-
-func newRelPump(r *Tab, id int, ds *datasets.Dataset) *relPump {
-	return &relPump{r: r, id: id, ds: ds, wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
-}
-
-// offer hands a snapshot to the pump (trainer goroutine; never blocks).
-func (p *relPump) offer(pr *hypernymy.Progress) {
-	p.latest.Store(pr)
-	select {
-	case p.wake <- struct{}{}:
-	default:
-	}
-}
-
-// finish posts the last snapshot and stops the pump.
-func (p *relPump) finish() {
-	close(p.quit)
-	<-p.stopped
-}
-
-func (p *relPump) loop() {
-	defer close(p.stopped)
-	var last time.Time
-	for {
-		select {
-		case <-p.quit:
-			p.flush()
-			return
-		case <-p.wake:
-		}
-		if wait := relPublishEvery - time.Since(last); wait > 0 {
-			select {
-			case <-p.quit:
-				p.flush()
-				return
-			case <-time.After(wait):
-			}
-		}
-		last = time.Now()
-		p.flush()
-	}
-}
-
-// flush builds the view of the newest snapshot and posts it.
-func (p *relPump) flush() {
-	pr := p.latest.Load()
-	if pr == nil || pr == p.built {
-		return
-	}
-	p.built = pr
-	var v *view.EmbView
-	if emb, err := pr.Embedding(p.ds.Labels); err == nil {
-		spec := p.r.getSpec()
-		v, err = view.BuildView(view.ModeRelations, p.ds.Name, p.ds, emb, spec, p.prev)
-		if err != nil && spec.Kind != view.PlanePCA {
-			spec.Kind = view.PlanePCA
-			v, err = view.BuildView(view.ModeRelations, p.ds.Name, p.ds, emb, spec, p.prev)
-		}
-		if err == nil {
-			v.Epoch = pr.Epoch
-			if v.Plane != nil {
-				p.prev = v.Plane
-			}
-		} else {
-			v = nil
-		}
-	}
-	p.out.Store(&relUpdate{p: pr, v: v})
-	if p.pending.CompareAndSwap(false, true) {
-		p.r.h.Do(p.deliver)
-	}
-}
-
-// deliver runs on the UI goroutine.
-func (p *relPump) deliver() {
-	p.pending.Store(false)
-	if u := p.out.Load(); u != nil {
-		p.r.apply(p.id, u.p, u.v)
-	}
 }
 
 // showing reports whether the canvas shows the trained embedding.
@@ -728,10 +598,10 @@ func (r *Tab) Start() { r.startTraining() }
 func (r *Tab) Pause() { r.pauseTraining() }
 
 // Running reports whether training runs.
-func (r *Tab) Running() bool { return r.running }
+func (r *Tab) Running() bool { return r.train.Running() }
 
 // Last returns the newest progress applied (nil: none).
-func (r *Tab) Last() *hypernymy.Progress { return r.last }
+func (r *Tab) Last() *hypernymy.Progress { return r.train.Last() }
 
 func enable(w fyne.Disableable, on bool) {
 	if on {
@@ -749,7 +619,7 @@ func (r *Tab) Stop() { r.StopTraining(true) }
 
 // Done returns a channel closed when the newest training goroutine has
 // ended (nil before the first).
-func (r *Tab) Done() <-chan struct{} { return r.done }
+func (r *Tab) Done() <-chan struct{} { return r.train.Done() }
 
 // StartText is the Start button's caption ("Start" or "Resume").
 func (r *Tab) StartText() string { return r.start.Text }
@@ -761,7 +631,10 @@ func (r *Tab) Info() string { return r.info.Text }
 func (r *Tab) SetShown(on bool) { r.show.SetChecked(on) }
 
 // CaughtUp reports whether the newest trainer snapshot has been applied.
-func (r *Tab) CaughtUp() bool { return r.tr != nil && r.tr.Latest() == r.last }
+func (r *Tab) CaughtUp() bool {
+	tr := r.train.Trainer()
+	return tr != nil && tr.Latest() == r.train.Last()
+}
 
 // Type enters value in the form field called field: "dim", "epochs",
 // "negatives", "batch", "lr", "seed", "eval-every", "optimizer", "protocol" (directed or
@@ -788,6 +661,21 @@ func (r *Tab) Type(field, value string) {
 // ProgressText is the text under the progress bar (epoch, loss, MAP and
 // mean rank, time per epoch, memory).
 func (r *Tab) ProgressText() string { return r.text.Text }
+
+// ShowWordNet sets the WordNet folder and root synset fields to those of
+// the dataset opened (wordnet:DIR under root; "" is the loader's default,
+// all nouns), however it was opened (the command line, File > Open, this
+// tab), so they never show another root than the one loaded.
+func (r *Tab) ShowWordNet(dir, root string) {
+	if root == "" {
+		root = datasets.DefaultWordNetRoot
+	}
+	r.wnDir.SetText(dir)
+	r.wnRoot.SetText(root)
+}
+
+// WordNetFields returns the folder and root synset fields' text.
+func (r *Tab) WordNetFields() (dir, root string) { return r.wnDir.Text, r.wnRoot.Text }
 
 // OpenWordNetAs fills the WordNet folder and root and presses Open
 // WordNet, as a user would.

@@ -140,7 +140,7 @@ func TestRelationsFormNeedsRelations(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var done bool
-		h.on(func() { done = !r.running && r.last != nil && r.last.Done })
+		h.on(func() { done = !r.Running() && r.Last() != nil && r.Last().Done })
 		if done {
 			break
 		}
@@ -214,7 +214,7 @@ func TestRelationsBarGreyWhenIdle(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var running bool
-		h.on(func() { running = r.running })
+		h.on(func() { running = r.Running() })
 		if !running {
 			break
 		}
@@ -317,7 +317,7 @@ func TestRelationsProtocolAndSample(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var done bool
-		h.on(func() { done = !r.running && r.last != nil && r.last.Done })
+		h.on(func() { done = !r.Running() && r.Last() != nil && r.Last().Done })
 		if done {
 			break
 		}
@@ -329,7 +329,7 @@ func TestRelationsProtocolAndSample(t *testing.T) {
 	var text, status string
 	var got hypernymy.Config
 	var p *hypernymy.Progress
-	h.on(func() { text, status, got, p = r.ProgressText(), r.StatusText(), r.tr.Config(), r.last })
+	h.on(func() { text, status, got, p = r.ProgressText(), r.StatusText(), r.train.Trainer().Config(), r.Last() })
 	if got.Protocol != hypernymy.Undirected || got.EvalRows != 500 {
 		t.Errorf("trainer's configuration %+v", got)
 	}
@@ -341,5 +341,22 @@ func TestRelationsProtocolAndSample(t *testing.T) {
 	}
 	if !strings.Contains(status, "MAP ≈ ") {
 		t.Errorf("status %q does not mark the MAP as an estimate", status)
+	}
+}
+
+// TestTrainingTimeLeft: a long training (34 s per epoch, 50 epochs) says
+// how long is left, in the progress text and the status bar, and nothing
+// once done.
+func TestTrainingTimeLeft(t *testing.T) {
+	p := &hypernymy.Progress{Epoch: 10, Epochs: 50, EpochSeconds: 34, Loss: 1, MAP: math.NaN()}
+	if got := progressText(p); !strings.Contains(got, "34.00 s / epoch, about 22 min 40 s left") {
+		t.Errorf("progress %q", got)
+	}
+	if got := statusText(p, true); !strings.Contains(got, "training, about 22 min 40 s left") {
+		t.Errorf("status %q", got)
+	}
+	p.Epoch, p.Done = 50, true
+	if got := progressText(p); strings.Contains(got, "left") {
+		t.Errorf("done: %q", got)
 	}
 }

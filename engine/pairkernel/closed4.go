@@ -1,0 +1,383 @@
+package pairkernel
+
+import "math"
+
+// The closed form at d = 4: tr M^{1/2}, M^{1/2} and M^{-1/2} from the
+// invariants of M, without an eigendecomposition (the d = 4 analogue of
+// engine/emds's d = 3 kernel). With E_k the elementary symmetric
+// functions of M's eigenvalues and e_k those of their square roots mu,
+//
+//	E1 = e1^2 - 2 e2,  E2 = e2^2 - 2 e1 e3 + 2 e4,  E3 = e3^2 - 2 e2 e4,  E4 = e4^2,
+//
+// so with q = e1^2 = (tr M^{1/2})^2: e2 = (q - E1)/2, e4 = sqrt(E4), and
+// eliminating e3 leaves the quartic in q
+//
+//	G(q) = (e2^2 - E2 + 2 e4)^2 - 4 q (E3 + 2 e2 e4),
+//
+// whose roots are the squared sums of the mu with an even number of signs
+// flipped: all real, the largest the one wanted. Laguerre's method from
+// an upper bound (q0 = E1 + 2 sqrt(6 E2), Cauchy-Schwarz on e2, exact
+// for isotropic M) descends to it monotonically and cubically (Newton
+// took 6 steps on average, Laguerre 3). Then e3 = sqrt(E3 + 2 e2 e4)
+// (no cancellation), and Cayley-Hamilton for S = M^{1/2},
+// S^4 - e1 S^3 + e2 S^2 - e3 S + e4 = 0 with S^2 = M, gives
+//
+//	S (e1 M + e3 I) = M^2 + e2 M + e4 I,  S^{-1} = S M^{-1},
+//
+// the inverses by adjugates (M's 2 x 2 minors give det M = E4 and the
+// 3 x 3 principal minors, E3 = tr adj M). M is first scaled to unit trace
+// (E1 = 1), which keeps every invariant in range for any scale of the
+// input and makes the checks below relative.
+//
+// A pair takes the closed form only where it is accurate: M's trace
+// positive and finite, e4 = prod mu >= closedMinE4 (with sum mu^2 = 1,
+// a bound on M's conditioning), Laguerre converged within closedMaxIter
+// steps. Other pairs go to the eigensolver (RootLanes).
+
+// closedMinE4 is the smallest e4 = det(M)^{1/2} / tr(M)^2 taken by the
+// closed form (for eigenvalues (1, 1, 1, x) e4 is about sqrt(x) / 9, so
+// x >= 8e-7 passes; for (1, x, x, x) x >= 2.2e-3). The invariants carry
+// absolute errors of order eps (M scaled to unit trace), so the relative
+// error of the small mu, and of M^{-1/2}, grows as e4 falls: against
+// gonum (worst of 190-500 pairs per band, eigensolver in parentheses),
+// T^{BA} is within 5e-13 (2e-13) for e4 >= 1e-3, 4e-11 (4e-12) for e4
+// in [1e-4, 1e-3), 8e-10 (1e-9) in [1e-5, 1e-4), 9e-8 (3e-9) in
+// [1e-6, 1e-5); tr M^{1/2} to 3e-13 in all. This cut keeps the maps
+// within 1e-10 and costs 1% in the MDS benchmark (1e-3 would cost 17%).
+const closedMinE4 = 1e-4
+
+// closedMaxIter bounds the Laguerre steps on q (3 on average on the MDS
+// benchmark's pairs; a lane still moving after it falls back).
+const closedMaxIter = 20
+
+// closedDone is the relative Laguerre step after which q is taken as
+// converged: with closedMinE4 the largest roots of G are at least
+// 4 (mu1 + mu2)(mu3 + mu4) >= 0.08, or 2% of q, apart, so the error
+// left after such a step is about (1e-7)^3 / 0.02^2, below rounding.
+const closedDone = 1e-7
+
+// closed4 holds, in structure-of-arrays form (index [entry][lane]), the
+// upper triangles (entry order 00 01 02 03 11 12 13 22 23 33) of Lanes
+// 4 x 4 matrices M = F^T B F, what closed4Lanes writes (M^{1/2},
+// T^{BA} = F M^{-1/2} F^T, tr M^{1/2}, whether the lane took the closed
+// form) and what its passes hand on (unit-trace M in a, adj of it in b,
+// M's trace, E2, E3, E4 = e4^2, e4, q, det N, Laguerre's convergence
+// masks). The assembly (closed4_amd64.s) knows its layout.
+type closed4 struct {
+	m, root, tba, a, b                [10][Lanes]float64
+	t, tr, e2s, e3s, e4s, e4, q, detN [Lanes]float64
+	conv                              [Lanes]uint64
+	ok                                [Lanes]bool
+}
+
+// closed4Lanes runs the closed form on every lane of c, with f the lower
+// triangular factor F (4 x 4, row-major) the lanes share, in three passes
+// (by AVX2 where the CPU has it: closed4_amd64.s, the same operations as
+// the Go passes, so the same bits). Each lane's results depend only on
+// its own M and f.
+func closed4Lanes(c *closed4, f *[16]float64) {
+	closed4Invariants(c)
+	closed4Laguerre(c)
+	closed4Matrices(c, f)
+	for l := 0; l < Lanes; l++ {
+		c.ok[l] = c.settled(l) && c.detN[l] > 0
+	}
+}
+
+// settled reports whether lane l's q is tr M^{1/2} squared to working
+// accuracy after the first two passes: Laguerre converged, M's trace
+// positive and finite, e4 >= closedMinE4.
+func (c *closed4) settled(l int) bool {
+	return c.conv[l] != 0 && c.tr[l] > 0 && c.tr[l] <= math.MaxFloat64 && c.e4[l] >= closedMinE4
+}
+
+// closed4LaguerreGo is the middle pass: Laguerre's method on G from
+// above, the lanes in lockstep (a converged lane stays put; conv[l] all
+// ones once it has). A step below closedDone q leaves an error far below
+// rounding (the convergence is cubic) and ends the lane; a step that is
+// not positive (rounding at the root) too.
+func closed4LaguerreGo(c *closed4) {
+	c.conv = [Lanes]uint64{}
+	for it := 0; it < closedMaxIter; it++ {
+		for l := 0; l < Lanes; l++ {
+			if c.conv[l] != 0 {
+				continue
+			}
+			dq := closed4Step(c, l)
+			if dq > 0 {
+				c.q[l] -= dq
+			}
+			if !(dq > closedDone*c.q[l]) {
+				c.conv[l] = ^uint64(0)
+			}
+		}
+		if c.conv[0]&c.conv[1]&c.conv[2]&c.conv[3] != 0 {
+			break
+		}
+	}
+}
+
+// closed4Step returns lane l's Laguerre step on G at q (positive above
+// the largest root): 4 G / (G' + sqrt(9 G'^2 - 12 G G”)).
+func closed4Step(c *closed4, l int) float64 {
+	e2 := 0.5 * (c.q[l] - 1)
+	u := e2*e2 - c.e2s[l] + 2*c.e4[l]
+	v := c.e3s[l] + 2*e2*c.e4[l]
+	g := u*u - 4*c.q[l]*v
+	dg := 2*u*e2 - 4*v - 4*c.q[l]*c.e4[l]
+	ddg := 2*e2*e2 + u - 8*c.e4[l]
+	return 4 * g / (dg + math.Sqrt(9*dg*dg-12*g*ddg))
+}
+
+// closed4InvariantsGo is the first pass: M scaled to unit trace, adj of
+// it, E2, E3, E4, e4 and the start of Laguerre, q0 = 1 + 2 sqrt(6 E2).
+func closed4InvariantsGo(c *closed4) {
+	for l := 0; l < Lanes; l++ {
+		tr := c.m[0][l] + c.m[4][l] + c.m[7][l] + c.m[9][l]
+		itr := 1 / tr
+		a00, a01, a02, a03 := c.m[0][l]*itr, c.m[1][l]*itr, c.m[2][l]*itr, c.m[3][l]*itr
+		a11, a12, a13 := c.m[4][l]*itr, c.m[5][l]*itr, c.m[6][l]*itr
+		a22, a23, a33 := c.m[7][l]*itr, c.m[8][l]*itr, c.m[9][l]*itr
+		c.tr[l] = tr
+		c.a[0][l], c.a[1][l], c.a[2][l], c.a[3][l], c.a[4][l] = a00, a01, a02, a03, a11
+		c.a[5][l], c.a[6][l], c.a[7][l], c.a[8][l], c.a[9][l] = a12, a13, a22, a23, a33
+
+		// The invariants of a (E1 = 1), adj a and det a from the 2 x 2
+		// minors of rows 0, 1 (s) and rows 2, 3 (k; k0 = s5 by symmetry).
+		s0, s1, s2 := a00*a11-a01*a01, a00*a12-a01*a02, a00*a13-a01*a03
+		s3, s4, s5 := a01*a12-a11*a02, a01*a13-a11*a03, a02*a13-a12*a03
+		k5, k4, k3 := a22*a33-a23*a23, a12*a33-a13*a23, a12*a23-a13*a22
+		k2, k1 := a02*a33-a03*a23, a02*a23-a03*a22
+		b00 := a11*k5 - a12*k4 + a13*k3
+		b01 := -a01*k5 + a02*k4 - a03*k3
+		b02 := a13*s5 - a23*s4 + a33*s3
+		b03 := -a12*s5 + a22*s4 - a23*s3
+		b11 := a00*k5 - a02*k2 + a03*k1
+		b12 := -a03*s5 + a23*s2 - a33*s1
+		b13 := a02*s5 - a22*s2 + a23*s1
+		b22 := a03*s4 - a13*s2 + a33*s0
+		b23 := -a02*s4 + a12*s2 - a23*s0
+		b33 := a02*s3 - a12*s1 + a22*s0
+		c.b[0][l], c.b[1][l], c.b[2][l], c.b[3][l], c.b[4][l] = b00, b01, b02, b03, b11
+		c.b[5][l], c.b[6][l], c.b[7][l], c.b[8][l], c.b[9][l] = b12, b13, b22, b23, b33
+		e4s := s0*k5 - s1*k4 + s2*k3 + s3*k2 - s4*k1 + s5*s5
+		e2s := s0 + k5 + (a00*a22 - a02*a02) + (a00*a33 - a03*a03) + (a11*a22 - a12*a12) + (a11*a33 - a13*a13)
+		c.e4s[l], c.e3s[l], c.e2s[l] = e4s, b00+b11+b22+b33, e2s
+		c.e4[l] = math.Sqrt(e4s)
+		c.q[l] = 1 + 2*math.Sqrt(6*e2s)
+	}
+}
+
+// closed4MatricesGo is the last pass: M^{1/2}, T^{BA} and tr M^{1/2}
+// from the invariants and q.
+func closed4MatricesGo(c *closed4, f *[16]float64) {
+	f00 := f[0]
+	f10, f11 := f[4], f[5]
+	f20, f21, f22 := f[8], f[9], f[10]
+	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
+	for l := 0; l < Lanes; l++ {
+		a00, a01, a02, a03, a11 := c.a[0][l], c.a[1][l], c.a[2][l], c.a[3][l], c.a[4][l]
+		a12, a13, a22, a23, a33 := c.a[5][l], c.a[6][l], c.a[7][l], c.a[8][l], c.a[9][l]
+		b00, b01, b02, b03, b11 := c.b[0][l], c.b[1][l], c.b[2][l], c.b[3][l], c.b[4][l]
+		b12, b13, b22, b23, b33 := c.b[5][l], c.b[6][l], c.b[7][l], c.b[8][l], c.b[9][l]
+		q := c.q[l]
+		p := math.Sqrt(q)
+		e2 := 0.5 * (q - 1)
+		e4 := c.e4[l]
+		e3 := math.Sqrt(c.e3s[l] + 2*e2*e4)
+
+		// N = p a + e3 I: its 2 x 2 minors, adjugate and determinant.
+		n00, n11, n22, n33 := p*a00+e3, p*a11+e3, p*a22+e3, p*a33+e3
+		n01, n02, n03, n12, n13, n23 := p*a01, p*a02, p*a03, p*a12, p*a13, p*a23
+		t0, t1, t2 := n00*n11-n01*n01, n00*n12-n01*n02, n00*n13-n01*n03
+		t3, t4, t5 := n01*n12-n11*n02, n01*n13-n11*n03, n02*n13-n12*n03
+		u5, u4, u3 := n22*n33-n23*n23, n12*n33-n13*n23, n12*n23-n13*n22
+		u2, u1 := n02*n33-n03*n23, n02*n23-n03*n22
+		detN := t0*u5 - t1*u4 + t2*u3 + t3*u2 - t4*u1 + t5*t5
+		j00 := n11*u5 - n12*u4 + n13*u3
+		j01 := -n01*u5 + n02*u4 - n03*u3
+		j02 := n13*t5 - n23*t4 + n33*t3
+		j03 := -n12*t5 + n22*t4 - n23*t3
+		j11 := n00*u5 - n02*u2 + n03*u1
+		j12 := -n03*t5 + n23*t2 - n33*t1
+		j13 := n02*t5 - n22*t2 + n23*t1
+		j22 := n03*t4 - n13*t2 + n33*t0
+		j23 := -n02*t4 + n12*t2 - n23*t0
+		j33 := n02*t3 - n12*t1 + n22*t0
+
+		// P = a^2 + e2 a + e4 I.
+		p00 := a00*a00 + a01*a01 + a02*a02 + a03*a03 + e2*a00 + e4
+		p01 := a00*a01 + a01*a11 + a02*a12 + a03*a13 + e2*a01
+		p02 := a00*a02 + a01*a12 + a02*a22 + a03*a23 + e2*a02
+		p03 := a00*a03 + a01*a13 + a02*a23 + a03*a33 + e2*a03
+		p11 := a01*a01 + a11*a11 + a12*a12 + a13*a13 + e2*a11 + e4
+		p12 := a01*a02 + a11*a12 + a12*a22 + a13*a23 + e2*a12
+		p13 := a01*a03 + a11*a13 + a12*a23 + a13*a33 + e2*a13
+		p22 := a02*a02 + a12*a12 + a22*a22 + a23*a23 + e2*a22 + e4
+		p23 := a02*a03 + a12*a13 + a22*a23 + a23*a33 + e2*a23
+		p33 := a03*a03 + a13*a13 + a23*a23 + a33*a33 + e2*a33 + e4
+
+		// X = S det N = adj(N) P (symmetric: N and P commute).
+		x00 := j00*p00 + j01*p01 + j02*p02 + j03*p03
+		x01 := j00*p01 + j01*p11 + j02*p12 + j03*p13
+		x02 := j00*p02 + j01*p12 + j02*p22 + j03*p23
+		x03 := j00*p03 + j01*p13 + j02*p23 + j03*p33
+		x11 := j01*p01 + j11*p11 + j12*p12 + j13*p13
+		x12 := j01*p02 + j11*p12 + j12*p22 + j13*p23
+		x13 := j01*p03 + j11*p13 + j12*p23 + j13*p33
+		x22 := j02*p02 + j12*p12 + j22*p22 + j23*p23
+		x23 := j02*p03 + j12*p13 + j22*p23 + j23*p33
+		x33 := j03*p03 + j13*p13 + j23*p23 + j33*p33
+
+		// Y = S^{-1} det N det a = X adj(a).
+		y00 := x00*b00 + x01*b01 + x02*b02 + x03*b03
+		y01 := x00*b01 + x01*b11 + x02*b12 + x03*b13
+		y02 := x00*b02 + x01*b12 + x02*b22 + x03*b23
+		y03 := x00*b03 + x01*b13 + x02*b23 + x03*b33
+		y11 := x01*b01 + x11*b11 + x12*b12 + x13*b13
+		y12 := x01*b02 + x11*b12 + x12*b22 + x13*b23
+		y13 := x01*b03 + x11*b13 + x12*b23 + x13*b33
+		y22 := x02*b02 + x12*b12 + x22*b22 + x23*b23
+		y23 := x02*b03 + x12*b13 + x22*b23 + x23*b33
+		y33 := x03*b03 + x13*b13 + x23*b23 + x33*b33
+
+		// Back to M's scale: M^{1/2} = sqrt(tr) S, M^{-1/2} =
+		// S^{-1} / sqrt(tr); T^{BA} = F M^{-1/2} F^T = fi F Y F^T.
+		rt := math.Sqrt(c.tr[l])
+		fr := rt / detN
+		fi := 1 / (detN * c.e4s[l] * rt)
+		c.root[0][l], c.root[1][l], c.root[2][l], c.root[3][l] = fr*x00, fr*x01, fr*x02, fr*x03
+		c.root[4][l], c.root[5][l], c.root[6][l] = fr*x11, fr*x12, fr*x13
+		c.root[7][l], c.root[8][l], c.root[9][l] = fr*x22, fr*x23, fr*x33
+		// U = F Y (F lower triangular), then the upper triangle of U F^T.
+		u00 := f00 * y00
+		u01 := f00 * y01
+		u02 := f00 * y02
+		u03 := f00 * y03
+		u10 := f10*y00 + f11*y01
+		u11 := f10*y01 + f11*y11
+		u12 := f10*y02 + f11*y12
+		u13 := f10*y03 + f11*y13
+		u20 := f20*y00 + f21*y01 + f22*y02
+		u21 := f20*y01 + f21*y11 + f22*y12
+		u22 := f20*y02 + f21*y12 + f22*y22
+		u23 := f20*y03 + f21*y13 + f22*y23
+		u30 := f30*y00 + f31*y01 + f32*y02 + f33*y03
+		u31 := f30*y01 + f31*y11 + f32*y12 + f33*y13
+		u32 := f30*y02 + f31*y12 + f32*y22 + f33*y23
+		u33 := f30*y03 + f31*y13 + f32*y23 + f33*y33
+		c.tba[0][l] = fi * (u00 * f00)
+		c.tba[1][l] = fi * (u00*f10 + u01*f11)
+		c.tba[2][l] = fi * (u00*f20 + u01*f21 + u02*f22)
+		c.tba[3][l] = fi * (u00*f30 + u01*f31 + u02*f32 + u03*f33)
+		c.tba[4][l] = fi * (u10*f10 + u11*f11)
+		c.tba[5][l] = fi * (u10*f20 + u11*f21 + u12*f22)
+		c.tba[6][l] = fi * (u10*f30 + u11*f31 + u12*f32 + u13*f33)
+		c.tba[7][l] = fi * (u20*f20 + u21*f21 + u22*f22)
+		c.tba[8][l] = fi * (u20*f30 + u21*f31 + u22*f32 + u23*f33)
+		c.tba[9][l] = fi * (u30*f30 + u31*f31 + u32*f32 + u33*f33)
+		c.t[l], c.detN[l] = p*rt, detN
+	}
+}
+
+// RootLanes is EigenLanes for the MDS gradient: after it AddRootLane and
+// AddInvMapLane give the same maps, and t[k] = tr M_k^{1/2}, to the
+// engine's accuracy rather than bit for bit. At d = 4 a lane takes the
+// closed form from M's invariants (closed4.go) where it is accurate and
+// the eigensolver (EigenLanes) otherwise; at other d, and for a Root
+// factor (A singular, so M too), it is EigenLanes.
+// Lane k's results depend only on its own inputs.
+func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	if ws.d != 4 || shape != Lower {
+		return ws.EigenLanes(f, shape, bs, n)
+	}
+	c := &ws.c4
+	f16 := (*[16]float64)(f[:16])
+	form4Lanes(c, f16, bs, n)
+	closed4Lanes(c, f16)
+	var fall [Lanes]bool
+	anyFall := false
+	for k := 0; k < n; k++ {
+		ln := &ws.ln[k]
+		if !c.ok[k] {
+			fall[k], anyFall = true, true
+			for e, x := range upper4 {
+				ln.w[x] = c.m[e][k]
+			}
+			continue
+		}
+		ln.closed = true
+		t[k] = c.t[k]
+	}
+	if anyFall {
+		ws.eigenLanes(f, shape, bs, &fall, true, &t)
+	}
+	return t
+}
+
+// form4Lanes writes the upper triangles of M_k = F^T B_k F into c.m
+// (lanes k >= n get the identity), F lower triangular (4 x 4, row-major),
+// B_k symmetric (its upper triangle read).
+func form4Lanes(c *closed4, f *[16]float64, bs *[Lanes][]float64, n int) {
+	f00 := f[0]
+	f10, f11 := f[4], f[5]
+	f20, f21, f22 := f[8], f[9], f[10]
+	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
+	for l := 0; l < Lanes; l++ {
+		if l >= n {
+			for e := range c.m {
+				c.m[e][l] = 0
+			}
+			c.m[0][l], c.m[4][l], c.m[7][l], c.m[9][l] = 1, 1, 1, 1
+			continue
+		}
+		b := (*[16]float64)(bs[l][:16])
+		// X = B F (F[k][q] = 0 for k < q), then M = F^T X.
+		x00 := b[0]*f00 + b[1]*f10 + b[2]*f20 + b[3]*f30
+		x01 := b[1]*f11 + b[2]*f21 + b[3]*f31
+		x02 := b[2]*f22 + b[3]*f32
+		x03 := b[3] * f33
+		x10 := b[1]*f00 + b[5]*f10 + b[6]*f20 + b[7]*f30
+		x11 := b[5]*f11 + b[6]*f21 + b[7]*f31
+		x12 := b[6]*f22 + b[7]*f32
+		x13 := b[7] * f33
+		x20 := b[2]*f00 + b[6]*f10 + b[10]*f20 + b[11]*f30
+		x21 := b[6]*f11 + b[10]*f21 + b[11]*f31
+		x22 := b[10]*f22 + b[11]*f32
+		x23 := b[11] * f33
+		x30 := b[3]*f00 + b[7]*f10 + b[11]*f20 + b[15]*f30
+		x31 := b[7]*f11 + b[11]*f21 + b[15]*f31
+		x32 := b[11]*f22 + b[15]*f32
+		x33 := b[15] * f33
+		c.m[0][l] = f00*x00 + f10*x10 + f20*x20 + f30*x30
+		c.m[1][l] = f00*x01 + f10*x11 + f20*x21 + f30*x31
+		c.m[2][l] = f00*x02 + f10*x12 + f20*x22 + f30*x32
+		c.m[3][l] = f00*x03 + f10*x13 + f20*x23 + f30*x33
+		c.m[4][l] = f11*x11 + f21*x21 + f31*x31
+		c.m[5][l] = f11*x12 + f21*x22 + f31*x32
+		c.m[6][l] = f11*x13 + f21*x23 + f31*x33
+		c.m[7][l] = f22*x22 + f32*x32
+		c.m[8][l] = f22*x23 + f32*x33
+		c.m[9][l] = f33 * x33
+	}
+}
+
+// upper4 lists the upper triangle of a row-major 4 x 4 matrix in the
+// entry order of closed4.
+var upper4 = [10]int{0, 1, 2, 3, 5, 6, 7, 10, 11, 15}
+
+// addLane adds c times lane k of x (upper triangles in closed4's entry
+// order) to the upper triangle of the 4 x 4 matrix s.
+func addLane(s []float64, x *[10][Lanes]float64, k int, c float64) {
+	s = s[:16]
+	s[0] += c * x[0][k]
+	s[1] += c * x[1][k]
+	s[2] += c * x[2][k]
+	s[3] += c * x[3][k]
+	s[5] += c * x[4][k]
+	s[6] += c * x[5][k]
+	s[7] += c * x[6][k]
+	s[10] += c * x[7][k]
+	s[11] += c * x[8][k]
+	s[15] += c * x[9][k]
+}

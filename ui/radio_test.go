@@ -1,0 +1,48 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"burescope/ui/internal/radiocheck"
+)
+
+// TestExportDialogRadiosStaySelected: with the geodesic tool on the canvas
+// the figure dialog offers Format and Draw; clicking the selected option
+// of either, or pressing Space on it, keeps it selected.
+func TestExportDialogRadiosStaySelected(t *testing.T) {
+	a := newTestApp(t, "builtin:iris")
+	pause(t, a)
+	a.on(func() {
+		a.tabs.SelectIndex(3)
+		a.geo.SetPair(0, 1)
+	})
+	a.loop.Wake()
+	eventually(t, "the geodesic badge", func() bool { return a.check(func() bool { return a.canvas.Badge() != "" }) })
+	var radios []*widget.RadioGroup
+	a.on(func() {
+		a.exportFigureDialog()
+		top := a.win.Canvas().Overlays().Top()
+		if top == nil {
+			return
+		}
+		for _, o := range test.LaidOutObjects(top) {
+			if rg, ok := o.(*widget.RadioGroup); ok {
+				radios = append(radios, rg)
+			}
+		}
+	})
+	if len(radios) != 2 {
+		t.Fatalf("export dialog has %d radio groups, want Draw and Format", len(radios))
+	}
+	for _, rg := range radios {
+		a.on(func() {
+			if err := radiocheck.Hold(rg); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	maybeShot(t, a, "export-dialog-radios.png")
+}
