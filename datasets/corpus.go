@@ -17,7 +17,9 @@ import (
 // UTF-8 text, gzip-compressed when the name ends in .gz, lower-cased,
 // with punctuation and symbol characters removed (as the paper's
 // preprocessing: "after lowercasing and removal of all punctuation"),
-// split on white space.
+// split on white space. A byte-order mark is removed; other control
+// characters separate words like white space (and are counted, so the
+// caller can say so); a NUL byte means the file is not text.
 
 // Corpus is a tokenised corpus: the vocabulary, most frequent word first
 // (ties in byte order), the count of each word, and the token stream as
@@ -28,6 +30,9 @@ type Corpus struct {
 	Counts    []int64
 	Tokens    []int32
 	RawTokens int64 // tokens read, out-of-vocabulary ones included
+	// Controls counts the control characters (other than white space)
+	// that were read as word separators.
+	Controls int64
 }
 
 // maxWordBytes bounds one token (longer ones are an error: not text).
@@ -59,9 +64,18 @@ func readLineLimited(br *bufio.Reader, limit int) (string, error) {
 // maxCorpusTokens bounds the tokens kept in memory (4 bytes each).
 const maxCorpusTokens = 1 << 31
 
-// Tokenize lower-cases line, removes punctuation and symbol characters
-// and appends its white-space separated words to dst.
-func Tokenize(dst []string, line string) []string {
+// tokenBytes is the memory planned per token: the stream read (4 bytes,
+// up to twice while its slice grows), the subsampled copy of an epoch (4)
+// and the in-vocabulary copy (4).
+const tokenBytes = 16
+
+// tokenize lower-cases line, removes punctuation and symbol characters
+// and byte-order marks (U+FEFF) and appends its words to dst: runs
+// separated by white space or control characters. It also returns the
+// number of control characters (other than white space) it read as
+// separators.
+func tokenize(dst []string, line string) ([]string, int) {
+	controls := 0
 	var b strings.Builder
 	flush := func() {
 		if b.Len() > 0 {
@@ -73,13 +87,16 @@ func Tokenize(dst []string, line string) []string {
 		switch {
 		case unicode.IsSpace(r):
 			flush()
-		case unicode.IsPunct(r) || unicode.IsSymbol(r):
+		case unicode.IsControl(r):
+			controls++
+			flush()
+		case unicode.IsPunct(r) || unicode.IsSymbol(r) || r == '\ufeff':
 		default:
 			b.WriteRune(unicode.ToLower(r))
 		}
 	}
 	flush()
-	return dst
+	return dst, controls
 }
 
 // ReadCorpus reads and tokenises the files and builds the vocabulary of
@@ -104,14 +121,23 @@ func ReadCorpus(ctx context.Context, paths []string, minCount int64, vocab []str
 		}
 	}
 	var toks []int32
-	var raw int64
+	var raw, controls int64
 	var words []string
+	tokenLimit := min(int64(maxCorpusTokens), int64(MemoryLimit()/tokenBytes))
 	for _, path := range paths {
 		err := readLines(ctx, path, func(line int, s string) error {
 			if !utf8.ValidString(s) {
 				return lineErrf(path, line, "not valid UTF-8")
 			}
-			words = Tokenize(words[:0], s)
+			if i := strings.IndexByte(s, 0); i >= 0 {
+				return lineErrf(path, line, "a NUL byte at byte %d: binary data, not text", i+1)
+			}
+			if line == 1 {
+				s = strings.TrimPrefix(s, "\ufeff")
+			}
+			var nc int
+			words, nc = tokenize(words[:0], s)
+			controls += int64(nc)
 			for _, w := range words {
 				if len(w) > maxWordBytes {
 					return lineErrf(path, line, "a token of %d bytes (more than %d): not text", len(w), maxWordBytes)
@@ -130,8 +156,9 @@ func ReadCorpus(ctx context.Context, paths []string, minCount int64, vocab []str
 				if vocab == nil {
 					seen[id]++
 				}
-				if len(toks) >= maxCorpusTokens {
-					return lineErrf(path, line, "more than %d tokens", maxCorpusTokens)
+				if int64(len(toks)) >= tokenLimit {
+					return lineErrf(path, line, "more than %d tokens: the token stream would need more than %s of memory (the limit is %s)",
+						tokenLimit, FormatBytes(float64(tokenLimit)*tokenBytes), FormatBytes(float64(MemoryLimit())))
 				}
 				toks = append(toks, id)
 			}
@@ -144,7 +171,7 @@ func ReadCorpus(ctx context.Context, paths []string, minCount int64, vocab []str
 			return nil, err
 		}
 	}
-	c := &Corpus{RawTokens: raw}
+	c := &Corpus{RawTokens: raw, Controls: controls}
 	if vocab != nil {
 		c.Words, c.Counts, c.Tokens = vocab, counts, toks
 	} else {

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"archive/zip"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -98,6 +99,31 @@ func SaveWordModel(path string, m *words.Model) error {
 	})
 }
 
+// checkZipMembers reads every member of the zip archive at path to its
+// end, so that each member's CRC-32 is verified (npyio's reader stops
+// after the data and archive/zip checks the CRC only at EOF): a flipped
+// byte is an error naming the member, not a value trained on and saved
+// again with a valid checksum.
+func checkZipMembers(path string) error {
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return errf(path, "%v", err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			return errf(path, "%s: %v", f.Name, err)
+		}
+		_, err = io.Copy(io.Discard, rc)
+		rc.Close()
+		if err != nil {
+			return errf(path, "%s: %v (corrupt file)", f.Name, err)
+		}
+	}
+	return nil
+}
+
 // shaped returns the flat row-major values v as a slice of nested
 // fixed-size arrays of the given shape, which npyio writes with that
 // shape (it writes a plain slice as 1-D).
@@ -118,6 +144,9 @@ func shaped(v []float64, shape ...int) any {
 // LoadWordModel reads a model saved by SaveWordModel, training state
 // included, for resuming. Errors name the file and the array.
 func LoadWordModel(path string) (*words.Model, error) {
+	if err := checkZipMembers(path); err != nil {
+		return nil, err
+	}
 	r, err := npz.Open(path)
 	if err != nil {
 		return nil, errf(path, "%v", err)
@@ -158,6 +187,9 @@ func LoadWordModel(path string) (*words.Model, error) {
 	fl := m.Dim * m.Rank
 	if m.Diagonal {
 		fl = m.Dim
+	}
+	if err := CheckMemory(fmt.Sprintf("a model of %d words, d = %d, rank %d", n, m.Dim, m.Rank), words.ModelBytes(n, m.Dim, m.Rank, m.Diagonal)); err != nil {
+		return nil, errf(path, "%v", err)
 	}
 	for _, a := range []struct {
 		name string

@@ -36,8 +36,8 @@ func TestTokenize(t *testing.T) {
 		{"  ... ", nil},
 	} {
 		t.Run(c.in, func(t *testing.T) {
-			if got := Tokenize(nil, c.in); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("Tokenize(%q) = %q, want %q", c.in, got, c.want)
+			if got, _ := tokenize(nil, c.in); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("tokenize(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})
 	}

@@ -30,8 +30,8 @@ for C in brown austen; do
   nice -n 10 /usr/bin/python3 "$REPO/docs/experiments/words_proxies.py" $C.txt --out $C
   SIM=$C-wup-proxy.tsv; ENT=$C-entail-proxy.tsv
   # Ours, full covariances, d = 12 (the paper's), and diagonal, d = 45.
-  $BS train-words $C.txt --dim 12 --lr 0.1 --epochs $EPOCHS --threads 2 --seed 1 --out ${C}_full.npz --progress > ${C}_full.json 2> ${C}_full.log
-  $BS train-words $C.txt --diagonal --dim 45 --lr 0.1 --epochs $EPOCHS --threads 2 --seed 1 --out ${C}_diag.npz --progress > ${C}_diag.json 2> ${C}_diag.log
+  $BS train-words $C.txt --preset paper --dim 12 --lr 0.1 --epochs $EPOCHS --threads 2 --seed 1 --out ${C}_full.npz --progress > ${C}_full.json 2> ${C}_full.log
+  $BS train-words $C.txt --preset paper --diagonal --dim 45 --lr 0.1 --epochs $EPOCHS --threads 2 --seed 1 --out ${C}_diag.npz --progress > ${C}_diag.json 2> ${C}_diag.log
   for M in full diag; do
     for S in context input; do
       $BS eval-similarity ${C}_$M.npz --pairs $SIM --set $S --by mixture | tail -n1 > ${C}_${M}_${S}_sim.json

@@ -6,8 +6,9 @@ same measures (Spearman x 100; AP and best-threshold F1, threshold chosen
 on the evaluated pairs). Scores are cosines of the input vectors (wv) or,
 with --set context, of the output vectors (syn1neg).
 
-usage: words_gensim.py CORPUS... --sim FILE --entail FILE [--dim 90]
-       [--window 5] [--negatives 1] [--epochs 3] [--threads 2] [--seed 1]
+usage: words_gensim.py CORPUS... --sim FILE [--entail FILE] [--dim 90]
+       [--window 5] [--negatives 1] [--subsample 1e-5] [--epochs 3]
+       [--threads 2] [--seed 1] [--gensim-defaults]
 Prints one JSON line.
 """
 import argparse
@@ -75,7 +76,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus", nargs="+")
     ap.add_argument("--sim", required=True)
-    ap.add_argument("--entail", required=True)
+    ap.add_argument("--entail", default="")
+    ap.add_argument("--gensim-defaults", action="store_true",
+                    help="gensim's own defaults (d = 100, shrinking window 5, 5 negatives, subsampling 1e-3, "
+                         "5 epochs, alpha 0.025); --threads, --seed and --min-count still apply")
     ap.add_argument("--dim", type=int, default=90)
     ap.add_argument("--window", type=int, default=5)
     ap.add_argument("--negatives", type=int, default=1)
@@ -96,9 +100,13 @@ def main():
                     sents.append(t)
                     ntok += len(t)
     t0 = time.time()
-    m = Word2Vec(sentences=sents, vector_size=a.dim, window=a.window, negative=a.negatives, sg=1, hs=0,
-                 min_count=a.min_count, sample=a.subsample, epochs=a.epochs, workers=a.threads, seed=a.seed,
-                 shrink_windows=False)
+    if a.gensim_defaults:
+        m = Word2Vec(sentences=sents, sg=1, min_count=a.min_count, workers=a.threads, seed=a.seed)
+        a.dim, a.epochs = m.vector_size, m.epochs
+    else:
+        m = Word2Vec(sentences=sents, vector_size=a.dim, window=a.window, negative=a.negatives, sg=1, hs=0,
+                     min_count=a.min_count, sample=a.subsample, epochs=a.epochs, workers=a.threads, seed=a.seed,
+                     shrink_windows=False)
     secs = time.time() - t0
     res = {"model": "gensim-skipgram", "dim": a.dim, "epochs": a.epochs, "tokens": ntok, "seconds": secs,
            "tokens_per_sec": ntok * a.epochs / secs, "words": len(m.wv)}
@@ -108,6 +116,8 @@ def main():
         sim = [(idx[u], idx[v], s) for u, v, s in read_pairs(a.sim) if u in idx and v in idx]
         res[f"{setname}_spearman"] = 100 * spearman([float(unit[i] @ unit[j]) for i, j, _ in sim], [s for _, _, s in sim])
         res["sim_pairs"] = len(sim)
+        if not a.entail:
+            continue
         ent = [(idx[u], idx[v], int(s)) for u, v, s in read_pairs(a.entail) if u in idx and v in idx]
         apv, f1 = ap_f1([float(unit[i] @ unit[j]) for i, j, _ in ent], [l for _, _, l in ent])
         res[f"{setname}_ap"], res[f"{setname}_f1"] = apv, f1

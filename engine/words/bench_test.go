@@ -17,7 +17,7 @@ func BenchmarkTrainEpoch(b *testing.B) {
 		diagonal bool
 	}{{12, false}, {45, true}} {
 		b.Run(fmt.Sprintf("d%d_diagonal=%v", c.d, c.diagonal), func(b *testing.B) {
-			cfg := DefaultConfig()
+			cfg := PaperConfig()
 			cfg.Subsample, cfg.Epochs, cfg.Threads = 0, 1, 2
 			m, err := NewModel(ws, counts, c.d, c.d, c.diagonal, 1)
 			if err != nil {

@@ -27,24 +27,51 @@ type Config struct {
 	// ResetAdagrad zeroes the Adagrad accumulators at the start of every
 	// epoch, as the authors' code does.
 	ResetAdagrad bool
+	// SharedNegatives draws the negatives once per center word and uses
+	// them for every context of its window (2 Window + Negatives pair
+	// kernels per center instead of 2 Window (1 + Negatives)); otherwise
+	// every (center, context) pair draws its own, as the paper. Faster
+	// per epoch, but it learns less per second of training (measured in
+	// docs/words.md), so it is off by default.
+	SharedNegatives bool
 }
 
-// DefaultConfig returns the paper's settings (supplementary, word
-// embeddings): window 5 each side, subsampling 1e-5, one negative,
-// margin 10, Adagrad with learning rate 0.01 and epsilon 1e-8, 5 epochs.
-func DefaultConfig() Config {
+// PaperConfig returns the paper's settings (supplementary, word
+// embeddings), chosen for a corpus of 3 billion tokens: window 5 each
+// side, subsampling 1e-5, one negative, margin 10, Adagrad with learning
+// rate 0.01 and epsilon 1e-8, 5 epochs.
+func PaperConfig() Config {
 	return Config{Window: 5, Subsample: 1e-5, Negatives: 1, Margin: 10, LR: 0.01, AdagradEps: 1e-8,
 		Epochs: 5, Threads: 1, Batch: 256, Seed: 1}
 }
 
+// DefaultConfig returns settings that learn on small corpora, chosen by
+// measurement on planted-similarity corpora of 100 thousand tokens
+// (docs/words.md, "Defaults"): the paper's window, margin and Adagrad
+// epsilon, with word2vec's subsampling threshold 1e-3 (a relative
+// frequency), 5 negatives per pair, learning rate 0.3 and 5 epochs.
+func DefaultConfig() Config {
+	c := PaperConfig()
+	c.Subsample, c.Negatives, c.LR, c.Epochs = 1e-3, 5, 0.3, 5
+	return c
+}
+
+// Bounds of the size settings Train accepts (the memory of a step grows
+// with Batch x Window x Negatives; see StepBytes).
+const (
+	MaxWindow    = 1000
+	MaxNegatives = 1000
+	MaxBatch     = 1 << 20
+)
+
 func (c Config) check() error {
 	switch {
-	case c.Window < 1:
-		return fmt.Errorf("window %d, want >= 1", c.Window)
+	case c.Window < 1 || c.Window > MaxWindow:
+		return fmt.Errorf("window %d, want 1..%d", c.Window, MaxWindow)
 	case !(c.Subsample >= 0):
 		return fmt.Errorf("subsample %v, want >= 0", c.Subsample)
-	case c.Negatives < 1:
-		return fmt.Errorf("negatives %d, want >= 1", c.Negatives)
+	case c.Negatives < 1 || c.Negatives > MaxNegatives:
+		return fmt.Errorf("negatives %d, want 1..%d", c.Negatives, MaxNegatives)
 	case !(c.Margin >= 0) || math.IsInf(c.Margin, 0):
 		return fmt.Errorf("margin %v, want a finite number >= 0", c.Margin)
 	case !(c.LR > 0) || math.IsInf(c.LR, 0):
@@ -53,8 +80,8 @@ func (c Config) check() error {
 		return fmt.Errorf("Adagrad epsilon %v, want >= 0", c.AdagradEps)
 	case c.Epochs < 0:
 		return fmt.Errorf("epochs %d, want >= 0", c.Epochs)
-	case c.Batch < 1:
-		return fmt.Errorf("batch %d, want >= 1", c.Batch)
+	case c.Batch < 1 || c.Batch > MaxBatch:
+		return fmt.Errorf("batch %d, want 1..%d", c.Batch, MaxBatch)
 	}
 	return nil
 }
@@ -68,6 +95,95 @@ type Progress struct {
 	TokensPerSec  float64 // CorpusTokens per wall-clock second
 	Loss          float64 // mean hinge loss per positive pair in this epoch so far
 	Elapsed       time.Duration
+	// EpochEnd is set on the last report of an epoch (Loss is then the
+	// epoch's mean loss).
+	EpochEnd bool
+}
+
+// Remaining estimates the wall-clock time left in this call from the
+// rate so far (0 before any work is done).
+func (p Progress) Remaining() time.Duration {
+	if !(p.Fraction > 0) {
+		return 0
+	}
+	return time.Duration(float64(p.Elapsed) * (1 - p.Fraction) / p.Fraction)
+}
+
+// DivergedError is returned by Train when a step would have produced a
+// non-finite loss, gradient or parameter. The step is not applied: the
+// model holds the last finite state, after the previous step.
+type DivergedError struct {
+	Epoch int    // 1-based, counting resumed epochs
+	Step  int    // 1-based Adagrad step within the epoch
+	What  string // the first non-finite quantity
+}
+
+// Error says where training diverged and what was not finite.
+func (e *DivergedError) Error() string {
+	return fmt.Sprintf("training diverged in epoch %d, step %d: %s is not finite (the learning rate is too large for these settings)",
+		e.Epoch, e.Step, e.What)
+}
+
+// NoPairsError is returned by Train when an epoch has no training pair:
+// subsampling left fewer than two tokens.
+type NoPairsError struct {
+	Epoch        int // 1-based
+	Kept, Tokens int // tokens kept by subsampling, tokens in the stream
+}
+
+// Error says how many tokens subsampling kept and what to change.
+func (e *NoPairsError) Error() string {
+	return fmt.Sprintf("epoch %d: subsampling kept %d of %d tokens, no training pair; lower the subsampling (a larger threshold, or 0 for none)",
+		e.Epoch, e.Kept, e.Tokens)
+}
+
+// ExpectedKept returns the expected number of tokens that subsampling at
+// threshold t keeps of a corpus with these word counts (t = 0: all).
+func ExpectedKept(counts []int64, t float64) float64 {
+	var total float64
+	for _, c := range counts {
+		total += float64(c)
+	}
+	if t == 0 || !(total > 0) {
+		return total
+	}
+	var kept float64
+	for _, c := range counts {
+		kept += float64(c) * keepProb(float64(c)/total, t)
+	}
+	return kept
+}
+
+// keepProb is the subsampling keep probability (sqrt(f/t) + 1) t/f of a
+// word of relative frequency f (Mikolov et al.; the authors' code).
+func keepProb(f, t float64) float64 {
+	if t == 0 || !(f > 0) {
+		return 1
+	}
+	return math.Min(1, (math.Sqrt(f/t)+1)*t/f)
+}
+
+// StepBytes is the memory one Adagrad step's gradient records may take:
+// every pair of a batch of centers with its negatives, d + factor values
+// each (the per-step part of the memory plan; ModelBytes is the rest).
+func StepBytes(cfg Config, dim, rank int, diagonal bool) float64 {
+	fl := float64(dim) * float64(rank)
+	if diagonal {
+		fl = float64(dim)
+	}
+	return 8 * float64(cfg.Batch) * 2 * float64(cfg.Window) * (1 + float64(cfg.Negatives)) * (float64(dim) + fl + 2)
+}
+
+// ModelBytes is the memory of training a model of n words: parameters and
+// Adagrad accumulators of both sets, the trainer's dense gradients, and
+// the full covariances built one set at a time when it is saved.
+func ModelBytes(n, dim, rank int, diagonal bool) float64 {
+	fl := float64(dim) * float64(rank)
+	if diagonal {
+		fl = float64(dim)
+	}
+	per := 6*float64(dim) + 6*fl + float64(dim)*float64(dim) + 32
+	return 8 * float64(n) * per
 }
 
 // chunkCenters is the number of centers per unit of parallel work; chunks
@@ -81,9 +197,13 @@ const chunkCenters = 32
 // the step, summed per word in a fixed order and applied with Adagrad, so
 // a seed gives bit-identical models for any number of threads.
 //
-// ctx is checked between steps; on cancellation m holds the parameters
-// after the last complete step (Epochs not advanced) and ctx.Err() is
-// returned. progress, if not nil, is called from the calling goroutine.
+// ctx is checked between steps and between centers; on cancellation m
+// holds the parameters after the last complete step (Epochs not
+// advanced) and ctx.Err() is returned. A step whose loss, gradients or
+// updated parameters would not be finite is not applied: Train returns a
+// *DivergedError and m holds the last finite state. An epoch left with no
+// training pair by subsampling is a *NoPairsError. progress, if not nil,
+// is called from the calling goroutine.
 func Train(ctx context.Context, m *Model, tokens []int32, cfg Config, progress func(Progress)) error {
 	if err := cfg.check(); err != nil {
 		return err
@@ -110,14 +230,23 @@ func Train(ctx context.Context, m *Model, tokens []int32, cfg Config, progress f
 			}
 		}
 		kept := tr.subsample(tokens, epoch)
+		if len(kept) < 2 {
+			return &NoPairsError{Epoch: epoch + 1, Kept: len(kept), Tokens: len(tokens)}
+		}
 		var lossSum float64
 		var pairs int
-		for b := 0; b < len(kept); b += cfg.Batch {
+		for b, step := 0, 1; b < len(kept); b, step = b+cfg.Batch, step+1 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			end := min(b+cfg.Batch, len(kept))
-			l, p := tr.step(kept, b, end, epoch)
+			l, p, err := tr.step(ctx, kept, b, end, epoch)
+			if err != nil {
+				if d, ok := err.(*DivergedError); ok {
+					d.Epoch, d.Step = epoch+1, step
+				}
+				return err
+			}
 			lossSum += l
 			pairs += p
 			corpus += float64(end-b) / float64(max(len(kept), 1)) * float64(len(tokens))
@@ -125,7 +254,7 @@ func Train(ctx context.Context, m *Model, tokens []int32, cfg Config, progress f
 				el := time.Since(start)
 				pr := Progress{Epoch: epoch + 1, Epochs: first + cfg.Epochs, Done: end, Total: len(kept),
 					Fraction:     (float64(e) + float64(end)/float64(len(kept))) / float64(cfg.Epochs),
-					CorpusTokens: corpus, Elapsed: el}
+					CorpusTokens: corpus, Elapsed: el, EpochEnd: end == len(kept)}
 				if s := el.Seconds(); s > 0 {
 					pr.TokensPerSec = corpus / s
 				}
@@ -183,11 +312,7 @@ func newTrainer(m *Model, cfg Config, threads int) *trainer {
 	t.cum = make([]float64, n)
 	var acc float64
 	for i, c := range m.Counts {
-		f := float64(c) / total
-		t.keep[i] = 1
-		if cfg.Subsample > 0 && f > 0 {
-			t.keep[i] = math.Min(1, (math.Sqrt(f/cfg.Subsample)+1)*cfg.Subsample/f)
-		}
+		t.keep[i] = keepProb(float64(c)/total, cfg.Subsample)
 		acc += math.Pow(math.Max(float64(c), 0), 0.75)
 		t.cum[i] = acc
 	}
@@ -235,8 +360,9 @@ func (t *trainer) negative(rng *rand.Rand) int32 {
 }
 
 // step processes the centers kept[lo:hi] as one Adagrad step and returns
-// the summed hinge loss and the number of positive pairs.
-func (t *trainer) step(kept []int32, lo, hi, epoch int) (float64, int) {
+// the summed hinge loss and the number of positive pairs. On cancellation
+// (checked between centers) or a non-finite value nothing is applied.
+func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (float64, int, error) {
 	nch := (hi - lo + chunkCenters - 1) / chunkCenters
 	var wg sync.WaitGroup
 	next := make(chan int, nch)
@@ -253,11 +379,14 @@ func (t *trainer) step(kept []int32, lo, hi, epoch int) (float64, int) {
 				b := min(a+chunkCenters, hi)
 				// The chunk's seed is its global center position.
 				rng := rand.New(rand.NewPCG(t.cfg.Seed^0x5851f42d4c957f2d, uint64(epoch)<<40|uint64(a)))
-				t.runChunk(t.chunks[c], ws, kept, a, b, rng)
+				t.runChunk(ctx, t.chunks[c], ws, kept, a, b, rng)
 			}
 		}(t.ws[w])
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
 	var loss float64
 	var pairs int
 	d, fl := t.m.Dim, t.fl
@@ -283,18 +412,49 @@ func (t *trainer) step(kept []int32, lo, hi, epoch int) (float64, int) {
 		}
 	}
 	m := t.m
+	what := ""
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		what = "the loss"
+	}
 	for _, w := range t.tIn {
-		t.adagrad(m.Means, m.AccMeans, t.gMeans, int(w), d)
-		t.adagrad(m.Factors, m.AccFactors, t.gFac, int(w), fl)
+		if what == "" {
+			what = t.nonFinite(m.Means, m.AccMeans, t.gMeans, int(w), d, "a mean")
+		}
+		if what == "" {
+			what = t.nonFinite(m.Factors, m.AccFactors, t.gFac, int(w), fl, "a covariance factor")
+		}
+	}
+	for _, w := range t.tCtx {
+		if what == "" {
+			what = t.nonFinite(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, "a context mean")
+		}
+		if what == "" {
+			what = t.nonFinite(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, "a context covariance factor")
+		}
+	}
+	for _, w := range t.tIn {
+		if what == "" {
+			t.adagrad(m.Means, m.AccMeans, t.gMeans, int(w), d)
+			t.adagrad(m.Factors, m.AccFactors, t.gFac, int(w), fl)
+		}
+		clear(t.gMeans[int(w)*d : (int(w)+1)*d])
+		clear(t.gFac[int(w)*fl : (int(w)+1)*fl])
 		t.inTouched[w] = false
 	}
 	for _, w := range t.tCtx {
-		t.adagrad(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d)
-		t.adagrad(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl)
+		if what == "" {
+			t.adagrad(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d)
+			t.adagrad(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl)
+		}
+		clear(t.gCMeans[int(w)*d : (int(w)+1)*d])
+		clear(t.gCFac[int(w)*fl : (int(w)+1)*fl])
 		t.ctxTouched[w] = false
 	}
 	t.tIn, t.tCtx = t.tIn[:0], t.tCtx[:0]
-	return loss, pairs
+	if what != "" {
+		return 0, 0, &DivergedError{What: what}
+	}
+	return loss, pairs, nil
 }
 
 func addTo(dst, src []float64) {
@@ -303,8 +463,27 @@ func addTo(dst, src []float64) {
 	}
 }
 
+// nonFinite returns what (with the word's index) when the Adagrad update
+// of block w would make a gradient, an accumulator or a parameter not
+// finite, and "" otherwise; it changes nothing.
+func (t *trainer) nonFinite(x, acc, g []float64, w, per int, what string) string {
+	lr, eps := t.cfg.LR, t.cfg.AdagradEps
+	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
+	for i, gi := range gs {
+		if gi == 0 {
+			continue
+		}
+		a := as[i] + gi*gi
+		v := xs[i] - lr*gi/math.Sqrt(a+eps)
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.IsInf(a, 0) {
+			return fmt.Sprintf("%s of %q", what, t.m.Words[w])
+		}
+	}
+	return ""
+}
+
 // adagrad applies x -= lr g / sqrt(G + eps) with G += g^2 to the per-word
-// block w (length per) and zeroes the gradient block.
+// block w (length per).
 func (t *trainer) adagrad(x, acc, g []float64, w, per int) {
 	lr, eps := t.cfg.LR, t.cfg.AdagradEps
 	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
@@ -314,12 +493,11 @@ func (t *trainer) adagrad(x, acc, g []float64, w, per int) {
 		}
 		as[i] += gi * gi
 		xs[i] -= lr * gi / math.Sqrt(as[i]+eps)
-		gs[i] = 0
 	}
 }
 
 // runChunk computes the gradient records of the centers kept[a:b].
-func (t *trainer) runChunk(ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
+func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
 	m := t.m
 	d, fl := m.Dim, t.fl
 	ch.in, ch.ctx, ch.vals = ch.in[:0], ch.ctx[:0], ch.vals[:0]
@@ -327,13 +505,82 @@ func (t *trainer) runChunk(ch *chunk, ws *pairWS, kept []int32, a, b int, rng *r
 	nneg := t.cfg.Negatives
 	inv := 1 / float64(nneg)
 	win := t.cfg.Window
+	shared := t.cfg.SharedNegatives
 	negs := make([]int32, nneg)
 	negX := make([]float64, nneg)
 	negGL := make([]float64, nneg*fl) // gradients of the negatives' cross terms, fl each
 	negGM := make([]float64, nneg*fl)
 	posGL := make([]float64, fl)
 	posGM := make([]float64, fl)
+	// negTerms draws the negatives and computes their pseudo dot products
+	// with the center (value and cross-term gradients); it returns their
+	// mean.
+	negTerms := func(mw, lw []float64) float64 {
+		for k := range negs {
+			negs[k] = t.negative(rng)
+		}
+		var neg float64
+		if !m.Diagonal && ws.crossLanesOK() {
+			// The negatives pairkernel.Lanes at a time, their
+			// eigendecompositions interleaved (the same numbers as
+			// one by one).
+			for k0 := 0; k0 < len(negs); k0 += pairkernel.Lanes {
+				n := min(pairkernel.Lanes, len(negs)-k0)
+				var ms, gls, gms [pairkernel.Lanes][]float64
+				for q := 0; q < n; q++ {
+					nw, k := int(negs[k0+q]), k0+q
+					ms[q] = m.CFactors[nw*fl : (nw+1)*fl]
+					gls[q], gms[q] = negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl]
+				}
+				xs := ws.crossLanes(&ms, n, Eps, &gls, &gms)
+				for q := 0; q < n; q++ {
+					nw, k := int(negs[k0+q]), k0+q
+					negX[k] = dot(mw, m.CMeans[nw*d:(nw+1)*d]) + xs[q]
+					neg += negX[k]
+				}
+			}
+		} else {
+			for k, nw := range negs {
+				mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
+				ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+				negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
+				neg += negX[k]
+			}
+		}
+		return inv * neg
+	}
+	// negRecords adds the gradient of weight x (1/n) sum_c' [mu_w : nu_c']
+	// to the center's gradient gin and records the negatives' gradients.
+	negRecords := func(mw []float64, inOff int, weight float64) {
+		gin := ch.vals[inOff : inOff+d+fl]
+		for k, nw := range negs {
+			mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
+			for i := 0; i < d; i++ {
+				gin[i] += weight * inv * mn[i]
+			}
+			g := negGL[k*fl : (k+1)*fl]
+			for i := 0; i < fl; i++ {
+				gin[d+i] += weight * inv * g[i]
+			}
+		}
+		for k, nw := range negs {
+			off := len(ch.vals)
+			ch.vals = append(ch.vals, make([]float64, d+fl)...)
+			gn := ch.vals[off:]
+			for i := 0; i < d; i++ {
+				gn[i] = weight * inv * mw[i]
+			}
+			g := negGM[k*fl : (k+1)*fl]
+			for i := 0; i < fl; i++ {
+				gn[d+i] = weight * inv * g[i]
+			}
+			ch.ctx = append(ch.ctx, record{word: nw, off: off})
+		}
+	}
 	for c := a; c < b; c++ {
+		if ctx.Err() != nil {
+			return
+		}
 		w := int(kept[c])
 		mw := m.Means[w*d : (w+1)*d]
 		lw := m.Factors[w*fl : (w+1)*fl]
@@ -342,54 +589,30 @@ func (t *trainer) runChunk(ch *chunk, ws *pairWS, kept []int32, a, b int, rng *r
 		}
 		inOff := len(ch.vals)
 		ch.vals = append(ch.vals, make([]float64, d+fl)...)
-		touched := false
-		for p := c - win; p <= c+win; p++ {
-			if p == c || p < 0 || p >= len(kept) {
+		active := 0
+		var neg float64
+		if shared {
+			neg = negTerms(mw, lw)
+		}
+		for p := max(c-win, 0); p <= min(c+win, len(kept)-1); p++ {
+			if p == c {
 				continue
 			}
 			ctx := int(kept[p])
-			for k := range negs {
-				negs[k] = t.negative(rng)
-			}
 			// Positive pair.
 			mc := m.CMeans[ctx*d : (ctx+1)*d]
 			lc := m.CFactors[ctx*fl : (ctx+1)*fl]
 			pos := dot(mw, mc) + t.cross(ws, lw, lc, posGL, posGM)
-			var neg float64
-			if !m.Diagonal && ws.crossLanesOK() {
-				// The negatives pairkernel.Lanes at a time, their
-				// eigendecompositions interleaved (the same numbers as
-				// one by one).
-				for k0 := 0; k0 < len(negs); k0 += pairkernel.Lanes {
-					n := min(pairkernel.Lanes, len(negs)-k0)
-					var ms, gls, gms [pairkernel.Lanes][]float64
-					for q := 0; q < n; q++ {
-						nw, k := int(negs[k0+q]), k0+q
-						ms[q] = m.CFactors[nw*fl : (nw+1)*fl]
-						gls[q], gms[q] = negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl]
-					}
-					xs := ws.crossLanes(&ms, n, Eps, &gls, &gms)
-					for q := 0; q < n; q++ {
-						nw, k := int(negs[k0+q]), k0+q
-						negX[k] = dot(mw, m.CMeans[nw*d:(nw+1)*d]) + xs[q]
-						neg += negX[k]
-					}
-				}
-			} else {
-				for k, nw := range negs {
-					mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
-					ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
-					negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
-					neg += negX[k]
-				}
+			if !shared {
+				neg = negTerms(mw, lw)
 			}
-			h := t.cfg.Margin - pos + inv*neg
+			h := t.cfg.Margin - pos + neg
 			ch.pairs++
 			if !(h > 0) {
 				continue
 			}
 			ch.loss += h
-			touched = true
+			active++
 			gin := ch.vals[inOff : inOff+d+fl]
 			// Center: -b_c + (1/n) sum b_c', -T L + (1/n) sum T' L.
 			for i := 0; i < d; i++ {
@@ -397,16 +620,6 @@ func (t *trainer) runChunk(ch *chunk, ws *pairWS, kept []int32, a, b int, rng *r
 			}
 			for i := 0; i < fl; i++ {
 				gin[d+i] -= posGL[i]
-			}
-			for k, nw := range negs {
-				mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
-				for i := 0; i < d; i++ {
-					gin[i] += inv * mn[i]
-				}
-				g := negGL[k*fl : (k+1)*fl]
-				for i := 0; i < fl; i++ {
-					gin[d+i] += inv * g[i]
-				}
 			}
 			// Context: -a, -T^{BA} M; negatives: a/n, T^{B'A} M'/n.
 			off := len(ch.vals)
@@ -419,21 +632,15 @@ func (t *trainer) runChunk(ch *chunk, ws *pairWS, kept []int32, a, b int, rng *r
 				gc[d+i] = -posGM[i]
 			}
 			ch.ctx = append(ch.ctx, record{word: int32(ctx), off: off})
-			for k, nw := range negs {
-				off := len(ch.vals)
-				ch.vals = append(ch.vals, make([]float64, d+fl)...)
-				gn := ch.vals[off:]
-				for i := 0; i < d; i++ {
-					gn[i] = inv * mw[i]
-				}
-				g := negGM[k*fl : (k+1)*fl]
-				for i := 0; i < fl; i++ {
-					gn[d+i] = inv * g[i]
-				}
-				ch.ctx = append(ch.ctx, record{word: nw, off: off})
+			if !shared {
+				negRecords(mw, inOff, 1)
 			}
 		}
-		if touched {
+		if shared && active > 0 {
+			// Every active pair of this center has the same negatives.
+			negRecords(mw, inOff, float64(active))
+		}
+		if active > 0 {
 			ch.in = append(ch.in, record{word: int32(w), off: inOff})
 		} else {
 			ch.vals = ch.vals[:inOff]

@@ -35,7 +35,7 @@ func chunkLossGrad(m *Model, tokens []int32, cfg Config) (float64, [4][]float64)
 	tr := newTrainer(m, cfg, 1)
 	ch := &chunk{}
 	rng := rand.New(rand.NewPCG(7, 8))
-	tr.runChunk(ch, tr.ws[0], tokens, 0, len(tokens), rng)
+	tr.runChunk(context.Background(), ch, tr.ws[0], tokens, 0, len(tokens), rng)
 	d, fl := m.Dim, tr.fl
 	var g [4][]float64
 	g[0], g[1] = make([]float64, len(m.Means)), make([]float64, len(m.Factors))
@@ -61,11 +61,13 @@ func TestGradientFiniteDifferences(t *testing.T) {
 		d, k     int
 		diagonal bool
 		negs     int
-	}{{"full_d3", 3, 3, false, 1}, {"rank2_d4", 4, 2, false, 2}, {"full_d6", 6, 6, false, 1}, {"diagonal_d4", 4, 4, true, 2}} {
+		shared   bool
+	}{{"full_d3", 3, 3, false, 1, false}, {"rank2_d4", 4, 2, false, 2, false}, {"full_d6", 6, 6, false, 1, false}, {"diagonal_d4", 4, 4, true, 2, false},
+		{"full_d3_shared_negatives", 3, 3, false, 3, true}, {"full_d6_shared_negatives", 6, 6, false, 5, true}, {"diagonal_d4_shared_negatives", 4, 4, true, 2, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			m := testModel(t, 5, c.d, c.k, c.diagonal, 11)
-			cfg := DefaultConfig()
-			cfg.Window, cfg.Negatives, cfg.Margin = 2, c.negs, 50 // every hinge active: no kinks
+			cfg := PaperConfig()
+			cfg.Window, cfg.Negatives, cfg.Margin, cfg.SharedNegatives = 2, c.negs, 50, c.shared // every hinge active: no kinks
 			loss0, g := chunkLossGrad(m, tokens, cfg)
 			if !(loss0 > 0) {
 				t.Fatalf("loss %v, want > 0", loss0)
@@ -141,7 +143,7 @@ func TestPlantedTopicsRecovered(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := DefaultConfig()
+			cfg := PaperConfig()
 			cfg.Window, cfg.Subsample, cfg.LR, cfg.Epochs, cfg.Threads, cfg.Batch = 3, 0, 0.05, 3, 2, 64
 			if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
 				t.Fatal(err)
@@ -190,7 +192,7 @@ func TestTrainReproducibleAcrossThreads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := DefaultConfig()
+		cfg := PaperConfig()
 		cfg.Threads, cfg.Seed, cfg.Epochs, cfg.Batch, cfg.Subsample = threads, seed, 2, 100, 0.01
 		if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
 			t.Fatal(err)
@@ -214,7 +216,7 @@ func TestTrainReproducibleAcrossThreads(t *testing.T) {
 // state carried over, as a saved file does) equal 2 epochs in one call.
 func TestTrainResumeMatchesStraightRun(t *testing.T) {
 	tokens, ws, counts := plantedCorpus(3, 5, 100, 5)
-	cfg := DefaultConfig()
+	cfg := PaperConfig()
 	cfg.Subsample, cfg.Batch, cfg.Epochs = 0.02, 50, 2
 	straight, _ := NewModel(ws, counts, 3, 2, false, 1)
 	if err := Train(context.Background(), straight, tokens, cfg, nil); err != nil {
@@ -241,7 +243,7 @@ func TestTrainCancel(t *testing.T) {
 	tokens, ws, counts := plantedCorpus(3, 5, 100, 5)
 	m, _ := NewModel(ws, counts, 3, 3, false, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	cfg := DefaultConfig()
+	cfg := PaperConfig()
 	cfg.Batch, cfg.Subsample = 10, 0
 	steps := 0
 	err := Train(ctx, m, tokens, cfg, func(p Progress) {
@@ -273,7 +275,7 @@ func TestTrainRejectsBadInput(t *testing.T) {
 		{"token out of vocabulary", func(c *Config) {}, []int32{0, 3}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := PaperConfig()
 			c.mod(&cfg)
 			if err := Train(context.Background(), m, c.tokens, cfg, nil); err == nil {
 				t.Error("no error")

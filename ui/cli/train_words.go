@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"burescope/datasets"
@@ -25,8 +27,8 @@ func init() {
 	})
 }
 
-const trainWordsUsage = "CORPUS... --out WORDS.npz|.json [--dim 12] [--rank k] [--diagonal] [--window 5] " +
-	"[--min-count 5] [--subsample 1e-5] [--negatives 1] [--margin 10] [--lr 0.01] [--epochs 5] [--batch 256] " +
+const trainWordsUsage = "CORPUS... --out WORDS.npz|.json [--preset default|paper] [--dim 12] [--rank k] [--diagonal] [--window 5] " +
+	"[--min-count 5] [--subsample 1e-3] [--negatives 5] [--shared-negatives] [--margin 10] [--lr 0.3] [--epochs 5] [--batch 256] " +
 	"[--reset-adagrad] [--threads N] [--seed 1] [--resume WORDS.npz] [--json-set context|input] [--progress]"
 
 // trainWordsResult is the last stdout line of `burescope train-words`.
@@ -43,27 +45,45 @@ type trainWordsResult struct {
 	Loss         float64 `json:"loss"`
 	Out          string  `json:"out"`
 	Interrupted  bool    `json:"interrupted"`
+	Diverged     bool    `json:"diverged"`
 }
 
+// Bounds of train-words' flags checked before any input is opened (the
+// size flags also go through the memory plan, words.StepBytes).
+const (
+	maxWordsEpochs  = 1_000_000
+	maxWordsThreads = 4096
+	maxWordsMargin  = 1e6
+	maxWordsMin     = 1 << 40
+)
+
+// wordsPresets are the values of --preset.
+var wordsPresets = map[string]func() words.Config{"default": words.DefaultConfig, "paper": words.PaperConfig}
+
 // runTrainWords implements `burescope train-words CORPUS... --out FILE`:
-// read and tokenise the corpora (datasets.ReadCorpus), train with
-// words.Train and save: .npz in the authors' layout plus the training
-// state (datasets.SaveWordModel), .json one set as a Burescope embedding.
-// Ctrl-C stops after the current step and still saves (.npz only).
+// check the flags and the output, read and tokenise the corpora
+// (datasets.ReadCorpus), check the memory plan, train with words.Train
+// and save: .npz in the authors' layout plus the training state
+// (datasets.SaveWordModel), .json one set as a Burescope embedding.
+// Ctrl-C or SIGTERM stops within the current step and still saves
+// (.npz only); a diverging run stops at the first non-finite value and
+// saves the last finite state.
 func runTrainWords(env Env) error {
 	def := words.DefaultConfig()
 	fs := NewFlagSet(env, "train-words", trainWordsUsage)
+	preset := fs.String("preset", "default", "settings not given as flags: default (measured on corpora of 100 thousand and 1 million tokens, docs/words.md) or paper (the paper's, for 3 billion tokens)")
 	dim := fs.Int("dim", 12, "embedding dimension d")
 	rank := fs.Int("rank", 0, "columns k of the factors L (d x k; 0: k = d)")
 	diagonal := fs.Bool("diagonal", false, "diagonal covariances diag(l^2) + 0.01 I (Vilnis & McCallum's comparison point)")
 	window := fs.Int("window", def.Window, "context words on each side (fixed, as the authors)")
 	minCount := fs.Int64("min-count", 5, "keep words seen at least this many times")
-	subsample := fs.Float64("subsample", def.Subsample, "frequent-word subsampling threshold (0: off)")
+	subsample := fs.Float64("subsample", def.Subsample, "frequent-word subsampling threshold, a relative frequency (0: off)")
 	negatives := fs.Int("negatives", def.Negatives, "negative contexts per positive pair")
 	margin := fs.Float64("margin", def.Margin, "hinge margin M")
 	lr := fs.Float64("lr", def.LR, "Adagrad learning rate")
 	epochs := fs.Int("epochs", def.Epochs, "epochs to run (after the resumed ones)")
 	batch := fs.Int("batch", def.Batch, "center words per Adagrad step")
+	shared := fs.Bool("shared-negatives", def.SharedNegatives, "draw the negatives once per center word for its whole window (faster per epoch, learns less); default: per (center, context) pair, as the paper")
 	reset := fs.Bool("reset-adagrad", false, "zero the Adagrad accumulators every epoch (the authors' code)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores; results do not depend on it)")
 	seed := fs.Uint64("seed", def.Seed, "random seed (initialisation, subsampling, negatives)")
@@ -75,6 +95,8 @@ func runTrainWords(env Env) error {
 	if err != nil {
 		return err
 	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	usage := func(format string, a ...any) error {
 		fmt.Fprintf(env.Stderr, "burescope train-words: "+format+"\n", a...)
 		fs.Usage()
@@ -82,6 +104,7 @@ func runTrainWords(env Env) error {
 	}
 	ext := strings.ToLower(filepath.Ext(*out))
 	set, setErr := words.ParseSet(*jsonSet)
+	presetCfg, presetOK := wordsPresets[*preset]
 	switch {
 	case len(pos) == 0:
 		return usage("want at least one CORPUS file")
@@ -91,23 +114,65 @@ func runTrainWords(env Env) error {
 		return usage("--out %s: want .npz or .json", *out)
 	case setErr != nil:
 		return usage("--json-set: %v", setErr)
+	case !presetOK:
+		return usage("--preset %q: want default or paper", *preset)
+	case *resume != "" && (given["dim"] || given["rank"] || given["diagonal"]):
+		return usage("--dim, --rank and --diagonal cannot be used with --resume (the model's shape is the saved one)")
 	case *dim < 1 || *dim > words.MaxDim:
 		return usage("--dim %d out of range 1..%d", *dim, words.MaxDim)
 	case *rank < 0 || *rank > *dim:
 		return usage("--rank %d out of range 0..%d", *rank, *dim)
-	case *minCount < 1:
-		return usage("--min-count %d: want at least 1", *minCount)
-	case *threads < 0:
-		return usage("--threads %d: want 0 or more", *threads)
-	case math.IsNaN(*lr) || math.IsNaN(*margin) || math.IsNaN(*subsample):
-		return usage("NaN is not a setting")
+	}
+	if *preset != "default" {
+		// Settings not given as flags come from the preset.
+		p := presetCfg()
+		for name, apply := range map[string]func(){
+			"window": func() { *window = p.Window }, "subsample": func() { *subsample = p.Subsample },
+			"negatives": func() { *negatives = p.Negatives }, "margin": func() { *margin = p.Margin },
+			"lr": func() { *lr = p.LR }, "epochs": func() { *epochs = p.Epochs }, "batch": func() { *batch = p.Batch },
+			"shared-negatives": func() { *shared = p.SharedNegatives },
+		} {
+			if !given[name] {
+				apply()
+			}
+		}
+	}
+	k := *rank
+	if k == 0 || *diagonal {
+		k = *dim
 	}
 	cfg := words.Config{Window: *window, Subsample: *subsample, Negatives: *negatives, Margin: *margin, LR: *lr,
-		AdagradEps: def.AdagradEps, Epochs: *epochs, Threads: *threads, Batch: *batch, Seed: *seed, ResetAdagrad: *reset}
+		AdagradEps: def.AdagradEps, Epochs: *epochs, Threads: *threads, Batch: *batch, Seed: *seed, ResetAdagrad: *reset, SharedNegatives: *shared}
+	if err := checkFlags(env, "train-words",
+		intRange("window", *window, 1, words.MaxWindow),
+		intRange("negatives", *negatives, 1, words.MaxNegatives),
+		intRange("batch", *batch, 1, words.MaxBatch),
+		intRange("epochs", *epochs, 0, maxWordsEpochs),
+		intRange("threads", *threads, 0, maxWordsThreads),
+		minCountRange(*minCount),
+		subsampleRange(*subsample),
+		floatRange("margin", *margin, 0, maxWordsMargin),
+		positiveFinite("lr", *lr),
+		memoryFlag(fmt.Sprintf("--batch %d with --window %d, --negatives %d and --dim %d", *batch, *window, *negatives, *dim),
+			words.StepBytes(cfg, *dim, k, *diagonal)),
+	); err != nil {
+		return err
+	}
+	if err := checkOutputs(*out); err != nil {
+		fmt.Fprintf(env.Stderr, "burescope train-words: --out: %v\n", err)
+		return ErrUsage
+	}
+	inputs := append([]string(nil), pos...)
+	for _, in := range inputs {
+		if sameFile(in, *out) {
+			fmt.Fprintf(env.Stderr, "burescope train-words: --out %s is the input %s; it would be replaced\n", *out, in)
+			return ErrUsage
+		}
+	}
 	if cfg.Threads == 0 {
 		cfg.Threads = runtime.GOMAXPROCS(0)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	var m *words.Model
@@ -118,18 +183,35 @@ func runTrainWords(env Env) error {
 			return err
 		}
 		vocab, counts = m.Words, m.Counts
+		if err := datasets.CheckMemory(fmt.Sprintf("--resume %s: a training step (--batch %d, --window %d, --negatives %d, d = %d)", *resume, *batch, *window, *negatives, m.Dim),
+			words.StepBytes(cfg, m.Dim, m.Rank, m.Diagonal)); err != nil {
+			return err
+		}
 	}
 	t0 := time.Now()
 	corpus, err := datasets.ReadCorpus(ctx, pos, *minCount, vocab, counts, nil)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted while reading the corpus; nothing trained or written")
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "read %d tokens, %d words seen at least %d times (%d tokens kept) in %.1fs\n",
 		corpus.RawTokens, len(corpus.Words), *minCount, len(corpus.Tokens), time.Since(t0).Seconds())
+	if corpus.Controls > 0 {
+		fmt.Fprintf(env.Stderr, "note: %d control characters in the corpus were read as word separators\n", corpus.Controls)
+	}
+	if len(corpus.Tokens) < 2 {
+		return fmt.Errorf("%d tokens of the corpus are in the vocabulary: nothing to train on", len(corpus.Tokens))
+	}
+	if kept := words.ExpectedKept(corpus.Counts, cfg.Subsample) / math.Max(float64(sumCounts(corpus.Counts)), 1) * float64(len(corpus.Tokens)); kept < 2 {
+		return fmt.Errorf("--subsample %g keeps about %.1f of the %d tokens: nothing to train on; use a larger threshold (1e-3) or 0 for none",
+			cfg.Subsample, kept, len(corpus.Tokens))
+	}
 	if m == nil {
-		k := *rank
-		if k == 0 {
-			k = *dim
+		need := words.ModelBytes(len(corpus.Words), *dim, k, *diagonal) + 16*float64(len(corpus.Tokens))
+		if err := datasets.CheckMemory(fmt.Sprintf("training %d words (--min-count %d) at --dim %d, rank %d", len(corpus.Words), *minCount, *dim, k), need); err != nil {
+			return fmt.Errorf("%v; use a smaller --dim or --rank, or a larger --min-count", err)
 		}
 		if m, err = words.NewModel(corpus.Words, corpus.Counts, *dim, k, *diagonal, *seed); err != nil {
 			return err
@@ -140,20 +222,32 @@ func runTrainWords(env Env) error {
 	live := *showProgress || isTerminal(env.Stderr)
 	var last words.Progress
 	lastShown := time.Time{}
+	warned := false
 	progress := func(p words.Progress) {
 		last = p
-		if live && time.Since(lastShown) > time.Second {
+		if live && (time.Since(lastShown) > time.Second || p.EpochEnd) {
 			lastShown = time.Now()
-			fmt.Fprintf(env.Stderr, "epoch %d/%d  %5.1f%%  loss %.4f  %.0f tokens/s\n", p.Epoch, p.Epochs,
-				100*float64(p.Done)/float64(max(p.Total, 1)), p.Loss, p.TokensPerSec)
+			fmt.Fprintf(env.Stderr, "epoch %d/%d  %5.1f%%  loss %.4f  %.0f tokens/s  %s left\n", p.Epoch, p.Epochs,
+				100*float64(p.Done)/float64(max(p.Total, 1)), p.Loss, p.TokensPerSec, p.Remaining().Round(time.Second))
+		}
+		if p.EpochEnd && !warned && notLearning(p.Loss, cfg.Margin) {
+			warned = true
+			fmt.Fprintf(env.Stderr, "warning: after epoch %d the loss %.4f is within 1%% of the margin %g: the model is not learning. "+
+				"Try a larger --lr (now %g), less subsampling (--subsample now %g; 1e-3 or 0), more --negatives (now %d) or more --epochs (now %d)\n",
+				p.Epoch, p.Loss, cfg.Margin, cfg.LR, cfg.Subsample, cfg.Negatives, cfg.Epochs)
 		}
 	}
 	start := time.Now()
 	runErr := words.Train(ctx, m, corpus.Tokens, cfg, progress)
 	seconds := time.Since(start).Seconds()
 	interrupted := errors.Is(runErr, context.Canceled)
-	if runErr != nil && !interrupted {
+	var diverged *words.DivergedError
+	isDiverged := errors.As(runErr, &diverged)
+	if runErr != nil && !interrupted && !isDiverged {
 		return runErr
+	}
+	if isDiverged {
+		fmt.Fprintf(env.Stderr, "burescope train-words: %v; saving the last finite state\n", diverged)
 	}
 	if ext == ".npz" {
 		err = datasets.SaveWordModel(*out, m)
@@ -166,14 +260,67 @@ func runTrainWords(env Env) error {
 	fmt.Fprintf(env.Stderr, "wrote %d words (d=%d) to %s\n", len(m.Words), m.Dim, *out)
 	res := trainWordsResult{Words: len(m.Words), Tokens: corpus.RawTokens, InVocab: len(corpus.Tokens), Dim: m.Dim, Rank: m.Rank,
 		Diagonal: m.Diagonal, Epochs: m.Epochs, Seconds: seconds, TokensPerSec: last.TokensPerSec, Loss: last.Loss,
-		Out: *out, Interrupted: interrupted}
+		Out: *out, Interrupted: interrupted, Diverged: isDiverged}
 	line, err := json.Marshal(res)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(env.Stdout, string(line))
-	if interrupted {
+	switch {
+	case interrupted:
 		return fmt.Errorf("interrupted in epoch %d; saved the state reached to %s (resume with --resume)", m.Epochs+1, *out)
+	case isDiverged:
+		return fmt.Errorf("%v; saved the last finite state (%d epochs complete) to %s; use a smaller --lr (now %g)", diverged, m.Epochs, *out, cfg.LR)
 	}
 	return nil
+}
+
+// notLearning reports a loss within 1% of the margin: the pseudo dot
+// products of positive and negative pairs are still about equal.
+func notLearning(loss, margin float64) bool {
+	return margin > 0 && math.Abs(loss-margin) <= 0.01*margin
+}
+
+func sumCounts(c []int64) int64 {
+	var s int64
+	for _, v := range c {
+		s += v
+	}
+	return s
+}
+
+// minCountRange checks --min-count.
+func minCountRange(v int64) error {
+	if v < 1 || v > maxWordsMin {
+		return &flagErr{fmt.Sprintf("--min-count %d out of range 1..%d", v, int64(maxWordsMin))}
+	}
+	return nil
+}
+
+// subsampleRange checks --subsample: 0 (off) or a relative frequency in
+// (0, 1].
+func subsampleRange(v float64) error {
+	if v == 0 || (v > 0 && v <= 1) {
+		return nil
+	}
+	return &flagErr{fmt.Sprintf("--subsample %v: want 0 (off) or a relative frequency in (0, 1]", v)}
+}
+
+// positiveFinite checks that v is a finite number > 0.
+func positiveFinite(name string, v float64) error {
+	if v > 0 && !math.IsInf(v, 0) {
+		return nil
+	}
+	return &flagErr{fmt.Sprintf("--%s %v: want a finite number > 0", name, v)}
+}
+
+// sameFile reports whether the paths name one file (the same path, or
+// the same file through links).
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
