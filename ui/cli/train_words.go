@@ -122,6 +122,8 @@ func runTrainWords(env Env) error {
 		return usage("--dim %d out of range 1..%d", *dim, words.MaxDim)
 	case *rank < 0 || *rank > *dim:
 		return usage("--rank %d out of range 0..%d", *rank, *dim)
+	case given["rank"] && *diagonal:
+		return usage("--rank %d with --diagonal: a diagonal model has no factor rank (its covariances are diag(l^2) + 0.01 I)", *rank)
 	}
 	if *preset != "default" {
 		// Settings not given as flags come from the preset.
@@ -209,7 +211,10 @@ func runTrainWords(env Env) error {
 			cfg.Subsample, kept, len(corpus.Tokens))
 	}
 	if m == nil {
-		need := words.ModelBytes(len(corpus.Words), *dim, k, *diagonal) + 16*float64(len(corpus.Tokens))
+		// The model, the corpus and one step's gradient records are live
+		// together.
+		need := words.ModelBytes(len(corpus.Words), *dim, k, *diagonal) + 16*float64(len(corpus.Tokens)) +
+			words.StepBytes(cfg, *dim, k, *diagonal)
 		if err := datasets.CheckMemory(fmt.Sprintf("training %d words (--min-count %d) at --dim %d, rank %d", len(corpus.Words), *minCount, *dim, k), need); err != nil {
 			return fmt.Errorf("%v; use a smaller --dim or --rank, or a larger --min-count", err)
 		}

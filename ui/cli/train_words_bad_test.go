@@ -39,6 +39,7 @@ func TestTrainWordsFlagsBeforeInput(t *testing.T) {
 		{"subsample negative", []string{"--subsample", "-1e-3"}, "--subsample"},
 		{"subsample NaN", []string{"--subsample", "NaN"}, "--subsample"},
 		{"epochs -1", []string{"--epochs", "-1"}, "--epochs"},
+		{"rank with diagonal", []string{"--rank", "3", "--diagonal"}, "--rank 3 with --diagonal"},
 		{"lr 0", []string{"--lr", "0"}, "--lr"},
 		{"lr inf", []string{"--lr", "inf"}, "--lr"},
 		{"margin NaN", []string{"--margin", "NaN"}, "--margin"},
