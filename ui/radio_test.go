@@ -5,8 +5,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-
-	"burescope/ui/internal/radiocheck"
 )
 
 // TestExportDialogRadiosStaySelected: with the geodesic tool on the canvas
@@ -39,7 +37,7 @@ func TestExportDialogRadiosStaySelected(t *testing.T) {
 	}
 	for _, rg := range radios {
 		a.on(func() {
-			if err := radiocheck.Hold(rg); err != nil {
+			if err := holdRadio(rg); err != nil {
 				t.Error(err)
 			}
 		})

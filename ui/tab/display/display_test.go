@@ -11,7 +11,6 @@ import (
 
 	"burescope/render"
 	"burescope/ui/fit"
-	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the View tab sees it.
@@ -157,7 +156,7 @@ func TestDisplayEllipsesStaySelected(t *testing.T) {
 	for _, v := range fit.ViewChoices {
 		p.SetEllipses(v)
 		n := len(h.applied)
-		if err := radiocheck.Hold(p.view); err != nil {
+		if err := holdRadio(p.view); err != nil {
 			t.Error(err)
 		}
 		if len(h.applied) != n || h.set.View != v {
