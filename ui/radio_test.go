@@ -5,6 +5,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"burescope/ui/internal/radiocheck"
 )
 
 // TestExportDialogRadiosStaySelected: with the geodesic tool on the canvas
@@ -37,7 +39,7 @@ func TestExportDialogRadiosStaySelected(t *testing.T) {
 	}
 	for _, rg := range radios {
 		a.on(func() {
-			if err := holdRadio(rg); err != nil {
+			if err := radiocheck.Hold(rg); err != nil {
 				t.Error(err)
 			}
 		})

@@ -11,6 +11,7 @@ import (
 
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the View tab sees it.
@@ -156,7 +157,7 @@ func TestDisplayEllipsesStaySelected(t *testing.T) {
 	for _, v := range fit.ViewChoices {
 		p.SetEllipses(v)
 		n := len(h.applied)
-		if err := holdRadio(p.view); err != nil {
+		if err := radiocheck.Hold(p.view); err != nil {
 			t.Error(err)
 		}
 		if len(h.applied) != n || h.set.View != v {

@@ -14,6 +14,7 @@ import (
 
 	"burescope/engine"
 	"burescope/render"
+	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the Geodesic tab sees it: Go and Do run at
@@ -108,7 +109,7 @@ func TestGeodesicModeStaysSelected(t *testing.T) {
 	defer w.Close()
 	for _, states := range []bool{false, true} {
 		g.SetStatesMode(states)
-		if err := holdRadio(g.mode); err != nil {
+		if err := radiocheck.Hold(g.mode); err != nil {
 			t.Error(err)
 		}
 		if g.whole != states {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/ui/fit"
+	"burescope/ui/internal/radiocheck"
 )
 
 // fakeHost is the app as the Model tab sees it.
@@ -190,7 +191,7 @@ func TestModelDimensionStaysSelected(t *testing.T) {
 	for _, d := range []int{2, 3} {
 		p.SetDim(d)
 		n := len(h.applied)
-		if err := holdRadio(p.dim); err != nil {
+		if err := radiocheck.Hold(p.dim); err != nil {
 			t.Error(err)
 		}
 		if len(h.applied) != n || h.set.Dim != d || len(h.errs) != 0 {

@@ -1,9 +1,7 @@
-package model
-
-// A radio group that must never be emptied: holdRadio clicks the
-// selected option and presses Space on it, as a user would, and reports
-// whether the group still holds that option (one copy per test package:
-// a helper package would be code no user of the binary reaches).
+// Package radiocheck is a test helper for radio groups that must never be
+// emptied: it clicks the selected option and presses Space on it, as a
+// user would, and reports whether the group still holds that option.
+package radiocheck
 
 import (
 	"fmt"
@@ -13,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// radioItems returns the option widgets of rg in the order of rg.Options (the
+// Items returns the option widgets of rg in the order of rg.Options (the
 // test driver lays them out as tappable, focusable children).
-func radioItems(rg *widget.RadioGroup) []fyne.CanvasObject {
+func Items(rg *widget.RadioGroup) []fyne.CanvasObject {
 	var out []fyne.CanvasObject
 	for _, o := range test.LaidOutObjects(rg) {
 		if fmt.Sprintf("%T", o) == "*widget.radioItem" {
@@ -25,10 +23,10 @@ func radioItems(rg *widget.RadioGroup) []fyne.CanvasObject {
 	return out
 }
 
-// holdRadio clicks the selected option of rg, then focuses it and types a
+// Hold clicks the selected option of rg, then focuses it and types a
 // Space, and returns an error when the group lost its selection or its
 // OnChanged was called with an empty option on the way.
-func holdRadio(rg *widget.RadioGroup) error {
+func Hold(rg *widget.RadioGroup) error {
 	want := rg.Selected
 	if want == "" {
 		return fmt.Errorf("radio group %v has nothing selected to begin with", rg.Options)
@@ -39,7 +37,7 @@ func holdRadio(rg *widget.RadioGroup) error {
 			idx = k
 		}
 	}
-	items := radioItems(rg)
+	items := Items(rg)
 	if len(items) != len(rg.Options) || idx < 0 {
 		return fmt.Errorf("radio group %v: %d option widgets", rg.Options, len(items))
 	}
