@@ -1,6 +1,7 @@
 package gpucompute
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestTransportPairsMatchEngine(t *testing.T) {
 				u, v := int(pairs[2*k]), int(pairs[2*k+1])
 				a, c := scales[u*dd:(u+1)*dd], scales[v*dd:(v+1)*dd]
 				want := engine.CrossTrace(a, c, d)
-				if e := abs(tr[k]-want) / want; e > tol {
+				if e := math.Abs(tr[k]-want) / want; e > tol {
 					t.Errorf("fp64 %v, d = %d, pair %d: trace %v, engine %v (%.2g relative)", fp64, d, k, tr[k], want, e)
 				}
 				for _, m := range []struct {
@@ -62,11 +63,4 @@ func TestTransportPairsMatchEngine(t *testing.T) {
 		}
 		b.Close()
 	}
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -11,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Items returns the option widgets of rg in the order of rg.Options (the
+// items returns the option widgets of rg in the order of rg.Options (the
 // test driver lays them out as tappable, focusable children).
-func Items(rg *widget.RadioGroup) []fyne.CanvasObject {
+func items(rg *widget.RadioGroup) []fyne.CanvasObject {
 	var out []fyne.CanvasObject
 	for _, o := range test.LaidOutObjects(rg) {
 		if fmt.Sprintf("%T", o) == "*widget.radioItem" {
@@ -37,9 +37,9 @@ func Hold(rg *widget.RadioGroup) error {
 			idx = k
 		}
 	}
-	items := Items(rg)
-	if len(items) != len(rg.Options) || idx < 0 {
-		return fmt.Errorf("radio group %v: %d option widgets", rg.Options, len(items))
+	opts := items(rg)
+	if len(opts) != len(rg.Options) || idx < 0 {
+		return fmt.Errorf("radio group %v: %d option widgets", rg.Options, len(opts))
 	}
 	empty := false
 	prev := rg.OnChanged
@@ -52,7 +52,7 @@ func Hold(rg *widget.RadioGroup) error {
 		}
 	}
 	defer func() { rg.OnChanged = prev }()
-	it := items[idx]
+	it := opts[idx]
 	it.(fyne.Tappable).Tapped(&fyne.PointEvent{})
 	if rg.Selected != want || empty {
 		return fmt.Errorf("radio group %v: clicking the selected %q left %q", rg.Options, want, rg.Selected)
