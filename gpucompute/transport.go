@@ -9,6 +9,7 @@ import (
 // transportBuffers are the buffers of TransportPairs, kept between calls.
 type transportBuffers struct {
 	scales, pairs, out ssbo
+	idx                []float64 // the pair indices as buffer values (GL thread)
 }
 
 // TransportPairs computes the Bures terms of many pairs of n measures at
@@ -39,12 +40,10 @@ func (b *Backend) TransportPairs(d int, scales []float64, pairs []int32, tr, tuv
 	if np == 0 {
 		return nil
 	}
-	idx := make([]float64, len(pairs))
 	for k, v := range pairs {
 		if v < 0 || int(v) >= n {
 			return fmt.Errorf("gpucompute: pair %d names measure %d of %d", k/2, v, n)
 		}
-		idx[k] = float64(v) // exact in float32 below 2^24
 	}
 	if n > 1<<24 {
 		return fmt.Errorf("gpucompute: %d measures: indices above 2^24 are not exact in float32 buffers", n)
@@ -59,6 +58,13 @@ func (b *Backend) TransportPairs(d int, scales []float64, pairs []int32, tr, tuv
 		}
 		el := b.elem()
 		t := &b.tp
+		if cap(t.idx) < len(pairs) {
+			t.idx = make([]float64, len(pairs))
+		}
+		idx := t.idx[:len(pairs)]
+		for k, v := range pairs {
+			idx[k] = float64(v) // exact in float32 below 2^24
+		}
 		if err := b.reserve(&t.scales, len(scales)*el, "the transport scales"); err != nil {
 			return err
 		}
