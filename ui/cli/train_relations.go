@@ -136,6 +136,8 @@ func runTrainRelations(env Env) error {
 		intRange("epochs", *epochs, 1, maxEpochs),
 		intRange("workers", *workers, 0, maxWorkers),
 		memoryFlag(fmt.Sprintf("--batch %d with --negatives %d", *batch, *negatives), negativesBytes(*batch, *negatives)),
+		memoryFlag(fmt.Sprintf("--backend %s with --batch %d, --negatives %d and --dim %d", *backendName, *batch, *negatives, *dim),
+			accelBatchBytes(*backendName, *batch, *negatives, *dim)),
 		wordNetRoot(fs, *root, pos[0]),
 		oneOf("backend", *backendName, backendList()...),
 	); err != nil {

@@ -43,6 +43,7 @@ func TestTrainRelationsBackendFlag(t *testing.T) {
 	}{
 		{[]string{"--backend", "cuda"}, "--backend"},
 		{[]string{"--backend", "gl", "--dim", "20"}, "--backend gl"},
+		{[]string{"--backend", "gl", "--dim", "16", "--batch", "100000", "--negatives", "100"}, "--backend gl with --batch"},
 	} {
 		code, _, se := run(append([]string{"train-relations", "no-such-file.tsv"}, tc.args...)...)
 		if code != 2 || !strings.Contains(se, tc.want) {

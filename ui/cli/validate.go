@@ -223,6 +223,18 @@ func negativesBytes(batch, negatives int) float64 {
 	return 2 * 4 * float64(batch) * float64(negatives)
 }
 
+// accelBatchBytes is what a batch of train-relations on the GL backend
+// holds besides the CPU trainer's: per (item, candidate) pair its two
+// indices and the trace and two d x d transport maps that come back, on
+// the host and in the staging and result buffers (twice); 0 on the CPU.
+func accelBatchBytes(backend string, batch, negatives, dim int) float64 {
+	if backend == "cpu" {
+		return 0
+	}
+	pairs := float64(batch) * (1 + float64(negatives))
+	return 2 * 8 * pairs * (3 + 2*float64(dim)*float64(dim))
+}
+
 // benchBytes is what bench allocates for n measures in dimension d: the
 // packed distance triangle held by the problem and a copy of it in the
 // backend, plus the state and gradient (means and scales, twice).
