@@ -65,6 +65,10 @@ type Options struct {
 	// tiled2 (tests only): 1 or -1 forces the d = 2 kernel's shared-memory
 	// staging on or off (0: on for GPUs, off for software renderers).
 	tiled2 int
+	// wide (tests only): 1 or -1 forces the general stress kernel's
+	// one-workgroup-per-row scheme (WIDE in shaders/stress.comp) on or off
+	// (0: on for GPUs, off for software renderers).
+	wide int
 }
 
 // Info describes the GL context a Backend runs on.
@@ -112,6 +116,7 @@ type Backend struct {
 	progs map[programKey]uint32
 	drv   driverModel      // tests: the coarse-double stand-in (Options.coarse64)
 	tiled int              // Options.tiled2
+	wide  int              // Options.wide
 	ns    bool             // Options.Roots is Newton-Schulz
 	nsOpt engine.NSOptions // iteration cap and tolerance (normalised)
 
@@ -194,7 +199,7 @@ func newWith(kind string, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoContext, err)
 	}
-	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}, drv: driverModel{coarse: opts.coarse64, noRefine: opts.noRefine}, tiled: opts.tiled2}
+	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}, drv: driverModel{coarse: opts.coarse64, noRefine: opts.noRefine}, tiled: opts.tiled2, wide: opts.wide}
 	err = th.call(func() error { return b.probe(opts) })
 	if err != nil {
 		th.stop()
@@ -276,7 +281,19 @@ func (b *Backend) key(name string, d int) programKey {
 	if name == "stress2" {
 		k.tiled = b.tiled > 0 || (b.tiled == 0 && !b.info.Software())
 	}
+	if name == "stress" {
+		k.wide = b.wideKernel()
+	}
 	return k
+}
+
+// wideKernel reports whether the general stress kernel runs one workgroup
+// per row (WIDE in shaders/stress.comp): on GPUs, where the row-owner
+// scheme's n invocations leave most of the card idle, and not on software
+// renderers, whose few threads the row-owner scheme already fills and
+// which pay for every barrier of WIDE's reductions.
+func (b *Backend) wideKernel() bool {
+	return b.wide > 0 || (b.wide == 0 && !b.info.Software())
 }
 
 // usesNS reports whether the kernels of dimension d compute their roots
@@ -401,7 +418,7 @@ func (b *Backend) load(p *emds.Problem) error {
 		{&b.scales, n * d * d * el, "the scales"},
 		{&b.roots, 2 * n * d * d * el, "the scale roots"},
 		{&b.out, n * st * el, "the gradients"},
-		{&b.part, nb * el, "the partial sums"},
+		{&b.part, max(nb, n) * el, "the partial sums"}, // per row block, or per row (WIDE)
 	} {
 		if err := b.reserve(r.buf, r.bytes, r.what); err != nil {
 			return err
@@ -617,7 +634,16 @@ func (b *Backend) evaluate(ctx context.Context, s emds.State, g *emds.Gradient) 
 	seti := func(name string, v int) { gl.Uniform1i(loc(name), int32(v)) }
 	seti("n", n)
 	seti("nb", b.nb)
-	seti("blockStride", coprimeStride(b.nb))
+	// Workgroups: one per row block, or one per row with WIDE.
+	groups := b.nb
+	if !two && b.wideKernel() {
+		groups = n
+	}
+	stride := coprimeStride(groups)
+	if groups > 46340 {
+		stride = 1 // (w + blockBase) * blockStride must stay within an int32
+	}
+	seti("blockStride", stride)
 	seti("weighted", bool01(b.weighted))
 	seti("dirac", bool01(dirac))
 	b.setReal(prog, "tau", b.tau)
@@ -654,9 +680,12 @@ func (b *Backend) evaluate(ctx context.Context, s emds.State, g *emds.Gradient) 
 		}
 		seti("tileBegin", c.begin)
 		seti("tileEnd", c.end)
-		step := b.nb // one dispatch per chunk keeps llvmpipe's threads busiest
+		step := groups // one dispatch per chunk keeps llvmpipe's threads busiest
 		if cancellable {
 			step = dispatchBlocks
+			if groups != b.nb {
+				step *= tile // WIDE: as many rows as dispatchBlocks row blocks
+			}
 		}
 		band := b.columnBand(d)
 		for c0 := 0; c0 < n; c0 += band {
@@ -667,9 +696,9 @@ func (b *Backend) evaluate(ctx context.Context, s emds.State, g *emds.Gradient) 
 			}
 			seti("first", bool01(ci == 0 && c0 == 0))
 			seti("last", bool01(ci == len(b.chunks)-1 && c1 == n))
-			for b0 := 0; b0 < b.nb; b0 += step {
+			for b0 := 0; b0 < groups; b0 += step {
 				seti("blockBase", b0)
-				gl.DispatchCompute(uint32(min(step, b.nb-b0)), 1, 1)
+				gl.DispatchCompute(uint32(min(step, groups-b0)), 1, 1)
 				if cancellable {
 					gl.Finish()
 					if err := ctx.Err(); err != nil {
@@ -684,9 +713,9 @@ func (b *Backend) evaluate(ctx context.Context, s emds.State, g *emds.Gradient) 
 	if err := checkGL("running the stress kernel"); err != nil {
 		return 0, err
 	}
-	download(&b.part, &b.res, b.nb)
+	download(&b.part, &b.res, groups)
 	var stress float64
-	for k := 0; k < b.nb; k++ {
+	for k := 0; k < groups; k++ {
 		stress += b.res.at(k)
 	}
 	// Back to input units: stress and per-point stress scale by unit^2,

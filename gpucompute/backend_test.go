@@ -255,3 +255,64 @@ func TestCancelMidRun(t *testing.T) {
 		t.Errorf("after cancellations: stress %v (err %v), want %v", got, err, want)
 	}
 }
+
+// The general kernel with one workgroup per row (what GPUs run) passes the
+// conformance suite in float32 and float64, with both root methods, on
+// llvmpipe too, where it is not the default; and it is reproducible bit
+// for bit from one evaluation to the next.
+func TestConformanceWide(t *testing.T) {
+	needGL(t)
+	for _, fp64 := range []bool{false, true} {
+		for _, roots := range []emds.RootMethod{emds.RootsEigen, emds.RootsNewtonSchulz} {
+			tol := 1e-4
+			if fp64 {
+				tol = 1e-9
+				if roots == emds.RootsNewtonSchulz {
+					tol = 1e-8
+				}
+			}
+			open := func() (emds.Backend, error) { return New(Options{FP64: fp64, Roots: roots, wide: 1}) }
+			if b, err := open(); err != nil {
+				t.Skipf("no GL backend (fp64 %v): %v", fp64, err)
+			} else {
+				b.Close()
+			}
+			for _, r := range backendtest.Suite(open, tol, backendtest.Cases, true) {
+				if !r.Passed && !r.Skipped {
+					t.Errorf("fp64 %v, roots %s, %s: %v", fp64, roots, r.Case, r.Failures)
+				}
+			}
+		}
+	}
+	b, err := New(Options{FP64: true, wide: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !b.key("stress", 4).wide {
+		t.Fatal("Options.wide = 1 did not select the WIDE kernel")
+	}
+	c := backendtest.Case{Name: "wide-repeat", N: 70, Dim: 4, Tau: 1, Weighted: true, Seed: 21}
+	p, s := backendtest.Make(c)
+	if err := b.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	var first []float64
+	for rep := 0; rep < 2; rep++ {
+		g := emds.Gradient{Means: make([]float64, c.N*c.Dim), Scales: make([]float64, c.N*c.Dim*c.Dim)}
+		st, err := b.Evaluate(context.Background(), s, &g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := append(append([]float64{st}, g.Means...), g.Scales...)
+		if rep == 0 {
+			first = all
+			continue
+		}
+		for k := range all {
+			if math.Float64bits(all[k]) != math.Float64bits(first[k]) {
+				t.Fatalf("value %d differs between two evaluations: %v then %v", k, first[k], all[k])
+			}
+		}
+	}
+}

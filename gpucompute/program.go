@@ -27,6 +27,7 @@ type programKey struct {
 	nsIter    int     // NS_MAXITER: Newton-Schulz iteration cap
 	nsTol     float64 // NS_TOL: stop when |I - Z Y|_F <= nsTol (< 0: never)
 	tiled     bool    // TILED2: stress2 stages the j-side records in shared memory (GPUs)
+	wide      bool    // WIDE: stress gives each row a workgroup that splits its columns (GPUs)
 	drv       driverModel
 }
 
@@ -64,7 +65,7 @@ func shaderSource(k programKey) (string, error) {
 		lit = "LF" // a double literal: a float one would round the tolerance to 24 bits
 	}
 	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17e%s)\n", bool01(k.ns), k.nsIter, k.nsTol, lit)
-	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n#define TILED2 %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine), bool01(k.tiled))
+	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n#define TILED2 %d\n#define WIDE %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine), bool01(k.tiled), bool01(k.wide))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)

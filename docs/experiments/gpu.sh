@@ -7,6 +7,8 @@
 #   bash docs/experiments/gpu.sh run            # there: results into $OUT (or .gpu/out)
 #   bash docs/experiments/gpu.sh append FILE    # here: FILE appended to docs/gpu.md
 #   QUICK=1 bash docs/experiments/gpu.sh run    # a small run (llvmpipe, under a minute)
+#   PEER=0 NOUN_DIMS=5 bash docs/experiments/gpu.sh run   # a shorter run: no
+#                                               # PyTorch peer, one noun epoch
 #
 # The device tool runs it as
 #   run(command="bash docs/experiments/gpu.sh run", carry=[".gpu"], timeout_s=540)
@@ -110,6 +112,9 @@ run() {
   done
   if [ -x "$G/gpucompute.test" ]; then
     step "float64 kernels on a coarse-double driver model" "$tl" "$G/gpucompute.test" -test.run 'CoarseDriver|Audited' -test.v
+    # Every float64 variant (d = 3..8, weighted, both root methods, both
+    # stress kernels): which one, if any, computes in float32 here.
+    step "float64 everywhere (one line per variant)" "$tl" env BURESCOPE_GPU_DIAG=1 "$G/gpucompute.test" -test.run 'Float64Everywhere|ConformanceWide' -test.v
   fi
   # 2. Speed: ns per pair, stress + gradient.
   local sizes="2:40000 3:10000 5:1000 10:500 16:200"
@@ -130,11 +135,19 @@ run() {
     [ "$d" -ge 4 ] || continue
     step "bench d=$d n=$n gl, Newton-Schulz roots" 60 "$B" bench --n "$n" --dim "$d" --backend gl --iters "$it" --roots newton-schulz
   done
-  if [ -r "$G/emds_cuda.py" ] && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+  if [ "${PEER:-1}" = 0 ]; then
+    echo "(PyTorch CUDA peer: not run, PEER=0)" >>"$RES"
+  elif [ -r "$G/emds_cuda.py" ] && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    # -u: every JSON line reaches the results even if a step hits its limit.
     if [ -n "${QUICK:-}" ]; then
-      step "PyTorch CUDA peer" 60 python3 "$G/emds_cuda.py" --n 2000 --dims 2,3 --dtypes float32
+      step "PyTorch CUDA peer" 60 python3 -u "$G/emds_cuda.py" --n 2000 --dims 2,3 --dtypes float32
     else
-      step "PyTorch CUDA peer" 120 python3 "$G/emds_cuda.py" --n 10000,40000 --dims 2,3 --dtypes float32,float64
+      # The table's sizes: d = 2 at 40,000 items, d = 3 at 10,000, d = 5 and
+      # 10 at 1,000 and 500 (Newton-Schulz with autograd, the authors' method).
+      step "PyTorch CUDA peer d=2" 60 python3 -u "$G/emds_cuda.py" --n 40000 --dims 2 --dtypes float32 --reps 3
+      step "PyTorch CUDA peer d=3" 60 python3 -u "$G/emds_cuda.py" --n 10000 --dims 3 --dtypes float32 --reps 3
+      step "PyTorch CUDA peer d=5" 40 python3 -u "$G/emds_cuda.py" --n 1000 --dims 5 --dtypes float32 --reps 3
+      step "PyTorch CUDA peer d=10" 40 python3 -u "$G/emds_cuda.py" --n 500 --dims 10 --dtypes float32 --reps 3
     fi
   else
     echo "(PyTorch CUDA peer: no CUDA here)" >>"$RES"
@@ -145,8 +158,8 @@ run() {
     wn=$(mktemp -d)
     gunzip -c "$G/wordnet/data.noun.gz" >"$wn/data.noun"
     gunzip -c "$G/wordnet/index.noun.gz" >"$wn/index.noun"
-    for d in 5 10; do
-      step "train-relations nouns d=$d, 1 epoch, --backend gl" 90 \
+    for d in ${NOUN_DIMS:-5 10}; do
+      step "train-relations nouns d=$d, 1 epoch, --backend gl" 75 \
         "$B" train-relations "wordnet:$wn" --dim "$d" --epochs 1 --no-eval --backend gl --progress
     done
   else

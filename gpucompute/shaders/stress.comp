@@ -7,6 +7,16 @@
 // each end), which costs twice the arithmetic but needs no atomics and
 // fixes the order of every sum, so results are bit-for-bit reproducible.
 //
+// WIDE (GPUs): workgroup w owns the single row i = (w + blockBase) *
+// blockStride mod n and its TILE invocations split the columns, invocation
+// t taking j = colBegin + t, colBegin + t + TILE, ...; each keeps its own
+// partial sums and the workgroup adds them in a fixed tree order, one
+// component at a time, in shared memory. The row-owner scheme gives a GPU
+// only n invocations (500 at d = 10, n = 500: a few percent of the
+// card); WIDE gives it TILE * n. The order of every sum is still fixed by
+// (n, the chunking and the banding), so results are reproducible bit for
+// bit, though not identical to the row-owner scheme's.
+//
 // Distances (and weights) are stored in TILE x TILE tiles of the packed
 // upper block triangle: tile (I', J'), I' <= J', holds D[I'*TILE+r][J'*TILE+c]
 // at r*TILE + c. The tiles are split into chunks no larger than
@@ -58,6 +68,137 @@ uniform REAL tau;      // family constant
 
 shared REAL red[TILE];
 
+// The row's data and sums: globals (private to each invocation) so that
+// addPair works on them without copying arrays in and out.
+REAL ai[D];
+REAL A[DD], R[DD], P[DD];
+REAL trA;
+REAL gm[D], gs[DD];
+REAL st;
+
+// addPair adds the i-side terms of the pair (i, j) whose distance (and
+// weight) sits at texel k of the bound chunk.
+void addPair(int i, int j, int k) {
+	REAL Dij = FETCH1(distTex, k);
+	REAL w = weighted == 1 ? REAL(FETCH1(wtsTex, k)) : REAL(1);
+	REAL diff[D];
+	REAL w2 = REAL(0);
+	for (int c = 0; c < D; c++) {
+		diff[c] = ai[c] - REAL(FETCH1(meansTex, j * D + c));
+		w2 += diff[c] * diff[c];
+	}
+	REAL T[DD];
+	REAL trRoot = REAL(0);
+	if (dirac == 0) {
+		REAL B[DD];
+		for (int c = 0; c < DD; c++) B[c] = FETCH1(scalesTex, j * DD + c);
+		REAL trB = REAL(0);
+		for (int c = 0; c < D; c++) trB += B[c * D + c];
+#if CLOSED3
+		for (int a = 0; a < D; a++) {
+			for (int b = a + 1; b < D; b++) {
+				REAL m = REAL(0.5) * (B[a * D + b] + B[b * D + a]);
+				B[a * D + b] = m;
+				B[b * D + a] = m;
+			}
+		}
+		trRoot = closed3(A, R, P[0], P[1], B, REAL(roots[j * 2 * DD + DD]), REAL(roots[j * 2 * DD + DD + 1]), T);
+#else
+		trRoot = transportFromRoots(R, P, B, T);
+#endif
+		w2 += tau * (trA + trB - REAL(2) * trRoot);
+	}
+	REAL W = SQRT(max(w2, REAL(0)));
+	REAL res = Dij - W;
+	st += REAL(0.5) * w * res * res;
+	// d stress / d W2^2 = -w (D - W) / W; zero where W = 0.
+	REAL coef = W > REAL(0) ? DIV(-w * res, W) : REAL(0);
+	for (int c = 0; c < D; c++) gm[c] += REAL(2) * coef * diff[c];
+	if (dirac == 0) {
+		REAL ct = coef * tau;
+		for (int c = 0; c < DD; c++) gs[c] -= ct * T[c];
+		for (int c = 0; c < D; c++) gs[c * D + c] += ct;
+	}
+}
+
+// loadRow reads row i's mean, scale, trace and roots.
+void loadRow(int i) {
+	for (int k = 0; k < D; k++) ai[k] = means[i * D + k];
+	trA = REAL(0);
+	if (dirac == 0) {
+		for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
+#if CLOSED3
+		for (int a = 0; a < D; a++) {
+			for (int b = a + 1; b < D; b++) {
+				REAL m = REAL(0.5) * (A[a * D + b] + A[b * D + a]);
+				A[a * D + b] = m;
+				A[b * D + a] = m;
+			}
+		}
+#endif
+		for (int k = 0; k < D; k++) trA += A[k * D + k];
+		for (int k = 0; k < DD; k++) {
+			R[k] = roots[i * 2 * DD + k];
+			P[k] = roots[i * 2 * DD + DD + k];
+		}
+	}
+}
+
+// tileTexel returns the texel of D[i][j] in the bound chunk, or -1 when
+// its tile is in another chunk.
+int tileTexel(int i, int j) {
+	int I = i / TILE, J = j / TILE;
+	int lo = min(I, J), hi = max(I, J);
+	int t = lo * nb - (lo * (lo - 1)) / 2 + (hi - lo);
+	if (t < tileBegin || t >= tileEnd) return -1;
+	int base = (t - tileBegin) * TILE * TILE;
+	int ii = i - I * TILE, jj = j - J * TILE;
+	return I <= J ? base + ii * TILE + jj : base + jj * TILE + ii;
+}
+
+#if WIDE
+// reduceWG adds the workgroup's values v (one per invocation) in a
+// fixed tree order; invocation 0 returns the sum.
+REAL reduceWG(REAL v, int t) {
+	red[t] = v;
+	memoryBarrierShared();
+	barrier();
+	for (int s = TILE / 2; s > 0; s >>= 1) {
+		if (t < s) red[t] += red[t + s];
+		memoryBarrierShared();
+		barrier();
+	}
+	REAL sum = red[0];
+	barrier(); // red is rewritten by the next call
+	return sum;
+}
+
+void main() {
+	int i = ((int(gl_WorkGroupID.x) + blockBase) * blockStride) % n;
+	int t = int(gl_LocalInvocationID.x);
+	loadRow(i);
+	for (int k = 0; k < D; k++) gm[k] = REAL(0);
+	for (int k = 0; k < DD; k++) gs[k] = REAL(0);
+	st = REAL(0);
+	int jEnd = min(n, colEnd);
+	for (int j = colBegin + t; j < jEnd; j += TILE) {
+		if (j == i) continue;
+		int k = tileTexel(i, j);
+		if (k < 0) continue;
+		addPair(i, j, k);
+	}
+	// Component by component: D + DD + 1 reductions of TILE values.
+	for (int c = 0; c < STRIDE; c++) {
+		REAL v = c < D ? gm[c] : (c < D + DD ? gs[c - D] : st);
+		REAL sum = reduceWG(v, t);
+		if (t == 0) {
+			if (first == 0) sum += outv[i * STRIDE + c];
+			outv[i * STRIDE + c] = STORE(sum);
+			if (c == STRIDE - 1 && last == 1) part[i] = STORE(sum);
+		}
+	}
+}
+#else
 void main() {
 	// Workgroups visit the row blocks in a scrambled order (blockStride is
 	// coprime with nb): llvmpipe hands each thread a contiguous range of
@@ -67,30 +208,9 @@ void main() {
 	int ii = int(gl_LocalInvocationID.x);
 	int i = I * TILE + ii;
 	bool live = i < n;
-	REAL st = REAL(0);
+	st = REAL(0);
 	if (live) {
-		REAL ai[D];
-		for (int k = 0; k < D; k++) ai[k] = means[i * D + k];
-		REAL A[DD], R[DD], P[DD];
-		REAL trA = REAL(0);
-		if (dirac == 0) {
-			for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
-#if CLOSED3
-			for (int a = 0; a < D; a++) {
-				for (int b = a + 1; b < D; b++) {
-					REAL m = REAL(0.5) * (A[a * D + b] + A[b * D + a]);
-					A[a * D + b] = m;
-					A[b * D + a] = m;
-				}
-			}
-#endif
-			for (int k = 0; k < D; k++) trA += A[k * D + k];
-			for (int k = 0; k < DD; k++) {
-				R[k] = roots[i * 2 * DD + k];
-				P[k] = roots[i * 2 * DD + DD + k];
-			}
-		}
-		REAL gm[D], gs[DD];
+		loadRow(i);
 		if (first == 1) {
 			for (int k = 0; k < D; k++) gm[k] = REAL(0);
 			for (int k = 0; k < DD; k++) gs[k] = REAL(0);
@@ -109,46 +229,7 @@ void main() {
 				int j = J * TILE + jj;
 				if (j == i) continue;
 				int k = I <= J ? base + ii * TILE + jj : base + jj * TILE + ii;
-				REAL Dij = FETCH1(distTex, k);
-				REAL w = weighted == 1 ? REAL(FETCH1(wtsTex, k)) : REAL(1);
-				REAL diff[D];
-				REAL w2 = REAL(0);
-				for (int c = 0; c < D; c++) {
-					diff[c] = ai[c] - REAL(FETCH1(meansTex, j * D + c));
-					w2 += diff[c] * diff[c];
-				}
-				REAL T[DD];
-				REAL trRoot = REAL(0);
-				if (dirac == 0) {
-					REAL B[DD];
-					for (int c = 0; c < DD; c++) B[c] = FETCH1(scalesTex, j * DD + c);
-					REAL trB = REAL(0);
-					for (int c = 0; c < D; c++) trB += B[c * D + c];
-#if CLOSED3
-					for (int a = 0; a < D; a++) {
-						for (int b = a + 1; b < D; b++) {
-							REAL m = REAL(0.5) * (B[a * D + b] + B[b * D + a]);
-							B[a * D + b] = m;
-							B[b * D + a] = m;
-						}
-					}
-					trRoot = closed3(A, R, P[0], P[1], B, REAL(roots[j * 2 * DD + DD]), REAL(roots[j * 2 * DD + DD + 1]), T);
-#else
-					trRoot = transportFromRoots(R, P, B, T);
-#endif
-					w2 += tau * (trA + trB - REAL(2) * trRoot);
-				}
-				REAL W = SQRT(max(w2, REAL(0)));
-				REAL res = Dij - W;
-				st += REAL(0.5) * w * res * res;
-				// d stress / d W2^2 = -w (D - W) / W; zero where W = 0.
-				REAL coef = W > REAL(0) ? DIV(-w * res, W) : REAL(0);
-				for (int c = 0; c < D; c++) gm[c] += REAL(2) * coef * diff[c];
-				if (dirac == 0) {
-					REAL ct = coef * tau;
-					for (int c = 0; c < DD; c++) gs[c] -= ct * T[c];
-					for (int c = 0; c < D; c++) gs[c * D + c] += ct;
-				}
+				addPair(i, j, k);
 			}
 		}
 		for (int k = 0; k < D; k++) outv[i * STRIDE + k] = STORE(gm[k]);
@@ -168,3 +249,4 @@ void main() {
 		if (ii == 0) part[I] = STORE(red[0]);
 	}
 }
+#endif
