@@ -156,3 +156,38 @@ func checkFloat64Transport(t *testing.T, d int) {
 		t.Errorf("%d of %d map entries are float32 numbers", me, mn)
 	}
 }
+
+// Every dimension up to MaxDim compiles and links, in both precisions and
+// with both stress kernels: a driver that cannot hold a kernel's
+// per-invocation matrices (NVIDIA's "cannot locate suitable resource ...
+// large array") is found here, kernel by kernel, rather than by a user's
+// Load.
+func TestKernelsLinkUpToMaxDim(t *testing.T) {
+	needGL(t)
+	dims := []int{9, 12, 16}
+	if os.Getenv("BURESCOPE_GPU_DIAG") != "" {
+		dims = []int{9, 10, 11, 12, 13, 14, 15, 16}
+	}
+	for _, fp64 := range []bool{false, true} {
+		for _, wide := range []int{-1, 1} {
+			b, err := New(Options{FP64: fp64, wide: wide})
+			if err != nil {
+				if fp64 {
+					continue // no doubles here
+				}
+				t.Fatal(err)
+			}
+			for _, d := range dims {
+				prep, pairs := b.kernels(d)
+				for _, name := range []string{prep, pairs, "transport"} {
+					k := b.key(name, d)
+					err := b.th.call(func() error { _, err := b.program(k); return err })
+					if err != nil {
+						t.Errorf("fp64 %v, wide %v, d = %d, %s: %v", fp64, wide > 0, d, name, err)
+					}
+				}
+			}
+			b.Close()
+		}
+	}
+}

@@ -114,7 +114,7 @@ run() {
     step "float64 kernels on a coarse-double driver model" "$tl" "$G/gpucompute.test" -test.run 'CoarseDriver|Audited' -test.v
     # Every float64 variant (d = 3..8, weighted, both root methods, both
     # stress kernels): which one, if any, computes in float32 here.
-    step "float64 everywhere (one line per variant)" "$tl" env BURESCOPE_GPU_DIAG=1 "$G/gpucompute.test" -test.run 'Float64Everywhere|ConformanceWide' -test.v
+    step "float64 everywhere (one line per variant)" "$tl" env BURESCOPE_GPU_DIAG=1 "$G/gpucompute.test" -test.run 'Float64Everywhere|ConformanceWide|KernelsLink' -test.v
   fi
   # 2. Speed: ns per pair, stress + gradient.
   local sizes="2:40000 3:10000 5:1000 10:500 16:200"

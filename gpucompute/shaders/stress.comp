@@ -69,9 +69,18 @@ uniform REAL tau;      // family constant
 shared REAL red[TILE];
 
 // The row's data and sums: globals (private to each invocation) so that
-// addPair works on them without copying arrays in and out.
+// addPair works on them without copying arrays in and out. With WIDE the
+// whole workgroup shares one row, so its roots live in shared memory
+// (fewer per-invocation matrices: a driver may hold only so many).
 REAL ai[D];
-REAL A[DD], R[DD], P[DD];
+#if CLOSED3
+REAL A[DD];
+#endif
+#if WIDE
+shared REAL R[DD], P[DD];
+#else
+REAL R[DD], P[DD];
+#endif
 REAL trA;
 REAL gm[D], gs[DD];
 REAL st;
@@ -121,13 +130,16 @@ void addPair(int i, int j, int k) {
 	}
 }
 
-// loadRow reads row i's mean, scale, trace and roots.
+// loadRow reads row i's mean, trace and roots (and, for CLOSED3, its
+// symmetrised scale). With WIDE, invocation 0 fills the shared roots and
+// every invocation must call loadRow (it has a barrier).
 void loadRow(int i) {
 	for (int k = 0; k < D; k++) ai[k] = means[i * D + k];
 	trA = REAL(0);
 	if (dirac == 0) {
-		for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
+		for (int k = 0; k < D; k++) trA += REAL(scales[i * DD + k * D + k]);
 #if CLOSED3
+		for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
 		for (int a = 0; a < D; a++) {
 			for (int b = a + 1; b < D; b++) {
 				REAL m = REAL(0.5) * (A[a * D + b] + A[b * D + a]);
@@ -136,12 +148,18 @@ void loadRow(int i) {
 			}
 		}
 #endif
-		for (int k = 0; k < D; k++) trA += A[k * D + k];
+#if WIDE
+		if (gl_LocalInvocationID.x == 0u)
+#endif
 		for (int k = 0; k < DD; k++) {
 			R[k] = roots[i * 2 * DD + k];
 			P[k] = roots[i * 2 * DD + DD + k];
 		}
 	}
+#if WIDE
+	memoryBarrierShared();
+	barrier();
+#endif
 }
 
 // tileTexel returns the texel of D[i][j] in the bound chunk, or -1 when
