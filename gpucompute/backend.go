@@ -281,14 +281,14 @@ func (b *Backend) key(name string, d int) programKey {
 	if name == "stress2" {
 		k.tiled = b.tiled > 0 || (b.tiled == 0 && !b.info.Software())
 	}
-	if name == "stress" {
+	if name == "stress" || name == "stress2" {
 		k.wide = b.wideKernel()
 	}
 	return k
 }
 
-// wideKernel reports whether the general stress kernel runs one workgroup
-// per row (WIDE in shaders/stress.comp): on GPUs, where the row-owner
+// wideKernel reports whether the stress kernels run one workgroup per row
+// (WIDE in shaders/stress.comp and stress2.comp): on GPUs, where the row-owner
 // scheme's n invocations leave most of the card idle, and not on software
 // renderers, whose few threads the row-owner scheme already fills and
 // which pay for every barrier of WIDE's reductions.
@@ -636,7 +636,7 @@ func (b *Backend) evaluate(ctx context.Context, s emds.State, g *emds.Gradient) 
 	seti("nb", b.nb)
 	// Workgroups: one per row block, or one per row with WIDE.
 	groups := b.nb
-	if !two && b.wideKernel() {
+	if b.wideKernel() {
 		groups = n
 	}
 	stride := coprimeStride(groups)

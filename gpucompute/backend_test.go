@@ -316,3 +316,42 @@ func TestConformanceWide(t *testing.T) {
 		}
 	}
 }
+
+// With WIDE (one workgroup per row) the distances split into chunks give
+// the single-buffer results to rounding (the chunks' partial sums are
+// added in another order), for the d = 2 and the general kernel, and n
+// large enough that the rows span several tile blocks.
+func TestChunkedDistancesWide(t *testing.T) {
+	for _, d := range []int{2, 3, 4} {
+		b := newBackend(t, Options{FP64: true, wide: 1})
+		p, s := makeProblem(problemCase{n: 150, d: d, tau: 1, weighted: true, seed: 12})
+		if err := b.Load(p); err != nil {
+			t.Fatal(err)
+		}
+		v1, g1 := evalAll(t, b, s, p.N, p.Dim)
+		full := b.info.MaxSSBOBytes
+		b.info.MaxSSBOBytes = 2 * tile * tile * 8 // two tiles per buffer
+		if err := b.Load(p); err != nil {
+			t.Fatal(err)
+		}
+		if len(b.chunks) < 3 {
+			t.Fatalf("d = %d: %d chunks, want 3", d, len(b.chunks))
+		}
+		v2, g2 := evalAll(t, b, s, p.N, p.Dim)
+		b.info.MaxSSBOBytes = full
+		if e := math.Abs(v1-v2) / math.Abs(v1); e > 1e-13 {
+			t.Errorf("d = %d: stress %v, chunked %v", d, v1, v2)
+		}
+		worst := 0.0
+		for k := range g1.Means {
+			worst = math.Max(worst, math.Abs(g1.Means[k]-g2.Means[k])/(1+math.Abs(g1.Means[k])))
+		}
+		for k := range g1.Scales {
+			worst = math.Max(worst, math.Abs(g1.Scales[k]-g2.Scales[k])/(1+math.Abs(g1.Scales[k])))
+		}
+		if worst > 1e-12 {
+			t.Errorf("d = %d: chunked gradients differ by %.2g", d, worst)
+		}
+		b.Close()
+	}
+}

@@ -107,6 +107,8 @@ func TestShaderDivisionsAndRootsAudited(t *testing.T) {
 		"idx / nts":            true, // geodesic.comp: pair of an invocation
 		"(lo * (lo - 1)) / 2":  true, // tile index of a packed block triangle
 		"TILE / 2":             true, // reduction strides
+		"i / TILE":             true, // row block of row i (WIDE)
+		"j / TILE":             true, // column block of column j
 		"REAL(1) / y":          true, // RCP's raw first guess
 		"x / y":                true, // DIV's raw quotient (special cases)
 		"REAL(1) / (y)":        true, // float programs' RCP

@@ -80,7 +80,7 @@ void prepRecord(int j, out REAL x, out REAL y, out REAL b11, out REAL b12, out R
 #endif
 }
 
-#if TILED2
+#if TILED2 && !WIDE
 // On a GPU (TILED2) the j-side records of the column block J being
 // visited are loaded once per workgroup, one record per invocation, into
 // shared memory, instead of once per pair; on llvmpipe, where shared
@@ -89,6 +89,157 @@ void prepRecord(int j, out REAL x, out REAL y, out REAL b11, out REAL b12, out R
 shared REAL jx[TILE], jy[TILE], jb11[TILE], jb12[TILE], jb22[TILE], jsd[TILE], jtr[TILE];
 #endif
 
+// The row's record and sums (globals: private to each invocation).
+REAL ax, ay, a11, a12, a22, sdA, trA;
+REAL st, sg, m11, m12, m22, ss, gx, gy;
+
+// loadRow reads row i's record and zeroes its sums.
+void loadRow(int i) {
+	ax = prep[8 * i];
+	ay = prep[8 * i + 1];
+	// tau-scaled scale of i (prep2.comp), as in engine/emds/pairs_d2.go
+	a11 = prep[8 * i + 2];
+	a12 = prep[8 * i + 3];
+	a22 = prep[8 * i + 4];
+	sdA = prep[8 * i + 5];
+	trA = prep[8 * i + 6];
+	st = sg = m11 = m12 = m22 = ss = gx = gy = REAL(0);
+}
+
+// loadSums adds row i's sums from the earlier chunks (first != 1).
+void loadSums(int i) {
+	sg += outv[8 * i];
+	m11 += outv[8 * i + 1];
+	m12 += outv[8 * i + 2];
+	m22 += outv[8 * i + 3];
+	ss += outv[8 * i + 4];
+	gx += outv[8 * i + 5];
+	gy += outv[8 * i + 6];
+	st += outv[8 * i + 7];
+}
+
+// addPair adds the i-side sums of the pair (i, j): distance and weight at
+// texel k, j's record given.
+void addPair(int k, REAL bx, REAL by, REAL b11, REAL b12, REAL b22, REAL sdB, REAL trB) {
+	REAL Dij = FETCH1(distTex, k);
+#if WEIGHTED
+	REAL w = FETCH1(wtsTex, k);
+#else
+	REAL w = REAL(1);
+#endif
+	REAL dx = ax - bx;
+	REAL dy = ay - by;
+	REAL tt = SQRT(max(a11 * b11 + REAL(2) * a12 * b12 + a22 * b22 + REAL(2) * sdA * sdB, REAL(0)));
+	REAL w2 = max(dx * dx + dy * dy + trA + trB - REAL(2) * tt, REAL(0));
+	REAL W = SQRT(w2);
+	REAL r = Dij - W;
+	st += w * r * r;
+#if DIRAC
+	// Point MDS (engine/emds/pointmds.go): no scale terms.
+	REAL g = W > REAL(0) ? DIV(-w * r, W) : REAL(0);
+	REAL h = REAL(0);
+#else
+	REAL den = W * tt;
+	REAL h = den > REAL(0) ? DIV(-w * r, den) : REAL(0);
+	REAL g = den > REAL(0) ? h * tt : (W > REAL(0) ? DIV(-w * r, W) : REAL(0)); // t = 0 (a zero scale): mean term only
+#endif
+	sg += g;
+	m11 += h * b11;
+	m12 += h * b12;
+	m22 += h * b22;
+	ss += h * sdB;
+	gx += g * dx;
+	gy += g * dy;
+}
+
+// storeRow writes row i's sums, or with last == 1 its gradient and
+// per-point stress.
+void storeRow(int i) {
+	if (last == 1) {
+		st *= REAL(0.5);
+		REAL det = sdA * sdA;
+		REAL i11 = REAL(0), i12 = REAL(0), i22 = REAL(0);
+		if (det > REAL(0)) {
+			i11 = DIV(a22, det);
+			i12 = DIV(-a12, det);
+			i22 = DIV(a11, det);
+		}
+		REAL f = sdA * ss;
+		outv[8 * i] = STORE(REAL(2) * gx);
+		outv[8 * i + 1] = STORE(REAL(2) * gy);
+#if DIRAC
+		outv[8 * i + 2] = outv[8 * i + 3] = outv[8 * i + 4] = outv[8 * i + 5] = STORE(0);
+#else
+		REAL g12 = tau * (-m12 - f * i12);
+		outv[8 * i + 2] = STORE(tau * (sg - m11 - f * i11));
+		outv[8 * i + 3] = STORE(g12);
+		outv[8 * i + 4] = STORE(g12);
+		outv[8 * i + 5] = STORE(tau * (sg - m22 - f * i22));
+#endif
+		outv[8 * i + 6] = STORE(st);
+		outv[8 * i + 7] = STORE(0);
+	} else {
+		outv[8 * i] = STORE(sg);
+		outv[8 * i + 1] = STORE(m11);
+		outv[8 * i + 2] = STORE(m12);
+		outv[8 * i + 3] = STORE(m22);
+		outv[8 * i + 4] = STORE(ss);
+		outv[8 * i + 5] = STORE(gx);
+		outv[8 * i + 6] = STORE(gy);
+		outv[8 * i + 7] = STORE(st);
+	}
+}
+
+#if WIDE
+// One workgroup per row, its invocations splitting the columns (see
+// stress.comp): reduceWG adds the workgroup's values in a fixed tree
+// order; invocation 0 gets the sum.
+REAL reduceWG(REAL v, int t) {
+	red[t] = v;
+	memoryBarrierShared();
+	barrier();
+	for (int s = TILE / 2; s > 0; s >>= 1) {
+		if (t < s) red[t] += red[t + s];
+		memoryBarrierShared();
+		barrier();
+	}
+	REAL sum = red[0];
+	barrier();
+	return sum;
+}
+
+void main() {
+	int i = ((int(gl_WorkGroupID.x) + blockBase) * blockStride) % n;
+	int t = int(gl_LocalInvocationID.x);
+	int I = i / TILE, ii = i - I * TILE;
+	loadRow(i);
+	for (int j = t; j < n; j += TILE) {
+		if (j == i) continue;
+		int J = j / TILE, jj = j - J * TILE;
+		int lo = min(I, J), hi = max(I, J);
+		int tl = lo * nb - (lo * (lo - 1)) / 2 + (hi - lo);
+		if (tl < tileBegin || tl >= tileEnd) continue;
+		int base = (tl - tileBegin) * TILE * TILE;
+		int k = I <= J ? base + ii * TILE + jj : base + jj * TILE + ii;
+		REAL bx, by, b11, b12, b22, sdB, trB;
+		prepRecord(j, bx, by, b11, b12, b22, sdB, trB);
+		addPair(k, bx, by, b11, b12, b22, sdB, trB);
+	}
+	sg = reduceWG(sg, t);
+	m11 = reduceWG(m11, t);
+	m12 = reduceWG(m12, t);
+	m22 = reduceWG(m22, t);
+	ss = reduceWG(ss, t);
+	gx = reduceWG(gx, t);
+	gy = reduceWG(gy, t);
+	st = reduceWG(st, t);
+	if (t == 0) {
+		if (first != 1) loadSums(i);
+		storeRow(i);
+		if (last == 1) part[i] = STORE(st);
+	}
+}
+#else
 void main() {
 	// Workgroups visit the row blocks in a scrambled order (blockStride is
 	// coprime with nb): llvmpipe hands each thread a contiguous range of
@@ -98,30 +249,12 @@ void main() {
 	int ii = int(gl_LocalInvocationID.x);
 	int i = I * TILE + ii;
 	bool live = i < n;
-	REAL st = REAL(0);
-	REAL ax = REAL(0), ay = REAL(0), a11 = REAL(0), a12 = REAL(0), a22 = REAL(0), sdA = REAL(0), trA = REAL(0);
-	REAL sg = REAL(0), m11 = REAL(0), m12 = REAL(0), m22 = REAL(0), ss = REAL(0), gx = REAL(0), gy = REAL(0);
+	ax = ay = a11 = a12 = a22 = sdA = trA = REAL(0);
+	st = sg = m11 = m12 = m22 = ss = gx = gy = REAL(0);
 	if (live) {
-		ax = prep[8 * i];
-		ay = prep[8 * i + 1];
-		// tau-scaled scale of i (prep2.comp), as in engine/emds/pairs_d2.go
-		a11 = prep[8 * i + 2];
-		a12 = prep[8 * i + 3];
-		a22 = prep[8 * i + 4];
-		sdA = prep[8 * i + 5];
-		trA = prep[8 * i + 6];
-		if (first != 1) {
-			sg = outv[8 * i];
-			m11 = outv[8 * i + 1];
-			m12 = outv[8 * i + 2];
-			m22 = outv[8 * i + 3];
-			ss = outv[8 * i + 4];
-			gx = outv[8 * i + 5];
-			gy = outv[8 * i + 6];
-			st = outv[8 * i + 7];
-		}
+		loadRow(i);
+		if (first != 1) loadSums(i);
 	}
-	REAL a12x2 = REAL(2) * a12;
 	for (int J = 0; J < nb; J++) {
 		// Uniform across the workgroup: every invocation meets the same
 		// barriers.
@@ -142,88 +275,20 @@ void main() {
 			for (int jj = 0; jj < jEnd; jj++, k += kStep) {
 				int j = J * TILE + jj;
 				if (j == i) continue;
-				REAL Dij = FETCH1(distTex, k);
-#if WEIGHTED
-				REAL w = FETCH1(wtsTex, k);
-#else
-				REAL w = REAL(1);
-#endif
 #if TILED2
-				REAL dx = ax - jx[jj];
-				REAL dy = ay - jy[jj];
-				REAL b11 = jb11[jj];
-				REAL b12 = jb12[jj];
-				REAL b22 = jb22[jj];
-				REAL sdB = jsd[jj];
-				REAL trB = jtr[jj];
+				addPair(k, jx[jj], jy[jj], jb11[jj], jb12[jj], jb22[jj], jsd[jj], jtr[jj]);
 #else
 				REAL bx, by, b11, b12, b22, sdB, trB;
 				prepRecord(j, bx, by, b11, b12, b22, sdB, trB);
-				REAL dx = ax - bx;
-				REAL dy = ay - by;
+				addPair(k, bx, by, b11, b12, b22, sdB, trB);
 #endif
-				REAL tt = SQRT(max(a11 * b11 + a12x2 * b12 + a22 * b22 + REAL(2) * sdA * sdB, REAL(0)));
-				REAL w2 = max(dx * dx + dy * dy + trA + trB - REAL(2) * tt, REAL(0));
-				REAL W = SQRT(w2);
-				REAL r = Dij - W;
-				st += w * r * r;
-#if DIRAC
-				// Point MDS (engine/emds/pointmds.go): no scale terms.
-				REAL g = W > REAL(0) ? DIV(-w * r, W) : REAL(0);
-				REAL h = REAL(0);
-#else
-				REAL den = W * tt;
-				REAL h = den > REAL(0) ? DIV(-w * r, den) : REAL(0);
-				REAL g = den > REAL(0) ? h * tt : (W > REAL(0) ? DIV(-w * r, W) : REAL(0)); // t = 0 (a zero scale): mean term only
-#endif
-				sg += g;
-				m11 += h * b11;
-				m12 += h * b12;
-				m22 += h * b22;
-				ss += h * sdB;
-				gx += g * dx;
-				gy += g * dy;
 			}
 		}
 #if TILED2
 		barrier(); // the records are read before the next block overwrites them
 #endif
 	}
-	if (live) {
-		if (last == 1) {
-			st *= REAL(0.5);
-			REAL det = sdA * sdA;
-			REAL i11 = REAL(0), i12 = REAL(0), i22 = REAL(0);
-			if (det > REAL(0)) {
-				i11 = DIV(a22, det);
-				i12 = DIV(-a12, det);
-				i22 = DIV(a11, det);
-			}
-			REAL f = sdA * ss;
-			outv[8 * i] = STORE(REAL(2) * gx);
-			outv[8 * i + 1] = STORE(REAL(2) * gy);
-#if DIRAC
-			outv[8 * i + 2] = outv[8 * i + 3] = outv[8 * i + 4] = outv[8 * i + 5] = STORE(0);
-#else
-			REAL g12 = tau * (-m12 - f * i12);
-			outv[8 * i + 2] = STORE(tau * (sg - m11 - f * i11));
-			outv[8 * i + 3] = STORE(g12);
-			outv[8 * i + 4] = STORE(g12);
-			outv[8 * i + 5] = STORE(tau * (sg - m22 - f * i22));
-#endif
-			outv[8 * i + 6] = STORE(st);
-			outv[8 * i + 7] = STORE(0);
-		} else {
-			outv[8 * i] = STORE(sg);
-			outv[8 * i + 1] = STORE(m11);
-			outv[8 * i + 2] = STORE(m12);
-			outv[8 * i + 3] = STORE(m22);
-			outv[8 * i + 4] = STORE(ss);
-			outv[8 * i + 5] = STORE(gx);
-			outv[8 * i + 6] = STORE(gy);
-			outv[8 * i + 7] = STORE(st);
-		}
-	}
+	if (live) storeRow(i);
 	if (last == 1) {
 		// Per-workgroup sum of the per-point stress, fixed tree order.
 		red[ii] = live ? st : REAL(0);
@@ -237,3 +302,4 @@ void main() {
 		if (ii == 0) part[I] = STORE(red[0]);
 	}
 }
+#endif
