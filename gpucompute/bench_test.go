@@ -72,3 +72,59 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSchemes compares the stress kernels' two work splits (the
+// row-owner scheme and WIDE, one workgroup per row) and, at d >= 4, the
+// two root methods, at the sizes of docs/gpu.md's table on a GPU (small
+// ones on a software renderer). It reports ns/pair (wall, per unordered
+// pair). docs/experiments/gpu.sh runs it on a lent GPU.
+func BenchmarkSchemes(b *testing.B) {
+	needGL(b)
+	probe := newBackend(b, Options{})
+	sizes := [][2]int{{2, 40000}, {3, 10000}, {5, 1000}, {10, 500}, {16, 200}}
+	if probe.Info().Software() {
+		sizes = [][2]int{{2, 1000}, {3, 500}, {5, 100}, {10, 40}}
+	}
+	probe.Close()
+	for _, sz := range sizes {
+		d, n := sz[0], sz[1]
+		p, s := benchProblem(n, d)
+		pairs := float64(n) * float64(n-1) / 2
+		type variant struct {
+			name  string
+			opts  Options
+			roots bool // a root-method variant (d >= 4 only)
+		}
+		vs := []variant{
+			{"gl/rows", Options{wide: -1}, false},
+			{"gl/wide", Options{wide: 1}, false},
+			{"gl64/wide", Options{FP64: true, wide: 1}, false},
+			{"gl/wide/newton-schulz", Options{wide: 1, Roots: emds.RootsNewtonSchulz}, true},
+			{"gl64/wide/newton-schulz", Options{FP64: true, wide: 1, Roots: emds.RootsNewtonSchulz}, true},
+		}
+		for _, v := range vs {
+			if v.roots && (d < 4 || d > JacobiMaxDim) {
+				continue
+			}
+			b.Run(fmt.Sprintf("d=%d/n=%d/%s", d, n, v.name), func(b *testing.B) {
+				be := newBackend(b, v.opts)
+				defer be.Close()
+				if err := be.Load(p); err != nil {
+					b.Skip(err) // e.g. a kernel this driver cannot link
+				}
+				g := emds.Gradient{Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+				ctx := context.Background()
+				if _, err := be.Evaluate(ctx, s, &g); err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := be.Evaluate(ctx, s, &g); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/pairs, "ns/pair")
+			})
+		}
+	}
+}

@@ -20,14 +20,13 @@
 #      float64 kernels compiled for a driver whose double division and sqrt
 #      are single precision (the gpucompute test binary's
 #      TestConformanceFP64CoarseDriver, if it was prepared);
-#   2. stress + gradient, ns per pair, for d = 2, 3, 5, 10, 16 on GL float32,
-#      GL float64 and the CPU's cores (`burescope bench`), GL with
-#      Newton-Schulz roots at d >= 5 (which root method each d runs
-#      fastest), and the PyTorch CUDA peer (shared/peers/emds_cuda.py,
-#      copied into .gpu/) at d = 2, 3;
-#   3. one noun epoch of train-relations --backend gl at d = 5 and 10
-#      (the traces and transport maps of every batch on the GPU; the
-#      softmax, the gradient sums and Adam on the CPU).
+#   2. stress + gradient, ns per pair, for d = 2, 3, 5, 10, 16 on GL float32
+#      and the CPU's cores (`burescope bench`); the kernel variants
+#      (row-owner and WIDE work splits, float32 and float64, Jacobi and
+#      Newton-Schulz roots at d = 4..8: the gpucompute test binary's
+#      BenchmarkSchemes); the PyTorch CUDA peer (shared/peers/emds_cuda.py,
+#      copied into .gpu/) at d = 2, 3, 5, 10;
+#   3. one noun epoch of train-relations --backend gl at d = 5 and 10.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 G=.gpu
@@ -123,18 +122,16 @@ run() {
   [ -n "${QUICK:-}" ] && it=3
   for dn in $sizes; do
     local d=${dn%%:*} n=${dn##*:}
-    for be in gl gl64 cpu; do
+    for be in gl cpu; do
       step "bench d=$d n=$n $be" 60 "$B" bench --n "$n" --dim "$d" --backend "$be" --iters "$it"
     done
   done
-  # Which root method each d runs fastest on this GPU (Jacobi is the
-  # default up to d = 8, Newton-Schulz above; it was 2.8x faster at d = 3
-  # on an H200 before d = 3 had its closed form).
-  for dn in $sizes; do
-    local d=${dn%%:*} n=${dn##*:}
-    [ "$d" -ge 4 ] || continue
-    step "bench d=$d n=$n gl, Newton-Schulz roots" 60 "$B" bench --n "$n" --dim "$d" --backend gl --iters "$it" --roots newton-schulz
-  done
+  # The kernels' work splits (row owner, WIDE) and, at d = 4..8, the root
+  # methods (Jacobi is the default up to d = 8, Newton-Schulz above), in
+  # float32 and float64, at the same sizes: which one each d runs fastest.
+  if [ -x "$G/gpucompute.test" ]; then
+    step "kernel variants, ns per pair (go test -bench Schemes)" 150 "$G/gpucompute.test" -test.run '^$' -test.bench Schemes -test.benchtime 3x
+  fi
   if [ "${PEER:-1}" = 0 ]; then
     echo "(PyTorch CUDA peer: not run, PEER=0)" >>"$RES"
   elif [ -r "$G/emds_cuda.py" ] && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
@@ -144,8 +141,8 @@ run() {
     else
       # The table's sizes: d = 2 at 40,000 items, d = 3 at 10,000, d = 5 and
       # 10 at 1,000 and 500 (Newton-Schulz with autograd, the authors' method).
-      step "PyTorch CUDA peer d=2" 60 python3 -u "$G/emds_cuda.py" --n 40000 --dims 2 --dtypes float32 --reps 3
-      step "PyTorch CUDA peer d=3" 60 python3 -u "$G/emds_cuda.py" --n 10000 --dims 3 --dtypes float32 --reps 3
+      step "PyTorch CUDA peer d=2" 60 python3 -u "$G/emds_cuda.py" --n 40000 --dims 2 --dtypes float32 --reps 2
+      step "PyTorch CUDA peer d=3" 60 python3 -u "$G/emds_cuda.py" --n 10000 --dims 3 --dtypes float32 --reps 2
       step "PyTorch CUDA peer d=5" 40 python3 -u "$G/emds_cuda.py" --n 1000 --dims 5 --dtypes float32 --reps 3
       step "PyTorch CUDA peer d=10" 40 python3 -u "$G/emds_cuda.py" --n 500 --dims 10 --dtypes float32 --reps 3
     fi
