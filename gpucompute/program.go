@@ -27,6 +27,8 @@ type programKey struct {
 	nsIter    int     // NS_MAXITER: Newton-Schulz iteration cap
 	nsTol     float64 // NS_TOL: stop when |I - Z Y|_F <= nsTol (< 0: never)
 	tiled     bool    // TILED2: stress2 stages the j-side records in shared memory (GPUs)
+	adam      bool    // ADAM: hyperstep takes Adam steps (else SGD)
+	sum       bool    // SUM: hypersoftmax adds up the losses
 	drv       driverModel
 }
 
@@ -65,6 +67,7 @@ func shaderSource(k programKey) (string, error) {
 	}
 	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17e%s)\n", bool01(k.ns), k.nsIter, k.nsTol, lit)
 	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n#define TILED2 %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine), bool01(k.tiled))
+	fmt.Fprintf(&b, "#define ADAM %d\n#define SUM %d\n", bool01(k.adam), bool01(k.sum))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)

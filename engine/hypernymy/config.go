@@ -85,6 +85,36 @@ type Config struct {
 	// backend: gpucompute.Backend); the softmax, the gradient sums and the
 	// optimiser step stay here. nil: the CPU kernels.
 	Accel PairMaps
+	// Resident, when not nil, runs the whole training step on an
+	// accelerator that holds the parameters and optimiser moments for the
+	// run (the GL backend: gpucompute.Backend); per batch only the
+	// sampled pair indices go to it and the loss sum comes back. It
+	// replaces Accel. The parameters are read back after every epoch (and
+	// when an epoch stops early), so evaluations and snapshots see them.
+	Resident Resident
+}
+
+// Resident runs hypernymy training steps on an accelerator that keeps
+// the parameters (n*d means, then n*d*d factors L, row-major, as the
+// Trainer's) and the optimiser moments between batches.
+// gpucompute.Backend implements it on the GPU (docs/gpu.md).
+type Resident interface {
+	// StartResident uploads the parameters of n items in dimension d and
+	// zeroes the moments (Adam when adam, else SGD); the scale of item i
+	// is L_i L_i^T + eps I.
+	StartResident(n, d int, eps float64, adam bool, params []float64) error
+	// ResidentStep computes the softmax loss of one batch and takes the
+	// optimiser step with its gradient, returning the summed loss. pairs
+	// holds (u, v) per pair; the pairs of positive g are starts[g] ..
+	// starts[g+1]-1, the positive first. Slot 2k is pair k's gradient
+	// with respect to u, slot 2k+1 that with respect to v; items lists the
+	// touched items and slots[offs[t]:offs[t+1]] the slots of items[t], in
+	// the order in which they are summed. step is the SGD learning rate,
+	// or Adam's learning rate times its bias correction (emds.Adam). A
+	// loss sum that is not finite is returned without a step.
+	ResidentStep(pairs, starts, items, offs, slots []int32, step float64) (float64, error)
+	// ReadResident copies the current parameters into params.
+	ReadResident(params []float64) error
 }
 
 // PairMaps computes the Bures terms of many pairs of measures at once:

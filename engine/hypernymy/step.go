@@ -9,6 +9,9 @@ import (
 // batch does one optimisation step on the given positives and returns the
 // summed loss.
 func (t *Trainer) batch(batch []int) (float64, error) {
+	if t.cfg.Resident != nil {
+		return t.batchResident(batch)
+	}
 	if t.cfg.Accel != nil {
 		return t.batchAccel(batch)
 	}

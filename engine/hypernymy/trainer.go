@@ -71,7 +71,8 @@ type Trainer struct {
 	// queryMark and queries list the distinct u of the current batch.
 	queryMark []bool
 	queries   []int32
-	accel     accelBufs // Config.Accel's batches
+	accel     accelBufs    // Config.Accel's batches
+	res       residentBufs // Config.Resident's batches
 
 	mu        sync.Mutex   // held by Step, Run, Evaluate and EvaluateOn
 	relDone   atomic.Int64 // relations done in the current epoch
@@ -146,7 +147,7 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	for i := range t.fact {
 		t.fact[i] = cfg.InitScale * t.rng.NormFloat64()
 	}
-	if cfg.Optimizer == Adam {
+	if cfg.Optimizer == Adam && cfg.Resident == nil {
 		t.adam = emds.NewAdam(len(t.params))
 	}
 	t.cws = make([]*hypCacheWS, cfg.Workers)
@@ -219,7 +220,12 @@ func (t *Trainer) refreshItems(items []int32) error {
 
 // epochStep runs one epoch (every positive relation once, in a fresh
 // random order, in batches). On cancellation it stops between batches.
-func (t *Trainer) epochStep(ctx context.Context) error {
+func (t *Trainer) epochStep(ctx context.Context) (err error) {
+	defer func() {
+		if e := t.pullResident(); e != nil && err == nil {
+			err = e
+		}
+	}()
 	start := time.Now()
 	t.rng.Shuffle(len(t.order), func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
 	var total float64
