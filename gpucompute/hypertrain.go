@@ -22,17 +22,32 @@ type hyperTrain struct {
 	entries int // n*(d + d*d)
 
 	params, mom1, mom2         ssbo // resident
-	pairs, starts, items, offs ssbo // per batch, int32
-	slots                      ssbo // per batch, int32
+	ring                       [hyperRing]hyperIndex
+	next                       int  // ring entry of the next batch
 	slotv, score, weight, loss ssbo // per batch, kernel outputs
-	lsum                       ssbo
-	zero                       []float64
+	lsum                       ssbo // the loss sum of every queued batch
+	lsumCap                    int  // values lsum holds
+	status                     ssbo // int: the divergence mark
+	queued                     int  // batches since the last ResidentLosses
+	itemv                      []int32
 }
+
+// hyperRing is the number of index buffer sets the batches take in turn,
+// so that the host writes a batch's indices while the GPU may still read
+// an earlier batch's (no implicit wait in glBufferSubData).
+const hyperRing = 3
+
+// hyperIndex is one batch's index buffers (int32): the pairs, the
+// positives' first pairs, the touched items followed by their slot
+// offsets, and the slots.
+type hyperIndex struct{ pairs, starts, itemv, slots ssbo }
 
 // Resident hypernymy training (engine/hypernymy.Resident): the model's
 // parameters (means then factors, as in the Trainer) and Adam's moments
 // live in GPU buffers from StartResident to StopResident; a batch sends
-// only its pair and slot indices and reads back only its loss sum. Three
+// only its pair and slot indices and nothing comes back until
+// ResidentLosses reads the loss sums of the queued batches, so that the
+// host samples the next batch while the GPU computes the last. Three
 // kernels run per batch: shaders/hyperpairs.comp (scores and gradient
 // slots per pair), shaders/hypersoftmax.comp (softmax weights and losses
 // per positive, then their sum) and shaders/hyperstep.comp (the
@@ -50,8 +65,8 @@ func ResidentBytes(n, d int, adam bool, npos, npairs, elem int) float64 {
 		res *= 3
 	}
 	np := float64(npairs)
-	batch := 4*(2*np+float64(npos)+1+2*(2*np+1)+2*np) + // pairs, starts, items, offs, slots
-		float64(elem)*(2*np*per+2*np+float64(npos)+1) // slot values, scores, weights, losses
+	index := 4 * (2*np + float64(npos) + 1 + 2*(2*np+1) + 2*np)            // pairs, starts, items and offsets, slots
+	batch := hyperRing*index + float64(elem)*(2*np*per+2*np+float64(npos)) // slot values, scores, weights, losses
 	return res + batch
 }
 
@@ -93,16 +108,13 @@ func (b *Backend) StartResident(n, d int, eps float64, adam bool, params []float
 		}
 		upload(&h.params, &b.stage, params)
 		if adam {
-			if cap(h.zero) < len(params) {
-				h.zero = make([]float64, len(params))
-			}
+			zero := make([]float64, len(params))
 			for _, m := range []*ssbo{&h.mom1, &h.mom2} {
 				if err := b.reserve(m, len(params)*el, "the resident Adam moments"); err != nil {
 					return err
 				}
-				upload(m, &b.stage, h.zero[:len(params)])
+				upload(m, &b.stage, zero)
 			}
-			h.zero = nil
 		} else {
 			// Bound but unused by the SGD kernel.
 			for _, m := range []*ssbo{&h.mom1, &h.mom2} {
@@ -111,6 +123,11 @@ func (b *Backend) StartResident(n, d int, eps float64, adam bool, params []float
 				}
 			}
 		}
+		if err := b.reserve(&h.status, 4, "the divergence mark"); err != nil {
+			return err
+		}
+		uploadInt32(&h.status, []int32{0})
+		h.queued = 0
 		if err := checkGL("uploading the resident parameters"); err != nil {
 			return err
 		}
@@ -136,71 +153,43 @@ func (b *Backend) hyperKeys(name string) []programKey {
 	return []programKey{k}
 }
 
-// ResidentStep runs one batch of the resident run on the GPU and returns
-// its summed loss. pairs holds (u, v) per pair; the candidates of
-// positive g are pairs starts[g] .. starts[g+1]-1, the positive first
-// (starts has one entry per positive and a last one, the number of
-// pairs). Slot 2k of pair k is its gradient with respect to item u,
-// slot 2k+1 that with respect to v; items lists the touched items
-// (distinct) and slots[offs[t] : offs[t+1]] the slots of items[t], in
-// the order in which they are summed. The step is SGD with learning rate
-// step, or Adam with step = the learning rate times the bias correction
-// (emds.Adam). When the loss sum is not finite no step is taken and the
-// loss is returned as it is.
-func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step float64) (float64, error) {
+// ResidentStep queues one batch of the resident run on the GPU: its
+// losses, its gradient and the optimiser step. pairs holds (u, v) per
+// pair; the candidates of positive g are pairs starts[g] ..
+// starts[g+1]-1, the positive first (starts has one entry per positive
+// and a last one, the number of pairs). Slot 2k of pair k is its
+// gradient with respect to item u, slot 2k+1 that with respect to v;
+// items lists the touched items (distinct) and slots[offs[t] : offs[t+1]]
+// the slots of items[t], in the order in which they are summed. The step
+// is SGD with learning rate step, or Adam with step = the learning rate
+// times the bias correction (emds.Adam). It returns without waiting for
+// the GPU; ResidentLosses returns the batches' loss sums. From a batch
+// whose loss sum is not finite on, no step is taken until
+// ResidentLosses.
+func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step float64) error {
 	if b.closed {
-		return 0, errClosed
+		return errClosed
 	}
 	h := &b.ht
 	if !h.active {
-		return 0, errors.New("gpucompute: ResidentStep without StartResident")
+		return errors.New("gpucompute: ResidentStep without StartResident")
+	}
+	if err := h.checkBatch(pairs, starts, items, offs, slots); err != nil {
+		return err
 	}
 	np, npos, nt := len(pairs)/2, len(starts)-1, len(items)
-	if len(pairs)%2 != 0 || npos < 0 || len(offs) != nt+1 || len(slots) != 2*np {
-		return 0, fmt.Errorf("gpucompute: resident batch of %d pair indices, %d starts, %d items, %d offsets, %d slots", len(pairs), len(starts), nt, len(offs), len(slots))
-	}
-	if npos == 0 || np == 0 {
-		return 0, nil
-	}
-	for k, v := range pairs {
-		if v < 0 || int(v) >= h.n {
-			return 0, fmt.Errorf("gpucompute: pair %d names item %d of %d", k/2, v, h.n)
-		}
-	}
-	if starts[0] != 0 || int(starts[npos]) != np {
-		return 0, fmt.Errorf("gpucompute: positives span pairs %d..%d of %d", starts[0], starts[npos], np)
-	}
-	for g := 0; g < npos; g++ {
-		if starts[g+1] <= starts[g] {
-			return 0, fmt.Errorf("gpucompute: positive %d has no pairs", g)
-		}
-	}
-	if offs[0] != 0 || int(offs[nt]) != len(slots) {
-		return 0, fmt.Errorf("gpucompute: item slots span %d..%d of %d", offs[0], offs[nt], len(slots))
-	}
-	for t := 0; t < nt; t++ {
-		if offs[t+1] < offs[t] || items[t] < 0 || int(items[t]) >= h.n {
-			return 0, fmt.Errorf("gpucompute: touched item %d (%d) or its slot range is invalid", t, items[t])
-		}
-	}
-	for _, s := range slots {
-		if s < 0 || int(s) >= 2*np {
-			return 0, fmt.Errorf("gpucompute: slot %d of %d pairs", s, np)
-		}
-	}
 	per := h.d + h.d*h.d
-	if int64(nt)*int64(per) > math.MaxInt32/2 || int64(2*np)*int64(per) > math.MaxInt32/2 {
-		return 0, fmt.Errorf("gpucompute: a resident batch of %d pairs is too large for 32-bit buffer indices", np)
-	}
-	var loss float64
-	err := b.th.call(func() error {
+	h.itemv = append(append(h.itemv[:0], items...), offs...)
+	return b.th.call(func() error {
 		el := b.elem()
+		ix := &h.ring[h.next]
+		h.next = (h.next + 1) % hyperRing
 		for _, r := range []struct {
 			buf  *ssbo
 			data []int32
 			what string
-		}{{&h.pairs, pairs, "the batch pairs"}, {&h.starts, starts, "the batch positives"}, {&h.items, items, "the touched items"},
-			{&h.offs, offs, "the touched items' slot ranges"}, {&h.slots, slots, "the touched items' slots"}} {
+		}{{&ix.pairs, pairs, "the batch pairs"}, {&ix.starts, starts, "the batch positives"},
+			{&ix.itemv, h.itemv, "the touched items"}, {&ix.slots, slots, "the touched items' slots"}} {
 			if err := b.reserve(r.buf, 4*len(r.data), r.what); err != nil {
 				return err
 			}
@@ -211,10 +200,13 @@ func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step f
 			vals int
 			what string
 		}{{&h.slotv, 2 * np * per, "the gradient slots"}, {&h.score, np, "the pair scores"}, {&h.weight, np, "the pair weights"},
-			{&h.loss, npos, "the losses"}, {&h.lsum, 1, "the loss sum"}} {
+			{&h.loss, npos, "the losses"}} {
 			if err := b.reserve(r.buf, r.vals*el, r.what); err != nil {
 				return err
 			}
+		}
+		if err := b.growLossSums(h.queued + 1); err != nil {
+			return err
 		}
 		keys := b.hyperKeys("hyperpairs")
 		prog, err := b.program(keys[0])
@@ -222,7 +214,7 @@ func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step f
 			return err
 		}
 		gl.UseProgram(prog)
-		bindAll(&h.params, &h.pairs, &h.slotv, &h.score)
+		bindAll(&h.params, &ix.pairs, &h.slotv, &h.score)
 		gl.Uniform1i(uniform(prog, "npairs"), int32(np))
 		gl.Uniform1i(uniform(prog, "nitems"), int32(h.n))
 		setReal(prog, "eps", h.eps, keys[0].compute64)
@@ -238,8 +230,9 @@ func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step f
 				return err
 			}
 			gl.UseProgram(prog)
-			bindAll(&h.starts, &h.score, &h.weight, &h.loss, &h.lsum)
+			bindAll(&ix.starts, &h.score, &h.weight, &h.loss, &h.lsum, &h.status)
 			gl.Uniform1i(uniform(prog, "npos"), int32(npos))
+			gl.Uniform1i(uniform(prog, "batch"), int32(h.queued))
 			work := npos
 			if i == 1 {
 				work = 1
@@ -247,12 +240,7 @@ func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step f
 			if err := dispatch2D(prog, work); err != nil {
 				return err
 			}
-			gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT | gl.BUFFER_UPDATE_BARRIER_BIT)
-		}
-		download(&h.lsum, &b.res, 1)
-		loss = b.res.at(0)
-		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return checkGL("computing the resident losses")
+			gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT)
 		}
 
 		keys = b.hyperKeys("hyperstep")
@@ -261,8 +249,8 @@ func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step f
 			return err
 		}
 		gl.UseProgram(prog)
-		bindAll(&h.params, &h.mom1, &h.mom2, &h.items, &h.offs, &h.slots, &h.slotv, &h.weight)
-		gl.Uniform1i(uniform(prog, "nentries"), int32(nt*per))
+		bindAll(&h.params, &h.mom1, &h.mom2, &ix.itemv, &ix.slots, &h.slotv, &h.weight, &h.status)
+		gl.Uniform1i(uniform(prog, "ntouched"), int32(nt))
 		gl.Uniform1i(uniform(prog, "nitems"), int32(h.n))
 		const b1, b2 = 0.9, 0.999 // as emds.Adam
 		for _, u := range []struct {
@@ -275,9 +263,100 @@ func (b *Backend) ResidentStep(pairs, starts, items, offs, slots []int32, step f
 			return err
 		}
 		gl.MemoryBarrier(gl.SHADER_STORAGE_BARRIER_BIT | gl.BUFFER_UPDATE_BARRIER_BIT)
+		gl.Flush() // start the GPU on it; the host goes on to the next batch
+		h.queued++
 		return checkGL("a resident training step")
 	})
-	return loss, err
+}
+
+// checkBatch validates the index lists of ResidentStep.
+func (h *hyperTrain) checkBatch(pairs, starts, items, offs, slots []int32) error {
+	np, npos, nt := len(pairs)/2, len(starts)-1, len(items)
+	if len(pairs)%2 != 0 || npos < 1 || np < 1 || len(offs) != nt+1 || len(slots) != 2*np {
+		return fmt.Errorf("gpucompute: resident batch of %d pair indices, %d starts, %d items, %d offsets, %d slots", len(pairs), len(starts), nt, len(offs), len(slots))
+	}
+	for k, v := range pairs {
+		if v < 0 || int(v) >= h.n {
+			return fmt.Errorf("gpucompute: pair %d names item %d of %d", k/2, v, h.n)
+		}
+	}
+	if starts[0] != 0 || int(starts[npos]) != np {
+		return fmt.Errorf("gpucompute: positives span pairs %d..%d of %d", starts[0], starts[npos], np)
+	}
+	for g := 0; g < npos; g++ {
+		if starts[g+1] <= starts[g] {
+			return fmt.Errorf("gpucompute: positive %d has no pairs", g)
+		}
+	}
+	if offs[0] != 0 || int(offs[nt]) != len(slots) {
+		return fmt.Errorf("gpucompute: item slots span %d..%d of %d", offs[0], offs[nt], len(slots))
+	}
+	for t := 0; t < nt; t++ {
+		if offs[t+1] < offs[t] || items[t] < 0 || int(items[t]) >= h.n {
+			return fmt.Errorf("gpucompute: touched item %d (%d) or its slot range is invalid", t, items[t])
+		}
+	}
+	for _, s := range slots {
+		if s < 0 || int(s) >= 2*np {
+			return fmt.Errorf("gpucompute: slot %d of %d pairs", s, np)
+		}
+	}
+	per := h.d + h.d*h.d
+	if int64(nt+1)*int64(per) > math.MaxInt32/2 || int64(2*np)*int64(per) > math.MaxInt32/2 {
+		return fmt.Errorf("gpucompute: a resident batch of %d pairs is too large for 32-bit buffer indices", np)
+	}
+	return nil
+}
+
+// growLossSums makes the loss-sum buffer hold at least k values, keeping
+// the sums already in it (GL thread).
+func (b *Backend) growLossSums(k int) error {
+	h := &b.ht
+	if h.lsum.id != 0 && h.lsumCap >= k {
+		return nil
+	}
+	c := max(2*h.lsumCap, k, 1024)
+	var nb ssbo
+	if err := b.reserve(&nb, c*b.elem(), "the batches' loss sums"); err != nil {
+		return err
+	}
+	if h.lsum.id != 0 {
+		gl.BindBuffer(gl.COPY_READ_BUFFER, h.lsum.id)
+		gl.BindBuffer(gl.COPY_WRITE_BUFFER, nb.id)
+		gl.CopyBufferSubData(gl.COPY_READ_BUFFER, gl.COPY_WRITE_BUFFER, 0, 0, h.lsumCap*b.elem())
+		gl.BindBuffer(gl.COPY_READ_BUFFER, 0)
+		gl.BindBuffer(gl.COPY_WRITE_BUFFER, 0)
+		h.lsum.free()
+	}
+	h.lsum, h.lsumCap = nb, c
+	return nil
+}
+
+// ResidentLosses waits for the queued batches and returns their loss
+// sums (the first non-finite one, if any, was the last batch to take a
+// step), appended to dst in the order of the ResidentStep calls; it
+// clears the queue and the divergence mark.
+func (b *Backend) ResidentLosses(dst []float64) ([]float64, error) {
+	if b.closed {
+		return dst, errClosed
+	}
+	h := &b.ht
+	if !h.active {
+		return dst, errors.New("gpucompute: ResidentLosses without StartResident")
+	}
+	err := b.th.call(func() error {
+		if h.queued == 0 {
+			return nil
+		}
+		download(&h.lsum, &b.res, h.queued)
+		for k := 0; k < h.queued; k++ {
+			dst = append(dst, b.res.at(k))
+		}
+		h.queued = 0
+		uploadInt32(&h.status, []int32{0})
+		return checkGL("reading the resident losses")
+	})
+	return dst, err
 }
 
 // ReadResident copies the resident parameters (means then factors, as
@@ -315,11 +394,16 @@ func (b *Backend) StopResident() error {
 
 // free deletes the resident buffers (GL thread).
 func (h *hyperTrain) free() {
-	for _, buf := range []*ssbo{&h.params, &h.mom1, &h.mom2, &h.pairs, &h.starts, &h.items, &h.offs, &h.slots,
-		&h.slotv, &h.score, &h.weight, &h.loss, &h.lsum} {
+	for _, buf := range []*ssbo{&h.params, &h.mom1, &h.mom2, &h.slotv, &h.score, &h.weight, &h.loss, &h.lsum, &h.status} {
 		buf.free()
 	}
-	h.active = false
+	for k := range h.ring {
+		r := &h.ring[k]
+		for _, buf := range []*ssbo{&r.pairs, &r.starts, &r.itemv, &r.slots} {
+			buf.free()
+		}
+	}
+	h.active, h.lsumCap, h.queued = false, 0, 0
 }
 
 // bindAll binds the buffers to bindings 0, 1, ... in order.

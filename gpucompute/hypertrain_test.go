@@ -154,3 +154,30 @@ func TestResidentMammalsMAP(t *testing.T) {
 		}
 	}
 }
+
+// A run that diverges fails on the GL trainer as on the CPU: an error in
+// the same epoch, and the parameters those of the steps taken before it
+// (the GPU takes no step after a batch whose loss is not finite).
+func TestResidentDivergence(t *testing.T) {
+	n, pairs := tinyTree()
+	b := newBackend(t, Options{FP64: true})
+	cfg := hypernymy.Config{Dim: 3, Negatives: 5, BatchSize: 4, Optimizer: hypernymy.SGD, LR: 1e8, Seed: 3, Epochs: 5, NoEval: true}
+	cpu, err := hypernymy.NewTrainer(n, pairs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resident = b
+	gpu, err := hypernymy.NewTrainer(n, pairs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, errc := cpu.Step(context.Background(), 5)
+	pg, errg := gpu.Step(context.Background(), 5)
+	t.Logf("CPU: %v; GL: %v", errc, errg)
+	if errc == nil || errg == nil || pc.Epoch != pg.Epoch {
+		t.Fatalf("CPU: epoch %d, %v; GL: epoch %d, %v", pc.Epoch, errc, pg.Epoch, errg)
+	}
+	if w := worstRel(pc.Means, pg.Means); !(w < 1e-9) {
+		t.Errorf("means differ by %.2g at the divergence", w)
+	}
+}

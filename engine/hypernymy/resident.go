@@ -11,7 +11,10 @@ import (
 type residentBufs struct {
 	started bool
 	dirty   bool // the accelerator's parameters are ahead of t.params
-	steps   int  // Adam steps taken (emds.Adam.Steps)
+	steps   int  // Adam steps queued (emds.Adam.Steps)
+	base    int  // steps before the queued batches
+	queued  int  // batches queued since the last ResidentLosses
+	losses  []float64
 	pairs   []int32
 	starts  []int32
 	items   []int32 // touched items, in order of first touch
@@ -21,7 +24,8 @@ type residentBufs struct {
 	fill    []int32
 }
 
-// batchResident is batch on Config.Resident: the same negatives as the
+// batchResident is batch on Config.Resident: it queues the batch and
+// returns 0 (the loss comes with residentLosses), with the same negatives as the
 // CPU kernels (the same sampler and random stream), the same loss and
 // gradient, and the same optimiser step on the same items (update: SGD,
 // or lazy Adam on the items the batch touches), computed on the
@@ -93,27 +97,57 @@ func (t *Trainer) batchResident(batch []int) (float64, error) {
 		n := float64(r.steps + 1)
 		step = t.cfg.LR * (math.Sqrt(1-math.Pow(b2, n)) / (1 - math.Pow(b1, n)))
 	}
-	loss, err := t.cfg.Resident.ResidentStep(r.pairs, r.starts, r.items, r.offs, r.slots, step)
+	if err := t.cfg.Resident.ResidentStep(r.pairs, r.starts, r.items, r.offs, r.slots, step); err != nil {
+		return 0, fmt.Errorf("hypernymy: accelerator: %w", err)
+	}
+	r.steps++
+	r.queued++
+	r.dirty = true
+	return 0, nil
+}
+
+// residentLosses waits for the queued batches and returns their summed
+// loss, in batch order. A batch whose loss is not finite is the CPU
+// step's divergence error: the accelerator took no step from it on, and
+// the Adam step count is set back to the steps taken.
+func (t *Trainer) residentLosses() (float64, error) {
+	r := &t.res
+	if r.queued == 0 {
+		return 0, nil
+	}
+	var err error
+	r.losses, err = t.cfg.Resident.ResidentLosses(r.losses[:0])
 	if err != nil {
 		return 0, fmt.Errorf("hypernymy: accelerator: %w", err)
 	}
-	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return 0, errors.New("hypernymy: loss is not finite (diverged? try a smaller learning rate)")
+	if len(r.losses) != r.queued {
+		return 0, fmt.Errorf("hypernymy: accelerator: %d losses for %d batches", len(r.losses), r.queued)
 	}
-	r.steps++
-	r.dirty = true
-	return loss, nil
+	r.queued = 0
+	var total float64
+	for k, l := range r.losses {
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			r.steps = r.base + k
+			r.base = r.steps
+			return 0, errors.New("hypernymy: loss is not finite (diverged? try a smaller learning rate)")
+		}
+		total += l
+	}
+	r.base = r.steps
+	return total, nil
 }
 
-// pullResident copies the accelerator's parameters into t.params when
-// they are ahead of it.
+// pullResident checks the queued batches' losses (residentLosses) and
+// copies the accelerator's parameters into t.params when they are ahead
+// of it.
 func (t *Trainer) pullResident() error {
+	_, lerr := t.residentLosses()
 	if !t.res.dirty {
-		return nil
+		return lerr
 	}
 	if err := t.cfg.Resident.ReadResident(t.params); err != nil {
 		return fmt.Errorf("hypernymy: accelerator: %w", err)
 	}
 	t.res.dirty = false
-	return nil
+	return lerr
 }

@@ -12,9 +12,6 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 	if t.cfg.Resident != nil {
 		return t.batchResident(batch)
 	}
-	if t.cfg.Accel != nil {
-		return t.batchAccel(batch)
-	}
 	t.queries = t.queries[:0]
 	for _, pi := range batch {
 		if u := t.pos[pi][0]; !t.queryMark[u] {

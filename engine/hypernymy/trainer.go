@@ -71,7 +71,6 @@ type Trainer struct {
 	// queryMark and queries list the distinct u of the current batch.
 	queryMark []bool
 	queries   []int32
-	accel     accelBufs    // Config.Accel's batches
 	res       residentBufs // Config.Resident's batches
 
 	mu        sync.Mutex   // held by Step, Run, Evaluate and EvaluateOn
@@ -222,7 +221,10 @@ func (t *Trainer) refreshItems(items []int32) error {
 // random order, in batches). On cancellation it stops between batches.
 func (t *Trainer) epochStep(ctx context.Context) (err error) {
 	defer func() {
-		if e := t.pullResident(); e != nil && err == nil {
+		// An epoch stopped early: the accelerator's parameters (and a
+		// divergence among its queued batches, which the CPU would have
+		// met before the cancellation) come back here.
+		if e := t.pullResident(); e != nil && (err == nil || ctx.Err() != nil) {
 			err = e
 		}
 	}()
@@ -242,6 +244,16 @@ func (t *Trainer) epochStep(ctx context.Context) (err error) {
 		}
 		total += loss
 		t.relDone.Store(int64(b0 + len(batch)))
+	}
+	if t.cfg.Resident != nil {
+		// The batches returned 0: the losses come back now, then the
+		// parameters.
+		if total, err = t.residentLosses(); err != nil {
+			return err
+		}
+		if err = t.pullResident(); err != nil {
+			return err
+		}
 	}
 	t.relDone.Store(0)
 	t.epoch++

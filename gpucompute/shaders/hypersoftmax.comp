@@ -4,8 +4,10 @@
 // hyperpairs.comp, loss[g] = log sum_j e^{s_j} - s_0 and the pair weights
 // weight[j] = e^{s_j} / sum e^{s} - [j = 0], the derivative of the loss
 // with respect to s_j (engine/hypernymy/loss.go). SUM 1: one invocation
-// adds loss[0 .. npos-1] in order into lsum[0] (a fixed order: the sum
-// does not depend on scheduling).
+// adds loss[0 .. npos-1] in order into lsum[batch] (a fixed order: the
+// sum does not depend on scheduling) and, when that sum is not finite,
+// sets the sticky divergence mark status[0], after which hyperstep.comp
+// takes no step until the host clears it.
 
 layout(local_size_x = TILE) in;
 
@@ -13,10 +15,12 @@ layout(std430, binding = 0) readonly buffer StartBuf { int starts[]; }; // npos 
 layout(std430, binding = 1) readonly buffer ScoreBuf { STORE score[]; };
 layout(std430, binding = 2) writeonly buffer WeightBuf { STORE weight[]; };
 layout(std430, binding = 3) buffer LossBuf { STORE loss[]; }; // npos
-layout(std430, binding = 4) writeonly buffer SumBuf { STORE lsum[]; };
+layout(std430, binding = 4) writeonly buffer SumBuf { STORE lsum[]; }; // per batch
+layout(std430, binding = 5) buffer StatusBuf { int status[]; };
 
 uniform int npos;
 uniform int rowLen;
+uniform int batch;
 
 #if REAL64
 // GLSL has exp and log in single precision only: double versions.
@@ -51,7 +55,8 @@ void main() {
 	if (g != 0) return;
 	REAL s = REAL(0);
 	for (int j = 0; j < npos; j++) s += REAL(loss[j]);
-	lsum[0] = STORE(s);
+	lsum[batch] = STORE(s);
+	if (isnan(s) || isinf(s)) status[0] = 1;
 #else
 	if (g >= npos) return;
 	int lo = starts[g], hi = starts[g + 1];
