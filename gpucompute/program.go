@@ -27,9 +27,9 @@ type programKey struct {
 	nsIter    int     // NS_MAXITER: Newton-Schulz iteration cap
 	nsTol     float64 // NS_TOL: stop when |I - Z Y|_F <= nsTol (< 0: never)
 	tiled     bool    // TILED2: stress2 stages the j-side records in shared memory (GPUs)
-	adam      bool    // ADAM: hyperstep takes Adam steps (else SGD)
-	sum       bool    // SUM: hypersoftmax adds up the losses
 	drv       driverModel
+	adam      bool // ADAM: hyperstep takes Adam steps (else SGD)
+	sum       bool // SUM: hypersoftmax adds up the losses
 }
 
 // driverModel is the double arithmetic a test compiles the kernels for:
@@ -58,6 +58,7 @@ func shaderSource(k programKey) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("#version 430 core\n")
+	fmt.Fprintf(&b, "#define ADAM %d\n#define SUM %d\n", bool01(k.adam), bool01(k.sum))
 	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define STORE %s\n#define EPS REAL(%s)\n#define TILE %d\n",
 		k.dim, real, store, eps, tile)
 	fmt.Fprintf(&b, "#define WEIGHTED %d\n#define DIRAC %d\n#define FP64BUF %d\n", bool01(k.weighted), bool01(k.dirac), bool01(k.fp64))
@@ -67,7 +68,6 @@ func shaderSource(k programKey) (string, error) {
 	}
 	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17e%s)\n", bool01(k.ns), k.nsIter, k.nsTol, lit)
 	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n#define TILED2 %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine), bool01(k.tiled))
-	fmt.Fprintf(&b, "#define ADAM %d\n#define SUM %d\n", bool01(k.adam), bool01(k.sum))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)
