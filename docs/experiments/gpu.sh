@@ -24,8 +24,7 @@
 #      fastest), and the PyTorch CUDA peer (shared/peers/emds_cuda.py,
 #      copied into .gpu/) at d = 2, 3;
 #   3. one noun epoch of train-relations --backend gl at d = 5 and 10
-#      (the traces and transport maps of every batch on the GPU; the
-#      softmax, the gradient sums and Adam on the CPU).
+#      (the resident trainer: the whole step on the GPU).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 G=.gpu
