@@ -86,7 +86,9 @@ type Config struct {
 	// sampled pair indices go to it, and the batches' loss sums come back
 	// at the end of each epoch. The parameters are read back after every
 	// epoch (and when an epoch stops early), so evaluations and snapshots
-	// see them. nil: the CPU kernels.
+	// see them. An accelerator holds one run at a time: a Trainer's first
+	// batch starts its run there, replacing any other. nil: the CPU
+	// kernels.
 	Resident Resident
 }
 
