@@ -137,6 +137,7 @@ type Backend struct {
 	geo                             geodesicBuffers
 	sim                             similarityBuffers
 	tp                              transportBuffers
+	ht                              hyperTrain
 	stage, res                      realSlice
 	closed                          bool
 }
@@ -832,6 +833,7 @@ func (b *Backend) Close() error {
 			&b.sim.means, &b.sim.scales, &b.sim.out, &b.sim.query, &b.tp.scales, &b.tp.pairs, &b.tp.out} {
 			buf.free()
 		}
+		b.ht.free()
 		for _, p := range b.progs {
 			gl.DeleteProgram(p)
 		}

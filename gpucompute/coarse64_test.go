@@ -105,6 +105,7 @@ func TestCoarseDriverGeodesics(t *testing.T) {
 func TestShaderDivisionsAndRootsAudited(t *testing.T) {
 	intDivisions := map[string]bool{
 		"idx / nts":            true, // geodesic.comp: pair of an invocation
+		"k / (D + DD)":         true, // hyperstep.comp: item of an invocation
 		"(lo * (lo - 1)) / 2":  true, // tile index of a packed block triangle
 		"TILE / 2":             true, // reduction strides
 		"i / TILE":             true, // row block of row i (WIDE)

@@ -29,6 +29,8 @@ type programKey struct {
 	tiled     bool    // TILED2: stress2 stages the j-side records in shared memory (GPUs)
 	wide      bool    // WIDE: stress gives each row a workgroup that splits its columns (GPUs)
 	drv       driverModel
+	adam      bool // ADAM: hyperstep takes Adam steps (else SGD)
+	sum       bool // SUM: hypersoftmax adds up the losses
 }
 
 // driverModel is the double arithmetic a test compiles the kernels for:
@@ -57,6 +59,7 @@ func shaderSource(k programKey) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("#version 430 core\n")
+	fmt.Fprintf(&b, "#define ADAM %d\n#define SUM %d\n", bool01(k.adam), bool01(k.sum))
 	fmt.Fprintf(&b, "#define D %d\n#define REAL %s\n#define STORE %s\n#define EPS REAL(%s)\n#define TILE %d\n",
 		k.dim, real, store, eps, tile)
 	fmt.Fprintf(&b, "#define WEIGHTED %d\n#define DIRAC %d\n#define FP64BUF %d\n", bool01(k.weighted), bool01(k.dirac), bool01(k.fp64))

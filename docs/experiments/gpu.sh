@@ -26,7 +26,8 @@
 #      Newton-Schulz roots at d = 4..8: the gpucompute test binary's
 #      BenchmarkSchemes); the PyTorch CUDA peer (shared/peers/emds_cuda.py,
 #      copied into .gpu/) at d = 2, 3, 5, 10;
-#   3. one noun epoch of train-relations --backend gl at d = 5 and 10.
+#   3. one noun epoch of train-relations --backend gl at d = 5 and 10
+#      (the resident trainer: the whole step on the GPU).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 G=.gpu

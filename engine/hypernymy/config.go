@@ -80,21 +80,43 @@ type Config struct {
 	// for one of two related items, and trains badly (docs/hypernymy.md,
 	// "Two protocols").
 	NoSelfPairs bool
-	// Accel, when not nil, computes the pseudo dot products of every
-	// batch and their gradients through the transport maps (the GL
-	// backend: gpucompute.Backend); the softmax, the gradient sums and the
-	// optimiser step stay here. nil: the CPU kernels.
-	Accel PairMaps
+	// Resident, when not nil, runs the whole training step on an
+	// accelerator that holds the parameters and optimiser moments for the
+	// run (the GL backend: gpucompute.Backend); per batch only the
+	// sampled pair indices go to it, and the batches' loss sums come back
+	// at the end of each epoch. The parameters are read back after every
+	// epoch (and when an epoch stops early), so evaluations and snapshots
+	// see them. An accelerator holds one run at a time: a Trainer's first
+	// batch starts its run there, replacing any other. nil: the CPU
+	// kernels.
+	Resident Resident
 }
 
-// PairMaps computes the Bures terms of many pairs of measures at once:
-// for pair k (u = pairs[2k], v = pairs[2k+1]) of the symmetric
-// positive-definite d x d scales (n*d*d, row-major), the cross trace
-// tr[k] = tr (A_u^{1/2} A_v A_u^{1/2})^{1/2} and the transport maps
-// T^{A_u A_v} (tuv[k*d*d:]) and T^{A_v A_u} (tvu[k*d*d:]).
-// gpucompute.Backend implements it on the GPU.
-type PairMaps interface {
-	TransportPairs(d int, scales []float64, pairs []int32, tr, tuv, tvu []float64) error
+// Resident runs hypernymy training steps on an accelerator that keeps
+// the parameters (n*d means, then n*d*d factors L, row-major, as the
+// Trainer's) and the optimiser moments between batches.
+// gpucompute.Backend implements it on the GPU (docs/gpu.md).
+type Resident interface {
+	// StartResident uploads the parameters of n items in dimension d and
+	// zeroes the moments (Adam when adam, else SGD); the scale of item i
+	// is L_i L_i^T + eps I.
+	StartResident(n, d int, eps float64, adam bool, params []float64) error
+	// ResidentStep queues one batch: its softmax loss and the optimiser
+	// step with its gradient. pairs holds (u, v) per pair; the pairs of
+	// positive g are starts[g] .. starts[g+1]-1, the positive first.
+	// Slot 2k is pair k's gradient with respect to u, slot 2k+1 that with
+	// respect to v; items lists the touched items and
+	// slots[offs[t]:offs[t+1]] the slots of items[t], in the order in
+	// which they are summed. step is the SGD learning rate, or Adam's
+	// learning rate times its bias correction (emds.Adam). From a batch
+	// whose loss sum is not finite on, no step is taken until
+	// ResidentLosses.
+	ResidentStep(pairs, starts, items, offs, slots []int32, step float64) error
+	// ResidentLosses appends the loss sums of the batches queued since
+	// the last call to dst, in order, and clears the queue.
+	ResidentLosses(dst []float64) ([]float64, error)
+	// ReadResident copies the current parameters into params.
+	ReadResident(params []float64) error
 }
 
 // EvalStride returns the spacing k of the items whose rows a sampled

@@ -9,8 +9,8 @@ import (
 // batch does one optimisation step on the given positives and returns the
 // summed loss.
 func (t *Trainer) batch(batch []int) (float64, error) {
-	if t.cfg.Accel != nil {
-		return t.batchAccel(batch)
+	if t.cfg.Resident != nil {
+		return t.batchResident(batch)
 	}
 	t.queries = t.queries[:0]
 	for _, pi := range batch {

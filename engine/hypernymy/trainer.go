@@ -71,7 +71,7 @@ type Trainer struct {
 	// queryMark and queries list the distinct u of the current batch.
 	queryMark []bool
 	queries   []int32
-	accel     accelBufs // Config.Accel's batches
+	res       residentBufs // Config.Resident's batches
 
 	mu        sync.Mutex   // held by Step, Run, Evaluate and EvaluateOn
 	relDone   atomic.Int64 // relations done in the current epoch
@@ -146,7 +146,7 @@ func NewTrainer(n int, pairs [][2]int, cfg Config) (*Trainer, error) {
 	for i := range t.fact {
 		t.fact[i] = cfg.InitScale * t.rng.NormFloat64()
 	}
-	if cfg.Optimizer == Adam {
+	if cfg.Optimizer == Adam && cfg.Resident == nil {
 		t.adam = emds.NewAdam(len(t.params))
 	}
 	t.cws = make([]*hypCacheWS, cfg.Workers)
@@ -219,7 +219,15 @@ func (t *Trainer) refreshItems(items []int32) error {
 
 // epochStep runs one epoch (every positive relation once, in a fresh
 // random order, in batches). On cancellation it stops between batches.
-func (t *Trainer) epochStep(ctx context.Context) error {
+func (t *Trainer) epochStep(ctx context.Context) (err error) {
+	defer func() {
+		// An epoch stopped early: the accelerator's parameters (and a
+		// divergence among its queued batches, which the CPU would have
+		// met before the cancellation) come back here.
+		if e := t.pullResident(); e != nil && (err == nil || ctx.Err() != nil) {
+			err = e
+		}
+	}()
 	start := time.Now()
 	t.rng.Shuffle(len(t.order), func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
 	var total float64
@@ -236,6 +244,16 @@ func (t *Trainer) epochStep(ctx context.Context) error {
 		}
 		total += loss
 		t.relDone.Store(int64(b0 + len(batch)))
+	}
+	if t.cfg.Resident != nil {
+		// The batches returned 0: the losses come back now, then the
+		// parameters.
+		if total, err = t.residentLosses(); err != nil {
+			return err
+		}
+		if err = t.pullResident(); err != nil {
+			return err
+		}
 	}
 	t.relDone.Store(0)
 	t.epoch++

@@ -61,7 +61,7 @@ type trainRelationsResult struct {
 	// command, loading included: on a busy shared machine wall time
 	// overstates the cost.
 	CPUSeconds float64 `json:"cpu_seconds"`
-	// Backend computes the batches' pseudo dot products and gradients:
+	// Backend runs the training steps:
 	// "cpu", or the GL backend with its renderer and precision.
 	Backend string `json:"backend"`
 }
@@ -95,7 +95,7 @@ func runTrainRelations(env Env) error {
 	root := fs.String("root", datasets.DefaultWordNetRoot, "root synset of a wordnet:DIR input (NLTK name)")
 	noEval := fs.Bool("no-eval", false, "do not evaluate (to time the training alone); the scores are then 0")
 	progress := fs.Bool("progress", false, "draw a progress bar on stderr even when it is not a terminal")
-	backendName := fs.String("backend", "cpu", "where the batches' pseudo dot products and gradients are computed: cpu, gl, gl64 (float64) or auto (gl on a GPU, else cpu)")
+	backendName := fs.String("backend", "cpu", "where training runs: cpu, gl, gl64 (float64) or auto (gl on a GPU, else cpu); on gl the parameters stay on the GPU and the whole step runs there")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err
@@ -179,7 +179,12 @@ func runTrainRelations(env Env) error {
 			fmt.Fprintf(env.Stderr, "burescope train-relations: training on the CPU (%s)\n", why)
 		} else {
 			defer gb.Close()
-			cfg.Accel = gb
+			if err := checkFlags(env, "train-relations", memoryFlag(
+				fmt.Sprintf("--backend %s with --dim %d and --optimizer %s on %d items", *backendName, *dim, *optName, ds.Len()),
+				residentBytes(*backendName, ds.Len(), *dim, *optName == hypernymy.Adam))); err != nil {
+				return err
+			}
+			cfg.Resident = gb
 			backendDesc = fit.Describe(gb)
 		}
 	}
