@@ -7,8 +7,9 @@
 #   bash docs/experiments/gpu.sh run            # there: results into $OUT (or .gpu/out)
 #   bash docs/experiments/gpu.sh append FILE    # here: FILE appended to docs/gpu.md
 #   QUICK=1 bash docs/experiments/gpu.sh run    # a small run (llvmpipe, under a minute)
-#   PEER=0 NOUN_DIMS=5 bash docs/experiments/gpu.sh run   # a shorter run: no
-#                                               # PyTorch peer, one noun epoch
+#   STEPS="selftest diag" bash docs/experiments/gpu.sh run  # only some steps:
+#       selftest coarse diag bench schemes peer nouns (the default: all);
+#       NOUN_DIMS="5" (default "5 10"), PEER=0 (= no peer step)
 #
 # The device tool runs it as
 #   run(command="bash docs/experiments/gpu.sh run", carry=[".gpu"], timeout_s=540)
@@ -56,6 +57,14 @@ prepare() {
     echo "$G is ${size} MiB: more than the 64 MiB that travel" >&2
     return 1
   fi
+}
+
+# want STEP: whether STEPS (default: all) names STEP.
+want() {
+  case " ${STEPS:-selftest coarse diag bench schemes peer nouns} " in
+    *" $1 "*) return 0 ;;
+  esac
+  return 1
 }
 
 # step NAME SECONDS CMD...: runs CMD under a time limit, its output into
@@ -107,11 +116,15 @@ run() {
   local tl=60
   [ -n "${QUICK:-}" ] && tl=120
   # 1. Conformance.
-  for be in cpu gl gl64; do
-    step "selftest --backend $be" "$tl" "$B" selftest --backend "$be"
-  done
-  if [ -x "$G/gpucompute.test" ]; then
+  if want selftest; then
+    for be in cpu gl gl64; do
+      step "selftest --backend $be" "$tl" "$B" selftest --backend "$be"
+    done
+  fi
+  if [ -x "$G/gpucompute.test" ] && want coarse; then
     step "float64 kernels on a coarse-double driver model" "$tl" "$G/gpucompute.test" -test.run 'CoarseDriver|Audited' -test.v
+  fi
+  if [ -x "$G/gpucompute.test" ] && want diag; then
     # Every float64 variant (d = 3..8, weighted, both root methods, both
     # stress kernels): which one, if any, computes in float32 here.
     step "float64 everywhere (one line per variant)" "$tl" env BURESCOPE_GPU_DIAG=1 "$G/gpucompute.test" -test.run 'Float64Everywhere|ConformanceWide|KernelsLink' -test.v
@@ -122,6 +135,7 @@ run() {
   local it=10
   [ -n "${QUICK:-}" ] && it=3
   for dn in $sizes; do
+    want bench || break
     local d=${dn%%:*} n=${dn##*:}
     for be in gl cpu; do
       step "bench d=$d n=$n $be" 60 "$B" bench --n "$n" --dim "$d" --backend "$be" --iters "$it"
@@ -130,11 +144,11 @@ run() {
   # The kernels' work splits (row owner, WIDE) and, at d = 4..8, the root
   # methods (Jacobi is the default up to d = 8, Newton-Schulz above), in
   # float32 and float64, at the same sizes: which one each d runs fastest.
-  if [ -x "$G/gpucompute.test" ]; then
-    step "kernel variants, ns per pair (go test -bench Schemes)" 150 "$G/gpucompute.test" -test.run '^$' -test.bench Schemes -test.benchtime 3x
+  if [ -x "$G/gpucompute.test" ] && want schemes; then
+    step "kernel variants, ns per pair (go test -bench Schemes)" 100 "$G/gpucompute.test" -test.run '^$' -test.bench Schemes -test.benchtime 3x
   fi
-  if [ "${PEER:-1}" = 0 ]; then
-    echo "(PyTorch CUDA peer: not run, PEER=0)" >>"$RES"
+  if [ "${PEER:-1}" = 0 ] || ! want peer; then
+    echo "(PyTorch CUDA peer: not run)" >>"$RES"
   elif [ -r "$G/emds_cuda.py" ] && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
     # -u: every JSON line reaches the results even if a step hits its limit.
     if [ -n "${QUICK:-}" ]; then
@@ -151,13 +165,15 @@ run() {
     echo "(PyTorch CUDA peer: no CUDA here)" >>"$RES"
   fi
   # 3. Hypernymy: one noun epoch at d = 5 and 10.
-  if [ -r "$G/wordnet/data.noun.gz" ] && [ -z "${QUICK:-}" ]; then
+  if ! want nouns; then
+    echo "(noun epochs: not run)" >>"$RES"
+  elif [ -r "$G/wordnet/data.noun.gz" ] && [ -z "${QUICK:-}" ]; then
     local wn
     wn=$(mktemp -d)
     gunzip -c "$G/wordnet/data.noun.gz" >"$wn/data.noun"
     gunzip -c "$G/wordnet/index.noun.gz" >"$wn/index.noun"
     for d in ${NOUN_DIMS:-5 10}; do
-      step "train-relations nouns d=$d, 1 epoch, --backend gl" 75 \
+      step "train-relations nouns d=$d, 1 epoch, --backend gl" 60 \
         "$B" train-relations "wordnet:$wn" --dim "$d" --epochs 1 --no-eval --backend gl --progress
     done
   else
