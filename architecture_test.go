@@ -28,8 +28,8 @@ var layers = map[string][]string{
 	"gpucompute":                {"engine", "engine/emds"},
 	"render":                    {"engine", "engine/emds", "datasets", "outfile"},
 	"ui/cli":                    {"engine", "engine/emds", "engine/backendtest", "engine/hypernymy", "engine/words", "datasets", "gpucompute", "render", "ui/fit", "internal/cputime", "outfile"},
-	"ui":                        {"engine", "engine/emds", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen", "ui/prefstore", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
-	".":                         {"ui", "ui/cli"},
+	"ui":                        {"engine", "engine/emds", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/prefstore", "ui/prefs", "ui/launch", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
+	".":                         {"ui", "ui/cli", "ui/launch"},
 	"ui/internal/cleanlocale":   {},
 	"ui/prefstore":              {"outfile"},
 	"ui/internal/icongen":       {},
@@ -43,6 +43,8 @@ var layers = map[string][]string{
 	// package per side tab; ui above is the only package that knows
 	// every tab.
 	"ui/fit":           {"engine", "engine/emds", "engine/hypernymy", "datasets", "gpucompute", "render"},
+	"ui/prefs":         {"ui/fit", "ui/prefstore"},
+	"ui/launch":        {"engine/emds", "datasets", "ui/fit", "ui/prefs", "ui/internal/icongen"},
 	"ui/view":          {"engine", "engine/emds", "datasets", "render", "ui/fit"},
 	"ui/widget":        {"engine/hypernymy", "ui/view"},
 	"ui/tab/data":      {"datasets", "ui/fit"},

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"image/png"
 	"io"
 	"math"
 	"os"
@@ -22,6 +21,8 @@ import (
 	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
+	"burescope/ui/prefs"
 	"burescope/ui/tab/data"
 	"burescope/ui/tab/display"
 	"burescope/ui/tab/explore"
@@ -36,12 +37,12 @@ import (
 const AppID = "io.github.burescope.burescope"
 
 // Run starts the desktop app with the given command-line arguments (see
-// ParseFlags) and returns the process exit code. Diagnostics go to stderr,
+// launch.ParseFlags) and returns the process exit code. Diagnostics go to stderr,
 // each line starting "burescope:".
 func Run(args []string, stderr io.Writer) int {
-	flags, err := ParseFlags(args, stderr)
+	flags, err := launch.ParseFlags(args, stderr)
 	if err != nil {
-		if errHelp(err) {
+		if launch.IsHelp(err) {
 			return 0
 		}
 		fmt.Fprintf(stderr, "burescope: %v\n", err)
@@ -49,12 +50,12 @@ func Run(args []string, stderr io.Writer) int {
 	}
 	started := time.Now()
 	var stopProfile sync.Once
-	endProfile := startProfile(stderr)
+	endProfile := launch.StartProfile(stderr)
 	defer stopProfile.Do(endProfile)
-	fa, prefs := newFyneApp(stderr)
+	fa, store := prefs.NewFyneApp(AppID, stderr)
 	// The first dataset loads (and its classical MDS runs) while the
 	// window is built.
-	pre := startPreload(initialSettings(fa.Preferences(), flags), stderr)
+	pre := launch.StartPreload(launch.InitialSettings(fa.Preferences(), flags), stderr)
 
 	w := fa.NewWindow("Burescope")
 	var closing atomic.Bool
@@ -78,7 +79,7 @@ func Run(args []string, stderr io.Writer) int {
 	// the window is created, before this), so it is drawn after.
 	a.afterStartup(func() {
 		go func() {
-			r := iconResource()
+			r := launch.Icon()
 			a.do(func() { fa.SetIcon(r) })
 		}()
 	})
@@ -89,8 +90,8 @@ func Run(args []string, stderr io.Writer) int {
 	// stop posting before the workers wind down.
 	closing.Store(true)
 	a.shutdown()
-	if err := prefs.Close(); err != nil {
-		fmt.Fprintf(stderr, "burescope: preferences %s: %v\n", prefs.Path(), err)
+	if err := store.Close(); err != nil {
+		fmt.Fprintf(stderr, "burescope: preferences %s: %v\n", store.Path(), err)
 	}
 	return a.exitCode
 }
@@ -123,7 +124,7 @@ type App struct {
 	classCol, labelCol atomic.Pointer[string]
 	fa                 fyne.App
 	win                fyne.Window
-	flags              Flags
+	flags              launch.Flags
 	logw               io.Writer
 	do                 func(func()) // runs a function on the UI goroutine (fyne.Do)
 	shut               atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
@@ -170,7 +171,7 @@ type App struct {
 	stopLoop context.CancelFunc
 	loopDone chan struct{}
 
-	preload   atomic.Pointer[preload] // the first dataset, loading since Run began (nil: taken or none)
+	preload   atomic.Pointer[launch.Preload] // the first dataset, loading since Run began (nil: taken or none)
 	readyOnce sync.Once
 	// firstShown: the first frame of a fit is on screen; startOnFirstFrame:
 	// the launch's fit starts then (both UI goroutine only).
@@ -196,7 +197,7 @@ type App struct {
 // newApp builds the window's content; nothing runs until start. It must
 // run on the UI goroutine. do runs a function on the UI goroutine without
 // waiting (fyne.Do; tests pass their own UI-goroutine queue).
-func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(func())) *App {
+func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do func(func())) *App {
 	a := &App{fa: fa, win: w, flags: flags, logw: logw, sess: fit.NewSession()}
 	// A worker that ends after shutdown (a geodesic or neighbour query,
 	// a late frame) may still post: its function is dropped rather than
@@ -208,7 +209,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 			}
 		})
 	}
-	a.set = initialSettings(fa.Preferences(), flags)
+	a.set = launch.InitialSettings(fa.Preferences(), flags)
 	a.baseline.Set(a.set.ShowBaseline)
 	a.loop = view.NewLoop(a.frameInput, a.showFrame, a.do)
 	a.loop.SetStyle(a.style())
@@ -219,7 +220,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 	a.controls = newRunControls(a)
-	a.data = data.New(host{a}, RecentFiles(fa.Preferences()))
+	a.data = data.New(host{a}, prefs.RecentFiles(fa.Preferences()))
 	a.model = model.New(host{a})
 	a.display = display.New(host{a})
 	a.geo = geodesic.New(host{a})
@@ -310,7 +311,15 @@ func (a *App) start() {
 	a.open(a.set.Dataset, nil, true)
 	time.AfterFunc(startupGrace, func() { a.do(a.startupOver) })
 	if a.flags.Screenshot != "" {
-		go a.screenshotAfter(a.flags.Screenshot, a.flags.After)
+		go launch.Shot{Path: a.flags.Screenshot, After: a.flags.After, Win: a.win, Do: a.do, Fit: a.sess.Snapshot, Log: a.logw,
+			Failed: func() { a.exitCode = 1 },
+			Quit: func() {
+				if a.stopLoop != nil {
+					a.stopLoop() // no frame after the capture
+				}
+				a.fa.Quit()
+			},
+		}.Take()
 	}
 }
 
@@ -733,35 +742,4 @@ func (a *App) showError(title string, err error) {
 	fmt.Fprintf(a.logw, "burescope: error: %s: %v\n", title, err)
 	d := dialog.NewError(fmt.Errorf("%s:\n%w", title, err), a.win)
 	d.Show()
-}
-
-// screenshotAfter waits, captures the window on the UI goroutine, writes
-// the PNG (temp file + rename) and quits.
-func (a *App) screenshotAfter(path string, after time.Duration) {
-	time.Sleep(after)
-	a.do(func() {
-		img, how := captureWindow(a.win)
-		snap := a.sess.Snapshot()
-		go func() {
-			err := datasets.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
-			if err != nil {
-				fmt.Fprintf(a.logw, "burescope: error: screenshot: %v\n", err)
-				a.exitCode = 1
-			} else {
-				iter, s1 := 0, 0.0
-				if snap != nil {
-					iter, s1 = snap.Iter, snap.Stress1
-				}
-				b := img.Bounds()
-				fmt.Fprintf(a.logw, "burescope: screenshot %s %dx%d via=%s title=%q iteration=%d stress-1=%.4g\n",
-					path, b.Dx(), b.Dy(), how, a.win.Title(), iter, s1)
-			}
-			a.do(func() {
-				if a.stopLoop != nil {
-					a.stopLoop() // no frame after the capture
-				}
-				a.fa.Quit()
-			})
-		}()
-	})
 }

@@ -22,6 +22,7 @@ import (
 	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 	"burescope/ui/view"
 )
 
@@ -160,7 +161,7 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	a.loads.Wait()
 	eventually(t, "dropped file loaded", func() bool { return a.sess.Dataset().Name == good })
 	eventually(t, "recent files", func() bool {
-		got := RecentFiles(a.fa.Preferences())
+		got := prefs.RecentFiles(a.fa.Preferences())
 		return len(got) > 0 && got[0] == good
 	})
 }
@@ -224,7 +225,7 @@ func TestAppViewToggleChangesImage(t *testing.T) {
 	if bytes.Equal(pix0, f1.Img.Pix) {
 		t.Error("precision view rendered the same image")
 	}
-	if got, _ := ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "precision" {
+	if got, _ := prefs.ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "precision" {
 		t.Errorf("view remembered for pisa2015: %q", got.View)
 	}
 }

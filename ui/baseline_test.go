@@ -15,6 +15,7 @@ import (
 
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
 	"burescope/ui/view"
 )
 
@@ -235,13 +236,12 @@ func absDiff(a, b uint8) uint8 {
 // check shows it and the running fit's frames carry the overlay.
 func TestAppBaselineSavedOn(t *testing.T) {
 	fa := test.NewTempApp(t)
-	fa.Preferences().SetInt(prefIterations, 1_000_000)
-	fa.Preferences().SetBool(prefBaseline, true)
+	savedSettings(fa.Preferences(), func(s *fit.Settings) { s.Iterations, s.ShowBaseline = 1_000_000, true })
 	ta := &testApp{q: newUIQueue(), log: &syncBuffer{}}
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: "builtin:pisa2015", Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: "builtin:pisa2015", Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
 		// Never stop by converging: app tests count iterations across
 		// Step, Space and Reset, and a fit that converged in between would
 		// make them flaky. Iteration budgets still end runs.

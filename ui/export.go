@@ -19,6 +19,7 @@ import (
 	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 )
 
 // exportKind is what an export writes.
@@ -248,7 +249,7 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 		if filepath.Ext(path) == "" {
 			path += ext
 		}
-		SetLastDir(a.fa.Preferences(), filepath.Dir(path))
+		prefs.SetLastDir(a.fa.Preferences(), filepath.Dir(path))
 		job, err := a.exportJob(kind)
 		if kind == exportFigure {
 			job, err = a.figureJob(a.figure, a.fa.Preferences().Bool(prefExportDark))
@@ -281,7 +282,7 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 	}
 	d.SetFileName(name + ext)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
-	a.startIn(d.SetLocation)
+	prefs.StartIn(a.fa.Preferences(), d.SetLocation)
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
 }

@@ -26,6 +26,12 @@ const prefExportDark = "export.dark"
 // prefExportSize keeps the figure size choice (one of figureSizes).
 const prefExportSize = "export.size"
 
+// prefExportDPI keeps the PNG resolution of the figure export.
+const (
+	prefExportDPI    = "export.dpi"
+	defaultExportDPI = 150
+)
+
 // figureSize is one page size the figure dialog offers: a width and a
 // height, or the height fitted to the data (render.ExportOptions.AutoHeight).
 type figureSize struct {

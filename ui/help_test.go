@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"burescope/ui/launch"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func TestAppEmptyStateHelpLink(t *testing.T) {
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: missing, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: missing, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
 		ta.start()
 	})
 	t.Cleanup(func() {

@@ -12,6 +12,7 @@ import (
 	"burescope/engine"
 	"burescope/engine/emds"
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 	"burescope/ui/view"
 )
 
@@ -478,8 +479,8 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.relOnEmbedding = true
 	a.data.ShowDataset(ds)
 	if !strings.HasPrefix(name, datasets.BuiltinPrefix) {
-		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), name))
-		SetLastDir(a.fa.Preferences(), filepath.Dir(name))
+		a.data.SetRecent(prefs.AddRecentFile(a.fa.Preferences(), name))
+		prefs.SetLastDir(a.fa.Preferences(), filepath.Dir(name))
 	}
 	a.win.SetTitle("Burescope — " + fit.DisplayName(name))
 	a.showTab("Explore")

@@ -7,6 +7,8 @@ import (
 
 	"burescope/datasets"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
+	"burescope/ui/prefs"
 
 	"fyne.io/fyne/v2"
 )
@@ -67,9 +69,9 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 	}
 	var ds *datasets.Dataset
 	var err error
-	pre := a.preload.Swap(nil).take(req, st)
+	pre := a.preload.Swap(nil).Take(req.Name, req.Metadata, st)
 	if pre != nil {
-		ds = pre.ds
+		ds = pre.Dataset()
 	} else if ds, err = fit.LoadDataset(req.Name, st, req.Metadata); err != nil {
 		return err
 	}
@@ -103,8 +105,8 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 // fitDataset opens ds in the session under st on the backend st names
 // (on a worker goroutine) and, unless a newer load was requested, shows
 // it (and starts the fit if autostart).
-func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool, pre *preload) error {
-	opened := pre.opened() // built while the window was
+func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool, pre *launch.Preload) error {
+	opened := pre.Opened() // built while the window was
 	if opened == nil {
 		var err error
 		opened, err = fit.OpenFit(ds, st, fit.OpenHow{Backend: fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw}})
@@ -151,8 +153,8 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	a.viewSettingsChanged()
 	a.geo.SetItems(ds.Labels)
 	if !strings.HasPrefix(ds.Name, datasets.BuiltinPrefix) {
-		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), ds.Name))
-		SetLastDir(a.fa.Preferences(), filepath.Dir(ds.Name))
+		a.data.SetRecent(prefs.AddRecentFile(a.fa.Preferences(), ds.Name))
+		prefs.SetLastDir(a.fa.Preferences(), filepath.Dir(ds.Name))
 	}
 	if a.set.ShowBaseline {
 		a.sess.PointBaseline()

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"burescope/datasets"
+	"burescope/ui/prefs"
 )
 
 // Keyboard shortcuts with a modifier (Ctrl, or Cmd on macOS).
@@ -99,21 +100,9 @@ func (a *App) openDialog() {
 		a.open(path, nil, true)
 	}, a.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".json", ".npy", ".npz"}))
-	a.startIn(d.SetLocation)
+	prefs.StartIn(a.fa.Preferences(), d.SetLocation)
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
-}
-
-// startIn points a file dialog at the last directory used.
-func (a *App) startIn(set func(fyne.ListableURI)) {
-	dir := LastDir(a.fa.Preferences())
-	if dir == "" {
-		return
-	}
-	u, err := storage.ListerForURI(storage.NewFileURI(dir))
-	if err == nil {
-		set(u)
-	}
 }
 
 func (a *App) about() {

@@ -16,6 +16,7 @@ import (
 	"burescope/engine"
 	"burescope/engine/hypernymy"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
 	"burescope/ui/view"
 )
 
@@ -282,7 +283,7 @@ func maybeShot(t *testing.T, a *testApp, name string) {
 		return
 	}
 	var img image.Image
-	a.on(func() { img, _ = captureWindow(a.win) })
+	a.on(func() { img, _ = launch.Capture(a.win) })
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
