@@ -20,6 +20,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine/emds"
 	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/launch"
 	"burescope/ui/prefs"
@@ -101,7 +102,6 @@ func Run(args []string, stderr io.Writer) int {
 // interfaces of the ui/tab packages) and the only code that knows them
 // all.
 type App struct {
-	figure figureWhat // what the figure export being asked for draws
 	// jitteredDone is set by a Jitter after a finished run, at snapshot
 	// iteration jitterIter: the status says "jittered", not "done".
 	jitteredDone bool
@@ -161,6 +161,7 @@ type App struct {
 	model   *model.Tab
 	display *display.Tab
 	bary    barycenters                // class and selection barycenters on the canvas
+	exp     *export.Exporter           // the File menu's exports, the Shepard diagram
 	lod     atomic.Pointer[render.LOD] // level of detail of the last frame
 	geo     *geodesic.Tab
 	explore *explore.Tab
@@ -226,6 +227,7 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 	a.geo = geodesic.New(host{a})
 	a.explore = explore.New(host{a})
 	a.rel = relations.New(host{a})
+	a.exp = export.New(host{a})
 	// Only the tab in front at start-up (Data) is put on the canvas now;
 	// the others when first selected (lazySide, tabSelected).
 	a.tabs = container.NewAppTabs(
@@ -376,7 +378,7 @@ func (a *App) style() render.Style {
 	} else {
 		a.classCol.Store(nil)
 	}
-	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
+	return fit.Style(st, host{a}.Dark())
 }
 
 // applyView is called after a view setting changed.

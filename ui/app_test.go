@@ -21,6 +21,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine/emds"
 	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/prefs"
 	"burescope/ui/view"
@@ -230,17 +231,17 @@ func TestAppViewToggleChangesImage(t *testing.T) {
 	}
 }
 
-// export runs one export as the app does: state captured on the UI
+// exportTo runs one export as the app does: state captured on the UI
 // goroutine, written on this one.
-func export(t *testing.T, a *testApp, kind exportKind, path string, dpi int) error {
+func exportTo(t *testing.T, a *testApp, kind export.Kind, path string, dpi int) error {
 	t.Helper()
-	var job *exportJob
+	var job *export.Job
 	var err error
-	a.on(func() { job, err = a.exportJob(kind) })
+	a.on(func() { job, err = a.exp.Job(kind) })
 	if err != nil {
 		return err
 	}
-	return job.write(path, dpi)
+	return job.Write(path, dpi)
 }
 
 func TestAppExport(t *testing.T) {
@@ -253,7 +254,7 @@ func TestAppExport(t *testing.T) {
 	// Figure: a PNG decodes 6 in wide at the chosen DPI, its height
 	// fitted to the data (PISA's map is wide and flat: under 5 in).
 	fig := filepath.Join(dir, "fig.png")
-	if err := export(t, a, exportFigure, fig, 72); err != nil {
+	if err := exportTo(t, a, export.Figure, fig, 72); err != nil {
 		t.Fatal(err)
 	}
 	img := decodePNG(t, fig)
@@ -262,7 +263,7 @@ func TestAppExport(t *testing.T) {
 	}
 	for _, ext := range []string{"svg", "pdf"} {
 		p := filepath.Join(dir, "fig."+ext)
-		if err := export(t, a, exportFigure, p, 0); err != nil {
+		if err := exportTo(t, a, export.Figure, p, 0); err != nil {
 			t.Fatal(err)
 		}
 		head := readHead(t, p, 5)
@@ -273,7 +274,7 @@ func TestAppExport(t *testing.T) {
 
 	// Embedding JSON: the loader reads back the snapshot's means.
 	js := filepath.Join(dir, "emb.json")
-	if err := export(t, a, exportEmbeddingJSON, js, 0); err != nil {
+	if err := exportTo(t, a, export.EmbeddingJSON, js, 0); err != nil {
 		t.Fatal(err)
 	}
 	emb, err := datasets.LoadEmbedding(js)
@@ -291,7 +292,7 @@ func TestAppExport(t *testing.T) {
 
 	// CSV of means and covariances: covariance = tau * scale.
 	csvPath := filepath.Join(dir, "emb.csv")
-	if err := export(t, a, exportEmbeddingCSV, csvPath, 0); err != nil {
+	if err := exportTo(t, a, export.EmbeddingCSV, csvPath, 0); err != nil {
 		t.Fatal(err)
 	}
 	rows := readCSV(t, csvPath)
@@ -311,7 +312,7 @@ func TestAppExport(t *testing.T) {
 
 	// Stress curve: one row per history entry.
 	sc := filepath.Join(dir, "stress.csv")
-	if err := export(t, a, exportStressCSV, sc, 0); err != nil {
+	if err := exportTo(t, a, export.StressCSV, sc, 0); err != nil {
 		t.Fatal(err)
 	}
 	rows = readCSV(t, sc)
@@ -320,7 +321,7 @@ func TestAppExport(t *testing.T) {
 	}
 
 	// A write into a missing directory fails and leaves nothing behind.
-	if err := export(t, a, exportStressCSV, filepath.Join(dir, "nope", "s.csv"), 0); err == nil {
+	if err := exportTo(t, a, export.StressCSV, filepath.Join(dir, "nope", "s.csv"), 0); err == nil {
 		t.Error("export into a missing directory succeeded")
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))

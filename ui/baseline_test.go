@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/launch"
 	"burescope/ui/view"
@@ -176,7 +177,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 	// The figure export (the picture on screen) lists the markers' class
 	// in its legend.
 	svg := filepath.Join(t.TempDir(), "fig.svg")
-	if err := export(t, a, exportFigure, svg, 0); err != nil {
+	if err := exportTo(t, a, export.Figure, svg, 0); err != nil {
 		t.Fatal(err)
 	}
 	if data, err := os.ReadFile(svg); err != nil || !bytes.Contains(data, []byte("point MDS")) {

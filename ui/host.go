@@ -7,18 +7,22 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/engine/emds"
+	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/prefs"
 	"burescope/ui/view"
 )
 
-// host is the App as the side tabs see it: it implements every tab's Host
-// interface (ui/tab/...), so everything a tab asks of the app goes
-// through one of its methods, and the App itself exports nothing for it.
+// host is the App as the side tabs and the rooms below the app see it: it
+// implements every tab's Host interface (ui/tab/...) and export.Host, so
+// everything a tab asks of the app goes through one of its methods, and
+// the App itself exports nothing for it.
 type host struct{ *App }
 
 // Settings returns the settings in use.
@@ -159,6 +163,24 @@ func (a host) BottomChanged() { a.updateBottom() }
 // Shown returns the embedding on the canvas (nil: the MDS fit).
 func (a host) Shown() *view.EmbView { return a.shown.Load() }
 
+// Frame returns the frame on the canvas (nil: none yet).
+func (a host) Frame() *view.Frame { return a.canvas.Frame() }
+
+// Badge returns the canvas corner's text ("": none).
+func (a host) Badge() string { return a.canvas.Badge() }
+
+// ViewStyle returns the frame loop's drawing style.
+func (a host) ViewStyle() render.Style { return a.loop.Style() }
+
+// Dark reports whether the app's theme is dark.
+func (a host) Dark() bool { return a.fa.Settings().ThemeVariant() == theme.VariantDark }
+
+// Window returns the app's window.
+func (a host) Window() fyne.Window { return a.win }
+
+// Preferences returns the app's preference store.
+func (a host) Preferences() fyne.Preferences { return a.fa.Preferences() }
+
 // labels returns the item labels of what the canvas shows.
 func (a *App) labels() []string {
 	if v := a.shown.Load(); v != nil {
@@ -245,7 +267,7 @@ func (a *App) tabsFollow(v *view.EmbView) {
 func (a host) Orient(left, right, up string) error {
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
-		return errNothing
+		return export.ErrNothing
 	}
 	if f.Scene.Dim != 2 {
 		return fmt.Errorf("orientation is for 2-D pictures (this one is %d-D: drag to rotate it)", f.Scene.Dim)
@@ -286,7 +308,7 @@ func (a host) Orient(left, right, up string) error {
 func (a host) RememberPicture() error {
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
-		return errNothing
+		return export.ErrNothing
 	}
 	if f.Scene.Dim != 2 {
 		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
@@ -312,7 +334,7 @@ func (a host) AlignToPicture() error {
 	}
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
-		return errNothing
+		return export.ErrNothing
 	}
 	if f.Scene.Dim != 2 {
 		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)

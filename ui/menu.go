@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"burescope/datasets"
+	"burescope/ui/export"
 	"burescope/ui/prefs"
 )
 
@@ -28,16 +29,16 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	}
 	builtin := fyne.NewMenuItem("Open built-in", nil)
 	builtin.ChildMenu = fyne.NewMenu("", builtins...)
-	export := fyne.NewMenuItem("Export figure…", a.exportFigureDialog)
-	export.Shortcut = shortcutExport
+	exportFig := fyne.NewMenuItem("Export figure…", a.exp.FigureDialog)
+	exportFig.Shortcut = shortcutExport
 	file := fyne.NewMenu("File",
 		open, builtin,
 		fyne.NewMenuItemSeparator(),
-		export,
-		fyne.NewMenuItem("Export embedding (JSON)…", func() { a.exportDialog(exportEmbeddingJSON) }),
-		fyne.NewMenuItem("Export means and covariances (CSV)…", func() { a.exportDialog(exportEmbeddingCSV) }),
-		fyne.NewMenuItem("Export stress curve (CSV)…", func() { a.exportDialog(exportStressCSV) }),
-		fyne.NewMenuItem("Export Shepard diagram…", a.exportShepard),
+		exportFig,
+		fyne.NewMenuItem("Export embedding (JSON)…", func() { a.exp.Dialog(export.EmbeddingJSON) }),
+		fyne.NewMenuItem("Export means and covariances (CSV)…", func() { a.exp.Dialog(export.EmbeddingCSV) }),
+		fyne.NewMenuItem("Export stress curve (CSV)…", func() { a.exp.Dialog(export.StressCSV) }),
+		fyne.NewMenuItem("Export Shepard diagram…", a.exp.ExportShepard),
 	)
 	toggle := fyne.NewMenuItem("Start / Pause\tSpace", func() { a.runKey(fyne.KeySpace) })
 	step := fyne.NewMenuItem("Step\tS", func() { a.runKey(fyne.KeyS) })
@@ -57,7 +58,7 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		a.menuBaseline,
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Shepard diagram…", a.showShepard),
+		fyne.NewMenuItem("Shepard diagram…", a.exp.ShowShepard),
 	)
 	a.checkMenu()
 	view := a.menuView
@@ -81,7 +82,7 @@ func (a *App) checkMenu() {
 func (a *App) addShortcuts() {
 	c := a.win.Canvas()
 	c.AddShortcut(shortcutOpen, func(fyne.Shortcut) { a.openDialog() })
-	c.AddShortcut(shortcutExport, func(fyne.Shortcut) { a.exportFigureDialog() })
+	c.AddShortcut(shortcutExport, func(fyne.Shortcut) { a.exp.FigureDialog() })
 	c.AddShortcut(shortcutFind, func(fyne.Shortcut) { c.Focus(a.search) })
 }
 

@@ -15,6 +15,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/engine/hypernymy"
+	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/launch"
 	"burescope/ui/view"
@@ -155,12 +156,12 @@ func TestRelationsTrainAndExport(t *testing.T) {
 
 	// Export in relations mode writes the trained embedding.
 	out := filepath.Join(t.TempDir(), "trained.json")
-	var job *exportJob
-	a.on(func() { job, err = a.exportJob(exportEmbeddingJSON) })
+	var job *export.Job
+	a.on(func() { job, err = a.exp.Job(export.EmbeddingJSON) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := job.write(out, 0); err != nil {
+	if err := job.Write(out, 0); err != nil {
 		t.Fatal(err)
 	}
 	got, err := datasets.Load(out, datasets.Options{})

@@ -46,7 +46,7 @@ func TestAppReadabilityStyle(t *testing.T) {
 		t.Errorf("layout glyph factor %v, want 0.25", lay.Glyph)
 	}
 	var expSt render.Style
-	a.on(func() { _, expSt = a.exportScene() })
+	a.on(func() { _, expSt = a.exp.Scene() })
 	if expSt.Glyph != render.GlyphOn || expSt.GlyphFactor != 0.25 || !expSt.NoFill {
 		t.Errorf("export style %+v is not the view's", expSt)
 	}
