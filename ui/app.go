@@ -160,7 +160,7 @@ type App struct {
 	data    *data.Tab
 	model   *model.Tab
 	display *display.Tab
-	bary    barycenters                // class and selection barycenters on the canvas
+	bary    view.Barycenters           // class and selection barycenters on the canvas
 	exp     *export.Exporter           // the File menu's exports, the Shepard diagram
 	lod     atomic.Pointer[render.LOD] // level of detail of the last frame
 	geo     *geodesic.Tab
@@ -431,7 +431,7 @@ func (a *App) fitInput() view.Input {
 			key.Baseline = a.baseline.Version()
 		}
 	}
-	sc = a.bary.decorate(sc, a.set.ClassBarycenters)
+	sc = a.bary.Decorate(sc, a.set.ClassBarycenters)
 	key.Barycenters = a.bary.Version()
 	sc, key.Highlight = a.explore.Decorate(sc)
 	if a.shown.Load() == nil {
@@ -600,6 +600,15 @@ func (a *App) speedText(snap *emds.Snapshot) string {
 		txt += ", " + fit.DurationText(time.Duration(float64(left)/rate*float64(time.Second))) + " left"
 	}
 	return txt + ")"
+}
+
+// iterText is the status bar's progress: the iteration, or the epoch of
+// a sampled-pair fit out of its budget.
+func (a *App) iterText(snap *emds.Snapshot) string {
+	if sampled, _, epochs := a.sess.Sampled(); sampled {
+		return fmt.Sprintf("epoch %d/%d", snap.Iter, epochs)
+	}
+	return fmt.Sprintf("iteration %d", snap.Iter)
 }
 
 // stateText is the run state for the status bar; a finished run says why

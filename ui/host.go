@@ -83,7 +83,7 @@ func (a host) ApplyView(st fit.Settings) {
 	a.set.OutlineOnly, a.set.Legend = st.OutlineOnly, st.Legend
 	if a.set.ClassBarycenters != st.ClassBarycenters {
 		a.set.ClassBarycenters = st.ClassBarycenters
-		a.bary.changed()
+		a.bary.Changed()
 	}
 	a.applyView()
 }
@@ -544,8 +544,26 @@ func (a host) FitEmbedding() { a.fitEmbedding() }
 
 // OpenWordNet opens wordnet:DIR under the root synset root (Relations
 // tab) without starting a fit.
-func (a *App) OpenWordNet(dir, root string) {
+func (a host) OpenWordNet(dir, root string) {
 	st := a.set
 	st.WordNetRoot = root
 	a.openNew(loadRequest{Name: datasets.WordNetPrefix + dir}, st, false)
+}
+
+// SelectionBarycenter draws the 2-Wasserstein barycenter of the selected
+// items (select items on the canvas or in Explore first), or clears it
+// when nothing is selected. It is the View tab's command.
+func (a host) SelectionBarycenter() {
+	sel := a.loop.Selected()
+	a.bary.SetSelection(sel)
+	a.loop.Wake()
+	if len(sel) < 1 {
+		a.status.SetText("Barycenter: select items first (click, or search in Explore)")
+	}
+}
+
+// ClearBarycenter removes the selection's barycenter.
+func (a host) ClearBarycenter() {
+	a.bary.SetSelection(nil)
+	a.loop.Wake()
 }

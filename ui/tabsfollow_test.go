@@ -90,7 +90,7 @@ func TestOpenedDatasetNamed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "data.noun")); err != nil {
 		t.Skip("no WordNet database (apt-get install wordnet-base)")
 	}
-	a.on(func() { a.OpenWordNet(dir, "canine.n.02") })
+	a.on(func() { host{a.App}.OpenWordNet(dir, "canine.n.02") })
 	a.loads.Wait()
 	a.on(func() {})
 	var gotDir, gotRoot string
