@@ -23,6 +23,7 @@ import (
 	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/launch"
+	"burescope/ui/menu"
 	"burescope/ui/prefs"
 	"burescope/ui/tab/data"
 	"burescope/ui/tab/display"
@@ -147,14 +148,12 @@ type App struct {
 	curve    *bw.StressCurve
 	status   *widget.Label
 	controls *runControls
-	// The View menu and its checkable items (checkMenu).
-	menuView                        *fyne.Menu
-	menuCov, menuPrec, menuBaseline *fyne.MenuItem
-	search                          *bw.CompletionEntry
-	labelIdx                        *bw.LabelIndex  // the search box's suggestions (suggest)
-	toolbar                         *bw.OverflowBar // run controls, search and fit button above the canvas
-	bottom                          *fyne.Container // below the canvas: one child shown (updateBottom)
-	baseline                        view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
+	menus    *menu.Menus // the main menu, shortcuts, drop target, open and help dialogs
+	search   *bw.CompletionEntry
+	labelIdx *bw.LabelIndex  // the search box's suggestions (suggest)
+	toolbar  *bw.OverflowBar // run controls, search and fit button above the canvas
+	bottom   *fyne.Container // below the canvas: one child shown (updateBottom)
+	baseline view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
 
 	tabs    *container.AppTabs
 	data    *data.Tab
@@ -266,9 +265,22 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 	}
 
 	w.SetContent(a.layout())
-	w.SetMainMenu(a.mainMenu())
-	a.addShortcuts()
-	w.SetOnDropped(a.dropped)
+	a.menus = menu.New(w, menu.Actions{
+		Open:           func(name, metadata string) { a.open(name, metadata, true) },
+		ShowError:      a.showError,
+		Prefs:          fa.Preferences(),
+		ExportFigure:   a.exp.FigureDialog,
+		Export:         a.exp.Dialog,
+		ExportShepard:  a.exp.ExportShepard,
+		RunKey:         a.runKey,
+		Jitter:         a.jitter,
+		FitView:        a.loop.ResetView,
+		Search:         a.search,
+		SetEllipses:    a.setEllipses,
+		ToggleBaseline: func() { a.controls.baseline.SetChecked(!a.set.ShowBaseline) },
+		Shepard:        a.exp.ShowShepard,
+	})
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { a.runKey(ev.Name) })
 	fa.Settings().AddListener(func(fyne.Settings) { a.loop.SetStyle(a.style()) })
 	fa.Lifecycle().SetOnExitedForeground(func() { a.do(a.foregroundLost) })
@@ -310,7 +322,7 @@ func (a *App) start() {
 		a.loop.Run(ctx)
 	}()
 	a.canvas.SetMessage("Loading " + fit.DisplayName(a.set.Dataset) + "…")
-	a.open(a.set.Dataset, nil, true)
+	a.open(a.set.Dataset, "", true)
 	time.AfterFunc(startupGrace, func() { a.do(a.startupOver) })
 	if a.flags.Screenshot != "" {
 		go launch.Shot{Path: a.flags.Screenshot, After: a.flags.After, Win: a.win, Do: a.do, Fit: a.sess.Snapshot, Log: a.logw,
@@ -384,7 +396,7 @@ func (a *App) style() render.Style {
 // applyView is called after a view setting changed.
 func (a *App) applyView() {
 	a.loop.SetStyle(a.style())
-	a.checkMenu()
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	a.saveSettings()
 	a.refreshStatus()
 }

@@ -124,7 +124,7 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	if loadErr == nil {
 		t.Fatal("the loader accepted a malformed file")
 	}
-	a.on(func() { a.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(bad)}) })
+	a.on(func() { a.menus.Dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(bad)}) })
 	a.loads.Wait()
 	var lastError string
 	var dialogShown bool
@@ -146,7 +146,7 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	uris := []fyne.URI{storage.NewFileURI(bad), storage.NewFileURI(bad), storage.NewFileURI(bad)}
 	a.on(func() {
 		a.lastError = ""
-		a.dropped(fyne.NewPos(0, 0), uris)
+		a.menus.Dropped(fyne.NewPos(0, 0), uris)
 		lastError = a.lastError
 	})
 	if !strings.Contains(lastError, "3 files dropped") {
@@ -158,40 +158,13 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	if err := os.WriteFile(good, []byte("name,x,y\na,0,0\nb,3,0\nc,0,4\nd,1,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a.on(func() { a.dropped(fyne.NewPos(0, 0), []fyne.URI{storage.NewFileURI(good)}) })
+	a.on(func() { a.menus.Dropped(fyne.NewPos(0, 0), []fyne.URI{storage.NewFileURI(good)}) })
 	a.loads.Wait()
 	eventually(t, "dropped file loaded", func() bool { return a.sess.Dataset().Name == good })
 	eventually(t, "recent files", func() bool {
 		got := prefs.RecentFiles(a.fa.Preferences())
 		return len(got) > 0 && got[0] == good
 	})
-}
-
-func TestDropRequest(t *testing.T) {
-	u := func(p string) fyne.URI { return storage.NewFileURI(p) }
-	tests := []struct {
-		uris    []fyne.URI
-		want    loadRequest
-		wantErr string
-	}{
-		{[]fyne.URI{u("/d/a.csv")}, loadRequest{Name: "/d/a.csv"}, ""},
-		{[]fyne.URI{u("/d/vectors.tsv"), u("/d/metadata.tsv")}, loadRequest{Name: "/d/vectors.tsv", Metadata: "/d/metadata.tsv"}, ""},
-		{[]fyne.URI{u("/d/meta.tsv"), u("/d/vecs.tsv")}, loadRequest{Name: "/d/vecs.tsv", Metadata: "/d/meta.tsv"}, ""},
-		{[]fyne.URI{u("/d/a.tsv"), u("/d/b.tsv")}, loadRequest{}, "metadata file"},
-		{nil, loadRequest{}, "nothing was dropped"},
-	}
-	for _, tc := range tests {
-		got, err := dropRequest(tc.uris)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%v: error %v, want %q", tc.uris, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("%v: %+v, %v; want %+v", tc.uris, got, err, tc.want)
-		}
-	}
 }
 
 // pausedFrame waits for a frame that shows the paused state.

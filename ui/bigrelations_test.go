@@ -44,7 +44,7 @@ func TestRelationsTooManyForMDS(t *testing.T) {
 		a.on(func() { ok = a.firstShown })
 		return ok
 	})
-	a.on(func() { a.open(path, nil, true) })
+	a.on(func() { a.open(path, "", true) })
 	a.loads.Wait()
 	a.on(func() {})
 	var msg, link, tab string

@@ -26,7 +26,7 @@ var authorsNPZ = filepath.Join("..", "datasets", "testdata", "npy", "authors.npz
 // update.
 func openAndWait(t *testing.T, a *testApp, path string) {
 	t.Helper()
-	a.on(func() { a.open(path, nil, true) })
+	a.on(func() { a.open(path, "", true) })
 	a.loads.Wait()
 	a.on(func() {})
 }

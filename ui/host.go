@@ -35,13 +35,13 @@ func (a host) Load(name string, st fit.Settings) {
 
 // OpenDataset opens name with the current settings without starting a
 // fit (the Relations tab's WordNet button).
-func (a host) OpenDataset(name string) { a.open(name, nil, false) }
+func (a host) OpenDataset(name string) { a.open(name, "", false) }
 
 // Reload opens name again with the current settings (Explore tab).
 func (a host) Reload(name string) { a.openRequest(loadRequest{Name: name}, a.set, false) }
 
 // OpenDialog asks for a file to open.
-func (a host) OpenDialog() { a.openDialog() }
+func (a host) OpenDialog() { a.menus.OpenDialog() }
 
 // ApplyData re-reads the data after a data setting changed.
 func (a host) ApplyData(st fit.Settings) {

@@ -8,6 +8,7 @@ import (
 	"burescope/datasets"
 	"burescope/ui/fit"
 	"burescope/ui/launch"
+	"burescope/ui/menu"
 	"burescope/ui/prefs"
 
 	"fyne.io/fyne/v2"
@@ -24,12 +25,8 @@ type loadRequest struct {
 // ones remembered for it (openNew) in the background and, on
 // success, replaces the session (and starts it if autostart). Errors are
 // shown in a dialog; the current dataset and run are kept.
-func (a *App) open(name string, metadata []string, autostart bool) {
-	meta := ""
-	if len(metadata) > 0 {
-		meta = metadata[0]
-	}
-	a.openNew(loadRequest{Name: name, Metadata: meta}, a.set, autostart)
+func (a *App) open(name, metadata string, autostart bool) {
+	a.openNew(loadRequest{Name: name, Metadata: metadata}, a.set, autostart)
 }
 
 // openRequest is open with explicit settings (the dataset name in st is
@@ -45,7 +42,7 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 			a.do(func() {
 				if a.sess.Dataset() == nil && a.shown.Load() == nil {
 					a.canvas.SetMessage("No data: open a file or pick a built-in dataset.")
-					a.canvas.SetMessageLink(helpTitle, a.showHelp) // also in the Help menu
+					a.canvas.SetMessageLink(menu.HelpTitle, a.menus.ShowHelp) // also in the Help menu
 					// Not "Starting…": say why nothing is shown.
 					a.status.SetText(fmt.Sprintf("No data: %s could not be opened: %v", fit.DisplayName(req.Name), err))
 				}

@@ -49,7 +49,7 @@ func openRelations(t *testing.T, a *testApp) *datasets.Dataset {
 	if err := os.WriteFile(path, []byte(tinyTree), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a.on(func() { a.open(path, nil, false) }) // no MDS run
+	a.on(func() { a.open(path, "", false) }) // no MDS run
 	a.loads.Wait()
 	a.on(func() {})
 	ds := a.sess.Dataset()

@@ -34,7 +34,7 @@ func (a *App) viewSettingsChanged() {
 		a.restoredFor = ""
 	}
 	a.loop.SetStyle(a.style())
-	a.checkMenu()
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	a.model.Sync(a.set)
 	a.display.Sync(a.set)
 }
@@ -66,7 +66,7 @@ func (a *App) tabEllipses(v string) {
 	}
 	a.set.View = v
 	a.loop.SetStyle(a.style())
-	a.checkMenu()
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	a.display.Sync(a.set)
 	a.refreshStatus()
 }
@@ -80,7 +80,7 @@ func (a *App) tabChanged(it *container.TabItem) {
 	if !inExplore && a.tabView != "" {
 		a.set.View, a.tabView = a.tabView, ""
 		a.loop.SetStyle(a.style())
-		a.checkMenu()
+		a.menus.Check(a.set.View, a.set.ShowBaseline)
 		a.display.Sync(a.set)
 		a.refreshStatus()
 	}

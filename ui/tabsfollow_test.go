@@ -78,7 +78,7 @@ func TestOpenedDatasetNamed(t *testing.T) {
 	path, _ := bigTree(t)
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
-	a.on(func() { a.open(path, nil, true) })
+	a.on(func() { a.open(path, "", true) })
 	a.loads.Wait()
 	a.on(func() {})
 	var title string
