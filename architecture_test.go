@@ -48,7 +48,7 @@ var layers = map[string][]string{
 	"ui/export":        {"engine/emds", "datasets", "render", "ui/fit", "ui/prefs", "ui/view"},
 	"ui/menu":          {"datasets", "ui/export", "ui/prefs"},
 	"ui/view":          {"engine", "engine/emds", "datasets", "render", "ui/fit"},
-	"ui/widget":        {"engine/hypernymy", "ui/view"},
+	"ui/widget":        {"engine/hypernymy", "ui/fit", "ui/view"},
 	"ui/tab/data":      {"datasets", "ui/fit"},
 	"ui/tab/model":     {"ui/fit"},
 	"ui/tab/display":   {"ui/fit"},

@@ -148,9 +148,8 @@ type App struct {
 	curve    *bw.StressCurve
 	status   *widget.Label
 	controls *runControls
-	menus    *menu.Menus // the main menu, shortcuts, drop target, open and help dialogs
-	search   *bw.CompletionEntry
-	labelIdx *bw.LabelIndex  // the search box's suggestions (suggest)
+	menus    *menu.Menus     // the main menu, shortcuts, drop target, open and help dialogs
+	search   *bw.Search      // the search box
 	toolbar  *bw.OverflowBar // run controls, search and fit button above the canvas
 	bottom   *fyne.Container // below the canvas: one child shown (updateBottom)
 	baseline view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
@@ -191,7 +190,6 @@ type App struct {
 	deferredOnce sync.Once
 
 	lastError string // the text of the last error dialog (tests)
-	searchErr error  // why the last search found nothing (nil: found)
 }
 
 // newApp builds the window's content; nothing runs until start. It must
@@ -239,11 +237,7 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 	)
 	a.tabs.SetTabLocation(container.TabLocationLeading)
 	a.tabs.OnSelected = a.tabSelected
-	a.search = bw.NewCompletionEntry()
-	a.search.SetPlaceHolder("Search…")
-	a.search.OnSubmitted = a.find
-	a.search.OnPicked = a.find
-	a.search.OnChanged = a.suggest
+	a.search = bw.NewSearch(a.labels, a.found, func() { a.loop.Select(nil, -1) })
 
 	a.sess.OnSnapshot = a.loop.Wake
 	a.sess.OnState = func(st fit.RunState) {
@@ -275,7 +269,7 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 		RunKey:         a.runKey,
 		Jitter:         a.jitter,
 		FitView:        a.loop.ResetView,
-		Search:         a.search,
+		Search:         a.search.Entry,
 		SetEllipses:    a.setEllipses,
 		ToggleBaseline: func() { a.controls.baseline.SetChecked(!a.set.ShowBaseline) },
 		Shepard:        a.exp.ShowShepard,
@@ -291,7 +285,7 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 // (layout.go holds the parts that adapt to the window's size).
 func (a *App) layout() fyne.CanvasObject {
 	fitBtn := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView)
-	a.toolbar = bw.NewOverflowBar(a.controls.items(), a.search, searchMinWidth, fitBtn)
+	a.toolbar = bw.NewOverflowBar(a.controls.items(), a.search.Entry, searchMinWidth, fitBtn)
 	a.bottom = container.NewStack(a.curve, a.explore.EmbeddingBox(), a.rel.Curve(), a.explore.LoadBox())
 	a.updateBottom()
 	plot := container.NewVSplit(a.canvas, container.NewPadded(a.bottom))
@@ -689,59 +683,8 @@ func (a *App) runKey(k fyne.KeyName) {
 // stepSize is the number of iterations of one Step.
 const stepSize = 10
 
-// suggestMax is the most suggestions the search box offers.
-const suggestMax = 30
-
-// suggest offers the labels matching the search text (prefix matches
-// first) under the search box; an empty box clears the selection.
-func (a *App) suggest(s string) {
-	if s == "" {
-		a.loop.Select(nil, -1)
-	}
-	labels := a.labels()
-	if len(labels) == 0 {
-		a.search.SetOptions(nil)
-		a.search.HideCompletion()
-		return
-	}
-	if a.labelIdx == nil || !sameLabels(a.labelIdx.Labels(), labels) {
-		a.labelIdx = bw.NewLabelIndex(labels)
-	}
-	idx := a.labelIdx.Match(s, suggestMax)
-	opts := make([]string, len(idx))
-	for k, i := range idx {
-		opts[k] = labels[i]
-	}
-	if len(opts) == 1 && opts[0] == s {
-		opts = nil // the whole label is typed: nothing left to suggest
-	}
-	a.search.SetOptions(opts)
-	if !a.search.CompletionShown() {
-		a.search.ShowCompletion()
-	}
-}
-
-// sameLabels reports whether a and b are the same slice.
-func sameLabels(a, b []string) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
-// find selects and centres the first item whose label contains the
-// search text (case-insensitive), preferring an exact match.
-func (a *App) find(q string) {
-	labels := a.labels() // the fit's, or the explored embedding's
-	if labels == nil {
-		return
-	}
-	i := fit.FindLabel(labels, q)
-	if i < 0 {
-		a.searchErr = fmt.Errorf("no item matches %q", q)
-		a.search.SetValidationError(a.searchErr)
-		a.loop.Select(nil, -1)
-		return
-	}
-	a.searchErr = nil
-	a.search.SetValidationError(nil)
+// found selects and centres item i, the search box's find.
+func (a *App) found(i int) {
 	a.loop.Select([]int{i}, i)
 	a.explore.ItemSelected(i)
 }

@@ -432,8 +432,8 @@ func TestAppSearch(t *testing.T) {
 		t.Fatalf("Finland not found: %d", want)
 	}
 	a.on(func() {
-		a.search.SetText("finl")
-		a.search.OnSubmitted("finl")
+		a.search.Entry.SetText("finl")
+		a.search.Entry.OnSubmitted("finl")
 	})
 	eventually(t, "selection", func() bool {
 		f := a.frame()
@@ -448,7 +448,7 @@ func TestAppSearch(t *testing.T) {
 		t.Errorf("found item at (%v,%v), want the centre (%v,%v)", px, py, w/2, h/2)
 	}
 	var serr error
-	a.on(func() { a.search.OnSubmitted("atlantis"); serr = a.searchErr })
+	a.on(func() { a.search.Entry.OnSubmitted("atlantis"); serr = a.search.Err() })
 	if serr == nil || !strings.Contains(serr.Error(), "atlantis") {
 		t.Errorf("search error %v for a missing item", serr)
 	}

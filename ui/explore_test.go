@@ -295,7 +295,7 @@ func TestExploreNeighbours(t *testing.T) {
 	e := v.Emb
 
 	// Search selects item 17: its 10 nearest by W2.
-	a.on(func() { a.find(e.Labels[17]) })
+	a.on(func() { a.search.Find(e.Labels[17]) })
 	got := waitNeighbours(t, a, 17)
 	sameNeighbours(t, "W2", got, bruteNeighbours(e, 17, 10, engine.ByW2, 0))
 	if hl := a.explore.Highlighted(); len(hl) != 10 || hl[0] != got[0].Index {

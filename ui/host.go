@@ -494,7 +494,7 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.viewSettingsChanged()
 	a.explore.Reset()
 	a.loop.Select(nil, -1)
-	a.search.SetText("")
+	a.search.Entry.SetText("")
 	a.canvas.SetMessage("")
 	a.install(v, true)
 	a.rel.DatasetChanged(ds) // names the embedding, not the fit's dataset

@@ -51,7 +51,7 @@ func TestAppSmallWindows(t *testing.T) {
 				}
 				bar := placeOf("toolbar", a.toolbar)
 				var shown []rect
-				objs := append(a.controls.items(), a.toolbar.More(), a.search)
+				objs := append(a.controls.items(), a.toolbar.More(), a.search.Entry)
 				hidden := a.toolbar.Hidden()
 				for _, o := range objs {
 					if !o.Visible() {
@@ -75,7 +75,7 @@ func TestAppSmallWindows(t *testing.T) {
 					}
 					shown = append(shown, r)
 				}
-				if w := a.search.Size().Width; !(w >= searchMinWidth) {
+				if w := a.search.Entry.Size().Width; !(w >= searchMinWidth) {
 					t.Errorf("search box %v px wide, want at least %v", w, searchMinWidth)
 				}
 				if !a.controls.start.Visible() || slices.Contains(hidden, fyne.CanvasObject(a.controls.start)) {
@@ -149,9 +149,9 @@ func TestAppSearchSuggestions(t *testing.T) {
 	labels := a.sess.Dataset().Labels
 	var opts []string
 	a.on(func() {
-		a.win.Canvas().Focus(a.search)
-		a.search.SetText("la")
-		opts = a.search.Options()
+		a.win.Canvas().Focus(a.search.Entry)
+		a.search.Entry.SetText("la")
+		opts = a.search.Entry.Options()
 	})
 	var pre, in []string
 	for _, l := range labels {
@@ -167,18 +167,18 @@ func TestAppSearchSuggestions(t *testing.T) {
 		t.Fatalf("suggestions for %q: %v, want %v", "la", opts, want)
 	}
 	var shown bool
-	a.on(func() { shown = a.search.CompletionShown() })
+	a.on(func() { shown = a.search.Entry.CompletionShown() })
 	if !shown {
 		t.Error("the suggestions are not shown")
 	}
 	pick := want[len(want)-1]
-	a.on(func() { a.search.Pick(pick) })
+	a.on(func() { a.search.Entry.Pick(pick) })
 	idx := slices.Index(labels, pick)
 	eventually(t, "selection of "+pick, func() bool {
 		s := a.loop.Selected()
 		return len(s) == 1 && s[0] == idx
 	})
-	a.on(func() { shown = a.search.CompletionShown() })
+	a.on(func() { shown = a.search.Entry.CompletionShown() })
 	if shown {
 		t.Error("the suggestions stay open after a pick")
 	}

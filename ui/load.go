@@ -145,7 +145,7 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	a.canvas.SetMessage("")
 	a.loop.Select(nil, -1)
 	a.loop.ResetView()
-	a.search.SetText("")
+	a.search.Entry.SetText("")
 	a.data.ShowDataset(ds)
 	a.viewSettingsChanged()
 	a.geo.SetItems(ds.Labels)
