@@ -70,7 +70,7 @@ func Run(args []string, stderr io.Writer) int {
 	a.started = started
 	if os.Getenv("BURESCOPE_CPUPROFILE_FIRST_FRAME") != "" {
 		// The profile ends at the first frame: the start-up alone.
-		a.afterStartup(func() { stopProfile.Do(endProfile) })
+		a.later.Add(func() { stopProfile.Do(endProfile) })
 	}
 	a.preload.Store(pre)
 	w.SetOnClosed(func() { closing.Store(true) })
@@ -79,7 +79,7 @@ func Run(args []string, stderr io.Writer) int {
 	// The icon (drawn, 0.1 CPU-s) is not shown anywhere before the first
 	// frame: the window never carries it (Fyne reads the app's icon when
 	// the window is created, before this), so it is drawn after.
-	a.afterStartup(func() {
+	a.later.Add(func() {
 		go func() {
 			r := launch.Icon()
 			a.do(func() { fa.SetIcon(r) })
@@ -114,9 +114,8 @@ type App struct {
 	// orientFor is the dataset the picture's orientation was set on
 	// (datasetOpened drops it for another).
 	orientFor string
-	// picture is the remembered picture (RememberPicture): each item's
-	// drawn position by label.
-	picture map[string][2]float64
+	// picture is the remembered picture (RememberPicture).
+	picture view.Picture
 	// colorCol is the numeric column the picture is coloured by (style;
 	// nil: none), read by the frame goroutine.
 	colorCol atomic.Pointer[string]
@@ -184,10 +183,7 @@ type App struct {
 	// one being opened with its remembered settings.
 	tabView, restoredFor, pendingRestored string
 
-	// Work that waits for the end of the start-up (afterStartup; UI
-	// goroutine only).
-	deferred     []func()
-	deferredOnce sync.Once
+	later launch.Later // work that waits for the end of the start-up (UI goroutine only)
 
 	lastError string // the text of the last error dialog (tests)
 }
@@ -317,7 +313,7 @@ func (a *App) start() {
 	}()
 	a.canvas.SetMessage("Loading " + fit.DisplayName(a.set.Dataset) + "…")
 	a.open(a.set.Dataset, "", true)
-	time.AfterFunc(startupGrace, func() { a.do(a.startupOver) })
+	time.AfterFunc(startupGrace, func() { a.do(a.later.Run) })
 	if a.flags.Screenshot != "" {
 		go launch.Shot{Path: a.flags.Screenshot, After: a.flags.After, Win: a.win, Do: a.do, Fit: a.sess.Snapshot, Log: a.logw,
 			Failed: func() { a.exitCode = 1 },
@@ -331,25 +327,10 @@ func (a *App) start() {
 	}
 }
 
-// startupGrace is how long after start the work deferred by
-// afterStartup waits at most: a launch that shows no fit (an embedding,
+// startupGrace is how long after start the work deferred to a.later
+// waits at most: a launch that shows no fit (an embedding,
 // a file that failed to open) has no first frame to wait for.
 const startupGrace = 3 * time.Second
-
-// afterStartup runs f on the UI goroutine once the launch's first frame
-// with the fit is on screen (or startupGrace after start): work that
-// nothing shows before then leaves the CPU to the first frame.
-func (a *App) afterStartup(f func()) { a.deferred = append(a.deferred, f) }
-
-// startupOver runs the work deferred by afterStartup, once.
-func (a *App) startupOver() {
-	a.deferredOnce.Do(func() {
-		for _, f := range a.deferred {
-			f()
-		}
-		a.deferred = nil
-	})
-}
 
 // shutdown stops the workers after the window closed.
 // Preferences are saved as they change, not here: Fyne writes them
@@ -489,7 +470,7 @@ func (a *App) showFrame(f *view.Frame) {
 				fmt.Fprintf(a.logw, " first-frame=%.2fs at=%.3f", now.Sub(a.started).Seconds(), float64(now.UnixMilli())/1e3)
 			}
 			fmt.Fprintln(a.logw)
-			a.startupOver()
+			a.later.Run()
 		})
 	}
 }

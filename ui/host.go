@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"burescope/datasets"
-	"burescope/engine"
 	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/export"
@@ -262,40 +261,13 @@ func (a *App) tabsFollow(v *view.EmbView) {
 }
 
 // Orient turns the 2-D picture so that item left is drawn left of item
-// right (and item up, when given, above them): view.OrientLeftRight on
-// the means drawn now, set on the frame loop.
+// right (and item up, when given, above them), set on the frame loop.
 func (a host) Orient(left, right, up string) error {
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
 		return export.ErrNothing
 	}
-	if f.Scene.Dim != 2 {
-		return fmt.Errorf("orientation is for 2-D pictures (this one is %d-D: drag to rotate it)", f.Scene.Dim)
-	}
-	labels := a.labels()
-	find := func(name string) (int, error) {
-		for i, l := range labels {
-			if l == name {
-				return i, nil
-			}
-		}
-		return -1, fmt.Errorf("no item labelled %q", name)
-	}
-	il, err := find(left)
-	if err != nil {
-		return err
-	}
-	ir, err := find(right)
-	if err != nil {
-		return err
-	}
-	iu := -1
-	if up != "" {
-		if iu, err = find(up); err != nil {
-			return err
-		}
-	}
-	o, err := view.OrientLeftRight(f.Scene.Means, il, ir, iu)
+	o, err := view.OrientNamed(f, a.labels(), left, right, up)
 	if err != nil {
 		return err
 	}
@@ -303,31 +275,23 @@ func (a host) Orient(left, right, up string) error {
 	return nil
 }
 
-// RememberPicture keeps the drawn positions of the items on screen (2-D,
-// through the orientation in use) as the reference of AlignToPicture.
+// RememberPicture keeps the drawn positions of the items on screen as the
+// reference of AlignToPicture.
 func (a host) RememberPicture() error {
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
 		return export.ErrNothing
 	}
-	if f.Scene.Dim != 2 {
-		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
+	p, err := view.RememberPicture(f, a.labels())
+	if err != nil {
+		return err
 	}
-	labels := a.labels()
-	ref := make(map[string][2]float64, len(labels))
-	for i, l := range labels {
-		if i < f.Scene.Len() {
-			x, y := view.ProjectMean(f.Scene, f.Style, i)
-			ref[l] = [2]float64{x, y}
-		}
-	}
-	a.picture = ref
+	a.picture = p
 	return nil
 }
 
 // AlignToPicture sets the orientation that turns (or mirrors) the fit on
-// screen onto the remembered picture: engine.Procrustes of the items'
-// means onto their remembered positions, matched by label.
+// screen onto the remembered picture.
 func (a host) AlignToPicture() error {
 	if a.picture == nil {
 		return fmt.Errorf("no picture remembered: press Remember picture first")
@@ -336,25 +300,11 @@ func (a host) AlignToPicture() error {
 	if f == nil || f.Scene == nil {
 		return export.ErrNothing
 	}
-	if f.Scene.Dim != 2 {
-		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
-	}
-	var x, y []float64
-	for i, l := range a.labels() {
-		if p, ok := a.picture[l]; ok && i < f.Scene.Len() {
-			x = append(x, f.Scene.Means[2*i], f.Scene.Means[2*i+1])
-			y = append(y, p[0], p[1])
-		}
-	}
-	if len(x) < 4 {
-		return fmt.Errorf("fewer than two items in common with the remembered picture")
-	}
-	r, _, err := engine.Procrustes(len(x)/2, 2, x, y)
+	o, err := a.picture.AlignTo(f, a.labels())
 	if err != nil {
 		return err
 	}
-	// Procrustes maps rows (x R); the loop maps columns (o m): o = R^T.
-	a.loop.SetOrientation([]float64{r[0], r[2], r[1], r[3]})
+	a.loop.SetOrientation(o)
 	return nil
 }
 

@@ -250,7 +250,7 @@ func TestHiddenTabsShowEarlierState(t *testing.T) {
 	})
 }
 
-// TestStartupWorkAfterFirstFrame: work deferred with afterStartup (the
+// TestStartupWorkAfterFirstFrame: work deferred to App.later (the
 // app icon) runs once, after the launch's first frame with the fit is on
 // screen; where no fit comes (a file that does not open) it runs after
 // startupGrace.
@@ -258,11 +258,11 @@ func TestStartupWorkAfterFirstFrame(t *testing.T) {
 	t.Run("first frame", func(t *testing.T) {
 		var runs []bool // whether the first frame was shown when it ran
 		a := startTestApp(t, test.NewTempApp(t), "builtin:iris", func(a *App) {
-			a.afterStartup(func() { runs = append(runs, a.firstShown && a.canvas.Frame() != nil && a.canvas.Frame().Scene != nil) })
+			a.later.Add(func() { runs = append(runs, a.firstShown && a.canvas.Frame() != nil && a.canvas.Frame().Scene != nil) })
 		})
 		eventually(t, "deferred work", func() bool { return a.check(func() bool { return len(runs) > 0 }) })
 		a.on(func() {
-			a.startupOver() // a second end of the start-up runs nothing again
+			a.later.Run() // a second end of the start-up runs nothing again
 			if len(runs) != 1 || !runs[0] {
 				t.Errorf("deferred work ran %d times, after the first frame: %v", len(runs), runs)
 			}
@@ -277,7 +277,7 @@ func TestStartupWorkAfterFirstFrame(t *testing.T) {
 		q.run(func() {
 			w := test.NewWindow(nil)
 			a = newApp(fa, w, launch.Flags{Dataset: "/nonexistent/burescope-test.csv", Backend: "cpu", After: time.Second, Width: 800, Height: 600}, &syncBuffer{}, q.post)
-			a.afterStartup(func() { ran <- time.Since(started) })
+			a.later.Add(func() { ran <- time.Since(started) })
 			started = time.Now()
 			a.start()
 		})
