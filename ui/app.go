@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"sync"
@@ -18,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
-	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/export"
 	"burescope/ui/fit"
@@ -103,11 +101,7 @@ func Run(args []string, stderr io.Writer) int {
 // interfaces of the ui/tab packages) and the only code that knows them
 // all.
 type App struct {
-	// jitteredDone is set by a Jitter after a finished run, at snapshot
-	// iteration jitterIter: the status says "jittered", not "done".
-	jitteredDone bool
-	jitterIter   int
-	run          runMark // the current run's start (logDone)
+	runs fit.RunRecord // the current run's start, a jitter after the end
 	// relOnEmbedding: the Relations tab describes the loaded embedding
 	// (tabsFollow gives it the fit's dataset back on leaving it).
 	relOnEmbedding bool
@@ -242,11 +236,11 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 			a.refreshControls()
 			switch st {
 			case fit.StateRunning, fit.StateStepping:
-				a.runBegan(at, snap)
+				a.runs.Began(a.sess, at, snap)
 			case fit.StatePaused, fit.StateEmpty, fit.StateFailed:
-				a.run.on = false
+				a.runs.Stopped()
 			case fit.StateDone:
-				a.logDone(at)
+				a.runs.Done(a.sess, at, a.started, a.logw)
 			}
 		})
 	}
@@ -475,59 +469,6 @@ func (a *App) showFrame(f *view.Frame) {
 	}
 }
 
-// runMark is where the current run began (the app's own record: the
-// session's RunSpeed knows the exact-pair runs only, so a sampled run
-// logged the previous exact run's figures).
-type runMark struct {
-	on   bool
-	iter int
-	at   time.Time
-}
-
-// runBegan records the start of a run or step at snapshot snap (state
-// callbacks arrive on goroutines of their own: a late one for a run that
-// is over already is ignored).
-func (a *App) runBegan(at time.Time, snap *emds.Snapshot) {
-	if a.run.on {
-		return // the run goes on (Stepping inside a run, or a repeat)
-	}
-	if st := a.sess.State(); st != fit.StateRunning && st != fit.StateStepping {
-		return
-	}
-	a.run = runMark{on: true, at: at}
-	if snap != nil {
-		a.run.iter = snap.Iter
-	}
-}
-
-// logDone logs the end of a run (convergence or iteration budget) with
-// this run's iterations and speed.
-func (a *App) logDone(at time.Time) {
-	snap := a.sess.Snapshot()
-	run := a.run
-	a.run.on = false
-	if snap == nil {
-		return
-	}
-	fmt.Fprintf(a.logw, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
-	// An exact-pair run is timed by the worker itself (RunSpeed); a
-	// sampled one, which RunSpeed does not see, by the app's marks.
-	k, sec := a.sess.RunSpeed()
-	if sampled, _, _ := a.sess.Sampled(); sampled {
-		k, sec = 0, 0
-		if run.on {
-			k, sec = snap.Iter-run.iter, at.Sub(run.at).Seconds()
-		}
-	}
-	if k > 0 && sec > 0 {
-		fmt.Fprintf(a.logw, " run-iterations=%d run-seconds=%.2f it/s=%.1f", k, sec, float64(k)/sec)
-	}
-	if !a.started.IsZero() {
-		fmt.Fprintf(a.logw, " after=%.2fs", time.Since(a.started).Seconds())
-	}
-	fmt.Fprintln(a.logw)
-}
-
 // refreshStatus updates the status bar, stress curve and buttons from the
 // newest snapshot.
 func (a *App) refreshStatus() {
@@ -541,7 +482,7 @@ func (a *App) refreshStatus() {
 	}
 	sampled, se, _ := a.sess.Sampled()
 	cd := bw.CurveData{History: snap.History, ClassicalRef: snap.ClassicalStress1,
-		Text: a.iterText(snap) + "   " + fit.StressText(snap, sampled, se)}
+		Text: fit.IterText(a.sess, snap) + "   " + fit.StressText(snap, sampled, se)}
 	if a.set.ShowBaseline {
 		cd.PointRef = snap.PointStress1
 	}
@@ -556,9 +497,9 @@ func (a *App) refreshStatus() {
 		fit.DisplayName(ds.Name),
 		fmt.Sprintf("n %d", snap.N),
 		a.modelViewText(snap.Dim, ds.Name),
-		a.iterText(snap) + a.speedText(snap),
+		fit.IterText(a.sess, snap) + fit.SpeedText(a.sess, snap, a.set.Iterations),
 		fit.StressText(snap, sampled, se),
-		a.stateText(snap),
+		a.runs.StateText(a.sess, snap),
 	}
 	if ds.Asymmetry.Abs > 0 {
 		parts = append(parts, "asymmetric matrix averaged (Data tab)")
@@ -571,53 +512,10 @@ func (a *App) refreshStatus() {
 	a.refreshControls()
 }
 
-// speedText is the running fit's speed and the time left to its budget,
-// " (850 it/s, 12 s left)", for the status bar; "" when not running.
-func (a *App) speedText(snap *emds.Snapshot) string {
-	rate := a.sess.Rate()
-	if !(rate > 0) || a.sess.State() != fit.StateRunning {
-		return ""
-	}
-	unit, budget := "it/s", a.set.Iterations
-	if sampled, _, epochs := a.sess.Sampled(); sampled {
-		unit, budget = "epochs/s", epochs
-	}
-	txt := " (" + render.Num(math.Round(rate)) + " " + unit
-	if left := budget - snap.Iter; left > 0 {
-		txt += ", " + fit.DurationText(time.Duration(float64(left)/rate*float64(time.Second))) + " left"
-	}
-	return txt + ")"
-}
-
-// iterText is the status bar's progress: the iteration, or the epoch of
-// a sampled-pair fit out of its budget.
-func (a *App) iterText(snap *emds.Snapshot) string {
-	if sampled, _, epochs := a.sess.Sampled(); sampled {
-		return fmt.Sprintf("epoch %d/%d", snap.Iter, epochs)
-	}
-	return fmt.Sprintf("iteration %d", snap.Iter)
-}
-
-// stateText is the run state for the status bar; a finished run says why
-// it stopped, and one jittered after it finished says it can run again.
-func (a *App) stateText(snap *emds.Snapshot) string {
-	st := a.sess.State()
-	if st == fit.StateDone {
-		if a.jitteredDone && snap.Iter == a.jitterIter {
-			return "jittered: Resume refits"
-		}
-		return "done: " + fit.DoneReason(snap.Converged)
-	}
-	return st.String()
-}
-
 // jitter perturbs the embedding (the Jitter button and menu item); after
 // a finished run the status then says so rather than "done".
 func (a *App) jitter() {
-	if snap := a.sess.Snapshot(); snap != nil && a.sess.State() == fit.StateDone {
-		a.jitteredDone, a.jitterIter = true, snap.Iter
-	}
-	a.sess.Jitter(jitterScale)
+	a.runs.Jitter(a.sess, jitterScale)
 	a.refreshStatus()
 }
 
