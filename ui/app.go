@@ -140,7 +140,7 @@ type App struct {
 	canvas   *bw.Canvas
 	curve    *bw.StressCurve
 	status   *widget.Label
-	controls *runControls
+	controls *bw.RunControls
 	menus    *menu.Menus     // the main menu, shortcuts, drop target, open and help dialogs
 	search   *bw.Search      // the search box
 	toolbar  *bw.OverflowBar // run controls, search and fit button above the canvas
@@ -207,7 +207,13 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 	a.curve = bw.NewStressCurve()
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
-	a.controls = newRunControls(a)
+	a.controls = bw.NewRunControls(bw.RunActions{
+		Toggle:   func() { a.sess.Toggle() },
+		Step:     func() { a.sess.Step(stepSize) },
+		Reset:    func() { a.sess.Reset(a.set.Seed) },
+		Jitter:   a.jitter,
+		Baseline: a.setBaseline,
+	}, a.set.ShowBaseline)
 	a.data = data.New(host{a}, prefs.RecentFiles(fa.Preferences()))
 	a.model = model.New(host{a})
 	a.display = display.New(host{a})
@@ -261,7 +267,7 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 		FitView:        a.loop.ResetView,
 		Search:         a.search.Entry,
 		SetEllipses:    a.setEllipses,
-		ToggleBaseline: func() { a.controls.baseline.SetChecked(!a.set.ShowBaseline) },
+		ToggleBaseline: func() { a.controls.Baseline.SetChecked(!a.set.ShowBaseline) },
 		Shepard:        a.exp.ShowShepard,
 	})
 	a.menus.Check(a.set.View, a.set.ShowBaseline)
@@ -275,7 +281,7 @@ func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do f
 // (layout.go holds the parts that adapt to the window's size).
 func (a *App) layout() fyne.CanvasObject {
 	fitBtn := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView)
-	a.toolbar = bw.NewOverflowBar(a.controls.items(), a.search.Entry, searchMinWidth, fitBtn)
+	a.toolbar = bw.NewOverflowBar(a.controls.Items(), a.search.Entry, searchMinWidth, fitBtn)
 	a.bottom = container.NewStack(a.curve, a.explore.EmbeddingBox(), a.rel.Curve(), a.explore.LoadBox())
 	a.updateBottom()
 	plot := container.NewVSplit(a.canvas, container.NewPadded(a.bottom))
@@ -512,6 +518,21 @@ func (a *App) refreshStatus() {
 	a.refreshControls()
 }
 
+// jitterScale is the relative perturbation of the Jitter button.
+const jitterScale = 0.1
+
+// setBaseline turns the point-MDS baseline overlay on or off (the
+// toolbar's check): the setting is saved and the overlay computed.
+func (a *App) setBaseline(on bool) {
+	a.set.ShowBaseline = on
+	a.baseline.Set(on)
+	a.applyView() // saves the setting and wakes the frame loop
+	if on {
+		a.sess.PointBaseline()
+	}
+	a.refreshStatus()
+}
+
 // jitter perturbs the embedding (the Jitter button and menu item); after
 // a finished run the status then says so rather than "done".
 func (a *App) jitter() {
@@ -521,10 +542,10 @@ func (a *App) jitter() {
 
 func (a *App) refreshControls() {
 	if a.shown.Load() != nil {
-		a.controls.disable() // no fit on the canvas
+		a.controls.Disable() // no fit on the canvas
 		return
 	}
-	a.controls.refresh(a.sess.State(), a.iter())
+	a.controls.Refresh(a.sess.State(), a.iter())
 }
 
 func (a *App) iter() int {

@@ -72,10 +72,10 @@ func TestAppStartPauseStep(t *testing.T) {
 		t.Fatalf("paused optimiser moved from %d to %d", it0, it)
 	}
 	eventually(t, "paused controls", func() bool {
-		return a.check(func() bool { return a.controls.start.Text == "Resume" && !a.controls.step.Disabled() })
+		return a.check(func() bool { return a.controls.Start.Text == "Resume" && !a.controls.Step.Disabled() })
 	})
 	// The Step button: exactly stepSize more iterations, back to paused.
-	a.on(func() { a.controls.step.OnTapped() })
+	a.on(func() { a.controls.Step.OnTapped() })
 	a.sess.Wait()
 	eventually(t, "step done", func() bool { return a.sess.State() == fit.StatePaused })
 	if it := a.iter(); it != it0+stepSize {
@@ -91,7 +91,7 @@ func TestAppStartPauseStep(t *testing.T) {
 		t.Errorf("state %v after Space", a.sess.State())
 	}
 	eventually(t, "pause label", func() bool {
-		return a.check(func() bool { return a.controls.start.Text == "Pause" })
+		return a.check(func() bool { return a.controls.Start.Text == "Pause" })
 	})
 	a.on(func() { a.runKey(fyne.KeySpace) })
 	a.sess.Wait()
@@ -405,7 +405,7 @@ func TestAppPointBaseline(t *testing.T) {
 	if v := a.sess.Snapshot().PointStress1; v > 0 {
 		t.Fatalf("baseline known before it was asked for: %v", v)
 	}
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "baseline", func() bool { return a.sess.Snapshot().PointStress1 > 0 })
 	snap := a.sess.Snapshot()
 	// The reference line carries exactly the snapshot's value.
@@ -418,7 +418,7 @@ func TestAppPointBaseline(t *testing.T) {
 	if !(snap.PointStress1 <= snap.ClassicalStress1*1.0001) {
 		t.Errorf("point-MDS stress-1 %v above classical %v: the baseline did not optimise", snap.PointStress1, snap.ClassicalStress1)
 	}
-	a.on(func() { a.controls.baseline.SetChecked(false); ref = a.curve.Data().PointRef })
+	a.on(func() { a.controls.Baseline.SetChecked(false); ref = a.curve.Data().PointRef })
 	if ref != 0 {
 		t.Errorf("reference still drawn after unchecking: %v", ref)
 	}

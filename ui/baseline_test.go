@@ -54,7 +54,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 		t.Fatalf("overlay before the toggle: %d items, baseline %v", f0.Scene.Len(), f0.Baseline)
 	}
 
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "frame with the baseline", func() bool {
 		f := a.frame()
 		return f != nil && f.Baseline != nil && f.Key.Snapshot == a.sess.Version()
@@ -184,7 +184,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 		t.Errorf("exported figure without the point-MDS legend entry (%v)", err)
 	}
 
-	a.on(func() { a.controls.baseline.SetChecked(false) })
+	a.on(func() { a.controls.Baseline.SetChecked(false) })
 	eventually(t, "frame without the baseline", func() bool {
 		f := a.frame()
 		return f != nil && f.Baseline == nil && f.Scene.Len() == n && f.Seq > f1.Seq
@@ -254,7 +254,7 @@ func TestAppBaselineSavedOn(t *testing.T) {
 		ta.on(func() { ta.win.Close() })
 	})
 	ta.loads.Wait()
-	if !ta.check(func() bool { return ta.controls.baseline.Checked }) {
+	if !ta.check(func() bool { return ta.controls.Baseline.Checked }) {
 		t.Error("the toggle is not shown on")
 	}
 	eventually(t, "frame with the baseline", func() bool {
@@ -311,7 +311,7 @@ func checkMarkerPixels(t *testing.T, f *view.Frame, pix []uint8, pm []float64, n
 func TestAppBaselineMarkersEveryColourMode(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "frame with the baseline", func() bool {
 		f := a.frame()
 		return f != nil && f.Baseline != nil && f.Key.Snapshot == a.sess.Version()

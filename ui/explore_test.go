@@ -92,7 +92,7 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 	var planes []string
 	a.on(func() {
 		a.refreshStatus()
-		startOff, stepOff = a.controls.start.Disabled(), a.controls.step.Disabled()
+		startOff, stepOff = a.controls.Start.Disabled(), a.controls.Step.Disabled()
 		note, title, status = a.explore.Note(), a.win.Title(), a.status.Text
 		planes = a.explore.PlaneOptions()
 	})
@@ -375,7 +375,7 @@ func TestFitLoadedEmbedding(t *testing.T) {
 		t.Errorf("%d iterations, want at most 1 (a start at the optimum may end at 0)", snap.Iter)
 	}
 	var resetOn bool
-	a.on(func() { a.refreshControls(); resetOn = !a.controls.reset.Disabled() })
+	a.on(func() { a.refreshControls(); resetOn = !a.controls.Reset.Disabled() })
 	if !resetOn {
 		t.Error("run controls off for the fit of an embedding")
 	}

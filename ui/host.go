@@ -407,7 +407,7 @@ func (a *App) embeddingStatus() bool {
 		parts = append(parts, a.rel.StatusText())
 	}
 	a.status.SetText(strings.Join(parts, "   ·   "))
-	a.controls.disable()
+	a.controls.Disable()
 	return true
 }
 

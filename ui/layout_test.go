@@ -51,7 +51,7 @@ func TestAppSmallWindows(t *testing.T) {
 				}
 				bar := placeOf("toolbar", a.toolbar)
 				var shown []rect
-				objs := append(a.controls.items(), a.toolbar.More(), a.search.Entry)
+				objs := append(a.controls.Items(), a.toolbar.More(), a.search.Entry)
 				hidden := a.toolbar.Hidden()
 				for _, o := range objs {
 					if !o.Visible() {
@@ -78,7 +78,7 @@ func TestAppSmallWindows(t *testing.T) {
 				if w := a.search.Entry.Size().Width; !(w >= searchMinWidth) {
 					t.Errorf("search box %v px wide, want at least %v", w, searchMinWidth)
 				}
-				if !a.controls.start.Visible() || slices.Contains(hidden, fyne.CanvasObject(a.controls.start)) {
+				if !a.controls.Start.Visible() || slices.Contains(hidden, fyne.CanvasObject(a.controls.Start)) {
 					t.Error("the main button is not shown")
 				}
 				// Every hidden item with an action is in the overflow menu.
@@ -122,20 +122,20 @@ func TestAppSmallWindows(t *testing.T) {
 		a.win.Resize(fyne.NewSize(700, 450))
 		var item *fyne.MenuItem
 		for _, it := range a.toolbar.OverflowMenu().Items {
-			if it.Label == a.controls.baseline.Text {
+			if it.Label == a.controls.Baseline.Text {
 				item = it
 			}
 		}
 		if item == nil {
 			t.Fatal("no baseline entry in the overflow menu at 700x450")
 		}
-		if item.Checked != a.controls.baseline.Checked {
-			t.Errorf("menu entry checked %v, check %v", item.Checked, a.controls.baseline.Checked)
+		if item.Checked != a.controls.Baseline.Checked {
+			t.Errorf("menu entry checked %v, check %v", item.Checked, a.controls.Baseline.Checked)
 		}
 		before := a.set.ShowBaseline
 		item.Action()
-		if a.set.ShowBaseline == before || a.controls.baseline.Checked == before {
-			t.Errorf("the menu entry did not toggle the baseline (setting %v, check %v)", a.set.ShowBaseline, a.controls.baseline.Checked)
+		if a.set.ShowBaseline == before || a.controls.Baseline.Checked == before {
+			t.Errorf("the menu entry did not toggle the baseline (setting %v, check %v)", a.set.ShowBaseline, a.controls.Baseline.Checked)
 		}
 		item.Action()
 	})

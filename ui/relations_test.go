@@ -148,7 +148,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	var runOff bool
 	a.on(func() {
 		a.refreshControls()
-		runOff = a.controls.start.Disabled() && a.controls.step.Disabled() && a.controls.reset.Disabled()
+		runOff = a.controls.Start.Disabled() && a.controls.Step.Disabled() && a.controls.Reset.Disabled()
 	})
 	if !runOff {
 		t.Error("the MDS run controls are enabled in relations mode")

@@ -22,7 +22,7 @@ func TestShepardView(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	a.sess.Step(100)
 	pause(t, a)
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "the point-MDS baseline", func() bool {
 		s := a.sess.Snapshot()
 		return s != nil && len(s.PointMeans) == s.N*s.Dim
