@@ -13,8 +13,9 @@ import (
 // are kept. Global ones (one value for every dataset): the colouring, the
 // labels, the gaussian level, the point-MDS overlay, the iteration budget,
 // the backend, standardising and symmetrising, the last directory and the
-// recent files (the figure export keeps its own choices, ui/export). Per dataset (prefDatasets, keyed by fit.DatasetKey): the kind its
-// file is read as, its model and its ellipse view (fit.DatasetSettings). The
+// recent files (the figure export keeps its own choices, ui/export). Per
+// dataset (prefDatasets, keyed by fit.DatasetKey): the kind its file is
+// read as, its model and its ellipse view (fit.DatasetSettings). The
 // dataset itself is not restored (the app always opens on the default
 // built-in unless told otherwise). docs/ui.md has the table.
 const (
