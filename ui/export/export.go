@@ -42,8 +42,7 @@ var exts = map[Kind]string{
 // yet.
 var ErrNothing = errors.New("nothing to export yet: no dataset is loaded")
 
-// Host is what the exports need of the app; every method but Log runs on
-// the UI goroutine.
+// Host is what the exports need of the app, asked on the UI goroutine.
 type Host interface {
 	Snapshot() *emds.Snapshot   // the fit's newest snapshot (nil: none)
 	Dataset() *datasets.Dataset // the fit's dataset (nil: none)
