@@ -28,8 +28,8 @@ var layers = map[string][]string{
 	"gpucompute":                {"engine", "engine/emds"},
 	"render":                    {"engine", "engine/emds", "datasets", "outfile"},
 	"ui/cli":                    {"engine", "engine/emds", "engine/backendtest", "engine/hypernymy", "engine/words", "datasets", "gpucompute", "render", "ui/fit", "internal/cputime", "outfile"},
-	"ui":                        {"engine", "engine/emds", "engine/hypernymy", "datasets", "gpucompute", "render", "ui/internal/cleanlocale", "ui/internal/icongen", "ui/prefstore", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
-	".":                         {"ui", "ui/cli"},
+	"ui":                        {"engine/emds", "datasets", "render", "ui/internal/cleanlocale", "ui/prefs", "ui/launch", "ui/export", "ui/menu", "ui/fit", "ui/view", "ui/widget", "ui/tab/data", "ui/tab/model", "ui/tab/display", "ui/tab/geodesic", "ui/tab/explore", "ui/tab/relations"},
+	".":                         {"ui", "ui/cli", "ui/launch"},
 	"ui/internal/cleanlocale":   {},
 	"ui/prefstore":              {"outfile"},
 	"ui/internal/icongen":       {},
@@ -39,12 +39,18 @@ var layers = map[string][]string{
 
 	// The app's rooms: fit (session, run state, settings, defaults and
 	// backend choice, shared with ui/cli so the two cannot drift), view
-	// (frame loop, overlays, tooltips), widget (canvas and charts) and one
-	// package per side tab; ui above is the only package that knows
+	// (frame loop, overlays, tooltips), widget (canvas, charts, toolbar),
+	// prefs (what persists), launch (command line and start-up), export
+	// (files written from the canvas), menu (the window's commands) and
+	// one package per side tab; ui above is the only package that knows
 	// every tab.
 	"ui/fit":           {"engine", "engine/emds", "engine/hypernymy", "datasets", "gpucompute", "render"},
+	"ui/prefs":         {"ui/fit", "ui/prefstore"},
+	"ui/launch":        {"engine/emds", "datasets", "ui/fit", "ui/prefs", "ui/internal/icongen"},
+	"ui/export":        {"engine/emds", "datasets", "render", "ui/fit", "ui/prefs", "ui/view"},
+	"ui/menu":          {"datasets", "ui/export", "ui/prefs"},
 	"ui/view":          {"engine", "engine/emds", "datasets", "render", "ui/fit"},
-	"ui/widget":        {"engine/hypernymy", "ui/view"},
+	"ui/widget":        {"engine/hypernymy", "ui/fit", "ui/view"},
 	"ui/tab/data":      {"datasets", "ui/fit"},
 	"ui/tab/model":     {"ui/fit"},
 	"ui/tab/display":   {"ui/fit"},

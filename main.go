@@ -14,6 +14,7 @@ import (
 
 	"burescope/ui"
 	"burescope/ui/cli"
+	"burescope/ui/launch"
 )
 
 func main() {
@@ -26,7 +27,7 @@ func run(args []string) int {
 	if isCLI(args) {
 		code := cli.Main(args, os.Stdout, os.Stderr)
 		if len(args) > 0 && isHelp(args[0]) {
-			ui.FlagUsage(os.Stdout)
+			launch.FlagUsage(os.Stdout)
 		}
 		return code
 	}

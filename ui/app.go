@@ -3,9 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
-	"image/png"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"sync"
@@ -19,9 +17,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/datasets"
-	"burescope/engine/emds"
 	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
+	"burescope/ui/menu"
+	"burescope/ui/prefs"
 	"burescope/ui/tab/data"
 	"burescope/ui/tab/display"
 	"burescope/ui/tab/explore"
@@ -36,12 +37,12 @@ import (
 const AppID = "io.github.burescope.burescope"
 
 // Run starts the desktop app with the given command-line arguments (see
-// ParseFlags) and returns the process exit code. Diagnostics go to stderr,
+// launch.ParseFlags) and returns the process exit code. Diagnostics go to stderr,
 // each line starting "burescope:".
 func Run(args []string, stderr io.Writer) int {
-	flags, err := ParseFlags(args, stderr)
+	flags, err := launch.ParseFlags(args, stderr)
 	if err != nil {
-		if errHelp(err) {
+		if launch.IsHelp(err) {
 			return 0
 		}
 		fmt.Fprintf(stderr, "burescope: %v\n", err)
@@ -49,12 +50,12 @@ func Run(args []string, stderr io.Writer) int {
 	}
 	started := time.Now()
 	var stopProfile sync.Once
-	endProfile := startProfile(stderr)
+	endProfile := launch.StartProfile(stderr)
 	defer stopProfile.Do(endProfile)
-	fa, prefs := newFyneApp(stderr)
+	fa, store := prefs.NewFyneApp(AppID, stderr)
 	// The first dataset loads (and its classical MDS runs) while the
 	// window is built.
-	pre := startPreload(initialSettings(fa.Preferences(), flags), stderr)
+	pre := launch.StartPreload(launch.InitialSettings(fa.Preferences(), flags), stderr)
 
 	w := fa.NewWindow("Burescope")
 	var closing atomic.Bool
@@ -67,7 +68,7 @@ func Run(args []string, stderr io.Writer) int {
 	a.started = started
 	if os.Getenv("BURESCOPE_CPUPROFILE_FIRST_FRAME") != "" {
 		// The profile ends at the first frame: the start-up alone.
-		a.afterStartup(func() { stopProfile.Do(endProfile) })
+		a.later.Add(func() { stopProfile.Do(endProfile) })
 	}
 	a.preload.Store(pre)
 	w.SetOnClosed(func() { closing.Store(true) })
@@ -76,9 +77,9 @@ func Run(args []string, stderr io.Writer) int {
 	// The icon (drawn, 0.1 CPU-s) is not shown anywhere before the first
 	// frame: the window never carries it (Fyne reads the app's icon when
 	// the window is created, before this), so it is drawn after.
-	a.afterStartup(func() {
+	a.later.Add(func() {
 		go func() {
-			r := iconResource()
+			r := launch.Icon()
 			a.do(func() { fa.SetIcon(r) })
 		}()
 	})
@@ -89,8 +90,8 @@ func Run(args []string, stderr io.Writer) int {
 	// stop posting before the workers wind down.
 	closing.Store(true)
 	a.shutdown()
-	if err := prefs.Close(); err != nil {
-		fmt.Fprintf(stderr, "burescope: preferences %s: %v\n", prefs.Path(), err)
+	if err := store.Close(); err != nil {
+		fmt.Fprintf(stderr, "burescope: preferences %s: %v\n", store.Path(), err)
 	}
 	return a.exitCode
 }
@@ -100,21 +101,15 @@ func Run(args []string, stderr io.Writer) int {
 // interfaces of the ui/tab packages) and the only code that knows them
 // all.
 type App struct {
-	figure figureWhat // what the figure export being asked for draws
-	// jitteredDone is set by a Jitter after a finished run, at snapshot
-	// iteration jitterIter: the status says "jittered", not "done".
-	jitteredDone bool
-	jitterIter   int
-	run          runMark // the current run's start (logDone)
+	runs fit.RunRecord // the current run's start, a jitter after the end
 	// relOnEmbedding: the Relations tab describes the loaded embedding
 	// (tabsFollow gives it the fit's dataset back on leaving it).
 	relOnEmbedding bool
 	// orientFor is the dataset the picture's orientation was set on
 	// (datasetOpened drops it for another).
 	orientFor string
-	// picture is the remembered picture (RememberPicture): each item's
-	// drawn position by label.
-	picture map[string][2]float64
+	// picture is the remembered picture (RememberPicture).
+	picture view.Picture
 	// colorCol is the numeric column the picture is coloured by (style;
 	// nil: none), read by the frame goroutine.
 	colorCol atomic.Pointer[string]
@@ -123,7 +118,7 @@ type App struct {
 	classCol, labelCol atomic.Pointer[string]
 	fa                 fyne.App
 	win                fyne.Window
-	flags              Flags
+	flags              launch.Flags
 	logw               io.Writer
 	do                 func(func()) // runs a function on the UI goroutine (fyne.Do)
 	shut               atomic.Bool  // set by shutdown: UI functions posted by late workers are dropped
@@ -145,21 +140,19 @@ type App struct {
 	canvas   *bw.Canvas
 	curve    *bw.StressCurve
 	status   *widget.Label
-	controls *runControls
-	// The View menu and its checkable items (checkMenu).
-	menuView                        *fyne.Menu
-	menuCov, menuPrec, menuBaseline *fyne.MenuItem
-	search                          *bw.CompletionEntry
-	labelIdx                        *bw.LabelIndex  // the search box's suggestions (suggest)
-	toolbar                         *bw.OverflowBar // run controls, search and fit button above the canvas
-	bottom                          *fyne.Container // below the canvas: one child shown (updateBottom)
-	baseline                        view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
+	controls *bw.RunControls
+	menus    *menu.Menus     // the main menu, shortcuts, drop target, open and help dialogs
+	search   *bw.Search      // the search box
+	toolbar  *bw.OverflowBar // run controls, search and fit button above the canvas
+	bottom   *fyne.Container // below the canvas: one child shown (updateBottom)
+	baseline view.Toggle     // the point-MDS overlay toggle, for the frame goroutine
 
 	tabs    *container.AppTabs
 	data    *data.Tab
 	model   *model.Tab
 	display *display.Tab
-	bary    barycenters                // class and selection barycenters on the canvas
+	bary    view.Barycenters           // class and selection barycenters on the canvas
+	exp     *export.Exporter           // the File menu's exports, the Shepard diagram
 	lod     atomic.Pointer[render.LOD] // level of detail of the last frame
 	geo     *geodesic.Tab
 	explore *explore.Tab
@@ -170,7 +163,7 @@ type App struct {
 	stopLoop context.CancelFunc
 	loopDone chan struct{}
 
-	preload   atomic.Pointer[preload] // the first dataset, loading since Run began (nil: taken or none)
+	preload   atomic.Pointer[launch.Preload] // the first dataset, loading since Run began (nil: taken or none)
 	readyOnce sync.Once
 	// firstShown: the first frame of a fit is on screen; startOnFirstFrame:
 	// the launch's fit starts then (both UI goroutine only).
@@ -184,19 +177,15 @@ type App struct {
 	// one being opened with its remembered settings.
 	tabView, restoredFor, pendingRestored string
 
-	// Work that waits for the end of the start-up (afterStartup; UI
-	// goroutine only).
-	deferred     []func()
-	deferredOnce sync.Once
+	later launch.Later // work that waits for the end of the start-up (UI goroutine only)
 
 	lastError string // the text of the last error dialog (tests)
-	searchErr error  // why the last search found nothing (nil: found)
 }
 
 // newApp builds the window's content; nothing runs until start. It must
 // run on the UI goroutine. do runs a function on the UI goroutine without
 // waiting (fyne.Do; tests pass their own UI-goroutine queue).
-func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(func())) *App {
+func newApp(fa fyne.App, w fyne.Window, flags launch.Flags, logw io.Writer, do func(func())) *App {
 	a := &App{fa: fa, win: w, flags: flags, logw: logw, sess: fit.NewSession()}
 	// A worker that ends after shutdown (a geodesic or neighbour query,
 	// a late frame) may still post: its function is dropped rather than
@@ -208,7 +197,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 			}
 		})
 	}
-	a.set = initialSettings(fa.Preferences(), flags)
+	a.set = launch.InitialSettings(fa.Preferences(), flags)
 	a.baseline.Set(a.set.ShowBaseline)
 	a.loop = view.NewLoop(a.frameInput, a.showFrame, a.do)
 	a.loop.SetStyle(a.style())
@@ -218,13 +207,20 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	a.curve = bw.NewStressCurve()
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
-	a.controls = newRunControls(a)
-	a.data = data.New(host{a}, RecentFiles(fa.Preferences()))
+	a.controls = bw.NewRunControls(bw.RunActions{
+		Toggle:   func() { a.sess.Toggle() },
+		Step:     func() { a.sess.Step(stepSize) },
+		Reset:    func() { a.sess.Reset(a.set.Seed) },
+		Jitter:   a.jitter,
+		Baseline: a.setBaseline,
+	}, a.set.ShowBaseline)
+	a.data = data.New(host{a}, prefs.RecentFiles(fa.Preferences()))
 	a.model = model.New(host{a})
 	a.display = display.New(host{a})
 	a.geo = geodesic.New(host{a})
 	a.explore = explore.New(host{a})
 	a.rel = relations.New(host{a})
+	a.exp = export.New(host{a})
 	// Only the tab in front at start-up (Data) is put on the canvas now;
 	// the others when first selected (lazySide, tabSelected).
 	a.tabs = container.NewAppTabs(
@@ -237,11 +233,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	)
 	a.tabs.SetTabLocation(container.TabLocationLeading)
 	a.tabs.OnSelected = a.tabSelected
-	a.search = bw.NewCompletionEntry()
-	a.search.SetPlaceHolder("Search…")
-	a.search.OnSubmitted = a.find
-	a.search.OnPicked = a.find
-	a.search.OnChanged = a.suggest
+	a.search = bw.NewSearch(a.labels, a.found, func() { a.loop.Select(nil, -1) })
 
 	a.sess.OnSnapshot = a.loop.Wake
 	a.sess.OnState = func(st fit.RunState) {
@@ -250,11 +242,11 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 			a.refreshControls()
 			switch st {
 			case fit.StateRunning, fit.StateStepping:
-				a.runBegan(at, snap)
+				a.runs.Began(a.sess, at, snap)
 			case fit.StatePaused, fit.StateEmpty, fit.StateFailed:
-				a.run.on = false
+				a.runs.Stopped()
 			case fit.StateDone:
-				a.logDone(at)
+				a.runs.Done(a.sess, at, a.started, a.logw)
 			}
 		})
 	}
@@ -263,9 +255,22 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 	}
 
 	w.SetContent(a.layout())
-	w.SetMainMenu(a.mainMenu())
-	a.addShortcuts()
-	w.SetOnDropped(a.dropped)
+	a.menus = menu.New(w, menu.Actions{
+		Open:           func(name, metadata string) { a.open(name, metadata, true) },
+		ShowError:      a.showError,
+		Prefs:          fa.Preferences(),
+		ExportFigure:   a.exp.FigureDialog,
+		Export:         a.exp.Dialog,
+		ExportShepard:  a.exp.ExportShepard,
+		RunKey:         a.runKey,
+		Jitter:         a.jitter,
+		FitView:        a.loop.ResetView,
+		Search:         a.search.Entry,
+		SetEllipses:    a.setEllipses,
+		ToggleBaseline: func() { a.controls.Baseline.SetChecked(!a.set.ShowBaseline) },
+		Shepard:        a.exp.ShowShepard,
+	})
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { a.runKey(ev.Name) })
 	fa.Settings().AddListener(func(fyne.Settings) { a.loop.SetStyle(a.style()) })
 	fa.Lifecycle().SetOnExitedForeground(func() { a.do(a.foregroundLost) })
@@ -276,7 +281,7 @@ func newApp(fa fyne.App, w fyne.Window, flags Flags, logw io.Writer, do func(fun
 // (layout.go holds the parts that adapt to the window's size).
 func (a *App) layout() fyne.CanvasObject {
 	fitBtn := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), a.loop.ResetView)
-	a.toolbar = bw.NewOverflowBar(a.controls.items(), a.search, searchMinWidth, fitBtn)
+	a.toolbar = bw.NewOverflowBar(a.controls.Items(), a.search.Entry, searchMinWidth, fitBtn)
 	a.bottom = container.NewStack(a.curve, a.explore.EmbeddingBox(), a.rel.Curve(), a.explore.LoadBox())
 	a.updateBottom()
 	plot := container.NewVSplit(a.canvas, container.NewPadded(a.bottom))
@@ -307,32 +312,25 @@ func (a *App) start() {
 		a.loop.Run(ctx)
 	}()
 	a.canvas.SetMessage("Loading " + fit.DisplayName(a.set.Dataset) + "…")
-	a.open(a.set.Dataset, nil, true)
-	time.AfterFunc(startupGrace, func() { a.do(a.startupOver) })
+	a.open(a.set.Dataset, "", true)
+	time.AfterFunc(startupGrace, func() { a.do(a.later.Run) })
 	if a.flags.Screenshot != "" {
-		go a.screenshotAfter(a.flags.Screenshot, a.flags.After)
+		go launch.Shot{Path: a.flags.Screenshot, After: a.flags.After, Win: a.win, Do: a.do, Fit: a.sess.Snapshot, Log: a.logw,
+			Failed: func() { a.exitCode = 1 },
+			Quit: func() {
+				if a.stopLoop != nil {
+					a.stopLoop() // no frame after the capture
+				}
+				a.fa.Quit()
+			},
+		}.Take()
 	}
 }
 
-// startupGrace is how long after start the work deferred by
-// afterStartup waits at most: a launch that shows no fit (an embedding,
+// startupGrace is how long after start the work deferred to a.later
+// waits at most: a launch that shows no fit (an embedding,
 // a file that failed to open) has no first frame to wait for.
 const startupGrace = 3 * time.Second
-
-// afterStartup runs f on the UI goroutine once the launch's first frame
-// with the fit is on screen (or startupGrace after start): work that
-// nothing shows before then leaves the CPU to the first frame.
-func (a *App) afterStartup(f func()) { a.deferred = append(a.deferred, f) }
-
-// startupOver runs the work deferred by afterStartup, once.
-func (a *App) startupOver() {
-	a.deferredOnce.Do(func() {
-		for _, f := range a.deferred {
-			f()
-		}
-		a.deferred = nil
-	})
-}
 
 // shutdown stops the workers after the window closed.
 // Preferences are saved as they change, not here: Fyne writes them
@@ -367,13 +365,13 @@ func (a *App) style() render.Style {
 	} else {
 		a.classCol.Store(nil)
 	}
-	return fit.Style(st, a.fa.Settings().ThemeVariant() == theme.VariantDark)
+	return fit.Style(st, host{a}.Dark())
 }
 
 // applyView is called after a view setting changed.
 func (a *App) applyView() {
 	a.loop.SetStyle(a.style())
-	a.checkMenu()
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	a.saveSettings()
 	a.refreshStatus()
 }
@@ -420,7 +418,7 @@ func (a *App) fitInput() view.Input {
 			key.Baseline = a.baseline.Version()
 		}
 	}
-	sc = a.bary.decorate(sc, a.set.ClassBarycenters)
+	sc = a.bary.Decorate(sc, a.set.ClassBarycenters)
 	key.Barycenters = a.bary.Version()
 	sc, key.Highlight = a.explore.Decorate(sc)
 	if a.shown.Load() == nil {
@@ -472,62 +470,9 @@ func (a *App) showFrame(f *view.Frame) {
 				fmt.Fprintf(a.logw, " first-frame=%.2fs at=%.3f", now.Sub(a.started).Seconds(), float64(now.UnixMilli())/1e3)
 			}
 			fmt.Fprintln(a.logw)
-			a.startupOver()
+			a.later.Run()
 		})
 	}
-}
-
-// runMark is where the current run began (the app's own record: the
-// session's RunSpeed knows the exact-pair runs only, so a sampled run
-// logged the previous exact run's figures).
-type runMark struct {
-	on   bool
-	iter int
-	at   time.Time
-}
-
-// runBegan records the start of a run or step at snapshot snap (state
-// callbacks arrive on goroutines of their own: a late one for a run that
-// is over already is ignored).
-func (a *App) runBegan(at time.Time, snap *emds.Snapshot) {
-	if a.run.on {
-		return // the run goes on (Stepping inside a run, or a repeat)
-	}
-	if st := a.sess.State(); st != fit.StateRunning && st != fit.StateStepping {
-		return
-	}
-	a.run = runMark{on: true, at: at}
-	if snap != nil {
-		a.run.iter = snap.Iter
-	}
-}
-
-// logDone logs the end of a run (convergence or iteration budget) with
-// this run's iterations and speed.
-func (a *App) logDone(at time.Time) {
-	snap := a.sess.Snapshot()
-	run := a.run
-	a.run.on = false
-	if snap == nil {
-		return
-	}
-	fmt.Fprintf(a.logw, "burescope: run done iteration=%d stress-1=%.4g converged=%v", snap.Iter, snap.Stress1, snap.Converged)
-	// An exact-pair run is timed by the worker itself (RunSpeed); a
-	// sampled one, which RunSpeed does not see, by the app's marks.
-	k, sec := a.sess.RunSpeed()
-	if sampled, _, _ := a.sess.Sampled(); sampled {
-		k, sec = 0, 0
-		if run.on {
-			k, sec = snap.Iter-run.iter, at.Sub(run.at).Seconds()
-		}
-	}
-	if k > 0 && sec > 0 {
-		fmt.Fprintf(a.logw, " run-iterations=%d run-seconds=%.2f it/s=%.1f", k, sec, float64(k)/sec)
-	}
-	if !a.started.IsZero() {
-		fmt.Fprintf(a.logw, " after=%.2fs", time.Since(a.started).Seconds())
-	}
-	fmt.Fprintln(a.logw)
 }
 
 // refreshStatus updates the status bar, stress curve and buttons from the
@@ -543,7 +488,7 @@ func (a *App) refreshStatus() {
 	}
 	sampled, se, _ := a.sess.Sampled()
 	cd := bw.CurveData{History: snap.History, ClassicalRef: snap.ClassicalStress1,
-		Text: a.iterText(snap) + "   " + fit.StressText(snap, sampled, se)}
+		Text: fit.IterText(a.sess, snap) + "   " + fit.StressText(snap, sampled, se)}
 	if a.set.ShowBaseline {
 		cd.PointRef = snap.PointStress1
 	}
@@ -558,9 +503,9 @@ func (a *App) refreshStatus() {
 		fit.DisplayName(ds.Name),
 		fmt.Sprintf("n %d", snap.N),
 		a.modelViewText(snap.Dim, ds.Name),
-		a.iterText(snap) + a.speedText(snap),
+		fit.IterText(a.sess, snap) + fit.SpeedText(a.sess, snap, a.set.Iterations),
 		fit.StressText(snap, sampled, se),
-		a.stateText(snap),
+		a.runs.StateText(a.sess, snap),
 	}
 	if ds.Asymmetry.Abs > 0 {
 		parts = append(parts, "asymmetric matrix averaged (Data tab)")
@@ -573,53 +518,34 @@ func (a *App) refreshStatus() {
 	a.refreshControls()
 }
 
-// speedText is the running fit's speed and the time left to its budget,
-// " (850 it/s, 12 s left)", for the status bar; "" when not running.
-func (a *App) speedText(snap *emds.Snapshot) string {
-	rate := a.sess.Rate()
-	if !(rate > 0) || a.sess.State() != fit.StateRunning {
-		return ""
-	}
-	unit, budget := "it/s", a.set.Iterations
-	if sampled, _, epochs := a.sess.Sampled(); sampled {
-		unit, budget = "epochs/s", epochs
-	}
-	txt := " (" + render.Num(math.Round(rate)) + " " + unit
-	if left := budget - snap.Iter; left > 0 {
-		txt += ", " + fit.DurationText(time.Duration(float64(left)/rate*float64(time.Second))) + " left"
-	}
-	return txt + ")"
-}
+// jitterScale is the relative perturbation of the Jitter button.
+const jitterScale = 0.1
 
-// stateText is the run state for the status bar; a finished run says why
-// it stopped, and one jittered after it finished says it can run again.
-func (a *App) stateText(snap *emds.Snapshot) string {
-	st := a.sess.State()
-	if st == fit.StateDone {
-		if a.jitteredDone && snap.Iter == a.jitterIter {
-			return "jittered: Resume refits"
-		}
-		return "done: " + fit.DoneReason(snap.Converged)
+// setBaseline turns the point-MDS baseline overlay on or off (the
+// toolbar's check): the setting is saved and the overlay computed.
+func (a *App) setBaseline(on bool) {
+	a.set.ShowBaseline = on
+	a.baseline.Set(on)
+	a.applyView() // saves the setting and wakes the frame loop
+	if on {
+		a.sess.PointBaseline()
 	}
-	return st.String()
+	a.refreshStatus()
 }
 
 // jitter perturbs the embedding (the Jitter button and menu item); after
 // a finished run the status then says so rather than "done".
 func (a *App) jitter() {
-	if snap := a.sess.Snapshot(); snap != nil && a.sess.State() == fit.StateDone {
-		a.jitteredDone, a.jitterIter = true, snap.Iter
-	}
-	a.sess.Jitter(jitterScale)
+	a.runs.Jitter(a.sess, jitterScale)
 	a.refreshStatus()
 }
 
 func (a *App) refreshControls() {
 	if a.shown.Load() != nil {
-		a.controls.disable() // no fit on the canvas
+		a.controls.Disable() // no fit on the canvas
 		return
 	}
-	a.controls.refresh(a.sess.State(), a.iter())
+	a.controls.Refresh(a.sess.State(), a.iter())
 }
 
 func (a *App) iter() int {
@@ -657,59 +583,8 @@ func (a *App) runKey(k fyne.KeyName) {
 // stepSize is the number of iterations of one Step.
 const stepSize = 10
 
-// suggestMax is the most suggestions the search box offers.
-const suggestMax = 30
-
-// suggest offers the labels matching the search text (prefix matches
-// first) under the search box; an empty box clears the selection.
-func (a *App) suggest(s string) {
-	if s == "" {
-		a.loop.Select(nil, -1)
-	}
-	labels := a.labels()
-	if len(labels) == 0 {
-		a.search.SetOptions(nil)
-		a.search.HideCompletion()
-		return
-	}
-	if a.labelIdx == nil || !sameLabels(a.labelIdx.Labels(), labels) {
-		a.labelIdx = bw.NewLabelIndex(labels)
-	}
-	idx := a.labelIdx.Match(s, suggestMax)
-	opts := make([]string, len(idx))
-	for k, i := range idx {
-		opts[k] = labels[i]
-	}
-	if len(opts) == 1 && opts[0] == s {
-		opts = nil // the whole label is typed: nothing left to suggest
-	}
-	a.search.SetOptions(opts)
-	if !a.search.CompletionShown() {
-		a.search.ShowCompletion()
-	}
-}
-
-// sameLabels reports whether a and b are the same slice.
-func sameLabels(a, b []string) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
-// find selects and centres the first item whose label contains the
-// search text (case-insensitive), preferring an exact match.
-func (a *App) find(q string) {
-	labels := a.labels() // the fit's, or the explored embedding's
-	if labels == nil {
-		return
-	}
-	i := fit.FindLabel(labels, q)
-	if i < 0 {
-		a.searchErr = fmt.Errorf("no item matches %q", q)
-		a.search.SetValidationError(a.searchErr)
-		a.loop.Select(nil, -1)
-		return
-	}
-	a.searchErr = nil
-	a.search.SetValidationError(nil)
+// found selects and centres item i, the search box's find.
+func (a *App) found(i int) {
 	a.loop.Select([]int{i}, i)
 	a.explore.ItemSelected(i)
 }
@@ -733,35 +608,4 @@ func (a *App) showError(title string, err error) {
 	fmt.Fprintf(a.logw, "burescope: error: %s: %v\n", title, err)
 	d := dialog.NewError(fmt.Errorf("%s:\n%w", title, err), a.win)
 	d.Show()
-}
-
-// screenshotAfter waits, captures the window on the UI goroutine, writes
-// the PNG (temp file + rename) and quits.
-func (a *App) screenshotAfter(path string, after time.Duration) {
-	time.Sleep(after)
-	a.do(func() {
-		img, how := captureWindow(a.win)
-		snap := a.sess.Snapshot()
-		go func() {
-			err := datasets.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
-			if err != nil {
-				fmt.Fprintf(a.logw, "burescope: error: screenshot: %v\n", err)
-				a.exitCode = 1
-			} else {
-				iter, s1 := 0, 0.0
-				if snap != nil {
-					iter, s1 = snap.Iter, snap.Stress1
-				}
-				b := img.Bounds()
-				fmt.Fprintf(a.logw, "burescope: screenshot %s %dx%d via=%s title=%q iteration=%d stress-1=%.4g\n",
-					path, b.Dx(), b.Dy(), how, a.win.Title(), iter, s1)
-			}
-			a.do(func() {
-				if a.stopLoop != nil {
-					a.stopLoop() // no frame after the capture
-				}
-				a.fa.Quit()
-			})
-		}()
-	})
 }

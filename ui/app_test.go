@@ -21,7 +21,9 @@ import (
 	"burescope/datasets"
 	"burescope/engine/emds"
 	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 	"burescope/ui/view"
 )
 
@@ -70,10 +72,10 @@ func TestAppStartPauseStep(t *testing.T) {
 		t.Fatalf("paused optimiser moved from %d to %d", it0, it)
 	}
 	eventually(t, "paused controls", func() bool {
-		return a.check(func() bool { return a.controls.start.Text == "Resume" && !a.controls.step.Disabled() })
+		return a.check(func() bool { return a.controls.Start.Text == "Resume" && !a.controls.Step.Disabled() })
 	})
 	// The Step button: exactly stepSize more iterations, back to paused.
-	a.on(func() { a.controls.step.OnTapped() })
+	a.on(func() { a.controls.Step.OnTapped() })
 	a.sess.Wait()
 	eventually(t, "step done", func() bool { return a.sess.State() == fit.StatePaused })
 	if it := a.iter(); it != it0+stepSize {
@@ -89,7 +91,7 @@ func TestAppStartPauseStep(t *testing.T) {
 		t.Errorf("state %v after Space", a.sess.State())
 	}
 	eventually(t, "pause label", func() bool {
-		return a.check(func() bool { return a.controls.start.Text == "Pause" })
+		return a.check(func() bool { return a.controls.Start.Text == "Pause" })
 	})
 	a.on(func() { a.runKey(fyne.KeySpace) })
 	a.sess.Wait()
@@ -122,7 +124,7 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	if loadErr == nil {
 		t.Fatal("the loader accepted a malformed file")
 	}
-	a.on(func() { a.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(bad)}) })
+	a.on(func() { a.menus.Dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(bad)}) })
 	a.loads.Wait()
 	var lastError string
 	var dialogShown bool
@@ -144,7 +146,7 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	uris := []fyne.URI{storage.NewFileURI(bad), storage.NewFileURI(bad), storage.NewFileURI(bad)}
 	a.on(func() {
 		a.lastError = ""
-		a.dropped(fyne.NewPos(0, 0), uris)
+		a.menus.Dropped(fyne.NewPos(0, 0), uris)
 		lastError = a.lastError
 	})
 	if !strings.Contains(lastError, "3 files dropped") {
@@ -156,40 +158,13 @@ func TestAppBadDropKeepsState(t *testing.T) {
 	if err := os.WriteFile(good, []byte("name,x,y\na,0,0\nb,3,0\nc,0,4\nd,1,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a.on(func() { a.dropped(fyne.NewPos(0, 0), []fyne.URI{storage.NewFileURI(good)}) })
+	a.on(func() { a.menus.Dropped(fyne.NewPos(0, 0), []fyne.URI{storage.NewFileURI(good)}) })
 	a.loads.Wait()
 	eventually(t, "dropped file loaded", func() bool { return a.sess.Dataset().Name == good })
 	eventually(t, "recent files", func() bool {
-		got := RecentFiles(a.fa.Preferences())
+		got := prefs.RecentFiles(a.fa.Preferences())
 		return len(got) > 0 && got[0] == good
 	})
-}
-
-func TestDropRequest(t *testing.T) {
-	u := func(p string) fyne.URI { return storage.NewFileURI(p) }
-	tests := []struct {
-		uris    []fyne.URI
-		want    loadRequest
-		wantErr string
-	}{
-		{[]fyne.URI{u("/d/a.csv")}, loadRequest{Name: "/d/a.csv"}, ""},
-		{[]fyne.URI{u("/d/vectors.tsv"), u("/d/metadata.tsv")}, loadRequest{Name: "/d/vectors.tsv", Metadata: "/d/metadata.tsv"}, ""},
-		{[]fyne.URI{u("/d/meta.tsv"), u("/d/vecs.tsv")}, loadRequest{Name: "/d/vecs.tsv", Metadata: "/d/meta.tsv"}, ""},
-		{[]fyne.URI{u("/d/a.tsv"), u("/d/b.tsv")}, loadRequest{}, "metadata file"},
-		{nil, loadRequest{}, "nothing was dropped"},
-	}
-	for _, tc := range tests {
-		got, err := dropRequest(tc.uris)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%v: error %v, want %q", tc.uris, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("%v: %+v, %v; want %+v", tc.uris, got, err, tc.want)
-		}
-	}
 }
 
 // pausedFrame waits for a frame that shows the paused state.
@@ -224,22 +199,22 @@ func TestAppViewToggleChangesImage(t *testing.T) {
 	if bytes.Equal(pix0, f1.Img.Pix) {
 		t.Error("precision view rendered the same image")
 	}
-	if got, _ := ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "precision" {
+	if got, _ := prefs.ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "precision" {
 		t.Errorf("view remembered for pisa2015: %q", got.View)
 	}
 }
 
-// export runs one export as the app does: state captured on the UI
+// exportTo runs one export as the app does: state captured on the UI
 // goroutine, written on this one.
-func export(t *testing.T, a *testApp, kind exportKind, path string, dpi int) error {
+func exportTo(t *testing.T, a *testApp, kind export.Kind, path string, dpi int) error {
 	t.Helper()
-	var job *exportJob
+	var job *export.Job
 	var err error
-	a.on(func() { job, err = a.exportJob(kind) })
+	a.on(func() { job, err = a.exp.Job(kind) })
 	if err != nil {
 		return err
 	}
-	return job.write(path, dpi)
+	return job.Write(path, dpi)
 }
 
 func TestAppExport(t *testing.T) {
@@ -252,7 +227,7 @@ func TestAppExport(t *testing.T) {
 	// Figure: a PNG decodes 6 in wide at the chosen DPI, its height
 	// fitted to the data (PISA's map is wide and flat: under 5 in).
 	fig := filepath.Join(dir, "fig.png")
-	if err := export(t, a, exportFigure, fig, 72); err != nil {
+	if err := exportTo(t, a, export.Figure, fig, 72); err != nil {
 		t.Fatal(err)
 	}
 	img := decodePNG(t, fig)
@@ -261,7 +236,7 @@ func TestAppExport(t *testing.T) {
 	}
 	for _, ext := range []string{"svg", "pdf"} {
 		p := filepath.Join(dir, "fig."+ext)
-		if err := export(t, a, exportFigure, p, 0); err != nil {
+		if err := exportTo(t, a, export.Figure, p, 0); err != nil {
 			t.Fatal(err)
 		}
 		head := readHead(t, p, 5)
@@ -272,7 +247,7 @@ func TestAppExport(t *testing.T) {
 
 	// Embedding JSON: the loader reads back the snapshot's means.
 	js := filepath.Join(dir, "emb.json")
-	if err := export(t, a, exportEmbeddingJSON, js, 0); err != nil {
+	if err := exportTo(t, a, export.EmbeddingJSON, js, 0); err != nil {
 		t.Fatal(err)
 	}
 	emb, err := datasets.LoadEmbedding(js)
@@ -290,7 +265,7 @@ func TestAppExport(t *testing.T) {
 
 	// CSV of means and covariances: covariance = tau * scale.
 	csvPath := filepath.Join(dir, "emb.csv")
-	if err := export(t, a, exportEmbeddingCSV, csvPath, 0); err != nil {
+	if err := exportTo(t, a, export.EmbeddingCSV, csvPath, 0); err != nil {
 		t.Fatal(err)
 	}
 	rows := readCSV(t, csvPath)
@@ -310,7 +285,7 @@ func TestAppExport(t *testing.T) {
 
 	// Stress curve: one row per history entry.
 	sc := filepath.Join(dir, "stress.csv")
-	if err := export(t, a, exportStressCSV, sc, 0); err != nil {
+	if err := exportTo(t, a, export.StressCSV, sc, 0); err != nil {
 		t.Fatal(err)
 	}
 	rows = readCSV(t, sc)
@@ -319,7 +294,7 @@ func TestAppExport(t *testing.T) {
 	}
 
 	// A write into a missing directory fails and leaves nothing behind.
-	if err := export(t, a, exportStressCSV, filepath.Join(dir, "nope", "s.csv"), 0); err == nil {
+	if err := exportTo(t, a, export.StressCSV, filepath.Join(dir, "nope", "s.csv"), 0); err == nil {
 		t.Error("export into a missing directory succeeded")
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
@@ -430,7 +405,7 @@ func TestAppPointBaseline(t *testing.T) {
 	if v := a.sess.Snapshot().PointStress1; v > 0 {
 		t.Fatalf("baseline known before it was asked for: %v", v)
 	}
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "baseline", func() bool { return a.sess.Snapshot().PointStress1 > 0 })
 	snap := a.sess.Snapshot()
 	// The reference line carries exactly the snapshot's value.
@@ -443,7 +418,7 @@ func TestAppPointBaseline(t *testing.T) {
 	if !(snap.PointStress1 <= snap.ClassicalStress1*1.0001) {
 		t.Errorf("point-MDS stress-1 %v above classical %v: the baseline did not optimise", snap.PointStress1, snap.ClassicalStress1)
 	}
-	a.on(func() { a.controls.baseline.SetChecked(false); ref = a.curve.Data().PointRef })
+	a.on(func() { a.controls.Baseline.SetChecked(false); ref = a.curve.Data().PointRef })
 	if ref != 0 {
 		t.Errorf("reference still drawn after unchecking: %v", ref)
 	}
@@ -457,8 +432,8 @@ func TestAppSearch(t *testing.T) {
 		t.Fatalf("Finland not found: %d", want)
 	}
 	a.on(func() {
-		a.search.SetText("finl")
-		a.search.OnSubmitted("finl")
+		a.search.Entry.SetText("finl")
+		a.search.Entry.OnSubmitted("finl")
 	})
 	eventually(t, "selection", func() bool {
 		f := a.frame()
@@ -473,7 +448,7 @@ func TestAppSearch(t *testing.T) {
 		t.Errorf("found item at (%v,%v), want the centre (%v,%v)", px, py, w/2, h/2)
 	}
 	var serr error
-	a.on(func() { a.search.OnSubmitted("atlantis"); serr = a.searchErr })
+	a.on(func() { a.search.Entry.OnSubmitted("atlantis"); serr = a.search.Err() })
 	if serr == nil || !strings.Contains(serr.Error(), "atlantis") {
 		t.Errorf("search error %v for a missing item", serr)
 	}

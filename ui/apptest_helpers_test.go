@@ -2,6 +2,8 @@ package ui
 
 import (
 	"burescope/ui/fit"
+	"burescope/ui/launch"
+	"burescope/ui/prefs"
 	"burescope/ui/view"
 	"bytes"
 	"image"
@@ -68,18 +70,26 @@ func (ta *testApp) frame() *view.Frame {
 	return f
 }
 
+// savedSettings stores in p the default settings as changed by edit, as
+// an earlier run of the app would have left them.
+func savedSettings(p fyne.Preferences, edit func(*fit.Settings)) {
+	s := fit.DefaultSettings()
+	edit(&s)
+	prefs.SaveSettings(p, s)
+}
+
 // newTestApp starts the app in Fyne's test driver on a dataset with the
 // CPU backend and an iteration budget large enough that a run never
 // finishes during a test.
 func newTestApp(t *testing.T, dataset string) *testApp {
 	t.Helper()
 	fa := test.NewTempApp(t)
-	fa.Preferences().SetInt(prefIterations, 1_000_000)
+	savedSettings(fa.Preferences(), func(s *fit.Settings) { s.Iterations = 1_000_000 })
 	ta := &testApp{q: newUIQueue(), log: &syncBuffer{}}
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: dataset, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: dataset, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
 		// Never stop by converging: app tests count iterations across
 		// Step, Space and Reset, and a fit that converged in between would
 		// make them flaky. Iteration budgets still end runs.

@@ -14,7 +14,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
 	"burescope/ui/view"
 )
 
@@ -52,7 +54,7 @@ func TestAppBaselineOverlay(t *testing.T) {
 		t.Fatalf("overlay before the toggle: %d items, baseline %v", f0.Scene.Len(), f0.Baseline)
 	}
 
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "frame with the baseline", func() bool {
 		f := a.frame()
 		return f != nil && f.Baseline != nil && f.Key.Snapshot == a.sess.Version()
@@ -175,14 +177,14 @@ func TestAppBaselineOverlay(t *testing.T) {
 	// The figure export (the picture on screen) lists the markers' class
 	// in its legend.
 	svg := filepath.Join(t.TempDir(), "fig.svg")
-	if err := export(t, a, exportFigure, svg, 0); err != nil {
+	if err := exportTo(t, a, export.Figure, svg, 0); err != nil {
 		t.Fatal(err)
 	}
 	if data, err := os.ReadFile(svg); err != nil || !bytes.Contains(data, []byte("point MDS")) {
 		t.Errorf("exported figure without the point-MDS legend entry (%v)", err)
 	}
 
-	a.on(func() { a.controls.baseline.SetChecked(false) })
+	a.on(func() { a.controls.Baseline.SetChecked(false) })
 	eventually(t, "frame without the baseline", func() bool {
 		f := a.frame()
 		return f != nil && f.Baseline == nil && f.Scene.Len() == n && f.Seq > f1.Seq
@@ -235,13 +237,12 @@ func absDiff(a, b uint8) uint8 {
 // check shows it and the running fit's frames carry the overlay.
 func TestAppBaselineSavedOn(t *testing.T) {
 	fa := test.NewTempApp(t)
-	fa.Preferences().SetInt(prefIterations, 1_000_000)
-	fa.Preferences().SetBool(prefBaseline, true)
+	savedSettings(fa.Preferences(), func(s *fit.Settings) { s.Iterations, s.ShowBaseline = 1_000_000, true })
 	ta := &testApp{q: newUIQueue(), log: &syncBuffer{}}
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: "builtin:pisa2015", Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: "builtin:pisa2015", Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
 		// Never stop by converging: app tests count iterations across
 		// Step, Space and Reset, and a fit that converged in between would
 		// make them flaky. Iteration budgets still end runs.
@@ -253,7 +254,7 @@ func TestAppBaselineSavedOn(t *testing.T) {
 		ta.on(func() { ta.win.Close() })
 	})
 	ta.loads.Wait()
-	if !ta.check(func() bool { return ta.controls.baseline.Checked }) {
+	if !ta.check(func() bool { return ta.controls.Baseline.Checked }) {
 		t.Error("the toggle is not shown on")
 	}
 	eventually(t, "frame with the baseline", func() bool {
@@ -310,7 +311,7 @@ func checkMarkerPixels(t *testing.T, f *view.Frame, pix []uint8, pm []float64, n
 func TestAppBaselineMarkersEveryColourMode(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "frame with the baseline", func() bool {
 		f := a.frame()
 		return f != nil && f.Baseline != nil && f.Key.Snapshot == a.sess.Version()

@@ -12,6 +12,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/ui/launch"
 )
 
 // bigTree writes a (child, parent) file of datasets.MaxItems + 1 items:
@@ -43,7 +44,7 @@ func TestRelationsTooManyForMDS(t *testing.T) {
 		a.on(func() { ok = a.firstShown })
 		return ok
 	})
-	a.on(func() { a.open(path, nil, true) })
+	a.on(func() { a.open(path, "", true) })
 	a.loads.Wait()
 	a.on(func() {})
 	var msg, link, tab string
@@ -81,7 +82,7 @@ func TestFirstFrameIsTrainedEmbedding(t *testing.T) {
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: path, Backend: "cpu", Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: path, Backend: "cpu", Width: 1000, Height: 700}, ta.log, ta.q.post)
 		ta.start()
 	})
 	t.Cleanup(func() {

@@ -23,7 +23,7 @@ func TestAppBudgetNeverDiscards(t *testing.T) {
 	if got := a.sess.Snapshot(); got != before || a.sess.State() != fit.StatePaused {
 		t.Fatalf("changing the budget replaced the fit (iteration %d -> %d, state %v)", before.Iter, got.Iter, a.sess.State())
 	}
-	a.on(func() { a.controls.start.OnTapped() })
+	a.on(func() { a.controls.Start.OnTapped() })
 	a.sess.Wait()
 	eventually(t, "done on the budget", func() bool { return a.sess.State() == fit.StateDone })
 	done := a.sess.Snapshot()
@@ -37,12 +37,12 @@ func TestAppBudgetNeverDiscards(t *testing.T) {
 	}
 	eventually(t, "continue button and status", func() bool {
 		return a.check(func() bool {
-			return a.controls.start.Text == "Continue" && !a.controls.start.Disabled() &&
+			return a.controls.Start.Text == "Continue" && !a.controls.Start.Disabled() &&
 				strings.Contains(a.status.Text, "stopped on budget while still improving")
 		})
 	})
 	// Continue goes on for another budget of iterations.
-	a.on(func() { a.controls.start.OnTapped() })
+	a.on(func() { a.controls.Start.OnTapped() })
 	eventually(t, "continued past the budget", func() bool { return a.iter() > budget })
 	a.sess.Wait()
 	eventually(t, "done again", func() bool { return a.sess.State() == fit.StateDone })
@@ -52,7 +52,7 @@ func TestAppBudgetNeverDiscards(t *testing.T) {
 	if got := a.sess.Snapshot(); !(got.History[budget] == done.History[budget]) {
 		t.Errorf("continue restarted the fit: stress-1 at %d is %g, was %g", budget, got.History[budget], done.History[budget])
 	}
-	a.on(func() { a.controls.reset.OnTapped() })
+	a.on(func() { a.controls.Reset.OnTapped() })
 	a.sess.Wait()
 	eventually(t, "reset", func() bool { return a.iter() == 0 })
 }

@@ -1,14 +1,23 @@
-// Package ui is Burescope's desktop application (Fyne). It keeps Run,
-// the window and its layout, the menus and shortcuts, drag and drop,
-// export and preferences, and it is the only package that knows every
-// side tab: it builds them (Data, Model, View, Geodesic, Explore,
-// Relations, each a package under ui/tab built with New(host)) and is
-// their host. The rooms below it:
+// Package ui is Burescope's desktop application (Fyne). It keeps Run and
+// the App, which wires the rooms below it together: the window and its
+// layout, what the canvas shows, loading a dataset, the status bar, and
+// which settings a side tab changes only while it is in front. It is the
+// only package that knows every side tab: it builds them (Data, Model,
+// View, Geodesic, Explore, Relations, each a package under ui/tab built
+// with New(host)) and is their host (host.go), as it is the host of the
+// rooms that ask the app anything. The rooms below it:
 //
-//   - ui/fit: settings, defaults, backend choice, the run state machine
-//     and the Session (shared with the command line, ui/cli);
-//   - ui/view: the frame loop, the overlays and tooltips, embedding views;
-//   - ui/widget: the canvas and the charts.
+//   - ui/fit: settings, defaults, backend choice, the run state machine,
+//     the Session and the record of its runs (shared with the command
+//     line, ui/cli);
+//   - ui/view: the frame loop, the overlays and tooltips, embedding views,
+//     the picture's orientation;
+//   - ui/widget: the canvas, the charts, the run controls and search box;
+//   - ui/prefs: what is remembered between runs, and the store;
+//   - ui/launch: the command line, the first dataset's preload,
+//     --screenshot, the work deferred to the first frame;
+//   - ui/export: the files written from the canvas, the Shepard diagram;
+//   - ui/menu: the main menu, shortcuts, drag and drop, the dialogs.
 //
 // What the canvas shows is one value, App.shown: nil for the session's
 // MDS fit, else the loaded or trained embedding (view.EmbView).

@@ -30,7 +30,7 @@ func TestExploreCancelKeepsState(t *testing.T) {
 			})
 		})
 	})
-	a.on(func() { a.open(authorsNPZ, nil, true) })
+	a.on(func() { a.open(authorsNPZ, "", true) })
 	<-started
 	eventually(t, "progress shown", func() bool {
 		return a.check(func() bool { return a.explore.Loading() && a.explore.LoadBox().Visible() && !a.curve.Visible() })

@@ -26,7 +26,7 @@ var authorsNPZ = filepath.Join("..", "datasets", "testdata", "npy", "authors.npz
 // update.
 func openAndWait(t *testing.T, a *testApp, path string) {
 	t.Helper()
-	a.on(func() { a.open(path, nil, true) })
+	a.on(func() { a.open(path, "", true) })
 	a.loads.Wait()
 	a.on(func() {})
 }
@@ -92,7 +92,7 @@ func TestExploreNPZShownWithoutMDS(t *testing.T) {
 	var planes []string
 	a.on(func() {
 		a.refreshStatus()
-		startOff, stepOff = a.controls.start.Disabled(), a.controls.step.Disabled()
+		startOff, stepOff = a.controls.Start.Disabled(), a.controls.Step.Disabled()
 		note, title, status = a.explore.Note(), a.win.Title(), a.status.Text
 		planes = a.explore.PlaneOptions()
 	})
@@ -295,7 +295,7 @@ func TestExploreNeighbours(t *testing.T) {
 	e := v.Emb
 
 	// Search selects item 17: its 10 nearest by W2.
-	a.on(func() { a.find(e.Labels[17]) })
+	a.on(func() { a.search.Find(e.Labels[17]) })
 	got := waitNeighbours(t, a, 17)
 	sameNeighbours(t, "W2", got, bruteNeighbours(e, 17, 10, engine.ByW2, 0))
 	if hl := a.explore.Highlighted(); len(hl) != 10 || hl[0] != got[0].Index {
@@ -375,7 +375,7 @@ func TestFitLoadedEmbedding(t *testing.T) {
 		t.Errorf("%d iterations, want at most 1 (a start at the optimum may end at 0)", snap.Iter)
 	}
 	var resetOn bool
-	a.on(func() { a.refreshControls(); resetOn = !a.controls.reset.Disabled() })
+	a.on(func() { a.refreshControls(); resetOn = !a.controls.Reset.Disabled() })
 	if !resetOn {
 		t.Error("run controls off for the fit of an embedding")
 	}

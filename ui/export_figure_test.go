@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"burescope/engine/emds"
+	"burescope/ui/export"
 	"burescope/ui/fit"
 )
 
@@ -45,48 +46,48 @@ func TestAppExportWhatIsShown(t *testing.T) {
 		return f != nil && f.Scene != nil && f.Scene.Len() == sa.N && math.Abs(f.Scene.Means[0]-want0) <= 1e-9*(1+math.Abs(want0))
 	})
 
-	var view, fitJob *exportJob
+	var view, fitJob *export.Job
 	var err1, err2 error
 	a.on(func() {
-		view, err1 = a.exportJob(exportFigure)
-		fitJob, err2 = a.figureJob(figureFit, true)
+		view, err1 = a.exp.Job(export.Figure)
+		fitJob, err2 = a.exp.FigureJob(export.DrawFit, true)
 	})
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
 	t.Run("view", func(t *testing.T) {
-		if !(math.Abs(view.scene.Means[0]-want0) <= 1e-9*(1+math.Abs(want0))) {
-			t.Errorf("view export mean %g, want the geodesic's %g", view.scene.Means[0], want0)
+		if !(math.Abs(view.Scene.Means[0]-want0) <= 1e-9*(1+math.Abs(want0))) {
+			t.Errorf("view export mean %g, want the geodesic's %g", view.Scene.Means[0], want0)
 		}
-		if !strings.HasPrefix(view.caption, "geodesic A → B  t = 0.31") || strings.Contains(view.caption, "iterations") {
-			t.Errorf("caption %q does not name the geodesic at t = 0.31", view.caption)
+		if !strings.HasPrefix(view.Caption, "geodesic A → B  t = 0.31") || strings.Contains(view.Caption, "iterations") {
+			t.Errorf("caption %q does not name the geodesic at t = 0.31", view.Caption)
 		}
-		if view.style.Dark {
+		if view.Style.Dark {
 			t.Error("figure background is dark by default")
 		}
 	})
 	t.Run("fit", func(t *testing.T) {
 		snap := a.sess.Snapshot()
 		for k, v := range snap.Means {
-			if fitJob.scene.Means[k] != v {
-				t.Fatalf("fit export mean %d = %g, want the snapshot's %g", k, fitJob.scene.Means[k], v)
+			if fitJob.Scene.Means[k] != v {
+				t.Fatalf("fit export mean %d = %g, want the snapshot's %g", k, fitJob.Scene.Means[k], v)
 			}
 		}
-		if !strings.HasPrefix(fitJob.caption, "fit  |") || strings.Contains(fitJob.caption, "t = ") || !strings.Contains(fitJob.caption, fmt.Sprintf("%d iterations", snap.Iter)) {
-			t.Errorf("fit caption %q", fitJob.caption)
+		if !strings.HasPrefix(fitJob.Caption, "fit  |") || strings.Contains(fitJob.Caption, "t = ") || !strings.Contains(fitJob.Caption, fmt.Sprintf("%d iterations", snap.Iter)) {
+			t.Errorf("fit caption %q", fitJob.Caption)
 		}
-		if !fitJob.style.Dark {
+		if !fitJob.Style.Dark {
 			t.Error("dark background not applied")
 		}
 	})
 	t.Run("background", func(t *testing.T) {
 		dir := t.TempDir()
 		for _, tc := range []struct {
-			job   *exportJob
+			job   *export.Job
 			light bool
 		}{{view, true}, {fitJob, false}} {
 			p := filepath.Join(dir, "f.png")
-			if err := tc.job.write(p, 72); err != nil {
+			if err := tc.job.Write(p, 72); err != nil {
 				t.Fatal(err)
 			}
 			r, g, b, _ := decodePNG(t, p).At(2, 2).RGBA()
@@ -94,7 +95,7 @@ func TestAppExportWhatIsShown(t *testing.T) {
 			if tc.light != (lum > 200) {
 				t.Errorf("corner luminance %d, light %v", lum, tc.light)
 			}
-			a.on(func() { a.confirmExport(p) })
+			a.on(func() { a.exp.Confirm(p) })
 			var msg string
 			a.on(func() {
 				if top := a.win.Canvas().Overlays().Top(); top != nil {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"burescope/ui/launch"
+	"burescope/ui/menu"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +26,7 @@ func TestAppHelpWhatAmILookingAt(t *testing.T) {
 				continue
 			}
 			for _, it := range m.Items {
-				if it.Label == helpTitle {
+				if it.Label == menu.HelpTitle {
 					found = true
 					it.Action()
 				}
@@ -32,7 +34,7 @@ func TestAppHelpWhatAmILookingAt(t *testing.T) {
 		}
 	})
 	if !found {
-		t.Fatalf("no %q in the Help menu", helpTitle)
+		t.Fatalf("no %q in the Help menu", menu.HelpTitle)
 	}
 	var text string
 	a.on(func() {
@@ -66,7 +68,7 @@ func TestAppEmptyStateHelpLink(t *testing.T) {
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: missing, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: missing, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
 		ta.start()
 	})
 	t.Cleanup(func() {
@@ -85,8 +87,8 @@ func TestAppEmptyStateHelpLink(t *testing.T) {
 	})
 	var text string
 	ta.on(func() {
-		if link.Text != helpTitle {
-			t.Errorf("link text %q, want %q", link.Text, helpTitle)
+		if link.Text != menu.HelpTitle {
+			t.Errorf("link text %q, want %q", link.Text, menu.HelpTitle)
 		}
 		// The error dialog of the failed load is on top; close it as a
 		// user would, then follow the link.

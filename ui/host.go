@@ -7,17 +7,21 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"burescope/datasets"
-	"burescope/engine"
 	"burescope/engine/emds"
+	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 	"burescope/ui/view"
 )
 
-// host is the App as the side tabs see it: it implements every tab's Host
-// interface (ui/tab/...), so everything a tab asks of the app goes
-// through one of its methods, and the App itself exports nothing for it.
+// host is the App as the side tabs and the rooms below the app see it: it
+// implements every tab's Host interface (ui/tab/...) and export.Host, so
+// everything a tab asks of the app goes through one of its methods, and
+// the App itself exports nothing for it.
 type host struct{ *App }
 
 // Settings returns the settings in use.
@@ -30,13 +34,13 @@ func (a host) Load(name string, st fit.Settings) {
 
 // OpenDataset opens name with the current settings without starting a
 // fit (the Relations tab's WordNet button).
-func (a host) OpenDataset(name string) { a.open(name, nil, false) }
+func (a host) OpenDataset(name string) { a.open(name, "", false) }
 
 // Reload opens name again with the current settings (Explore tab).
 func (a host) Reload(name string) { a.openRequest(loadRequest{Name: name}, a.set, false) }
 
 // OpenDialog asks for a file to open.
-func (a host) OpenDialog() { a.openDialog() }
+func (a host) OpenDialog() { a.menus.OpenDialog() }
 
 // ApplyData re-reads the data after a data setting changed.
 func (a host) ApplyData(st fit.Settings) {
@@ -78,7 +82,7 @@ func (a host) ApplyView(st fit.Settings) {
 	a.set.OutlineOnly, a.set.Legend = st.OutlineOnly, st.Legend
 	if a.set.ClassBarycenters != st.ClassBarycenters {
 		a.set.ClassBarycenters = st.ClassBarycenters
-		a.bary.changed()
+		a.bary.Changed()
 	}
 	a.applyView()
 }
@@ -157,6 +161,24 @@ func (a host) BottomChanged() { a.updateBottom() }
 
 // Shown returns the embedding on the canvas (nil: the MDS fit).
 func (a host) Shown() *view.EmbView { return a.shown.Load() }
+
+// Frame returns the frame on the canvas (nil: none yet).
+func (a host) Frame() *view.Frame { return a.canvas.Frame() }
+
+// Badge returns the canvas corner's text ("": none).
+func (a host) Badge() string { return a.canvas.Badge() }
+
+// ViewStyle returns the frame loop's drawing style.
+func (a host) ViewStyle() render.Style { return a.loop.Style() }
+
+// Dark reports whether the app's theme is dark.
+func (a host) Dark() bool { return a.fa.Settings().ThemeVariant() == theme.VariantDark }
+
+// Window returns the app's window.
+func (a host) Window() fyne.Window { return a.win }
+
+// Preferences returns the app's preference store.
+func (a host) Preferences() fyne.Preferences { return a.fa.Preferences() }
 
 // labels returns the item labels of what the canvas shows.
 func (a *App) labels() []string {
@@ -239,40 +261,13 @@ func (a *App) tabsFollow(v *view.EmbView) {
 }
 
 // Orient turns the 2-D picture so that item left is drawn left of item
-// right (and item up, when given, above them): view.OrientLeftRight on
-// the means drawn now, set on the frame loop.
+// right (and item up, when given, above them), set on the frame loop.
 func (a host) Orient(left, right, up string) error {
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
-		return errNothing
+		return export.ErrNothing
 	}
-	if f.Scene.Dim != 2 {
-		return fmt.Errorf("orientation is for 2-D pictures (this one is %d-D: drag to rotate it)", f.Scene.Dim)
-	}
-	labels := a.labels()
-	find := func(name string) (int, error) {
-		for i, l := range labels {
-			if l == name {
-				return i, nil
-			}
-		}
-		return -1, fmt.Errorf("no item labelled %q", name)
-	}
-	il, err := find(left)
-	if err != nil {
-		return err
-	}
-	ir, err := find(right)
-	if err != nil {
-		return err
-	}
-	iu := -1
-	if up != "" {
-		if iu, err = find(up); err != nil {
-			return err
-		}
-	}
-	o, err := view.OrientLeftRight(f.Scene.Means, il, ir, iu)
+	o, err := view.OrientNamed(f, a.labels(), left, right, up)
 	if err != nil {
 		return err
 	}
@@ -280,58 +275,36 @@ func (a host) Orient(left, right, up string) error {
 	return nil
 }
 
-// RememberPicture keeps the drawn positions of the items on screen (2-D,
-// through the orientation in use) as the reference of AlignToPicture.
+// RememberPicture keeps the drawn positions of the items on screen as the
+// reference of AlignToPicture.
 func (a host) RememberPicture() error {
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
-		return errNothing
+		return export.ErrNothing
 	}
-	if f.Scene.Dim != 2 {
-		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
+	p, err := view.RememberPicture(f, a.labels())
+	if err != nil {
+		return err
 	}
-	labels := a.labels()
-	ref := make(map[string][2]float64, len(labels))
-	for i, l := range labels {
-		if i < f.Scene.Len() {
-			x, y := view.ProjectMean(f.Scene, f.Style, i)
-			ref[l] = [2]float64{x, y}
-		}
-	}
-	a.picture = ref
+	a.picture = p
 	return nil
 }
 
 // AlignToPicture sets the orientation that turns (or mirrors) the fit on
-// screen onto the remembered picture: engine.Procrustes of the items'
-// means onto their remembered positions, matched by label.
+// screen onto the remembered picture.
 func (a host) AlignToPicture() error {
 	if a.picture == nil {
 		return fmt.Errorf("no picture remembered: press Remember picture first")
 	}
 	f := a.canvas.Frame()
 	if f == nil || f.Scene == nil {
-		return errNothing
+		return export.ErrNothing
 	}
-	if f.Scene.Dim != 2 {
-		return fmt.Errorf("aligning is for 2-D pictures (this one is %d-D)", f.Scene.Dim)
-	}
-	var x, y []float64
-	for i, l := range a.labels() {
-		if p, ok := a.picture[l]; ok && i < f.Scene.Len() {
-			x = append(x, f.Scene.Means[2*i], f.Scene.Means[2*i+1])
-			y = append(y, p[0], p[1])
-		}
-	}
-	if len(x) < 4 {
-		return fmt.Errorf("fewer than two items in common with the remembered picture")
-	}
-	r, _, err := engine.Procrustes(len(x)/2, 2, x, y)
+	o, err := a.picture.AlignTo(f, a.labels())
 	if err != nil {
 		return err
 	}
-	// Procrustes maps rows (x R); the loop maps columns (o m): o = R^T.
-	a.loop.SetOrientation([]float64{r[0], r[2], r[1], r[3]})
+	a.loop.SetOrientation(o)
 	return nil
 }
 
@@ -434,7 +407,7 @@ func (a *App) embeddingStatus() bool {
 		parts = append(parts, a.rel.StatusText())
 	}
 	a.status.SetText(strings.Join(parts, "   ·   "))
-	a.controls.disable()
+	a.controls.Disable()
 	return true
 }
 
@@ -471,15 +444,15 @@ func (a *App) enterEmbedding(ds *datasets.Dataset, v *view.EmbView, name string,
 	a.viewSettingsChanged()
 	a.explore.Reset()
 	a.loop.Select(nil, -1)
-	a.search.SetText("")
+	a.search.Entry.SetText("")
 	a.canvas.SetMessage("")
 	a.install(v, true)
 	a.rel.DatasetChanged(ds) // names the embedding, not the fit's dataset
 	a.relOnEmbedding = true
 	a.data.ShowDataset(ds)
 	if !strings.HasPrefix(name, datasets.BuiltinPrefix) {
-		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), name))
-		SetLastDir(a.fa.Preferences(), filepath.Dir(name))
+		a.data.SetRecent(prefs.AddRecentFile(a.fa.Preferences(), name))
+		prefs.SetLastDir(a.fa.Preferences(), filepath.Dir(name))
 	}
 	a.win.SetTitle("Burescope — " + fit.DisplayName(name))
 	a.showTab("Explore")
@@ -521,8 +494,26 @@ func (a host) FitEmbedding() { a.fitEmbedding() }
 
 // OpenWordNet opens wordnet:DIR under the root synset root (Relations
 // tab) without starting a fit.
-func (a *App) OpenWordNet(dir, root string) {
+func (a host) OpenWordNet(dir, root string) {
 	st := a.set
 	st.WordNetRoot = root
 	a.openNew(loadRequest{Name: datasets.WordNetPrefix + dir}, st, false)
+}
+
+// SelectionBarycenter draws the 2-Wasserstein barycenter of the selected
+// items (select items on the canvas or in Explore first), or clears it
+// when nothing is selected. It is the View tab's command.
+func (a host) SelectionBarycenter() {
+	sel := a.loop.Selected()
+	a.bary.SetSelection(sel)
+	a.loop.Wake()
+	if len(sel) < 1 {
+		a.status.SetText("Barycenter: select items first (click, or search in Explore)")
+	}
+}
+
+// ClearBarycenter removes the selection's barycenter.
+func (a host) ClearBarycenter() {
+	a.bary.SetSelection(nil)
+	a.loop.Wake()
 }

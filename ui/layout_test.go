@@ -51,7 +51,7 @@ func TestAppSmallWindows(t *testing.T) {
 				}
 				bar := placeOf("toolbar", a.toolbar)
 				var shown []rect
-				objs := append(a.controls.items(), a.toolbar.More(), a.search)
+				objs := append(a.controls.Items(), a.toolbar.More(), a.search.Entry)
 				hidden := a.toolbar.Hidden()
 				for _, o := range objs {
 					if !o.Visible() {
@@ -75,10 +75,10 @@ func TestAppSmallWindows(t *testing.T) {
 					}
 					shown = append(shown, r)
 				}
-				if w := a.search.Size().Width; !(w >= searchMinWidth) {
+				if w := a.search.Entry.Size().Width; !(w >= searchMinWidth) {
 					t.Errorf("search box %v px wide, want at least %v", w, searchMinWidth)
 				}
-				if !a.controls.start.Visible() || slices.Contains(hidden, fyne.CanvasObject(a.controls.start)) {
+				if !a.controls.Start.Visible() || slices.Contains(hidden, fyne.CanvasObject(a.controls.Start)) {
 					t.Error("the main button is not shown")
 				}
 				// Every hidden item with an action is in the overflow menu.
@@ -122,20 +122,20 @@ func TestAppSmallWindows(t *testing.T) {
 		a.win.Resize(fyne.NewSize(700, 450))
 		var item *fyne.MenuItem
 		for _, it := range a.toolbar.OverflowMenu().Items {
-			if it.Label == a.controls.baseline.Text {
+			if it.Label == a.controls.Baseline.Text {
 				item = it
 			}
 		}
 		if item == nil {
 			t.Fatal("no baseline entry in the overflow menu at 700x450")
 		}
-		if item.Checked != a.controls.baseline.Checked {
-			t.Errorf("menu entry checked %v, check %v", item.Checked, a.controls.baseline.Checked)
+		if item.Checked != a.controls.Baseline.Checked {
+			t.Errorf("menu entry checked %v, check %v", item.Checked, a.controls.Baseline.Checked)
 		}
 		before := a.set.ShowBaseline
 		item.Action()
-		if a.set.ShowBaseline == before || a.controls.baseline.Checked == before {
-			t.Errorf("the menu entry did not toggle the baseline (setting %v, check %v)", a.set.ShowBaseline, a.controls.baseline.Checked)
+		if a.set.ShowBaseline == before || a.controls.Baseline.Checked == before {
+			t.Errorf("the menu entry did not toggle the baseline (setting %v, check %v)", a.set.ShowBaseline, a.controls.Baseline.Checked)
 		}
 		item.Action()
 	})
@@ -149,9 +149,9 @@ func TestAppSearchSuggestions(t *testing.T) {
 	labels := a.sess.Dataset().Labels
 	var opts []string
 	a.on(func() {
-		a.win.Canvas().Focus(a.search)
-		a.search.SetText("la")
-		opts = a.search.Options()
+		a.win.Canvas().Focus(a.search.Entry)
+		a.search.Entry.SetText("la")
+		opts = a.search.Entry.Options()
 	})
 	var pre, in []string
 	for _, l := range labels {
@@ -167,18 +167,18 @@ func TestAppSearchSuggestions(t *testing.T) {
 		t.Fatalf("suggestions for %q: %v, want %v", "la", opts, want)
 	}
 	var shown bool
-	a.on(func() { shown = a.search.CompletionShown() })
+	a.on(func() { shown = a.search.Entry.CompletionShown() })
 	if !shown {
 		t.Error("the suggestions are not shown")
 	}
 	pick := want[len(want)-1]
-	a.on(func() { a.search.Pick(pick) })
+	a.on(func() { a.search.Entry.Pick(pick) })
 	idx := slices.Index(labels, pick)
 	eventually(t, "selection of "+pick, func() bool {
 		s := a.loop.Selected()
 		return len(s) == 1 && s[0] == idx
 	})
-	a.on(func() { shown = a.search.CompletionShown() })
+	a.on(func() { shown = a.search.Entry.CompletionShown() })
 	if shown {
 		t.Error("the suggestions stay open after a pick")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
 )
 
 // The side tabs other than Data are put on the canvas when first
@@ -199,8 +200,7 @@ func TestHiddenTabsSameLayout(t *testing.T) {
 // geodesic's From item).
 func TestHiddenTabsShowEarlierState(t *testing.T) {
 	fa := test.NewTempApp(t)
-	fa.Preferences().SetInt(prefIterations, 1_000_000)
-	fa.Preferences().SetString(prefColorBy, "stress")
+	savedSettings(fa.Preferences(), func(s *fit.Settings) { s.Iterations, s.ColorBy = 1_000_000, "stress" })
 	a := startTestApp(t, fa, "builtin:pisa2015", nil)
 	var item int
 	var label, info string
@@ -250,7 +250,7 @@ func TestHiddenTabsShowEarlierState(t *testing.T) {
 	})
 }
 
-// TestStartupWorkAfterFirstFrame: work deferred with afterStartup (the
+// TestStartupWorkAfterFirstFrame: work deferred to App.later (the
 // app icon) runs once, after the launch's first frame with the fit is on
 // screen; where no fit comes (a file that does not open) it runs after
 // startupGrace.
@@ -258,11 +258,11 @@ func TestStartupWorkAfterFirstFrame(t *testing.T) {
 	t.Run("first frame", func(t *testing.T) {
 		var runs []bool // whether the first frame was shown when it ran
 		a := startTestApp(t, test.NewTempApp(t), "builtin:iris", func(a *App) {
-			a.afterStartup(func() { runs = append(runs, a.firstShown && a.canvas.Frame() != nil && a.canvas.Frame().Scene != nil) })
+			a.later.Add(func() { runs = append(runs, a.firstShown && a.canvas.Frame() != nil && a.canvas.Frame().Scene != nil) })
 		})
 		eventually(t, "deferred work", func() bool { return a.check(func() bool { return len(runs) > 0 }) })
 		a.on(func() {
-			a.startupOver() // a second end of the start-up runs nothing again
+			a.later.Run() // a second end of the start-up runs nothing again
 			if len(runs) != 1 || !runs[0] {
 				t.Errorf("deferred work ran %d times, after the first frame: %v", len(runs), runs)
 			}
@@ -276,8 +276,8 @@ func TestStartupWorkAfterFirstFrame(t *testing.T) {
 		var a *App
 		q.run(func() {
 			w := test.NewWindow(nil)
-			a = newApp(fa, w, Flags{Dataset: "/nonexistent/burescope-test.csv", Backend: "cpu", After: time.Second, Width: 800, Height: 600}, &syncBuffer{}, q.post)
-			a.afterStartup(func() { ran <- time.Since(started) })
+			a = newApp(fa, w, launch.Flags{Dataset: "/nonexistent/burescope-test.csv", Backend: "cpu", After: time.Second, Width: 800, Height: 600}, &syncBuffer{}, q.post)
+			a.later.Add(func() { ran <- time.Since(started) })
 			started = time.Now()
 			a.start()
 		})
@@ -309,7 +309,7 @@ func startTestApp(t *testing.T, fa fyne.App, dataset string, before func(*App)) 
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: dataset, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: dataset, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
 		ta.set.Tol = 0
 		if before != nil {
 			before(ta.App)
@@ -380,7 +380,7 @@ func TestFitDrawnOnlyOnceStyled(t *testing.T) {
 // goes on the canvas).
 func TestHiddenTabTakesThemeChangedBefore(t *testing.T) {
 	fa := test.NewTempApp(t)
-	fa.Preferences().SetInt(prefIterations, 1_000_000)
+	savedSettings(fa.Preferences(), func(s *fit.Settings) { s.Iterations = 1_000_000 })
 	a := startTestApp(t, fa, "builtin:pisa2015", nil)
 	colourOf := func(root fyne.CanvasObject, text string) (c color.Color) {
 		walkRendered(root, func(o fyne.CanvasObject) {

@@ -7,6 +7,9 @@ import (
 
 	"burescope/datasets"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
+	"burescope/ui/menu"
+	"burescope/ui/prefs"
 
 	"fyne.io/fyne/v2"
 )
@@ -22,12 +25,8 @@ type loadRequest struct {
 // ones remembered for it (openNew) in the background and, on
 // success, replaces the session (and starts it if autostart). Errors are
 // shown in a dialog; the current dataset and run are kept.
-func (a *App) open(name string, metadata []string, autostart bool) {
-	meta := ""
-	if len(metadata) > 0 {
-		meta = metadata[0]
-	}
-	a.openNew(loadRequest{Name: name, Metadata: meta}, a.set, autostart)
+func (a *App) open(name, metadata string, autostart bool) {
+	a.openNew(loadRequest{Name: name, Metadata: metadata}, a.set, autostart)
 }
 
 // openRequest is open with explicit settings (the dataset name in st is
@@ -43,7 +42,7 @@ func (a *App) openRequest(req loadRequest, st fit.Settings, autostart bool) {
 			a.do(func() {
 				if a.sess.Dataset() == nil && a.shown.Load() == nil {
 					a.canvas.SetMessage("No data: open a file or pick a built-in dataset.")
-					a.canvas.SetMessageLink(helpTitle, a.showHelp) // also in the Help menu
+					a.canvas.SetMessageLink(menu.HelpTitle, a.menus.ShowHelp) // also in the Help menu
 					// Not "Starting…": say why nothing is shown.
 					a.status.SetText(fmt.Sprintf("No data: %s could not be opened: %v", fit.DisplayName(req.Name), err))
 				}
@@ -67,9 +66,9 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 	}
 	var ds *datasets.Dataset
 	var err error
-	pre := a.preload.Swap(nil).take(req, st)
+	pre := a.preload.Swap(nil).Take(req.Name, req.Metadata, st)
 	if pre != nil {
-		ds = pre.ds
+		ds = pre.Dataset()
 	} else if ds, err = fit.LoadDataset(req.Name, st, req.Metadata); err != nil {
 		return err
 	}
@@ -103,8 +102,8 @@ func (a *App) load(req loadRequest, st fit.Settings, gen int, autostart bool) er
 // fitDataset opens ds in the session under st on the backend st names
 // (on a worker goroutine) and, unless a newer load was requested, shows
 // it (and starts the fit if autostart).
-func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool, pre *preload) error {
-	opened := pre.opened() // built while the window was
+func (a *App) fitDataset(ds *datasets.Dataset, st fit.Settings, gen int, autostart bool, pre *launch.Preload) error {
+	opened := pre.Opened() // built while the window was
 	if opened == nil {
 		var err error
 		opened, err = fit.OpenFit(ds, st, fit.OpenHow{Backend: fit.BackendOptions{OnMainThread: fyne.DoAndWait, Log: a.logw}})
@@ -146,13 +145,13 @@ func (a *App) loaded(ds *datasets.Dataset) {
 	a.canvas.SetMessage("")
 	a.loop.Select(nil, -1)
 	a.loop.ResetView()
-	a.search.SetText("")
+	a.search.Entry.SetText("")
 	a.data.ShowDataset(ds)
 	a.viewSettingsChanged()
 	a.geo.SetItems(ds.Labels)
 	if !strings.HasPrefix(ds.Name, datasets.BuiltinPrefix) {
-		a.data.SetRecent(AddRecentFile(a.fa.Preferences(), ds.Name))
-		SetLastDir(a.fa.Preferences(), filepath.Dir(ds.Name))
+		a.data.SetRecent(prefs.AddRecentFile(a.fa.Preferences(), ds.Name))
+		prefs.SetLastDir(a.fa.Preferences(), filepath.Dir(ds.Name))
 	}
 	if a.set.ShowBaseline {
 		a.sess.PointBaseline()

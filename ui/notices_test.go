@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"burescope/ui/launch"
 	"burescope/ui/tab/data"
 )
 
@@ -86,7 +87,7 @@ func TestAppBadStartupFile(t *testing.T) {
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(800, 600))
-		ta.App = newApp(fa, w, Flags{Dataset: bad, Backend: "cpu", After: time.Second, Width: 800, Height: 600}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: bad, Backend: "cpu", After: time.Second, Width: 800, Height: 600}, ta.log, ta.q.post)
 		ta.start()
 	})
 	t.Cleanup(func() {

@@ -15,6 +15,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/render"
+	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/view"
 	bw "burescope/ui/widget"
@@ -205,7 +206,7 @@ func TestJSONExportKeepsClasses(t *testing.T) {
 	a := newTestApp(t, "builtin:iris")
 	pause(t, a)
 	p := filepath.Join(t.TempDir(), "iris.json")
-	if err := export(t, a, exportEmbeddingJSON, p, 0); err != nil {
+	if err := exportTo(t, a, export.EmbeddingJSON, p, 0); err != nil {
 		t.Fatal(err)
 	}
 	ds, err := datasets.Load(p, datasets.Options{})
@@ -258,9 +259,9 @@ func TestOrientLeftRight(t *testing.T) {
 			maybeShot(t, a, "orient-after.png")
 		}
 	}
-	var job *exportJob
-	a.on(func() { job, _ = a.figureJob(figureView, false) })
-	if job == nil || job.style.Proj == nil {
+	var job *export.Job
+	a.on(func() { job, _ = a.exp.FigureJob(export.DrawView, false) })
+	if job == nil || job.Style.Proj == nil {
 		t.Error("the figure export drops the orientation")
 	}
 	a.on(func() { host{a.App}.ResetOrientation() })
@@ -353,10 +354,10 @@ func TestColourByColumn(t *testing.T) {
 		t.Errorf("tooltip %q", tip)
 	}
 	maybeShot(t, a, "colour-by-column.png")
-	var job *exportJob
-	a.on(func() { job, _ = a.figureJob(figureView, false) })
+	var job *export.Job
+	a.on(func() { job, _ = a.exp.FigureJob(export.DrawView, false) })
 	out := filepath.Join(t.TempDir(), "f.svg")
-	if err := job.write(out, 72); err != nil {
+	if err := job.Write(out, 72); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(out)
@@ -408,10 +409,10 @@ func TestColourAndLabelByTextColumn(t *testing.T) {
 		t.Errorf("the items' own label became %q", got)
 	}
 	maybeShot(t, a, "label-by-code.png")
-	var job *exportJob
-	a.on(func() { job, _ = a.figureJob(figureView, false) })
+	var job *export.Job
+	a.on(func() { job, _ = a.exp.FigureJob(export.DrawView, false) })
 	out := filepath.Join(t.TempDir(), "f.svg")
-	if err := job.write(out, 72); err != nil {
+	if err := job.Write(out, 72); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(out)

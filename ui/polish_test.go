@@ -30,8 +30,8 @@ func TestStartButtonSteadyWidth(t *testing.T) {
 		var text string
 		var size fyne.Size
 		a.on(func() {
-			a.controls.refresh(c.state, c.iter)
-			text, size = a.controls.start.Text, a.controls.start.MinSize()
+			a.controls.Refresh(c.state, c.iter)
+			text, size = a.controls.Start.Text, a.controls.Start.MinSize()
 		})
 		if text != c.label {
 			t.Fatalf("state %v iter %d: label %q, want %q", c.state, c.iter, text, c.label)
@@ -42,7 +42,7 @@ func TestStartButtonSteadyWidth(t *testing.T) {
 			t.Errorf("%s: min size %v, %s: %v", c.label, size, cases[0].label, first)
 		}
 	}
-	a.on(func() { a.controls.refresh(a.sess.State(), a.iter()) })
+	a.on(func() { a.controls.Refresh(a.sess.State(), a.iter()) })
 }
 
 // menuItem finds the item of the main menu's menu titled menu whose label
@@ -89,7 +89,7 @@ func TestViewMenuChecks(t *testing.T) {
 		t.Errorf("covariance from elsewhere: checks covariance %v precision %v", cov, prec)
 	}
 	want := false
-	a.on(func() { want = !a.set.ShowBaseline; a.controls.baseline.SetChecked(want) })
+	a.on(func() { want = !a.set.ShowBaseline; a.controls.Baseline.SetChecked(want) })
 	if _, _, base := marks(); base != want {
 		t.Errorf("baseline %v: check %v", want, base)
 	}

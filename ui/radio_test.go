@@ -23,7 +23,7 @@ func TestExportDialogRadiosStaySelected(t *testing.T) {
 	eventually(t, "the geodesic badge", func() bool { return a.check(func() bool { return a.canvas.Badge() != "" }) })
 	var radios []*widget.RadioGroup
 	a.on(func() {
-		a.exportFigureDialog()
+		a.exp.FigureDialog()
 		top := a.win.Canvas().Overlays().Top()
 		if top == nil {
 			return

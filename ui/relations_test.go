@@ -15,7 +15,9 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/engine/hypernymy"
+	"burescope/ui/export"
 	"burescope/ui/fit"
+	"burescope/ui/launch"
 	"burescope/ui/view"
 )
 
@@ -47,7 +49,7 @@ func openRelations(t *testing.T, a *testApp) *datasets.Dataset {
 	if err := os.WriteFile(path, []byte(tinyTree), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a.on(func() { a.open(path, nil, false) }) // no MDS run
+	a.on(func() { a.open(path, "", false) }) // no MDS run
 	a.loads.Wait()
 	a.on(func() {})
 	ds := a.sess.Dataset()
@@ -146,7 +148,7 @@ func TestRelationsTrainAndExport(t *testing.T) {
 	var runOff bool
 	a.on(func() {
 		a.refreshControls()
-		runOff = a.controls.start.Disabled() && a.controls.step.Disabled() && a.controls.reset.Disabled()
+		runOff = a.controls.Start.Disabled() && a.controls.Step.Disabled() && a.controls.Reset.Disabled()
 	})
 	if !runOff {
 		t.Error("the MDS run controls are enabled in relations mode")
@@ -154,12 +156,12 @@ func TestRelationsTrainAndExport(t *testing.T) {
 
 	// Export in relations mode writes the trained embedding.
 	out := filepath.Join(t.TempDir(), "trained.json")
-	var job *exportJob
-	a.on(func() { job, err = a.exportJob(exportEmbeddingJSON) })
+	var job *export.Job
+	a.on(func() { job, err = a.exp.Job(export.EmbeddingJSON) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := job.write(out, 0); err != nil {
+	if err := job.Write(out, 0); err != nil {
 		t.Fatal(err)
 	}
 	got, err := datasets.Load(out, datasets.Options{})
@@ -282,7 +284,7 @@ func maybeShot(t *testing.T, a *testApp, name string) {
 		return
 	}
 	var img image.Image
-	a.on(func() { img, _ = captureWindow(a.win) })
+	a.on(func() { img, _ = launch.Capture(a.win) })
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 
 	"fyne.io/fyne/v2/container"
 )
@@ -15,7 +16,7 @@ import (
 // it, or the defaults, never those of the dataset open before.
 func (a *App) openNew(req loadRequest, st fit.Settings, autostart bool) {
 	a.tabView = "" // a view a tab chose for the old dataset does not carry over
-	st, remembered := ForDataset(a.fa.Preferences(), st, req.Name)
+	st, remembered := prefs.ForDataset(a.fa.Preferences(), st, req.Name)
 	a.pendingRestored = ""
 	if remembered {
 		a.pendingRestored = req.Name
@@ -33,7 +34,7 @@ func (a *App) viewSettingsChanged() {
 		a.restoredFor = ""
 	}
 	a.loop.SetStyle(a.style())
-	a.checkMenu()
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	a.model.Sync(a.set)
 	a.display.Sync(a.set)
 }
@@ -46,7 +47,7 @@ func (a *App) saveSettings() {
 	if a.tabView != "" {
 		s.View = a.tabView
 	}
-	SaveSettings(a.fa.Preferences(), s)
+	prefs.SaveSettings(a.fa.Preferences(), s)
 }
 
 // tabEllipses switches the ellipse view for the tab in front (Explore's
@@ -65,7 +66,7 @@ func (a *App) tabEllipses(v string) {
 	}
 	a.set.View = v
 	a.loop.SetStyle(a.style())
-	a.checkMenu()
+	a.menus.Check(a.set.View, a.set.ShowBaseline)
 	a.display.Sync(a.set)
 	a.refreshStatus()
 }
@@ -79,7 +80,7 @@ func (a *App) tabChanged(it *container.TabItem) {
 	if !inExplore && a.tabView != "" {
 		a.set.View, a.tabView = a.tabView, ""
 		a.loop.SetStyle(a.style())
-		a.checkMenu()
+		a.menus.Check(a.set.View, a.set.ShowBaseline)
 		a.display.Sync(a.set)
 		a.refreshStatus()
 	}

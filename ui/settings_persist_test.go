@@ -7,9 +7,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/test"
 
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 )
 
 // openAndLoad opens name as the Data tab does and waits for it.
@@ -84,15 +84,15 @@ func TestModelRememberedPerDataset(t *testing.T) {
 
 	// The next launch, on the same preferences: iris still gets the
 	// defaults, pisa2015 its d = 3.
-	prefs := a.fa.Preferences()
-	next := LoadSettings(prefs, fit.DefaultSettings())
+	p := a.fa.Preferences()
+	next := prefs.LoadSettings(p, fit.DefaultSettings())
 	for _, c := range []struct {
 		name string
 		dim  int
 		fam  string
 	}{{"builtin:iris", 2, fit.DefaultFamily}, {"builtin:pisa2015", 3, "gaussian"}, {"builtin:eurodist", 2, fit.DefaultFamily}} {
 		t.Run(c.name, func(t *testing.T) {
-			got, _ := ForDataset(prefs, next, c.name)
+			got, _ := prefs.ForDataset(p, next, c.name)
 			if got.Dim != c.dim || got.Family != c.fam {
 				t.Errorf("next launch: %s opens with d = %d %s, want d = %d %s", c.name, got.Dim, got.Family, c.dim, c.fam)
 			}
@@ -114,7 +114,7 @@ func TestExploreViewRestoredOnLeave(t *testing.T) {
 	eventually(t, "precision frame", func() bool { f := a.frame(); return f != nil && f.Style.View.String() == "precision" })
 	statusText(t, a, "precision view")
 	maybeShot(t, a, "explore-precision.png")
-	if got, _ := ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "covariance" {
+	if got, _ := prefs.ForDataset(a.fa.Preferences(), fit.DefaultSettings(), "builtin:pisa2015"); got.View != "covariance" {
 		t.Errorf("Explore's view was remembered for pisa2015: %q", got.View)
 	}
 	a.on(func() { a.showTab("Model") })
@@ -210,16 +210,5 @@ func TestAppTooltipGoneAfterMouseOut(t *testing.T) {
 	a.on(func() { a.foregroundLost() })
 	if a.check(func() bool { _, on := a.canvas.Tooltip(); return on }) {
 		t.Error("tooltip shown after the window left the foreground")
-	}
-}
-
-// TestForDatasetRejectsInvalid: a remembered record that is out of range
-// gives the defaults.
-func TestForDatasetRejectsInvalid(t *testing.T) {
-	p := test.NewTempApp(t).Preferences()
-	p.SetString(prefDatasets, `[{"key":"builtin:iris","settings":{"dim":7,"family":"uniform","view":"covariance"}}]`)
-	got, remembered := ForDataset(p, fit.DefaultSettings(), "builtin:iris")
-	if remembered || got.Dim != 2 {
-		t.Errorf("invalid record used: remembered %v, d = %d", remembered, got.Dim)
 	}
 }

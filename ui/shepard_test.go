@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"burescope/render"
+	"burescope/ui/export"
 )
 
 // TestShepardView: View > Shepard diagram shows the fit's diagram in a
@@ -21,14 +22,14 @@ func TestShepardView(t *testing.T) {
 	a := newTestApp(t, "builtin:pisa2015")
 	a.sess.Step(100)
 	pause(t, a)
-	a.on(func() { a.controls.baseline.SetChecked(true) })
+	a.on(func() { a.controls.Baseline.SetChecked(true) })
 	eventually(t, "the point-MDS baseline", func() bool {
 		s := a.sess.Snapshot()
 		return s != nil && len(s.PointMeans) == s.N*s.Dim
 	})
 	var imgs int
 	a.on(func() {
-		a.showShepard()
+		a.exp.ShowShepard()
 		if top := a.win.Canvas().Overlays().Top(); top != nil {
 			for _, o := range test.LaidOutObjects(top) {
 				if im, ok := o.(*canvas.Image); ok && im.Image != nil && im.Image.Bounds().Dx() == 840 {
@@ -43,12 +44,12 @@ func TestShepardView(t *testing.T) {
 	maybeShot(t, a, "shepard-dialog.png")
 	var figs []*render.Figure
 	var err error
-	a.on(func() { figs, err = a.shepardFigures(false) })
+	a.on(func() { figs, err = a.exp.ShepardFigures(false) })
 	if err != nil || len(figs) != 2 {
 		t.Fatalf("%d panels: %v", len(figs), err)
 	}
 	p := filepath.Join(t.TempDir(), "shepard.svg")
-	if err := writeShepardFile(p, figs); err != nil {
+	if err := export.WriteShepard(p, figs); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(p)

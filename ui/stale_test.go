@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"burescope/ui/fit"
+	"burescope/ui/launch"
 )
 
 // TestAppNothingStale: what a tool drew for one dataset is gone when
@@ -47,7 +48,7 @@ func TestAppBadStartupFileStatus(t *testing.T) {
 	ta.on(func() {
 		w := test.NewWindow(nil)
 		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: missing, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
+		ta.App = newApp(fa, w, launch.Flags{Dataset: missing, Backend: "cpu", After: time.Second, Width: 1000, Height: 700}, ta.log, ta.q.post)
 		ta.start()
 	})
 	t.Cleanup(func() {

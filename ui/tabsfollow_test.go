@@ -78,7 +78,7 @@ func TestOpenedDatasetNamed(t *testing.T) {
 	path, _ := bigTree(t)
 	a := newTestApp(t, "builtin:pisa2015")
 	pause(t, a)
-	a.on(func() { a.open(path, nil, true) })
+	a.on(func() { a.open(path, "", true) })
 	a.loads.Wait()
 	a.on(func() {})
 	var title string
@@ -90,7 +90,7 @@ func TestOpenedDatasetNamed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "data.noun")); err != nil {
 		t.Skip("no WordNet database (apt-get install wordnet-base)")
 	}
-	a.on(func() { a.OpenWordNet(dir, "canine.n.02") })
+	a.on(func() { host{a.App}.OpenWordNet(dir, "canine.n.02") })
 	a.loads.Wait()
 	a.on(func() {})
 	var gotDir, gotRoot string

@@ -46,7 +46,7 @@ func TestAppReadabilityStyle(t *testing.T) {
 		t.Errorf("layout glyph factor %v, want 0.25", lay.Glyph)
 	}
 	var expSt render.Style
-	a.on(func() { _, expSt = a.exportScene() })
+	a.on(func() { _, expSt = a.exp.Scene() })
 	if expSt.Glyph != render.GlyphOn || expSt.GlyphFactor != 0.25 || !expSt.NoFill {
 		t.Errorf("export style %+v is not the view's", expSt)
 	}
@@ -99,7 +99,7 @@ func TestAppBarycenters(t *testing.T) {
 	a.on(func() {
 		host{a.App}.ApplyView(st)
 		a.loop.Select(sel, -1)
-		a.SelectionBarycenter()
+		host{a.App}.SelectionBarycenter()
 	})
 	eventually(t, "selection barycenter", func() bool {
 		f := a.frame()
@@ -108,7 +108,7 @@ func TestAppBarycenters(t *testing.T) {
 	if b := a.frame().Scene.Barycenters[0]; !near(b.Mean, meanOf(sel)) || !strings.Contains(b.Label, "3 items") {
 		t.Errorf("selection barycenter %q mean %v, want %v", b.Label, b.Mean, meanOf(sel))
 	}
-	a.on(func() { a.ClearBarycenter() })
+	a.on(func() { host{a.App}.ClearBarycenter() })
 	eventually(t, "barycenter cleared", func() bool {
 		f := a.frame()
 		return f != nil && f.Scene != nil && len(f.Scene.Barycenters) == 0

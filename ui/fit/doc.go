@@ -7,8 +7,9 @@
 // entrance to a fit (OpenFit: exact or sampled pairs decided once, the
 // problem built, the backend opened, the initial state evaluated), the
 // run state machine (RunState), the Session that owns one optimiser and
-// the goroutine that runs it, and Training, the same for a training from
-// relations.
+// the goroutine that runs it with the app's RunRecord of its runs (the
+// status bar's state and speed, the "run done" log line), and Training,
+// the same for a training from relations.
 //
 // Session threading: every operation that touches the optimiser (run,
 // step, reset, jitter) is queued on a chain of goroutines, each waiting

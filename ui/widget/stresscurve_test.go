@@ -2,11 +2,12 @@ package widget
 
 import (
 	"fmt"
-	"fyne.io/fyne/v2/widget"
 	"image"
 	"image/color"
 	"math"
 	"testing"
+
+	"fyne.io/fyne/v2/widget"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"

@@ -1,4 +1,4 @@
-package ui
+package launch
 
 import (
 	"burescope/ui/fit"
@@ -83,5 +83,6 @@ Desktop app: burescope [options] [FILE] (options before or after FILE)
 `)
 }
 
-// errHelp reports whether err is the flag package's -h answer.
-func errHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }
+// IsHelp reports whether err is ParseFlags' answer to -h (the usage
+// was printed: not an error).
+func IsHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }

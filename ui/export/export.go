@@ -1,4 +1,4 @@
-package ui
+package export
 
 import (
 	"bufio"
@@ -19,95 +19,126 @@ import (
 	"burescope/engine/emds"
 	"burescope/render"
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
+	"burescope/ui/view"
 )
 
-// exportKind is what an export writes.
-type exportKind int
+// Kind is what an export writes.
+type Kind int
 
 const (
-	exportFigure        exportKind = iota // the canvas as PNG, SVG or PDF (render.ExportFile)
-	exportEmbeddingJSON                   // datasets.SaveEmbedding
-	exportEmbeddingCSV                    // label, class, mean, covariance per row
-	exportStressCSV                       // iteration, stress-1 per row
+	Figure        Kind = iota // the canvas as PNG, SVG or PDF (render.ExportFile)
+	EmbeddingJSON             // datasets.SaveEmbedding
+	EmbeddingCSV              // label, class, mean, covariance per row
+	StressCSV                 // iteration, stress-1 per row
 )
 
-// exportExt is the default file extension of each export.
-var exportExt = map[exportKind]string{
-	exportFigure: ".png", exportEmbeddingJSON: ".json", exportEmbeddingCSV: ".csv", exportStressCSV: ".csv",
+// exts is the default file extension of each export.
+var exts = map[Kind]string{
+	Figure: ".png", EmbeddingJSON: ".json", EmbeddingCSV: ".csv", StressCSV: ".csv",
 }
 
-// errNothing is returned when there is nothing to export yet.
-var errNothing = errors.New("nothing to export yet: no dataset is loaded")
+// ErrNothing is returned when there is nothing to export (or to orient)
+// yet.
+var ErrNothing = errors.New("nothing to export yet: no dataset is loaded")
 
-// exportJob is what one export writes, captured on the UI goroutine so
-// that the (possibly slow) writing can happen on another.
-type exportJob struct {
-	kind    exportKind
+// Host is what the exports need of the app, asked on the UI goroutine.
+type Host interface {
+	Snapshot() *emds.Snapshot   // the fit's newest snapshot (nil: none)
+	Dataset() *datasets.Dataset // the fit's dataset (nil: none)
+	Shown() *view.EmbView       // the embedding on the canvas (nil: the fit)
+	Settings() fit.Settings     // the settings in use
+	Frame() *view.Frame         // the frame on the canvas (nil: none yet)
+	// Badge is the canvas corner's text: what the canvas draws instead
+	// of the fit ("": the fit).
+	Badge() string
+	ViewStyle() render.Style // the frame loop's drawing style
+	Dark() bool              // the app's theme is dark
+	Window() fyne.Window
+	Preferences() fyne.Preferences
+	ShowError(title string, err error)
+	Log() io.Writer // diagnostics (stderr)
+	Do(f func())    // runs f on the UI goroutine later
+}
+
+// Exporter writes what the canvas shows to files (the File menu) and
+// shows the Shepard diagram; it runs on the UI goroutine but the writing.
+type Exporter struct {
+	h    Host
+	what What // what the figure export being asked for draws
+}
+
+// New returns the exports of h.
+func New(h Host) *Exporter { return &Exporter{h: h} }
+
+// Job is what one export writes, captured on the UI goroutine so that the
+// (possibly slow) writing can happen on another.
+type Job struct {
+	kind    Kind
 	snap    *emds.Snapshot
 	ds      *datasets.Dataset
-	scene   *render.Scene // the picture on screen (figures)
-	style   render.Style
-	caption string     // the figure's caption ("" : render's default)
-	size    figureSize // the figure's page (zero: the first of figureSizes)
+	Scene   *render.Scene // the picture on screen (figures)
+	Style   render.Style  // the figure's drawing style
+	Caption string        // the figure's caption ("" : render's default)
+	size    figureSize    // the figure's page (zero: the first of figureSizes)
 }
 
-// exportJob captures the current state for kind; call it on the UI
-// goroutine.
-func (a *App) exportJob(kind exportKind) (*exportJob, error) {
-	if j, err := a.embeddingExportJob(kind); j != nil || err != nil {
+// Job captures the current state for kind; call it on the UI goroutine.
+func (e *Exporter) Job(kind Kind) (*Job, error) {
+	if j, err := e.embeddingJob(kind); j != nil || err != nil {
 		return j, err // the explored or trained embedding
 	}
-	j := &exportJob{kind: kind, snap: a.sess.Snapshot(), ds: a.sess.Dataset()}
+	j := &Job{kind: kind, snap: e.h.Snapshot(), ds: e.h.Dataset()}
 	if j.snap == nil || j.ds == nil {
-		return nil, errNothing
+		return nil, ErrNothing
 	}
-	if kind == exportFigure {
-		j.scene, j.style = a.exportScene()
-		if j.scene == nil {
-			return nil, errNothing
+	if kind == Figure {
+		j.Scene, j.Style = e.Scene()
+		if j.Scene == nil {
+			return nil, ErrNothing
 		}
-		j.style.Dark = false // light for print unless the dialog says dark
-		j.caption = figureCaption(j.scene, j.style, a.canvas.Badge(), a.set.ShowBaseline)
+		j.Style.Dark = false // light for print unless the dialog says dark
+		j.Caption = figureCaption(j.Scene, j.Style, e.h.Badge(), e.h.Settings().ShowBaseline)
 	}
 	return j, nil
 }
 
-// write writes the job to path; for figures the format comes from the
+// Write writes the job to path; for figures the format comes from the
 // extension and dpi sets the PNG resolution. Any goroutine may call it.
-func (j *exportJob) write(path string, dpi int) error {
+func (j *Job) Write(path string, dpi int) error {
 	switch j.kind {
-	case exportFigure:
+	case Figure:
 		sz := j.size
 		if sz.w == 0 {
 			sz = figureSizes[0]
 		}
 		opt := sz.exportOptions()
-		opt.DPI, opt.Title, opt.Caption = dpi, fit.DisplayName(j.ds.Name), j.caption
-		return render.ExportFile(path, j.scene, j.style, opt)
-	case exportEmbeddingJSON:
+		opt.DPI, opt.Title, opt.Caption = dpi, fit.DisplayName(j.ds.Name), j.Caption
+		return render.ExportFile(path, j.Scene, j.Style, opt)
+	case EmbeddingJSON:
 		e := j.snap.Embedding(j.ds.Labels)
 		if len(j.ds.Classes) == e.Len() {
 			e.Classes = j.ds.Classes // kept, so the file draws in its colours
 		}
 		return datasets.SaveEmbedding(path, e)
-	case exportEmbeddingCSV:
+	case EmbeddingCSV:
 		return datasets.WriteFileAtomic(path, func(w io.Writer) error { return writeEmbeddingCSV(w, j.snap, j.ds) })
-	case exportStressCSV:
+	case StressCSV:
 		return datasets.WriteFileAtomic(path, func(w io.Writer) error { return writeStressCSV(w, j.snap) })
 	}
 	return fmt.Errorf("unknown export %d", j.kind)
 }
 
-// exportScene is the scene and style of the picture on screen (with the
+// Scene is the scene and style of the picture on screen (with the
 // overlays and the 3D rotation).
-func (a *App) exportScene() (*render.Scene, render.Style) {
-	f := a.canvas.Frame()
+func (e *Exporter) Scene() (*render.Scene, render.Style) {
+	f := e.h.Frame()
 	if f != nil && f.Scene != nil {
 		sc := *f.Scene
 		sc.Hovered = nil // the pointer's item is not part of the figure
 		return &sc, f.Style
 	}
-	return fit.Scene(a.sess.Dataset(), a.sess.Snapshot()), a.loop.Style()
+	return fit.Scene(e.h.Dataset(), e.h.Snapshot()), e.h.ViewStyle()
 }
 
 // writeEmbeddingCSV writes one row per item: label, class, the mean
@@ -171,18 +202,19 @@ func csvField(s string) string {
 	return s
 }
 
-// exportFigureDialog asks for the format and resolution, then the file.
-func (a *App) exportFigureDialog() {
-	if a.nothingToExport() {
-		a.showError("Export", errNothing)
+// FigureDialog asks for the format and resolution, then the file.
+func (e *Exporter) FigureDialog() {
+	if e.nothing() {
+		e.h.ShowError("Export", ErrNothing)
 		return
 	}
+	p := e.h.Preferences()
 	format := widget.NewRadioGroup([]string{"PNG", "SVG", "PDF"}, nil)
 	format.Horizontal = true
 	format.Required = true
 	format.SetSelected("PNG")
 	dpi := widget.NewSelect([]string{"72", "150", "300", "600"}, nil)
-	dpi.SetSelected(strconv.Itoa(a.fa.Preferences().IntWithFallback(prefExportDPI, defaultExportDPI)))
+	dpi.SetSelected(strconv.Itoa(p.IntWithFallback(prefExportDPI, defaultExportDPI)))
 	format.OnChanged = func(f string) {
 		if f == "PNG" {
 			dpi.Enable()
@@ -195,15 +227,15 @@ func (a *App) exportFigureDialog() {
 		sizeNames = append(sizeNames, s.name)
 	}
 	size := widget.NewSelect(sizeNames, nil)
-	size.SetSelected(figureSizeNamed(a.fa.Preferences().String(prefExportSize)).name)
+	size.SetSelected(figureSizeNamed(p.String(prefExportSize)).name)
 	const drawView, drawFit = "The view, as shown", "The fit"
 	what := widget.NewRadioGroup([]string{drawView, drawFit}, nil)
 	what.Required = true
 	what.SetSelected(drawView)
 	dark := widget.NewCheck("Dark background", nil)
-	dark.SetChecked(a.fa.Preferences().Bool(prefExportDark))
+	dark.SetChecked(p.Bool(prefExportDark))
 	items := []*widget.FormItem{widget.NewFormItem("Format", format), widget.NewFormItem("Size", size), widget.NewFormItem("DPI (PNG)", dpi), widget.NewFormItem("", dark)}
-	if a.canvas.Badge() != "" && a.shown.Load() == nil {
+	if e.h.Badge() != "" && e.h.Shown() == nil {
 		// The canvas shows something other than the fit (the geodesic
 		// tool): let the user choose.
 		items = append([]*widget.FormItem{widget.NewFormItem("Draw", what)}, items...)
@@ -214,30 +246,33 @@ func (a *App) exportFigureDialog() {
 			return
 		}
 		d, _ := strconv.Atoi(dpi.Selected)
-		a.fa.Preferences().SetInt(prefExportDPI, d)
-		a.fa.Preferences().SetBool(prefExportDark, dark.Checked)
-		a.fa.Preferences().SetString(prefExportSize, size.Selected)
-		a.figure = figureView
+		p.SetInt(prefExportDPI, d)
+		p.SetBool(prefExportDark, dark.Checked)
+		p.SetString(prefExportSize, size.Selected)
+		e.what = DrawView
 		if what.Selected == drawFit {
-			a.figure = figureFit
+			e.what = DrawFit
 		}
-		a.saveDialog(exportFigure, "."+strings.ToLower(format.Selected), d)
-	}, a.win)
+		e.saveDialog(Figure, "."+strings.ToLower(format.Selected), d)
+	}, e.h.Window())
 }
 
-// exportDialog asks for a file and exports kind to it.
-func (a *App) exportDialog(kind exportKind) {
-	if a.nothingToExport() {
-		a.showError("Export", errNothing)
+// Dialog asks for a file and exports kind to it.
+func (e *Exporter) Dialog(kind Kind) {
+	if e.nothing() {
+		e.h.ShowError("Export", ErrNothing)
 		return
 	}
-	a.saveDialog(kind, exportExt[kind], 0)
+	e.saveDialog(kind, exts[kind], 0)
 }
 
-func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
+// saveDialog asks for the file and writes the export of kind to it on a
+// goroutine of its own.
+func (e *Exporter) saveDialog(kind Kind, ext string, dpi int) {
+	p := e.h.Preferences()
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			a.showError("Export", err)
+			e.h.ShowError("Export", err)
 			return
 		}
 		if wc == nil {
@@ -248,40 +283,40 @@ func (a *App) saveDialog(kind exportKind, ext string, dpi int) {
 		if filepath.Ext(path) == "" {
 			path += ext
 		}
-		SetLastDir(a.fa.Preferences(), filepath.Dir(path))
-		job, err := a.exportJob(kind)
-		if kind == exportFigure {
-			job, err = a.figureJob(a.figure, a.fa.Preferences().Bool(prefExportDark))
+		prefs.SetLastDir(p, filepath.Dir(path))
+		job, err := e.Job(kind)
+		if kind == Figure {
+			job, err = e.FigureJob(e.what, p.Bool(prefExportDark))
 		}
 		if err != nil {
-			a.showError("Export", err)
+			e.h.ShowError("Export", err)
 			return
 		}
 		go func() {
-			err := job.write(path, dpi)
-			a.do(func() {
+			err := job.Write(path, dpi)
+			e.h.Do(func() {
 				if err != nil {
-					a.showError("Export failed", err)
+					e.h.ShowError("Export failed", err)
 					return
 				}
-				fmt.Fprintf(a.logw, "burescope: exported %s\n", path)
-				a.confirmExport(path)
+				fmt.Fprintf(e.h.Log(), "burescope: exported %s\n", path)
+				e.Confirm(path)
 			})
 		}()
-	}, a.win)
+	}, e.h.Window())
 	name := "burescope"
-	if ds := a.exportDataset(); ds != nil {
+	if ds := e.dataset(); ds != nil {
 		name = strings.TrimSuffix(fit.DisplayName(ds.Name), filepath.Ext(ds.Name))
 	}
 	switch kind {
-	case exportEmbeddingCSV:
+	case EmbeddingCSV:
 		name += "-ellipses"
-	case exportStressCSV:
+	case StressCSV:
 		name += "-stress"
 	}
 	d.SetFileName(name + ext)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
-	a.startIn(d.SetLocation)
+	prefs.StartIn(p, d.SetLocation)
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
 }

@@ -1,4 +1,4 @@
-package ui
+package menu
 
 import (
 	"fyne.io/fyne/v2"
@@ -7,8 +7,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// helpTitle is the Help menu's guide to the picture.
-const helpTitle = "What am I looking at?"
+// HelpTitle is the Help menu's guide to the picture.
+const HelpTitle = "What am I looking at?"
 
 // helpText explains the picture: what an ellipse is in each view and
 // family, what stress-1 means, and the keys.
@@ -51,12 +51,12 @@ discards the fit; only Reset starts again from classical MDS.
 - Mouse: wheel zooms, drag pans (3D: rotates), click selects, hover shows
   an item.`
 
-// showHelp shows the guide to the picture in a scrollable dialog.
-func (a *App) showHelp() {
+// ShowHelp shows the guide to the picture in a scrollable dialog.
+func (m *Menus) ShowHelp() {
 	text := widget.NewRichTextFromMarkdown(helpText)
 	text.Wrapping = fyne.TextWrapWord
 	scroll := container.NewVScroll(text)
-	d := dialog.NewCustom(helpTitle, "Close", scroll, a.win)
+	d := dialog.NewCustom(HelpTitle, "Close", scroll, m.win)
 	d.Resize(fyne.NewSize(620, 560))
 	d.Show()
 }

@@ -1,4 +1,4 @@
-package ui
+package launch
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"runtime/pprof"
 )
 
-// startProfile writes a CPU profile of the whole session to the file
+// StartProfile writes a CPU profile of the whole session to the file
 // named by BURESCOPE_CPUPROFILE (if set) and returns the function that
 // ends it (go tool pprof burescope FILE).
-func startProfile(stderr io.Writer) func() {
+func StartProfile(stderr io.Writer) func() {
 	path := os.Getenv("BURESCOPE_CPUPROFILE")
 	if path == "" {
 		return func() {}

@@ -1,13 +1,10 @@
-package ui
+package launch
 
 import (
 	"context"
 	"io"
 	"math"
 	"testing"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 
 	"burescope/ui/fit"
 )
@@ -18,8 +15,7 @@ import (
 func TestPreloadIsTheOrdinaryFit(t *testing.T) {
 	st := fit.DefaultSettings()
 	st.Dataset, st.Backend = "builtin:iris", "cpu"
-	req := loadRequest{Name: st.Dataset}
-	p := startPreload(st, io.Discard).take(req, st)
+	p := StartPreload(st, io.Discard).Take(st.Dataset, "", st)
 	if p == nil || p.fit == nil || p.ds == nil {
 		t.Fatalf("preload of %s not taken: %+v", st.Dataset, p)
 	}
@@ -56,44 +52,17 @@ func TestPreloadIsTheOrdinaryFit(t *testing.T) {
 	other := st
 	other.Dim = 3
 	for name, tc := range map[string]struct {
-		req loadRequest
-		st  fit.Settings
+		name, metadata string
+		st             fit.Settings
 	}{
-		"other settings": {req, other},
-		"other file":     {loadRequest{Name: "builtin:wine"}, st},
-		"with metadata":  {loadRequest{Name: st.Dataset, Metadata: "m.tsv"}, st},
+		"other settings": {st.Dataset, "", other},
+		"other file":     {"builtin:wine", "", st},
+		"with metadata":  {st.Dataset, "m.tsv", st},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if got := startPreload(st, io.Discard).take(tc.req, tc.st); got != nil {
-				t.Errorf("a preload of %s under the app's settings was taken for %+v", st.Dataset, tc.req)
+			if got := StartPreload(st, io.Discard).Take(tc.name, tc.metadata, tc.st); got != nil {
+				t.Errorf("a preload of %s under the app's settings was taken for %s %q", st.Dataset, tc.name, tc.metadata)
 			}
 		})
-	}
-}
-
-// At launch (a preload taken) the fit starts once its first frame is
-// shown, and runs: the deferred start is not lost.
-func TestLaunchStartsAfterFirstFrame(t *testing.T) {
-	fa := test.NewTempApp(t)
-	ta := &testApp{q: newUIQueue(), log: &syncBuffer{}}
-	ta.on(func() {
-		w := test.NewWindow(nil)
-		w.Resize(fyne.NewSize(1000, 700))
-		ta.App = newApp(fa, w, Flags{Dataset: "builtin:iris", Backend: "cpu", Width: 1000, Height: 700}, ta.log, ta.q.post)
-		ta.preload.Store(startPreload(ta.set, ta.log))
-		ta.start()
-	})
-	t.Cleanup(func() {
-		ta.shutdown()
-		ta.on(func() { ta.win.Close() })
-	})
-	eventually(t, "first frame shown and the fit running", func() bool {
-		shown := false
-		ta.on(func() { shown = ta.firstShown && !ta.startOnFirstFrame })
-		s := ta.sess.Snapshot()
-		return shown && s != nil && s.Iter > 0
-	})
-	if ta.preload.Load() != nil {
-		t.Error("the preload was not taken by the first load")
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package export
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 	"burescope/ui/fit"
 )
 
-// figureWhat picks what a figure export draws.
-type figureWhat int
+// What picks what a figure export draws.
+type What int
 
 const (
-	figureView figureWhat = iota // the picture on screen, overlays included
-	figureFit                    // the fit itself (the session's newest snapshot)
+	DrawView What = iota // the picture on screen, overlays included
+	DrawFit              // the fit itself (the session's newest snapshot)
 )
 
 // prefExportDark keeps the figure background choice; light (for print) is
@@ -25,6 +25,12 @@ const prefExportDark = "export.dark"
 
 // prefExportSize keeps the figure size choice (one of figureSizes).
 const prefExportSize = "export.size"
+
+// prefExportDPI keeps the PNG resolution of the figure export.
+const (
+	prefExportDPI    = "export.dpi"
+	defaultExportDPI = 150
+)
 
 // figureSize is one page size the figure dialog offers: a width and a
 // height, or the height fitted to the data (render.ExportOptions.AutoHeight).
@@ -57,22 +63,22 @@ func (sz figureSize) exportOptions() render.ExportOptions {
 	return render.ExportOptions{Width: sz.w, Height: sz.h, AutoHeight: sz.h == 0}
 }
 
-// figureJob is the figure export of what (the view or the fit) on a
+// FigureJob is the figure export of what (the view or the fit) on a
 // light or dark background, with a caption naming exactly what is drawn.
 // Call it on the UI goroutine.
-func (a *App) figureJob(what figureWhat, dark bool) (*exportJob, error) {
-	j, err := a.exportJob(exportFigure)
+func (e *Exporter) FigureJob(what What, dark bool) (*Job, error) {
+	j, err := e.Job(Figure)
 	if err != nil {
 		return nil, err
 	}
-	drawn := a.canvas.Badge()
-	if what == figureFit && a.shown.Load() == nil {
-		j.scene = fit.Scene(j.ds, j.snap)
+	drawn := e.h.Badge()
+	if what == DrawFit && e.h.Shown() == nil {
+		j.Scene = fit.Scene(j.ds, j.snap)
 		drawn = ""
 	}
-	j.size = figureSizeNamed(a.fa.Preferences().String(prefExportSize))
-	j.style.Dark = dark
-	j.caption = figureCaption(j.scene, j.style, drawn, a.set.ShowBaseline && what == figureView)
+	j.size = figureSizeNamed(e.h.Preferences().String(prefExportSize))
+	j.Style.Dark = dark
+	j.Caption = figureCaption(j.Scene, j.Style, drawn, e.h.Settings().ShowBaseline && what == DrawView)
 	return j, nil
 }
 
@@ -93,14 +99,14 @@ func figureCaption(sc *render.Scene, st render.Style, drawn string, baseline boo
 	return capt
 }
 
-// confirmExport tells the user in the window where an export went and
-// how big it is.
-func (a *App) confirmExport(path string) {
+// Confirm tells the user in the window where an export went and how big
+// it is.
+func (e *Exporter) Confirm(path string) {
 	msg := "Wrote " + path
 	if fi, err := os.Stat(path); err == nil {
 		msg += fmt.Sprintf("\n%s", byteSize(fi.Size()))
 	}
-	dialog.ShowInformation("Exported", msg, a.win)
+	dialog.ShowInformation("Exported", msg, e.h.Window())
 }
 
 // byteSize writes n bytes in B, KB or MB.

@@ -1,4 +1,4 @@
-package ui
+package menu
 
 import (
 	"fmt"
@@ -8,23 +8,23 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-// dropped loads files dropped on the window: one data file, or two files
+// Dropped loads files dropped on the window: one data file, or two files
 // that form an Embedding Projector pair (vectors + metadata). Anything
 // else is refused with a dialog; the current state is kept.
-func (a *App) dropped(_ fyne.Position, uris []fyne.URI) {
+func (m *Menus) Dropped(_ fyne.Position, uris []fyne.URI) {
 	req, err := dropRequest(uris)
 	if err != nil {
-		a.showError("Cannot open the dropped files", err)
+		m.act.ShowError("Cannot open the dropped files", err)
 		return
 	}
-	a.open(req.Name, metaList(req.Metadata), true)
+	m.act.Open(req.Name, req.Metadata)
 }
 
-func metaList(m string) []string {
-	if m == "" {
-		return nil
-	}
-	return []string{m}
+// loadRequest is one dataset to open: a file and, for an Embedding
+// Projector pair, its metadata file.
+type loadRequest struct {
+	Name     string
+	Metadata string
 }
 
 // dropRequest turns dropped URIs into a load request: one local file, or

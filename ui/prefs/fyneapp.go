@@ -1,4 +1,4 @@
-package ui
+package prefs
 
 import (
 	"io"
@@ -19,8 +19,8 @@ type prefsApp struct {
 // Preferences returns the app's own preference store.
 func (a prefsApp) Preferences() fyne.Preferences { return a.prefs }
 
-// newFyneApp creates the Fyne app so that Fyne keeps no preference file of
-// its own: Fyne persists (and watches, and rewrites at exit) preferences
+// NewFyneApp creates the Fyne app, whose application ID is id, so that
+// Fyne keeps no preference file of its own: Fyne persists (and watches, and rewrites at exit) preferences
 // only for an app created with an ID, and that rewrite is racy (a reload
 // can read the file truncated and print "Preferences load error: EOF").
 // The app is created without an ID, with a name set so that Fyne does not
@@ -29,11 +29,11 @@ func (a prefsApp) Preferences() fyne.Preferences { return a.prefs }
 // Fyne never logs "Preferences API requires a unique ID". Preferences live
 // in prefstore.DefaultPath, migrated once from Fyne's old file; close the
 // returned store after Run.
-func newFyneApp(logw io.Writer) (fyne.App, *prefstore.Store) {
+func NewFyneApp(id string, logw io.Writer) (fyne.App, *prefstore.Store) {
 	app.SetMetadata(fyne.AppMetadata{Name: "Burescope"})
 	fa := app.NewWithID("")
 	meta := fa.Metadata()
-	meta.ID = AppID
+	meta.ID = id
 	app.SetMetadata(meta)
 
 	var st *prefstore.Store
@@ -41,7 +41,7 @@ func newFyneApp(logw io.Writer) (fyne.App, *prefstore.Store) {
 		logw.Write([]byte("burescope: preferences: " + err.Error() + "; kept in memory for this run\n"))
 		st = prefstore.Open("", "", logw)
 	} else {
-		old, _ := prefstore.FynePath(AppID)
+		old, _ := prefstore.FynePath(id)
 		st = prefstore.Open(path, old, logw)
 	}
 	st.MergeList(prefRecent, maxRecent) // two instances keep each other's recent files

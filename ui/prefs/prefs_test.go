@@ -1,4 +1,4 @@
-package ui
+package prefs
 
 import (
 	"burescope/ui/fit"
@@ -98,5 +98,16 @@ func TestSaveSettingsWritesOnlyChanges(t *testing.T) {
 	SetLastDir(p, "/tmp")
 	if p.writes != 2 {
 		t.Errorf("SetLastDir twice with one directory: %d writes, want 2 in all", p.writes)
+	}
+}
+
+// TestForDatasetRejectsInvalid: a remembered record that is out of range
+// gives the defaults.
+func TestForDatasetRejectsInvalid(t *testing.T) {
+	p := test.NewTempApp(t).Preferences()
+	p.SetString(prefDatasets, `[{"key":"builtin:iris","settings":{"dim":7,"family":"uniform","view":"covariance"}}]`)
+	got, remembered := ForDataset(p, fit.DefaultSettings(), "builtin:iris")
+	if remembered || got.Dim != 2 {
+		t.Errorf("invalid record used: remembered %v, d = %d", remembered, got.Dim)
 	}
 }

@@ -1,37 +1,37 @@
-package ui
+package prefs
 
 import (
 	"encoding/json"
 
-	"burescope/ui/fit"
-
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+
+	"burescope/ui/fit"
 )
 
 // Preference keys. Only options a user would expect to survive a restart
 // are kept. Global ones (one value for every dataset): the colouring, the
 // labels, the gaussian level, the point-MDS overlay, the iteration budget,
-// the backend, standardising and symmetrising, the export resolution, the last directory and the recent
-// files. Per dataset (prefDatasets, keyed by fit.DatasetKey): the kind its
-// file is read as, its model and its ellipse view (fit.DatasetSettings). The
+// the backend, standardising and symmetrising, the last directory and the
+// recent files (the figure export keeps its own choices, ui/export). Per
+// dataset (prefDatasets, keyed by fit.DatasetKey): the kind its file is
+// read as, its model and its ellipse view (fit.DatasetSettings). The
 // dataset itself is not restored (the app always opens on the default
 // built-in unless told otherwise). docs/ui.md has the table.
 const (
-	prefColorBy      = "view.colorBy"
-	prefLabels       = "view.labels"
-	prefLevel        = "view.level"
-	prefBaseline     = "view.baseline"
-	prefIterations   = "model.iterations"
-	prefBackend      = "model.backend"
-	prefStandardise  = "data.standardise"
-	prefSymmetrise   = "data.symmetrise"
-	prefDatasets     = "datasets.settings"
-	maxDatasets      = 64
-	prefLastDir      = "files.lastDir"
-	prefRecent       = "files.recent"
-	maxRecent        = 8
-	prefExportDPI    = "export.dpi"
-	defaultExportDPI = 150
+	prefColorBy     = "view.colorBy"
+	prefLabels      = "view.labels"
+	prefLevel       = "view.level"
+	prefBaseline    = "view.baseline"
+	prefIterations  = "model.iterations"
+	prefBackend     = "model.backend"
+	prefStandardise = "data.standardise"
+	prefSymmetrise  = "data.symmetrise"
+	prefDatasets    = "datasets.settings"
+	maxDatasets     = 64
+	prefLastDir     = "files.lastDir"
+	prefRecent      = "files.recent"
+	maxRecent       = 8
 )
 
 // LoadSettings returns def with every global option that p holds (and
@@ -191,5 +191,18 @@ func LastDir(p fyne.Preferences) string { return p.String(prefLastDir) }
 func SetLastDir(p fyne.Preferences, dir string) {
 	if p.String(prefLastDir) != dir {
 		p.SetString(prefLastDir, dir)
+	}
+}
+
+// StartIn points a file dialog at the last directory used (set: the
+// dialog's SetLocation).
+func StartIn(p fyne.Preferences, set func(fyne.ListableURI)) {
+	dir := LastDir(p)
+	if dir == "" {
+		return
+	}
+	u, err := storage.ListerForURI(storage.NewFileURI(dir))
+	if err == nil {
+		set(u)
 	}
 }

@@ -1,18 +1,18 @@
-package ui
+package view
 
 import (
 	"fmt"
 	"sync"
 
-	"burescope/engine/emds"
 	"burescope/render"
 )
 
-// barycenters holds what the canvas draws as bold barycenters: those of
+// Barycenters holds what the canvas draws as bold barycenters: those of
 // every class (the View tab's toggle, in fit.Settings) and that of a
-// selection (SelectionBarycenter), computed on the frame goroutine and
-// cached per scene so a frame that only pans does not recompute them.
-type barycenters struct {
+// selection (the View tab's command), computed on the frame goroutine and
+// cached per scene so a frame that only pans does not recompute them. The
+// zero value draws none.
+type Barycenters struct {
 	mu      sync.Mutex
 	sel     []int  // items of the selection barycenter (nil: none)
 	version uint64 // bumped by every change of sel or of the class toggle
@@ -25,15 +25,16 @@ type barycenters struct {
 	err    error
 }
 
-// changed bumps the version (a new frame is needed).
-func (b *barycenters) changed() {
+// Changed bumps the version (a new frame is needed): the class toggle
+// changed.
+func (b *Barycenters) Changed() {
 	b.mu.Lock()
 	b.version++
 	b.mu.Unlock()
 }
 
-// setSelection sets the items of the selection barycenter (nil: none).
-func (b *barycenters) setSelection(idx []int) {
+// SetSelection sets the items of the selection barycenter (nil: none).
+func (b *Barycenters) SetSelection(idx []int) {
 	b.mu.Lock()
 	b.sel = append([]int(nil), idx...)
 	if len(idx) == 0 {
@@ -43,18 +44,18 @@ func (b *barycenters) setSelection(idx []int) {
 	b.mu.Unlock()
 }
 
-// Version is the frame key of the barycenters.
-func (b *barycenters) Version() uint64 {
+// Version is the frame key of the barycenters (Key.Barycenters).
+func (b *Barycenters) Version() uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.version
 }
 
-// decorate returns sc with the barycenters drawn on it (a copy; sc itself
+// Decorate returns sc with the barycenters drawn on it (a copy; sc itself
 // is never modified): the class barycenters when class is on and sc has
 // fewer classes than items, and the selection's. Results are cached for
 // the same scene pointer and version.
-func (b *barycenters) decorate(sc *render.Scene, class bool) *render.Scene {
+func (b *Barycenters) Decorate(sc *render.Scene, class bool) *render.Scene {
 	b.mu.Lock()
 	sel, ver := b.sel, b.version
 	b.mu.Unlock()
@@ -96,31 +97,4 @@ func validItems(idx []int, n int) []int {
 		}
 	}
 	return out
-}
-
-// SelectionBarycenter draws the 2-Wasserstein barycenter of the selected
-// items (select items on the canvas or in Explore first), or clears it
-// when nothing is selected. It is the View tab's command.
-func (a *App) SelectionBarycenter() {
-	sel := a.loop.Selected()
-	a.bary.setSelection(sel)
-	a.loop.Wake()
-	if len(sel) < 1 {
-		a.status.SetText("Barycenter: select items first (click, or search in Explore)")
-	}
-}
-
-// ClearBarycenter removes the selection's barycenter.
-func (a *App) ClearBarycenter() {
-	a.bary.setSelection(nil)
-	a.loop.Wake()
-}
-
-// iterText is the status bar's progress: the iteration, or the epoch of
-// a sampled-pair fit out of its budget.
-func (a *App) iterText(snap *emds.Snapshot) string {
-	if sampled, _, epochs := a.sess.Sampled(); sampled {
-		return fmt.Sprintf("epoch %d/%d", snap.Iter, epochs)
-	}
-	return fmt.Sprintf("iteration %d", snap.Iter)
 }

@@ -1,4 +1,4 @@
-package ui
+package launch
 
 import (
 	"io"
@@ -8,14 +8,15 @@ import (
 
 	"burescope/datasets"
 	"burescope/ui/fit"
+	"burescope/ui/prefs"
 )
 
-// preload is the first dataset's load and fit set-up (reading,
+// Preload is the first dataset's load and fit set-up (reading,
 // distances, classical MDS, the backend, the initial evaluation), started
 // by Run on a worker goroutine before the window is built, so that the
 // two overlap. Only successes are kept: anything that fails is done
 // again, and reported, by the ordinary load path.
-type preload struct {
+type Preload struct {
 	name string
 	st   fit.Settings
 	logw io.Writer
@@ -24,10 +25,10 @@ type preload struct {
 	fit  *fit.Opened // nil: it failed (the load path opens it again)
 }
 
-// initialSettings are the settings the app starts with: the saved ones,
+// InitialSettings are the settings the app starts with: the saved ones,
 // with the command line's dataset and backend on top.
-func initialSettings(p fyne.Preferences, flags Flags) fit.Settings {
-	st := LoadSettings(p, fit.DefaultSettings())
+func InitialSettings(p fyne.Preferences, flags Flags) fit.Settings {
+	st := prefs.LoadSettings(p, fit.DefaultSettings())
 	if flags.Backend != "" {
 		st.Backend = flags.Backend
 	}
@@ -37,15 +38,15 @@ func initialSettings(p fyne.Preferences, flags Flags) fit.Settings {
 	return st
 }
 
-// startPreload loads st.Dataset under st and opens its fit (fit.OpenFit)
+// StartPreload loads st.Dataset under st and opens its fit (fit.OpenFit)
 // in the background (the backend's GL probe, if any, waits
 // for the UI loop, as on the ordinary path). NumPy embeddings are not
 // preloaded (their load has a progress bar of its own).
-func startPreload(st fit.Settings, logw io.Writer) *preload {
+func StartPreload(st fit.Settings, logw io.Writer) *Preload {
 	if datasets.IsNumPyPath(st.Dataset) {
 		return nil
 	}
-	p := &preload{name: st.Dataset, st: st, logw: logw, done: make(chan struct{})}
+	p := &Preload{name: st.Dataset, st: st, logw: logw, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		if st.Validate() != nil {
@@ -61,23 +62,27 @@ func startPreload(st fit.Settings, logw io.Writer) *preload {
 	return p
 }
 
-// opened returns the fit the preload opened, or nil (no preload, or it
+// Opened returns the fit the preload opened, or nil (no preload, or it
 // failed).
-func (p *preload) opened() *fit.Opened {
+func (p *Preload) Opened() *fit.Opened {
 	if p == nil {
 		return nil
 	}
 	return p.fit
 }
 
-// take waits for p and returns it if it is the load of req under st;
-// otherwise it releases what p built and returns nil.
-func (p *preload) take(req loadRequest, st fit.Settings) *preload {
+// Dataset returns the dataset the preload read (p must have been taken).
+func (p *Preload) Dataset() *datasets.Dataset { return p.ds }
+
+// Take waits for p and returns it if it is the load of the file name
+// (with no metadata file) under st; otherwise it releases what p built
+// and returns nil.
+func (p *Preload) Take(name, metadata string, st fit.Settings) *Preload {
 	if p == nil {
 		return nil
 	}
 	<-p.done
-	if req.Name == p.name && req.Metadata == "" && reflect.DeepEqual(st, p.st) && p.ds != nil {
+	if name == p.name && metadata == "" && reflect.DeepEqual(st, p.st) && p.ds != nil {
 		return p
 	}
 	p.fit.Close()
