@@ -283,18 +283,27 @@ func (b *Backend) key(name string, d int) programKey {
 		k.tiled = b.tiled > 0 || (b.tiled == 0 && !b.info.Software())
 	}
 	if name == "stress" || name == "stress2" {
-		k.wide = b.wideKernel()
+		k.wide = b.wideKernel(d)
 	}
 	return k
 }
 
-// wideKernel reports whether the stress kernels run one workgroup per row
-// (WIDE in shaders/stress.comp and stress2.comp): on GPUs, where the row-owner
-// scheme's n invocations leave most of the card idle, and not on software
-// renderers, whose few threads the row-owner scheme already fills and
-// which pay for every barrier of WIDE's reductions.
-func (b *Backend) wideKernel() bool {
-	return b.wide > 0 || (b.wide == 0 && !b.info.Software())
+// wideKernel reports whether the stress kernels of dimension d run one
+// workgroup per row (WIDE in shaders/stress.comp and stress2.comp) rather
+// than the row-owner scheme. Chosen by measurement on an NVIDIA H200
+// (docs/gpu.md, second run): WIDE where the kernel uses the d = 3 closed
+// form or Jacobi roots (d = 3: 0.68 against 1.53 ns per pair; d = 5: 98
+// against 656), the row-owner scheme at d = 2 (its shared-memory tiles;
+// WIDE unmeasured there) and for Newton-Schulz roots (d = 10: WIDE did
+// not finish three evaluations in 12 s where the row-owner scheme takes
+// 0.98 s each). Software renderers keep the row-owner scheme: their few
+// threads are already busy and every barrier of WIDE's reductions costs
+// them. Options.wide overrides it in tests.
+func (b *Backend) wideKernel(d int) bool {
+	if b.wide != 0 {
+		return b.wide > 0
+	}
+	return !b.info.Software() && d >= 3 && !b.usesNS(d)
 }
 
 // usesNS reports whether the kernels of dimension d compute their roots
@@ -637,7 +646,7 @@ func (b *Backend) evaluate(ctx context.Context, s emds.State, g *emds.Gradient) 
 	seti("nb", b.nb)
 	// Workgroups: one per row block, or one per row with WIDE.
 	groups := b.nb
-	if b.wideKernel() {
+	if b.wideKernel(d) {
 		groups = n
 	}
 	stride := coprimeStride(groups)

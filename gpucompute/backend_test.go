@@ -289,7 +289,7 @@ func TestConformanceWide(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if !b.key("stress", 4).wide {
+	if !b.key("stress", 4).wide || !b.key("stress2", 2).wide {
 		t.Fatal("Options.wide = 1 did not select the WIDE kernel")
 	}
 	c := backendtest.Case{Name: "wide-repeat", N: 70, Dim: 4, Tau: 1, Weighted: true, Seed: 21}
@@ -353,5 +353,30 @@ func TestChunkedDistancesWide(t *testing.T) {
 			t.Errorf("d = %d: chunked gradients differ by %.2g", d, worst)
 		}
 		b.Close()
+	}
+}
+
+// The work split per dimension: WIDE on a GPU where the kernel uses the
+// d = 3 closed form or Jacobi roots, the row-owner scheme at d = 2, for
+// Newton-Schulz roots and on software renderers; Options.wide overrides.
+func TestWideKernelChoice(t *testing.T) {
+	gpu := &Backend{info: Info{Renderer: "NVIDIA H200/PCIe/SSE2"}}
+	soft := &Backend{info: Info{Renderer: "llvmpipe (LLVM 15.0.6, 256 bits)"}}
+	nsGPU := &Backend{info: gpu.info, ns: true}
+	for _, c := range []struct {
+		b    *Backend
+		d    int
+		want bool
+	}{
+		{gpu, 2, false}, {gpu, 3, true}, {gpu, 5, true}, {gpu, JacobiMaxDim, true},
+		{gpu, JacobiMaxDim + 1, false}, {gpu, 16, false},
+		{soft, 3, false}, {soft, 5, false},
+		{nsGPU, 5, false},
+		{&Backend{info: soft.info, wide: 1}, 10, true},
+		{&Backend{info: gpu.info, wide: -1}, 5, false},
+	} {
+		if got := c.b.wideKernel(c.d); got != c.want {
+			t.Errorf("%q (ns %v, wide %d), d = %d: WIDE %v, want %v", c.b.info.Renderer, c.b.ns, c.b.wide, c.d, got, c.want)
+		}
 	}
 }
