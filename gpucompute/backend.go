@@ -62,6 +62,12 @@ type Options struct {
 	// run them (COARSE64 in shaders/linalg.glsl); noRefine also drops the
 	// kernels' own refinement of both, to show what that refinement fixes.
 	coarse64, noRefine bool
+	// demote64 (tests only) compiles the double kernels as a driver that
+	// keeps their private arrays in single precision would run them
+	// (DEMOTE64 in shaders/linalg.glsl, NVIDIA's behaviour on the H200);
+	// plainArrays also drops the kernels' bit-pattern storage of those
+	// arrays (BITS64), to show what it fixes.
+	demote64, plainArrays bool
 	// tiled2 (tests only): 1 or -1 forces the d = 2 kernel's shared-memory
 	// staging on or off (0: on for GPUs, off for software renderers).
 	tiled2 int
@@ -200,7 +206,7 @@ func newWith(kind string, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoContext, err)
 	}
-	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}, drv: driverModel{coarse: opts.coarse64, noRefine: opts.noRefine}, tiled: opts.tiled2, wide: opts.wide}
+	b := &Backend{th: th, ctx: c, progs: map[programKey]uint32{}, drv: driverModel{coarse: opts.coarse64, noRefine: opts.noRefine, demote: opts.demote64, plainArrays: opts.plainArrays}, tiled: opts.tiled2, wide: opts.wide}
 	err = th.call(func() error { return b.probe(opts) })
 	if err != nil {
 		th.stop()
@@ -282,10 +288,21 @@ func (b *Backend) key(name string, d int) programKey {
 	if name == "stress2" {
 		k.tiled = b.tiled > 0 || (b.tiled == 0 && !b.info.Software())
 	}
+	k.bits = b.bits64()
 	if name == "stress" || name == "stress2" {
 		k.wide = b.wideKernel(d)
 	}
 	return k
+}
+
+// bits64 reports whether the kernels store their private double arrays as
+// bit patterns (BITS64 in shaders/linalg.glsl): on GPUs, where a driver
+// may keep such arrays in single precision (NVIDIA's did, docs/gpu.md),
+// and on the demoting stand-in of the tests; software renderers keep them
+// in double, and the packing would cost llvmpipe about 3x in the float64
+// kernels.
+func (b *Backend) bits64() bool {
+	return !b.drv.plainArrays && (!b.info.Software() || b.drv.demote)
 }
 
 // wideKernel reports whether the stress kernels of dimension d run one

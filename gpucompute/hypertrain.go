@@ -141,7 +141,7 @@ func (b *Backend) StartResident(n, d int, eps float64, adam bool, params []float
 // driver has it (as TransportPairs), Jacobi eigendecompositions in every
 // dimension.
 func (b *Backend) hyperKeys(name string) []programKey {
-	k := programKey{name: name, dim: b.ht.d, fp64: b.info.FP64, compute64: b.info.FP64 || b.info.FP64Supported, drv: b.drv}
+	k := programKey{name: name, dim: b.ht.d, fp64: b.info.FP64, compute64: b.info.FP64 || b.info.FP64Supported, drv: b.drv, bits: b.bits64()}
 	switch name {
 	case "hypersoftmax":
 		s := k

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"burescope/engine"
@@ -188,6 +190,112 @@ func TestKernelsLinkUpToMaxDim(t *testing.T) {
 				}
 			}
 			b.Close()
+		}
+	}
+}
+
+// demoteFails runs the conformance suite in float64 on the stand-in for a
+// driver that keeps private double arrays in single precision (NVIDIA's,
+// docs/gpu.md), with or without the kernels' bit-pattern storage of those
+// arrays, for both root methods, and returns the failures by case.
+func demoteFails(t *testing.T, plainArrays bool) map[string][]string {
+	t.Helper()
+	fails := map[string][]string{}
+	for _, roots := range []emds.RootMethod{emds.RootsEigen, emds.RootsNewtonSchulz} {
+		tol := 1e-9
+		if roots == emds.RootsNewtonSchulz {
+			tol = 1e-8
+		}
+		open := func() (emds.Backend, error) {
+			return New(Options{FP64: true, Roots: roots, demote64: true, plainArrays: plainArrays})
+		}
+		for _, r := range backendtest.Suite(open, tol, backendtest.Cases, true) {
+			if !r.Passed && !r.Skipped {
+				k := string(roots) + " " + r.Case
+				fails[k] = append(fails[k], r.Failures...)
+			}
+		}
+	}
+	return fails
+}
+
+// The float64 kernels pass the conformance suite on a driver that keeps
+// their private arrays in single precision, as NVIDIA's GL driver did on
+// an H200 (gl64 failed its self-test there with float32 roots and scale
+// gradients): they keep those arrays as bit patterns. The stand-in runs on
+// any GL, llvmpipe included.
+func TestConformanceFP64DemotingDriver(t *testing.T) {
+	needGL(t)
+	if b, err := New(Options{FP64: true}); err != nil {
+		t.Skipf("no float64 GL backend: %v", err)
+	} else {
+		b.Close()
+	}
+	for c, f := range demoteFails(t, false) {
+		t.Errorf("%s on a demoting driver: %v", c, f)
+	}
+}
+
+// Without the bit-pattern storage the same stand-in fails the suite, as
+// the H200 did: the check above can fail, for the reason it names.
+func TestDemotingDriverBreaksPlainArrays(t *testing.T) {
+	needGL(t)
+	if b, err := New(Options{FP64: true}); err != nil {
+		t.Skipf("no float64 GL backend: %v", err)
+	} else {
+		b.Close()
+	}
+	fails := demoteFails(t, true)
+	if len(fails) == 0 {
+		t.Fatal("plain private arrays on a demoting driver pass the suite: the stand-in does not degrade them")
+	}
+	t.Logf("%d cases fail with plain arrays, as they should", len(fails))
+}
+
+// Every private array of every kernel is declared PM (and read and written
+// through LD and ST): a REAL array left among them would be kept in single
+// precision by a driver like NVIDIA's, which the stand-in above cannot
+// see. Buffer members and the shared reduction and staging arrays (of
+// scalars, never passed to the matrix functions) are the only REAL arrays.
+func TestShaderPrivateArraysAreBitPatterns(t *testing.T) {
+	decl := regexp.MustCompile(`\bREAL\s+[A-Za-z_]\w*\s*\[`)
+	comment := regexp.MustCompile(`//.*`)
+	entries, err := shaderFS.ReadDir("shaders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		src, err := shaderFS.ReadFile("shaders/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ln, line := range strings.Split(string(src), "\n") {
+			code := strings.TrimSpace(comment.ReplaceAllString(line, ""))
+			if !decl.MatchString(code) || strings.Contains(code, "buffer ") || strings.HasPrefix(code, "shared REAL") {
+				continue
+			}
+			t.Errorf("%s:%d: a private REAL array (declare it PM): %s", e.Name(), ln+1, code)
+		}
+	}
+}
+
+// BITS64 is on for GPUs and the demoting stand-in, off for software
+// renderers and with plainArrays.
+func TestBits64Choice(t *testing.T) {
+	for _, c := range []struct {
+		b    *Backend
+		want bool
+	}{
+		{&Backend{info: Info{Renderer: "NVIDIA H200/PCIe/SSE2"}}, true},
+		{&Backend{info: Info{Renderer: "llvmpipe (LLVM 15.0.6, 256 bits)"}}, false},
+		{&Backend{info: Info{Renderer: "llvmpipe (LLVM 15.0.6, 256 bits)"}, drv: driverModel{demote: true}}, true},
+		{&Backend{info: Info{Renderer: "NVIDIA H200/PCIe/SSE2"}, drv: driverModel{plainArrays: true}}, false},
+	} {
+		if got := c.b.bits64(); got != c.want {
+			t.Errorf("%q %+v: bits64 %v, want %v", c.b.info.Renderer, c.b.drv, got, c.want)
+		}
+		if got := c.b.key("stress", 5).bits; got != c.want {
+			t.Errorf("%q %+v: stress key bits %v, want %v", c.b.info.Renderer, c.b.drv, got, c.want)
 		}
 	}
 }

@@ -29,6 +29,7 @@ type programKey struct {
 	tiled     bool    // TILED2: stress2 stages the j-side records in shared memory (GPUs)
 	wide      bool    // WIDE: stress gives each row a workgroup that splits its columns (GPUs)
 	drv       driverModel
+	bits      bool // BITS64: private double arrays stored as bit patterns (GPUs)
 	adam      bool // ADAM: hyperstep takes Adam steps (else SGD)
 	sum       bool // SUM: hypersoftmax adds up the losses
 }
@@ -36,8 +37,12 @@ type programKey struct {
 // driverModel is the double arithmetic a test compiles the kernels for:
 // coarse, a driver whose double division and square root are only single
 // precision (COARSE64); noRefine, without the kernels' refinement of both
-// (NOREFINE). The zero value is the real driver, refined.
-type driverModel struct{ coarse, noRefine bool }
+// (NOREFINE); demote, a driver that keeps a kernel's private double
+// arrays in single precision (DEMOTE64); plainArrays, without the kernels'
+// bit-pattern storage of them (BITS64 off), to show what that storage
+// fixes. The zero value is the real driver, refined, with bit-pattern
+// arrays.
+type driverModel struct{ coarse, noRefine, demote, plainArrays bool }
 
 // shaderSource assembles the GLSL source of a kernel: version line,
 // defines, shaders/linalg.glsl, then shaders/NAME.comp.
@@ -69,6 +74,7 @@ func shaderSource(k programKey) (string, error) {
 	}
 	fmt.Fprintf(&b, "#define NSROOTS %d\n#define NS_MAXITER %d\n#define NS_TOL REAL(%.17e%s)\n", bool01(k.ns), k.nsIter, k.nsTol, lit)
 	fmt.Fprintf(&b, "#define REAL64 %d\n#define COARSE64 %d\n#define NOREFINE %d\n#define TILED2 %d\n#define WIDE %d\n", bool01(real == "double"), bool01(k.drv.coarse), bool01(k.drv.noRefine), bool01(k.tiled), bool01(k.wide))
+	fmt.Fprintf(&b, "#define BITS64 %d\n#define DEMOTE64 %d\n", bool01(k.bits), bool01(k.drv.demote))
 	b.Write(lib)
 	b.WriteString("\n#line 1 1\n")
 	b.Write(body)

@@ -101,7 +101,7 @@ func (b *Backend) SimilarityScores(ctx context.Context, e *engine.Embedding, ite
 
 	out := make([]float64, n)
 	err = b.th.call(func() error {
-		k := programKey{name: "similarity", dim: d, fp64: b.info.FP64, compute64: b.info.FP64 || b.info.FP64Supported, drv: b.drv}
+		k := programKey{name: "similarity", dim: d, fp64: b.info.FP64, compute64: b.info.FP64 || b.info.FP64Supported, drv: b.drv, bits: b.bits64()}
 		prog, err := b.program(k)
 		if err != nil {
 			return err

@@ -22,10 +22,10 @@ void main() {
 	int q = idx - p * nts;
 	REAL t = ts[q];
 	int base = p * PSTRIDE;
-	REAL A[DD], B[DD], R[DD], P[DD], T[DD];
+	PM A[DD], B[DD], R[DD], P[DD], T[DD];
 	for (int k = 0; k < DD; k++) {
-		A[k] = pairs[base + D + k];
-		B[k] = pairs[base + 2 * D + DD + k];
+		A[k] = ST(pairs[base + D + k]);
+		B[k] = ST(pairs[base + 2 * D + DD + k]);
 	}
 	psdRoots(A, R, P);
 	transportFromRoots(R, P, B, T);
@@ -34,20 +34,20 @@ void main() {
 		outv[o + k] = STORE((REAL(1) - t) * pairs[base + k] + t * pairs[base + D + DD + k]);
 	}
 	// G = (1-t) I + t T; C(t) = G A G.
-	REAL G[DD], GA[DD];
-	for (int k = 0; k < DD; k++) G[k] = t * T[k];
-	for (int k = 0; k < D; k++) G[k * D + k] += REAL(1) - t;
+	PM G[DD], GA[DD];
+	for (int k = 0; k < DD; k++) G[k] = ST(t * LD(T[k]));
+	for (int k = 0; k < D; k++) G[k * D + k] = ST(LD(G[k * D + k]) + (REAL(1) - t));
 	for (int r = 0; r < D; r++) {
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += G[r * D + k] * A[k * D + c];
-			GA[r * D + c] = s;
+			for (int k = 0; k < D; k++) s += LD(G[r * D + k]) * LD(A[k * D + c]);
+			GA[r * D + c] = ST(s);
 		}
 	}
 	for (int r = 0; r < D; r++) {
 		for (int c = r; c < D; c++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += GA[r * D + k] * G[k * D + c];
+			for (int k = 0; k < D; k++) s += LD(GA[r * D + k]) * LD(G[k * D + c]);
 			outv[o + D + r * D + c] = STORE(s);
 			outv[o + D + c * D + r] = STORE(s);
 		}

@@ -32,72 +32,72 @@ void main() {
 	int u = pairs[2 * k];
 	int v = pairs[2 * k + 1];
 	int fo = nitems * D;
-	REAL Lu[DD], F[DD], Fi[DD], Y[DD], M[DD], Q[DD], W[DD];
+	PM Lu[DD], F[DD], Fi[DD], Y[DD], M[DD], Q[DD], W[DD];
 	for (int c = 0; c < DD; c++) {
-		Lu[c] = REAL(params[fo + u * DD + c]);
-		W[c] = REAL(params[fo + v * DD + c]); // L_v for now
+		Lu[c] = ST(REAL(params[fo + u * DD + c]));
+		W[c] = ST(REAL(params[fo + v * DD + c])); // L_v for now
 	}
 	// A_u = L_u L_u^T + eps I (lower triangle) into M, then its Cholesky
 	// factor F (lower triangular) and F^{-1} (lower triangular).
 	for (int r = 0; r < D; r++) {
 		for (int q = 0; q <= r; q++) {
 			REAL s = REAL(0);
-			for (int c = 0; c < D; c++) s += Lu[r * D + c] * Lu[q * D + c];
-			M[r * D + q] = s;
+			for (int c = 0; c < D; c++) s += LD(Lu[r * D + c]) * LD(Lu[q * D + c]);
+			M[r * D + q] = ST(s);
 		}
-		M[r * D + r] += eps;
+		M[r * D + r] = ST(LD(M[r * D + r]) + (eps));
 	}
 	for (int c = 0; c < DD; c++) {
-		F[c] = REAL(0);
-		Fi[c] = REAL(0);
+		F[c] = ST(REAL(0));
+		Fi[c] = ST(REAL(0));
 	}
 	for (int j = 0; j < D; j++) {
-		REAL s = M[j * D + j];
-		for (int c = 0; c < j; c++) s -= F[j * D + c] * F[j * D + c];
+		REAL s = LD(M[j * D + j]);
+		for (int c = 0; c < j; c++) s -= LD(F[j * D + c]) * LD(F[j * D + c]);
 		REAL fjj = SQRT(max(s, REAL(0)));
-		F[j * D + j] = fjj;
+		F[j * D + j] = ST(fjj);
 		for (int r = j + 1; r < D; r++) {
-			REAL t = M[r * D + j];
-			for (int c = 0; c < j; c++) t -= F[r * D + c] * F[j * D + c];
-			F[r * D + j] = DIV(t, fjj);
+			REAL t = LD(M[r * D + j]);
+			for (int c = 0; c < j; c++) t -= LD(F[r * D + c]) * LD(F[j * D + c]);
+			F[r * D + j] = ST(DIV(t, fjj));
 		}
 	}
 	for (int j = 0; j < D; j++) {
-		Fi[j * D + j] = RCP(F[j * D + j]);
+		Fi[j * D + j] = ST(RCP(LD(F[j * D + j])));
 		for (int r = j + 1; r < D; r++) {
 			REAL s = REAL(0);
-			for (int c = j; c < r; c++) s += F[r * D + c] * Fi[c * D + j];
-			Fi[r * D + j] = DIV(-s, F[r * D + r]);
+			for (int c = j; c < r; c++) s += LD(F[r * D + c]) * LD(Fi[c * D + j]);
+			Fi[r * D + j] = ST(DIV(-s, LD(F[r * D + r])));
 		}
 	}
 	// Y = F^T L_v (F^T upper triangular).
 	for (int r = 0; r < D; r++) {
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = r; q < D; q++) s += F[q * D + r] * W[q * D + c];
-			Y[r * D + c] = s;
+			for (int q = r; q < D; q++) s += LD(F[q * D + r]) * LD(W[q * D + c]);
+			Y[r * D + c] = ST(s);
 		}
 	}
 	// M = Y Y^T + eps F^T F = F^T A_v F (symmetric).
 	for (int r = 0; r < D; r++) {
 		for (int q = 0; q <= r; q++) {
 			REAL s = REAL(0);
-			for (int c = 0; c < D; c++) s += Y[r * D + c] * Y[q * D + c];
+			for (int c = 0; c < D; c++) s += LD(Y[r * D + c]) * LD(Y[q * D + c]);
 			REAL f = REAL(0);
-			for (int c = r; c < D; c++) f += F[c * D + r] * F[c * D + q];
+			for (int c = r; c < D; c++) f += LD(F[c * D + r]) * LD(F[c * D + q]);
 			s += eps * f;
-			M[r * D + q] = s;
-			M[q * D + r] = s;
+			M[r * D + q] = ST(s);
+			M[q * D + r] = ST(s);
 		}
 	}
 	jacobiEig(M, Q);
-	REAL sq[D], isq[D];
+	PM sq[D], isq[D];
 	REAL tr = REAL(0);
 	for (int c = 0; c < D; c++) {
-		REAL l = max(M[c * D + c], REAL(0));
-		sq[c] = SQRT(l);
-		isq[c] = sq[c] > REAL(0) ? RCP(sq[c]) : REAL(0);
-		tr += sq[c];
+		REAL l = max(LD(M[c * D + c]), REAL(0));
+		sq[c] = ST(SQRT(l));
+		isq[c] = ST(LD(sq[c]) > REAL(0) ? RCP(LD(sq[c])) : REAL(0));
+		tr += LD(sq[c]);
 	}
 	REAL dot = REAL(0);
 	for (int c = 0; c < D; c++) dot += REAL(params[u * D + c]) * REAL(params[v * D + c]);
@@ -112,28 +112,28 @@ void main() {
 	for (int r = 0; r < D; r++) { // W = F^{-1} L_u
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = 0; q <= r; q++) s += Fi[r * D + q] * Lu[q * D + c];
-			W[r * D + c] = s;
+			for (int q = 0; q <= r; q++) s += LD(Fi[r * D + q]) * LD(Lu[q * D + c]);
+			W[r * D + c] = ST(s);
 		}
 	}
 	for (int r = 0; r < D; r++) { // Lu = diag(sq) Q^T W
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = 0; q < D; q++) s += Q[q * D + r] * W[q * D + c];
-			Lu[r * D + c] = sq[r] * s;
+			for (int q = 0; q < D; q++) s += LD(Q[q * D + r]) * LD(W[q * D + c]);
+			Lu[r * D + c] = ST(LD(sq[r]) * s);
 		}
 	}
 	for (int r = 0; r < D; r++) { // W = Q Lu
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = 0; q < D; q++) s += Q[r * D + q] * Lu[q * D + c];
-			W[r * D + c] = s;
+			for (int q = 0; q < D; q++) s += LD(Q[r * D + q]) * LD(Lu[q * D + c]);
+			W[r * D + c] = ST(s);
 		}
 	}
 	for (int r = 0; r < D; r++) { // slot u: F^{-T} W (F^{-T} upper triangular)
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = r; q < D; q++) s += Fi[q * D + r] * W[q * D + c];
+			for (int q = r; q < D; q++) s += LD(Fi[q * D + r]) * LD(W[q * D + c]);
 			slotv[ou + D + r * D + c] = STORE(s);
 		}
 	}
@@ -141,21 +141,21 @@ void main() {
 	for (int r = 0; r < D; r++) { // Lu = diag(isq) Q^T Y
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = 0; q < D; q++) s += Q[q * D + r] * Y[q * D + c];
-			Lu[r * D + c] = isq[r] * s;
+			for (int q = 0; q < D; q++) s += LD(Q[q * D + r]) * LD(Y[q * D + c]);
+			Lu[r * D + c] = ST(LD(isq[r]) * s);
 		}
 	}
 	for (int r = 0; r < D; r++) { // W = Q Lu
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = 0; q < D; q++) s += Q[r * D + q] * Lu[q * D + c];
-			W[r * D + c] = s;
+			for (int q = 0; q < D; q++) s += LD(Q[r * D + q]) * LD(Lu[q * D + c]);
+			W[r * D + c] = ST(s);
 		}
 	}
 	for (int r = 0; r < D; r++) { // slot v: F W (F lower triangular)
 		for (int c = 0; c < D; c++) {
 			REAL s = REAL(0);
-			for (int q = 0; q <= r; q++) s += F[r * D + q] * W[q * D + c];
+			for (int q = 0; q <= r; q++) s += LD(F[r * D + q]) * LD(W[q * D + c]);
 			slotv[ov + D + r * D + c] = STORE(s);
 		}
 	}

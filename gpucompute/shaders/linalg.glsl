@@ -7,6 +7,28 @@
 
 #define DD (D * D)
 
+// Private matrices and vectors (arrays of one invocation) are declared PM
+// and read and written through LD and ST. NVIDIA's GL compiler puts such
+// arrays, when indexed by a loop variable, in local memory, and on the
+// H200 double arrays came back from there in single precision
+// (docs/gpu.md, second H200 run). In double programs PM is therefore the
+// bit pattern, uvec2 (BITS64): integers go through local memory
+// unchanged. DEMOTE64 (tests only) stands in for that driver on any GL:
+// without BITS64 the private arrays are float.
+#if REAL64 && BITS64
+#define PM uvec2
+#define LD(x) packDouble2x32(x)
+#define ST(x) unpackDouble2x32(REAL(x))
+#elif REAL64 && DEMOTE64
+#define PM float
+#define LD(x) REAL(x)
+#define ST(x) float(x)
+#else
+#define PM REAL
+#define LD(x) (x)
+#define ST(x) REAL(x)
+#endif
+
 // Division and square roots go through DIV, RCP and SQRT. The GLSL
 // specification asks double-precision operations only to be "at least as
 // precise as single precision", and NVIDIA's drivers take it at its word
@@ -55,7 +77,7 @@ REAL SQRT(REAL x) {
 #define SQRT(x) sqrt(x)
 #endif
 
-void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors);
+void jacobiSweeps(inout PM a[DD], inout PM v[DD], bool vectors);
 
 // jacobiEig diagonalises the symmetric matrix a in place with cyclic
 // Jacobi rotations (Golub & Van Loan, Matrix Computations, 4th ed.,
@@ -63,29 +85,29 @@ void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors);
 // diagonal of a holds the eigenvalues and the columns of v the
 // eigenvectors, a_in = v diag(a) v^T. Convergence is quadratic; the sweep
 // stops once the off-diagonal mass is below EPS^2 times the total mass.
-void jacobiEig(inout REAL a[DD], out REAL v[DD]) {
-	for (int k = 0; k < DD; k++) v[k] = REAL(0);
-	for (int k = 0; k < D; k++) v[k * D + k] = REAL(1);
+void jacobiEig(inout PM a[DD], out PM v[DD]) {
+	for (int k = 0; k < DD; k++) v[k] = ST(REAL(0));
+	for (int k = 0; k < D; k++) v[k * D + k] = ST(REAL(1));
 	jacobiSweeps(a, v, true);
 }
 
 // jacobiValues is jacobiEig without the eigenvectors: on return the
 // diagonal of a holds the eigenvalues (the same rotations, a third less
 // work).
-void jacobiValues(inout REAL a[DD]) {
-	REAL v[DD];
+void jacobiValues(inout PM a[DD]) {
+	PM v[DD];
 	jacobiSweeps(a, v, false);
 }
 
 // jacobiSweeps runs the sweeps of jacobiEig on a, accumulating the
 // rotations into v only when vectors is true (a constant at every call,
 // so the compiler drops the unused branch).
-void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors) {
+void jacobiSweeps(inout PM a[DD], inout PM v[DD], bool vectors) {
 	for (int sweep = 0; sweep < 16; sweep++) {
 		REAL off = REAL(0), tot = REAL(0);
 		for (int p = 0; p < D; p++) {
 			for (int q = 0; q < D; q++) {
-				REAL x = a[p * D + q] * a[p * D + q];
+				REAL x = LD(a[p * D + q]) * LD(a[p * D + q]);
 				tot += x;
 				if (p != q) off += x;
 			}
@@ -93,29 +115,29 @@ void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors) {
 		if (off <= EPS * EPS * tot || off == REAL(0)) break;
 		for (int p = 0; p < D - 1; p++) {
 			for (int q = p + 1; q < D; q++) {
-				REAL apq = a[p * D + q];
+				REAL apq = LD(a[p * D + q]);
 				if (apq == REAL(0)) continue;
-				REAL theta = DIV(a[q * D + q] - a[p * D + p], REAL(2) * apq);
+				REAL theta = DIV(LD(a[q * D + q]) - LD(a[p * D + p]), REAL(2) * apq);
 				REAL t = RCP(abs(theta) + SQRT(REAL(1) + theta * theta));
 				if (theta < REAL(0)) t = -t;
 				REAL c = RCP(SQRT(REAL(1) + t * t));
 				REAL s = t * c;
 				// a <- J^T a J with J the rotation in the (p, q) plane.
 				for (int k = 0; k < D; k++) {
-					REAL akp = a[k * D + p], akq = a[k * D + q];
-					a[k * D + p] = c * akp - s * akq;
-					a[k * D + q] = s * akp + c * akq;
+					REAL akp = LD(a[k * D + p]), akq = LD(a[k * D + q]);
+					a[k * D + p] = ST(c * akp - s * akq);
+					a[k * D + q] = ST(s * akp + c * akq);
 				}
 				for (int k = 0; k < D; k++) {
-					REAL apk = a[p * D + k], aqk = a[q * D + k];
-					a[p * D + k] = c * apk - s * aqk;
-					a[q * D + k] = s * apk + c * aqk;
+					REAL apk = LD(a[p * D + k]), aqk = LD(a[q * D + k]);
+					a[p * D + k] = ST(c * apk - s * aqk);
+					a[q * D + k] = ST(s * apk + c * aqk);
 				}
 				if (vectors) {
 					for (int k = 0; k < D; k++) {
-						REAL vkp = v[k * D + p], vkq = v[k * D + q];
-						v[k * D + p] = c * vkp - s * vkq;
-						v[k * D + q] = s * vkp + c * vkq;
+						REAL vkp = LD(v[k * D + p]), vkq = LD(v[k * D + q]);
+						v[k * D + p] = ST(c * vkp - s * vkq);
+						v[k * D + q] = ST(s * vkp + c * vkq);
 					}
 				}
 			}
@@ -130,12 +152,12 @@ void jacobiSweeps(inout REAL a[DD], inout REAL v[DD], bool vectors) {
 // coupled iteration is unstable when the iterates are symmetrised.
 
 // mulInto writes x y into o (all D x D, o distinct from x and y).
-void mulInto(REAL x[DD], REAL y[DD], out REAL o[DD]) {
+void mulInto(PM x[DD], PM y[DD], out PM o[DD]) {
 	for (int p = 0; p < D; p++) {
 		for (int q = 0; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += x[p * D + k] * y[k * D + q];
-			o[p * D + q] = s;
+			for (int k = 0; k < D; k++) s += LD(x[p * D + k]) * LD(y[k * D + q]);
+			o[p * D + q] = ST(s);
 		}
 	}
 }
@@ -145,54 +167,54 @@ void mulInto(REAL x[DD], REAL y[DD], out REAL o[DD]) {
 // most NS_TOL (raised to the rounding level D * 4 * EPS) or NS_MAXITER
 // iterations ran, and rescales: Y ~ A^{1/2}, Z ~ A^{-1/2}. The zero
 // matrix gives Y = Z = 0; a singular A gives a Z that grows on ker A.
-void nsRoots(REAL A[DD], out REAL Y[DD], out REAL Z[DD]) {
+void nsRoots(PM A[DD], out PM Y[DD], out PM Z[DD]) {
 	REAL nrm = REAL(0);
-	for (int k = 0; k < DD; k++) nrm += A[k] * A[k];
+	for (int k = 0; k < DD; k++) nrm += LD(A[k]) * LD(A[k]);
 	nrm = SQRT(nrm);
-	for (int k = 0; k < DD; k++) Z[k] = REAL(0);
+	for (int k = 0; k < DD; k++) Z[k] = ST(REAL(0));
 	if (!(nrm > REAL(0))) {
-		for (int k = 0; k < DD; k++) Y[k] = REAL(0);
+		for (int k = 0; k < DD; k++) Y[k] = ST(REAL(0));
 		return;
 	}
-	for (int k = 0; k < DD; k++) Y[k] = DIV(A[k], nrm);
-	for (int k = 0; k < D; k++) Z[k * D + k] = REAL(1);
+	for (int k = 0; k < DD; k++) Y[k] = ST(DIV(LD(A[k]), nrm));
+	for (int k = 0; k < D; k++) Z[k * D + k] = ST(REAL(1));
 	REAL tol = max(NS_TOL, REAL(4 * D) * EPS);
-	REAL T[DD], W[DD];
+	PM T[DD], W[DD];
 	bool done = false;
 	for (int it = 0; it < NS_MAXITER; it++) {
 		if (done) continue;
 		mulInto(Z, Y, W);
 		REAL r = REAL(0);
 		for (int k = 0; k < DD; k++) {
-			REAL v = -W[k];
+			REAL v = -LD(W[k]);
 			if (k % (D + 1) == 0) v += REAL(1);
 			r += v * v;
-			T[k] = REAL(0.5) * v;
+			T[k] = ST(REAL(0.5) * v);
 		}
-		for (int k = 0; k < D; k++) T[k * D + k] += REAL(1);
+		for (int k = 0; k < D; k++) T[k * D + k] = ST(LD(T[k * D + k]) + (REAL(1)));
 		if (NS_TOL >= REAL(0) && SQRT(r) <= tol) {
 			done = true;
 			continue;
 		}
 		mulInto(Y, T, W);
-		for (int k = 0; k < DD; k++) Y[k] = W[k];
+		for (int k = 0; k < DD; k++) Y[k] = ST(LD(W[k]));
 		mulInto(T, Z, W);
-		for (int k = 0; k < DD; k++) Z[k] = W[k];
+		for (int k = 0; k < DD; k++) Z[k] = ST(LD(W[k]));
 	}
 	REAL sc = SQRT(nrm);
 	for (int k = 0; k < DD; k++) {
-		Y[k] *= sc;
-		Z[k] = DIV(Z[k], sc);
+		Y[k] = ST(LD(Y[k]) * (sc));
+		Z[k] = ST(DIV(LD(Z[k]), sc));
 	}
 }
 
 // psdRoots returns R ~ A^{1/2} and P ~ A^{-1/2} of the symmetric PSD
 // matrix A by Newton-Schulz (P is the inverse root, not a pseudo-inverse:
 // A must be definite, as L L^T + eps I with eps > 0 is).
-void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
-	REAL a[DD];
+void psdRoots(PM A[DD], out PM R[DD], out PM P[DD]) {
+	PM a[DD];
 	for (int p = 0; p < D; p++) {
-		for (int q = 0; q < D; q++) a[p * D + q] = REAL(0.5) * (A[p * D + q] + A[q * D + p]);
+		for (int q = 0; q < D; q++) a[p * D + q] = ST(REAL(0.5) * (LD(A[p * D + q]) + LD(A[q * D + p])));
 	}
 	nsRoots(a, R, P);
 }
@@ -200,28 +222,28 @@ void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
 // transportFromRoots returns tr (R B R)^{1/2} and, in T, the transport map
 // T^{AB} = P (R B R)^{1/2} P with R ~ A^{1/2}, P ~ A^{-1/2}: the second
 // run of the two-run trick, (Y2, Z2) = NS(R B R), T^{AB} = Z1 Y2 Z1.
-REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
-	REAL RB[DD], M[DD];
+REAL transportFromRoots(PM R[DD], PM P[DD], PM B[DD], out PM T[DD]) {
+	PM RB[DD], M[DD];
 	mulInto(R, B, RB);
 	for (int p = 0; p < D; p++) {
 		for (int q = p; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += RB[p * D + k] * R[k * D + q];
-			M[p * D + q] = s;
-			M[q * D + p] = s;
+			for (int k = 0; k < D; k++) s += LD(RB[p * D + k]) * LD(R[k * D + q]);
+			M[p * D + q] = ST(s);
+			M[q * D + p] = ST(s);
 		}
 	}
-	REAL Y2[DD], Z2[DD];
+	PM Y2[DD], Z2[DD];
 	nsRoots(M, Y2, Z2);
 	REAL tr = REAL(0);
-	for (int k = 0; k < D; k++) tr += Y2[k * D + k];
+	for (int k = 0; k < D; k++) tr += LD(Y2[k * D + k]);
 	mulInto(P, Y2, RB);
 	for (int p = 0; p < D; p++) {
 		for (int q = p; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += RB[p * D + k] * P[k * D + q];
-			T[p * D + q] = s;
-			T[q * D + p] = s;
+			for (int k = 0; k < D; k++) s += LD(RB[p * D + k]) * LD(P[k * D + q]);
+			T[p * D + q] = ST(s);
+			T[q * D + p] = ST(s);
 		}
 	}
 	return tr;
@@ -230,37 +252,37 @@ REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 // psdRoots returns R = A^{1/2} and P = (A^{1/2})^+ (pseudo-inverse: the
 // eigenvalues at or below D * EPS * lambda_max count as zero) of the
 // symmetric PSD matrix A. Negative rounding noise is clamped to zero.
-void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
-	REAL a[DD];
-	for (int k = 0; k < DD; k++) a[k] = A[k];
+void psdRoots(PM A[DD], out PM R[DD], out PM P[DD]) {
+	PM a[DD];
+	for (int k = 0; k < DD; k++) a[k] = ST(LD(A[k]));
 	for (int p = 0; p < D; p++) {
 		for (int q = p + 1; q < D; q++) {
-			REAL m = REAL(0.5) * (a[p * D + q] + a[q * D + p]);
-			a[p * D + q] = m;
-			a[q * D + p] = m;
+			REAL m = REAL(0.5) * (LD(a[p * D + q]) + LD(a[q * D + p]));
+			a[p * D + q] = ST(m);
+			a[q * D + p] = ST(m);
 		}
 	}
-	REAL v[DD];
+	PM v[DD];
 	jacobiEig(a, v);
 	REAL lmax = REAL(0);
-	for (int k = 0; k < D; k++) lmax = max(lmax, a[k * D + k]);
+	for (int k = 0; k < D; k++) lmax = max(lmax, LD(a[k * D + k]));
 	REAL cut = REAL(D) * EPS * lmax;
-	REAL sq[D], isq[D];
+	PM sq[D], isq[D];
 	for (int k = 0; k < D; k++) {
-		REAL l = a[k * D + k];
-		sq[k] = l > REAL(0) ? SQRT(l) : REAL(0);
-		isq[k] = l > cut ? RCP(SQRT(l)) : REAL(0);
+		REAL l = LD(a[k * D + k]);
+		sq[k] = ST(l > REAL(0) ? SQRT(l) : REAL(0));
+		isq[k] = ST(l > cut ? RCP(SQRT(l)) : REAL(0));
 	}
 	for (int p = 0; p < D; p++) {
 		for (int q = 0; q < D; q++) {
 			REAL r = REAL(0), s = REAL(0);
 			for (int k = 0; k < D; k++) {
-				REAL vv = v[p * D + k] * v[q * D + k];
-				r += vv * sq[k];
-				s += vv * isq[k];
+				REAL vv = LD(v[p * D + k]) * LD(v[q * D + k]);
+				r += vv * LD(sq[k]);
+				s += vv * LD(isq[k]);
 			}
-			R[p * D + q] = r;
-			P[p * D + q] = s;
+			R[p * D + q] = ST(r);
+			P[p * D + q] = ST(s);
 		}
 	}
 }
@@ -268,57 +290,57 @@ void psdRoots(REAL A[DD], out REAL R[DD], out REAL P[DD]) {
 // transportFromRoots returns tr (R B R)^{1/2} and, in T, the transport map
 // T^{AB} = P (R B R)^{1/2} P, where R = A^{1/2} and P its pseudo-inverse
 // (docs/math.md, "Transport map and geodesics").
-REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
-	REAL RB[DD];
+REAL transportFromRoots(PM R[DD], PM P[DD], PM B[DD], out PM T[DD]) {
+	PM RB[DD];
 	for (int p = 0; p < D; p++) {
 		for (int q = 0; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += R[p * D + k] * B[k * D + q];
-			RB[p * D + q] = s;
+			for (int k = 0; k < D; k++) s += LD(R[p * D + k]) * LD(B[k * D + q]);
+			RB[p * D + q] = ST(s);
 		}
 	}
-	REAL M[DD];
+	PM M[DD];
 	for (int p = 0; p < D; p++) {
 		for (int q = p; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += RB[p * D + k] * R[k * D + q];
-			M[p * D + q] = s;
-			M[q * D + p] = s;
+			for (int k = 0; k < D; k++) s += LD(RB[p * D + k]) * LD(R[k * D + q]);
+			M[p * D + q] = ST(s);
+			M[q * D + p] = ST(s);
 		}
 	}
-	REAL v[DD];
+	PM v[DD];
 	jacobiEig(M, v);
-	REAL sq[D];
+	PM sq[D];
 	REAL tr = REAL(0);
 	for (int k = 0; k < D; k++) {
-		REAL l = M[k * D + k];
-		sq[k] = l > REAL(0) ? SQRT(l) : REAL(0);
-		tr += sq[k];
+		REAL l = LD(M[k * D + k]);
+		sq[k] = ST(l > REAL(0) ? SQRT(l) : REAL(0));
+		tr += LD(sq[k]);
 	}
 	// S = v diag(sq) v^T, then T = P S P.
-	REAL S[DD];
+	PM S[DD];
 	for (int p = 0; p < D; p++) {
 		for (int q = p; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += v[p * D + k] * v[q * D + k] * sq[k];
-			S[p * D + q] = s;
-			S[q * D + p] = s;
+			for (int k = 0; k < D; k++) s += LD(v[p * D + k]) * LD(v[q * D + k]) * LD(sq[k]);
+			S[p * D + q] = ST(s);
+			S[q * D + p] = ST(s);
 		}
 	}
-	REAL PS[DD];
+	PM PS[DD];
 	for (int p = 0; p < D; p++) {
 		for (int q = 0; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += P[p * D + k] * S[k * D + q];
-			PS[p * D + q] = s;
+			for (int k = 0; k < D; k++) s += LD(P[p * D + k]) * LD(S[k * D + q]);
+			PS[p * D + q] = ST(s);
 		}
 	}
 	for (int p = 0; p < D; p++) {
 		for (int q = p; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += PS[p * D + k] * P[k * D + q];
-			T[p * D + q] = s;
-			T[q * D + p] = s;
+			for (int k = 0; k < D; k++) s += LD(PS[p * D + k]) * LD(P[k * D + q]);
+			T[p * D + q] = ST(s);
+			T[q * D + p] = ST(s);
 		}
 	}
 	return tr;
@@ -332,9 +354,9 @@ REAL transportFromRoots(REAL R[DD], REAL P[DD], REAL B[DD], out REAL T[DD]) {
 #define CLOSED3 (D == 3 && NSROOTS == 0)
 #if D == 3
 // mul3 writes x y into o (3 x 3).
-void mul3(REAL x[DD], REAL y[DD], out REAL o[DD]) {
+void mul3(PM x[DD], PM y[DD], out PM o[DD]) {
 	for (int a = 0; a < 3; a++) {
-		for (int b = 0; b < 3; b++) o[a * 3 + b] = x[a * 3] * y[b] + x[a * 3 + 1] * y[3 + b] + x[a * 3 + 2] * y[6 + b];
+		for (int b = 0; b < 3; b++) o[a * 3 + b] = ST(LD(x[a * 3]) * LD(y[b]) + LD(x[a * 3 + 1]) * LD(y[3 + b]) + LD(x[a * 3 + 2]) * LD(y[6 + b]));
 	}
 }
 
@@ -344,13 +366,13 @@ void mul3(REAL x[DD], REAL y[DD], out REAL o[DD]) {
 // p^4 - 2 e1 p^2 - 8 r p + e1^2 - 4 e2 (e1 = tr AB, e2 the sum of AB's
 // principal 2x2 minors), found by Newton's method from above as on the
 // CPU.
-REAL closed3(REAL A[DD], REAL Ainv[DD], REAL sdA, REAL stA, REAL B[DD], REAL sdB, REAL stB, out REAL T[DD]) {
-	REAL C[DD];
+REAL closed3(PM A[DD], PM Ainv[DD], REAL sdA, REAL stA, PM B[DD], REAL sdB, REAL stB, out PM T[DD]) {
+	PM C[DD];
 	mul3(A, B, C);
-	REAL e1 = C[0] + C[4] + C[8];
-	REAL e2 = max(C[0] * C[4] - C[1] * C[3] + C[0] * C[8] - C[2] * C[6] + C[4] * C[8] - C[5] * C[7], REAL(0));
+	REAL e1 = LD(C[0]) + LD(C[4]) + LD(C[8]);
+	REAL e2 = max(LD(C[0]) * LD(C[4]) - LD(C[1]) * LD(C[3]) + LD(C[0]) * LD(C[8]) - LD(C[2]) * LD(C[6]) + LD(C[4]) * LD(C[8]) - LD(C[5]) * LD(C[7]), REAL(0));
 	REAL r = sdA * sdB;
-	for (int k = 0; k < DD; k++) T[k] = REAL(0);
+	for (int k = 0; k < DD; k++) T[k] = ST(REAL(0));
 	if (!(e1 > REAL(0))) return REAL(0);
 	REAL p0 = stA * stB;
 	REAL p = SQRT(e1 + REAL(2) * SQRT(e2 + REAL(2) * p0 * r));
@@ -367,27 +389,27 @@ REAL closed3(REAL A[DD], REAL Ainv[DD], REAL sdA, REAL stA, REAL B[DD], REAL sdB
 	}
 	REAL q = SQRT(max(e2 + REAL(2) * p * r, REAL(0)));
 	// X = BA + qI = C^T + qI and its adjugate K.
-	REAL x00 = C[0] + q, x01 = C[3], x02 = C[6];
-	REAL x10 = C[1], x11 = C[4] + q, x12 = C[7];
-	REAL x20 = C[2], x21 = C[5], x22 = C[8] + q;
-	REAL K[DD];
-	K[0] = x11 * x22 - x12 * x21;
-	K[1] = x02 * x21 - x01 * x22;
-	K[2] = x01 * x12 - x02 * x11;
-	K[3] = x12 * x20 - x10 * x22;
-	K[4] = x00 * x22 - x02 * x20;
-	K[5] = x02 * x10 - x00 * x12;
-	K[6] = x10 * x21 - x11 * x20;
-	K[7] = x01 * x20 - x00 * x21;
-	K[8] = x00 * x11 - x01 * x10;
-	REAL det = x00 * K[0] + x01 * K[3] + x02 * K[6];
+	REAL x00 = LD(C[0]) + q, x01 = LD(C[3]), x02 = LD(C[6]);
+	REAL x10 = LD(C[1]), x11 = LD(C[4]) + q, x12 = LD(C[7]);
+	REAL x20 = LD(C[2]), x21 = LD(C[5]), x22 = LD(C[8]) + q;
+	PM K[DD];
+	K[0] = ST(x11 * x22 - x12 * x21);
+	K[1] = ST(x02 * x21 - x01 * x22);
+	K[2] = ST(x01 * x12 - x02 * x11);
+	K[3] = ST(x12 * x20 - x10 * x22);
+	K[4] = ST(x00 * x22 - x02 * x20);
+	K[5] = ST(x02 * x10 - x00 * x12);
+	K[6] = ST(x10 * x21 - x11 * x20);
+	K[7] = ST(x01 * x20 - x00 * x21);
+	K[8] = ST(x00 * x11 - x01 * x10);
+	REAL det = x00 * LD(K[0]) + x01 * LD(K[3]) + x02 * LD(K[6]);
 	if (det == REAL(0)) return p;
 	REAL id = RCP(det);
-	REAL Y[DD], U[DD];
-	for (int k = 0; k < DD; k++) Y[k] = p * B[k] + r * Ainv[k];
+	PM Y[DD], U[DD];
+	for (int k = 0; k < DD; k++) Y[k] = ST(p * LD(B[k]) + r * LD(Ainv[k]));
 	mul3(K, Y, U);
 	for (int a = 0; a < D; a++) {
-		for (int b = 0; b < D; b++) T[a * D + b] = REAL(0.5) * (U[a * D + b] + U[b * D + a]) * id;
+		for (int b = 0; b < D; b++) T[a * D + b] = ST(REAL(0.5) * (LD(U[a * D + b]) + LD(U[b * D + a])) * id);
 	}
 	return p;
 }

@@ -18,35 +18,35 @@ uniform int base;   // first measure of this dispatch, relative to the chunk
 uniform int rowLen; // invocations per row of the 2D dispatch
 uniform int by;     // 0 w2, 1 dot, 2 cosine, 3 mixture
 
-REAL crossTrace(REAL S[DD], REAL B[DD]) {
+REAL crossTrace(PM S[DD], PM B[DD]) {
 #if D == 1
-	return S[0] * SQRT(max(B[0], REAL(0)));
+	return LD(S[0]) * SQRT(max(LD(B[0]), REAL(0)));
 #else
-	REAL SB[DD];
+	PM SB[DD];
 	for (int p = 0; p < D; p++) {
 		for (int q = 0; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += S[p * D + k] * B[k * D + q];
-			SB[p * D + q] = s;
+			for (int k = 0; k < D; k++) s += LD(S[p * D + k]) * LD(B[k * D + q]);
+			SB[p * D + q] = ST(s);
 		}
 	}
-	REAL M[DD];
+	PM M[DD];
 	for (int p = 0; p < D; p++) {
 		for (int q = p; q < D; q++) {
 			REAL s = REAL(0);
-			for (int k = 0; k < D; k++) s += SB[p * D + k] * S[k * D + q];
-			M[p * D + q] = s;
-			M[q * D + p] = s;
+			for (int k = 0; k < D; k++) s += LD(SB[p * D + k]) * LD(S[k * D + q]);
+			M[p * D + q] = ST(s);
+			M[q * D + p] = ST(s);
 		}
 	}
 #if D == 2
-	REAL det = max(M[0] * M[3] - M[1] * M[2], REAL(0));
-	return SQRT(max(M[0] + M[3] + REAL(2) * SQRT(det), REAL(0)));
+	REAL det = max(LD(M[0]) * LD(M[3]) - LD(M[1]) * LD(M[2]), REAL(0));
+	return SQRT(max(LD(M[0]) + LD(M[3]) + REAL(2) * SQRT(det), REAL(0)));
 #else
 	jacobiValues(M);
 	REAL x = REAL(0);
 	for (int k = 0; k < D; k++) {
-		REAL l = M[k * D + k];
+		REAL l = LD(M[k * D + k]);
 		if (l > REAL(0)) x += SQRT(l);
 	}
 	return x;
@@ -57,10 +57,10 @@ REAL crossTrace(REAL S[DD], REAL B[DD]) {
 void main() {
 	int j = base + int(gl_GlobalInvocationID.y) * rowLen + int(gl_GlobalInvocationID.x);
 	if (j >= count) return;
-	REAL S[DD], B[DD];
+	PM S[DD], B[DD];
 	for (int k = 0; k < DD; k++) {
-		S[k] = query[D + k];
-		B[k] = REAL(scales[j * DD + k]);
+		S[k] = ST(query[D + k]);
+		B[k] = ST(REAL(scales[j * DD + k]));
 	}
 	REAL trA = query[D + DD], normA = query[D + DD + 1];
 	REAL tau = query[D + DD + 2], rho = query[D + DD + 3];
@@ -70,7 +70,7 @@ void main() {
 		ab += a * b;
 		bb += b * b;
 		dist2 += (a - b) * (a - b);
-		trB += B[k * D + k];
+		trB += LD(B[k * D + k]);
 	}
 	REAL x = crossTrace(S, B);
 	REAL score;

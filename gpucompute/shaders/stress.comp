@@ -72,17 +72,17 @@ shared REAL red[TILE];
 // addPair works on them without copying arrays in and out. With WIDE the
 // whole workgroup shares one row, so its roots live in shared memory
 // (fewer per-invocation matrices: a driver may hold only so many).
-REAL ai[D];
+PM ai[D];
 #if CLOSED3
-REAL A[DD];
+PM A[DD];
 #endif
 #if WIDE
-shared REAL R[DD], P[DD];
+shared PM R[DD], P[DD];
 #else
-REAL R[DD], P[DD];
+PM R[DD], P[DD];
 #endif
 REAL trA;
-REAL gm[D], gs[DD];
+PM gm[D], gs[DD];
 REAL st;
 
 // addPair adds the i-side terms of the pair (i, j) whose distance (and
@@ -90,28 +90,28 @@ REAL st;
 void addPair(int i, int j, int k) {
 	REAL Dij = FETCH1(distTex, k);
 	REAL w = weighted == 1 ? REAL(FETCH1(wtsTex, k)) : REAL(1);
-	REAL diff[D];
+	PM diff[D];
 	REAL w2 = REAL(0);
 	for (int c = 0; c < D; c++) {
-		diff[c] = ai[c] - REAL(FETCH1(meansTex, j * D + c));
-		w2 += diff[c] * diff[c];
+		diff[c] = ST(LD(ai[c]) - REAL(FETCH1(meansTex, j * D + c)));
+		w2 += LD(diff[c]) * LD(diff[c]);
 	}
-	REAL T[DD];
+	PM T[DD];
 	REAL trRoot = REAL(0);
 	if (dirac == 0) {
-		REAL B[DD];
-		for (int c = 0; c < DD; c++) B[c] = FETCH1(scalesTex, j * DD + c);
+		PM B[DD];
+		for (int c = 0; c < DD; c++) B[c] = ST(FETCH1(scalesTex, j * DD + c));
 		REAL trB = REAL(0);
-		for (int c = 0; c < D; c++) trB += B[c * D + c];
+		for (int c = 0; c < D; c++) trB += LD(B[c * D + c]);
 #if CLOSED3
 		for (int a = 0; a < D; a++) {
 			for (int b = a + 1; b < D; b++) {
-				REAL m = REAL(0.5) * (B[a * D + b] + B[b * D + a]);
-				B[a * D + b] = m;
-				B[b * D + a] = m;
+				REAL m = REAL(0.5) * (LD(B[a * D + b]) + LD(B[b * D + a]));
+				B[a * D + b] = ST(m);
+				B[b * D + a] = ST(m);
 			}
 		}
-		trRoot = closed3(A, R, P[0], P[1], B, REAL(roots[j * 2 * DD + DD]), REAL(roots[j * 2 * DD + DD + 1]), T);
+		trRoot = closed3(A, R, LD(P[0]), LD(P[1]), B, REAL(roots[j * 2 * DD + DD]), REAL(roots[j * 2 * DD + DD + 1]), T);
 #else
 		trRoot = transportFromRoots(R, P, B, T);
 #endif
@@ -122,11 +122,11 @@ void addPair(int i, int j, int k) {
 	st += REAL(0.5) * w * res * res;
 	// d stress / d W2^2 = -w (D - W) / W; zero where W = 0.
 	REAL coef = W > REAL(0) ? DIV(-w * res, W) : REAL(0);
-	for (int c = 0; c < D; c++) gm[c] += REAL(2) * coef * diff[c];
+	for (int c = 0; c < D; c++) gm[c] = ST(LD(gm[c]) + (REAL(2) * coef * LD(diff[c])));
 	if (dirac == 0) {
 		REAL ct = coef * tau;
-		for (int c = 0; c < DD; c++) gs[c] -= ct * T[c];
-		for (int c = 0; c < D; c++) gs[c * D + c] += ct;
+		for (int c = 0; c < DD; c++) gs[c] = ST(LD(gs[c]) - (ct * LD(T[c])));
+		for (int c = 0; c < D; c++) gs[c * D + c] = ST(LD(gs[c * D + c]) + (ct));
 	}
 }
 
@@ -134,17 +134,17 @@ void addPair(int i, int j, int k) {
 // symmetrised scale). With WIDE, invocation 0 fills the shared roots and
 // every invocation must call loadRow (it has a barrier).
 void loadRow(int i) {
-	for (int k = 0; k < D; k++) ai[k] = means[i * D + k];
+	for (int k = 0; k < D; k++) ai[k] = ST(means[i * D + k]);
 	trA = REAL(0);
 	if (dirac == 0) {
 		for (int k = 0; k < D; k++) trA += REAL(scales[i * DD + k * D + k]);
 #if CLOSED3
-		for (int k = 0; k < DD; k++) A[k] = scales[i * DD + k];
+		for (int k = 0; k < DD; k++) A[k] = ST(scales[i * DD + k]);
 		for (int a = 0; a < D; a++) {
 			for (int b = a + 1; b < D; b++) {
-				REAL m = REAL(0.5) * (A[a * D + b] + A[b * D + a]);
-				A[a * D + b] = m;
-				A[b * D + a] = m;
+				REAL m = REAL(0.5) * (LD(A[a * D + b]) + LD(A[b * D + a]));
+				A[a * D + b] = ST(m);
+				A[b * D + a] = ST(m);
 			}
 		}
 #endif
@@ -152,8 +152,8 @@ void loadRow(int i) {
 		if (gl_LocalInvocationID.x == 0u)
 #endif
 		for (int k = 0; k < DD; k++) {
-			R[k] = roots[i * 2 * DD + k];
-			P[k] = roots[i * 2 * DD + DD + k];
+			R[k] = ST(roots[i * 2 * DD + k]);
+			P[k] = ST(roots[i * 2 * DD + DD + k]);
 		}
 	}
 #if WIDE
@@ -195,8 +195,8 @@ void main() {
 	int i = ((int(gl_WorkGroupID.x) + blockBase) * blockStride) % n;
 	int t = int(gl_LocalInvocationID.x);
 	loadRow(i);
-	for (int k = 0; k < D; k++) gm[k] = REAL(0);
-	for (int k = 0; k < DD; k++) gs[k] = REAL(0);
+	for (int k = 0; k < D; k++) gm[k] = ST(REAL(0));
+	for (int k = 0; k < DD; k++) gs[k] = ST(REAL(0));
 	st = REAL(0);
 	int jEnd = min(n, colEnd);
 	for (int j = colBegin + t; j < jEnd; j += TILE) {
@@ -207,7 +207,7 @@ void main() {
 	}
 	// Component by component: D + DD + 1 reductions of TILE values.
 	for (int c = 0; c < STRIDE; c++) {
-		REAL v = c < D ? gm[c] : (c < D + DD ? gs[c - D] : st);
+		REAL v = c < D ? LD(gm[c]) : (c < D + DD ? LD(gs[c - D]) : st);
 		REAL sum = reduceWG(v, t);
 		if (t == 0) {
 			if (first == 0) sum += outv[i * STRIDE + c];
@@ -230,11 +230,11 @@ void main() {
 	if (live) {
 		loadRow(i);
 		if (first == 1) {
-			for (int k = 0; k < D; k++) gm[k] = REAL(0);
-			for (int k = 0; k < DD; k++) gs[k] = REAL(0);
+			for (int k = 0; k < D; k++) gm[k] = ST(REAL(0));
+			for (int k = 0; k < DD; k++) gs[k] = ST(REAL(0));
 		} else {
-			for (int k = 0; k < D; k++) gm[k] = outv[i * STRIDE + k];
-			for (int k = 0; k < DD; k++) gs[k] = outv[i * STRIDE + D + k];
+			for (int k = 0; k < D; k++) gm[k] = ST(outv[i * STRIDE + k]);
+			for (int k = 0; k < DD; k++) gs[k] = ST(outv[i * STRIDE + D + k]);
 			st = outv[i * STRIDE + D + DD];
 		}
 		for (int J = 0; J < nb; J++) {
@@ -250,8 +250,8 @@ void main() {
 				addPair(i, j, k);
 			}
 		}
-		for (int k = 0; k < D; k++) outv[i * STRIDE + k] = STORE(gm[k]);
-		for (int k = 0; k < DD; k++) outv[i * STRIDE + D + k] = STORE(gs[k]);
+		for (int k = 0; k < D; k++) outv[i * STRIDE + k] = STORE(LD(gm[k]));
+		for (int k = 0; k < DD; k++) outv[i * STRIDE + D + k] = STORE(LD(gs[k]));
 		outv[i * STRIDE + D + DD] = STORE(st);
 	}
 	if (last == 1) {

@@ -22,17 +22,17 @@ void main() {
 	if (k >= npairs) return;
 	int u = int(pairs[2 * k]);
 	int v = int(pairs[2 * k + 1]);
-	REAL A[DD], B[DD], R[DD], P[DD], T[DD];
+	PM A[DD], B[DD], R[DD], P[DD], T[DD];
 	for (int c = 0; c < DD; c++) {
-		A[c] = scales[u * DD + c];
-		B[c] = scales[v * DD + c];
+		A[c] = ST(scales[u * DD + c]);
+		B[c] = ST(scales[v * DD + c]);
 	}
 	int o = k * (1 + 2 * DD);
 	psdRoots(A, R, P);
 	REAL tr = transportFromRoots(R, P, B, T);
 	outv[o] = STORE(tr);
-	for (int c = 0; c < DD; c++) outv[o + 1 + c] = STORE(T[c]);
+	for (int c = 0; c < DD; c++) outv[o + 1 + c] = STORE(LD(T[c]));
 	psdRoots(B, R, P);
 	transportFromRoots(R, P, A, T);
-	for (int c = 0; c < DD; c++) outv[o + 1 + DD + c] = STORE(T[c]);
+	for (int c = 0; c < DD; c++) outv[o + 1 + DD + c] = STORE(LD(T[c]));
 }
