@@ -306,7 +306,7 @@ func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n
 			}
 			continue
 		}
-		ln.closed = true
+		ln.closed, ln.soa = true, false
 		t[k] = c.t[k]
 	}
 	if anyFall {

@@ -29,6 +29,7 @@ type Workspace struct {
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
 	c4                        closed4 // RootLanes' lanes at d = 4
+	soa                       *soaEig // EigenLanes' solver at d >= soaMinDim
 }
 
 // lane holds one pair's decomposition.
@@ -41,6 +42,10 @@ type lane struct {
 	// closed: the lane of RootLanes' closed form (the Workspace's c4)
 	// holds M^{1/2} and T^{BA} = F M^{-1/2} F^T; w, lam, f, h mean nothing.
 	closed bool
+	// soa: the lane of EigenLanes' structure-of-arrays solver (the
+	// Workspace's soa) holds M^{1/2} and T^{BA}; w, lam, f, h mean
+	// nothing.
+	soa bool
 }
 
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
@@ -56,6 +61,9 @@ func NewWorkspace(d int) *Workspace {
 	}
 	for k := range ws.ln {
 		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d)}
+	}
+	if d >= soaMinDim {
+		ws.soa = newSoaEig(d)
 	}
 	l0 := &ws.ln[0]
 	ws.w, ws.lam, ws.off, ws.f, ws.h, ws.cs, ws.ss = l0.w, l0.lam, l0.off, l0.f, l0.h, l0.cs, l0.ss
@@ -371,6 +379,12 @@ func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 // w already holds M_k.
 func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
 	d := ws.d
+	if useSoA && ws.soa != nil && !formed {
+		// The structure-of-arrays solver; the lanes it leaves (with
+		// M formed) go on below.
+		ws.eigenSoA(f, shape, bs, use, t)
+		formed = true
+	}
 	var ps [qlLanes]qlProblem
 	var idx [qlLanes]int
 	n := 0
@@ -379,7 +393,7 @@ func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 			continue
 		}
 		ln := &ws.ln[k]
-		ln.closed = false
+		ln.closed, ln.soa = false, false
 		if !formed {
 			ws.form(ln.w, f, shape, bs[k])
 		}
@@ -461,6 +475,10 @@ func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
 		addLane(s, &ws.c4.root, k, c)
 		return
 	}
+	if ws.ln[k].soa {
+		addSoALane(s, ws.soa.root, ws.d, k, c)
+		return
+	}
 	ws.addSpectral(s, ws.ln[k].w, ws.ln[k].f, c)
 }
 
@@ -476,6 +494,10 @@ func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float
 	d := ws.d
 	if ws.ln[k].closed {
 		addLane(out, &ws.c4.tba, k, c) // formed by RootLanes with the same f
+		return
+	}
+	if ws.ln[k].soa {
+		addSoALane(out, ws.soa.tba, d, k, c) // formed with the same f
 		return
 	}
 	w := ws.ln[k].w

@@ -1,0 +1,513 @@
+package pairkernel
+
+import "math"
+
+// The eigensolver of EigenLanes in structure-of-arrays form, for
+// d >= soaMinDim: the Lanes matrices M_k (each scaled to unit trace) are
+// stored interleaved, element e of lane k at e*Lanes+k, and tred2 and the
+// QL iteration run on all lanes at once, branch-free where they were
+// branches (a lane that needs no Householder step or no rotation is
+// masked, not skipped). The QL sweeps at one l, with the rotations
+// applied to the eigenvector rows as they are found, are qlSweepsGo (by
+// AVX2 where the CPU has it: one register holds a quantity of the 4
+// lanes, and the chain of dependent square roots and divisions runs for
+// the 4 pairs at once); the search for the split point m stays per lane
+// in Go. tred2SoA and the products after the solver (M^{1/2}, T^{BA})
+// have AVX2 versions too. Each
+// lane's arithmetic depends only on its own matrix (masked lanes keep
+// their values), so a pair's result does not depend on the pairs it
+// shares the call with. A lane whose iteration leaves the range where
+// the shorter recurrence is safe, or does not converge, goes to the
+// per-lane solver (tred2, tqlLanes) instead.
+
+// soaMinDim is the smallest d that takes the structure-of-arrays solver
+// (d = 4 has the closed form, and its fallback lanes the per-lane solver).
+const soaMinDim = 5
+
+// soaEig is the interleaved storage of the structure-of-arrays solver.
+type soaEig struct {
+	w, diag, off []float64 // d*d*Lanes, d*Lanes, d*Lanes
+	// The lanes' M^{1/2} and T^{BA} (upper triangles), U = V^T F^T, the
+	// square roots of the eigenvalues above the cut and their inverses
+	// (else 0).
+	root, tba, u []float64 // d*d*Lanes each
+	fv, hv       []float64 // d*Lanes each
+	st           qlState
+}
+
+// qlState is what the QL sweeps at one l (qlSweepsGo, qlSweepsAVX2)
+// read and update, per lane: the rotation's cosine and sine, p, the
+// previous cosines and sine, the lane's m (its rotations run for i < m),
+// the lanes whose squares left the safe range or whose iteration did not
+// converge (bad, sign bit), the lanes still iterating (act, all ones),
+// the accumulated shift f, the convergence threshold eps*tst1, el1, dl1
+// and the sweep count. The assembly knows its layout.
+type qlState struct {
+	d, l, top           int
+	c, s, p, c2, c3, s2 [Lanes]float64
+	m                   [Lanes]int64
+	bad, act            [Lanes]uint64
+	f, thr, el1, dl1    [Lanes]float64
+	iter                [Lanes]float64
+}
+
+// newSoaEig returns the storage for d x d matrices.
+func newSoaEig(d int) *soaEig {
+	buf := make([]float64, (4*d*d+4*d)*Lanes)
+	take := func(n int) []float64 {
+		s := buf[: n*Lanes : n*Lanes]
+		buf = buf[n*Lanes:]
+		return s
+	}
+	e := &soaEig{w: take(d * d), diag: take(d), off: take(d), root: take(d * d), tba: take(d * d), u: take(d * d)}
+	e.fv, e.hv = take(d), take(d)
+	return e
+}
+
+// qlSweepsGo runs the QL sweeps at st.l on the lanes of st.act until
+// each has converged (|off[l]| <= thr) or failed (more than 40 sweeps,
+// or squares out of [1e-290, 1e290]: st.bad): tqlLanes' sweeps (its fast
+// recurrence) in the same operations and order, each rotation applied at
+// once to the rows i, i+1 of the lane's eigenvectors (as rotateRef does,
+// but with fused multiply-adds).
+// A lane's rotations run for i = m-1 down to l; st.top is the largest m.
+func qlSweepsGo(st *qlState, w, diag, off []float64) {
+	const L = Lanes
+	d, l := st.d, st.l
+	for {
+		more := false
+		for k := 0; k < L; k++ {
+			if st.act[k] == 0 {
+				continue
+			}
+			st.iter[k]++
+			if st.iter[k] > 40 {
+				st.bad[k], st.act[k] = ^uint64(0), 0
+				continue
+			}
+			more = true
+		}
+		if !more {
+			return
+		}
+		for k := 0; k < L; k++ {
+			st.c[k], st.c2[k], st.c3[k], st.s[k], st.s2[k] = 1, 1, 1, 0, 0
+			st.el1[k] = off[(l+1)*L+k]
+			if st.act[k] == 0 {
+				continue
+			}
+			g := diag[l*L+k]
+			ol := off[l*L+k]
+			q := (diag[(l+1)*L+k] - g) / (2 * ol)
+			r := hypot1(q)
+			if q < 0 {
+				r = -r
+			}
+			diag[l*L+k] = ol / (q + r)
+			diag[(l+1)*L+k] = ol * (q + r)
+			st.dl1[k] = diag[(l+1)*L+k]
+			h := g - diag[l*L+k]
+			for i := l + 2; i < d; i++ {
+				diag[i*L+k] -= h
+			}
+			st.f[k] += h
+		}
+		for i := st.top - 1; i >= l; i-- {
+			a := w[i*d*L : (i+1)*d*L]
+			b := w[(i+1)*d*L : (i+2)*d*L]
+			for k := 0; k < L; k++ {
+				if int64(i)+1 == st.m[k] {
+					st.p[k] = diag[(i+1)*L+k]
+				}
+				if st.act[k] == 0 || int64(i) >= st.m[k] {
+					continue
+				}
+				ck, sk, pp := st.c[k], st.s[k], st.p[k]
+				st.c3[k] = st.c2[k]
+				st.c2[k] = ck
+				st.s2[k] = sk
+				oi := off[i*L+k]
+				di := diag[i*L+k]
+				g := ck * oi
+				h := ck * pp
+				r2 := pp*pp + oi*oi
+				if !(r2 > 1e-290 && r2 < 1e290) {
+					st.bad[k] = ^uint64(0)
+				}
+				r := math.Sqrt(r2)
+				off[(i+1)*L+k] = sk * r
+				num := pp*di - oi*g
+				rinv := 1 / r
+				sk = oi * rinv
+				ck = pp * rinv
+				pp = num * rinv
+				diag[(i+1)*L+k] = h + sk*(ck*g+sk*di)
+				st.c[k], st.s[k], st.p[k] = ck, sk, pp
+				for q := k; q < d*L; q += L {
+					x, y := a[q], b[q]
+					b[q] = math.FMA(sk, x, ck*y)
+					a[q] = math.FMA(ck, x, -(sk * y))
+				}
+			}
+		}
+		for k := 0; k < L; k++ {
+			if st.act[k] == 0 {
+				continue
+			}
+			if int64(st.bad[k]) < 0 {
+				st.act[k] = 0
+				continue
+			}
+			q := -st.s[k] * st.s2[k] * st.c3[k] * (st.el1[k] / st.dl1[k]) * off[l*L+k]
+			off[l*L+k] = st.s[k] * q
+			diag[l*L+k] = st.c[k] * q
+			if !(math.Abs(off[l*L+k]) > st.thr[k]) {
+				st.act[k] = 0
+			}
+		}
+	}
+}
+
+// tred2SoA is tred2 with vectors on the interleaved lanes of e (input:
+// the upper triangles of the Lanes matrices in e.w), branch-free: a lane
+// whose column is already reduced (scale 0) or whose reflection is the
+// identity (h 0) takes the steps with the reflection's vector 0, which
+// leaves what tred2's skipped branch leaves.
+func tred2SoA(e *soaEig, d int) {
+	const L = Lanes
+	w, diag, off := e.w[:d*d*L], e.diag[:d*L], e.off[:d*L]
+	for j := 0; j < d; j++ {
+		copy(diag[j*L:j*L+L], w[(j*d+d-1)*L:(j*d+d)*L])
+	}
+	var scale, h, f, g, inv, hinv, hh [L]float64
+	for i := d - 1; i > 0; i-- {
+		scale, h = [L]float64{}, [L]float64{}
+		dv := diag[:i*L]
+		for q := 0; q < i*L; q += L {
+			for k := 0; k < L; k++ {
+				scale[k] += math.Abs(dv[q+k])
+			}
+		}
+		for k := 0; k < L; k++ {
+			inv[k] = 0
+			if scale[k] != 0 {
+				inv[k] = 1 / scale[k]
+			}
+		}
+		for q := 0; q < i*L; q += L {
+			for k := 0; k < L; k++ {
+				x := dv[q+k] * inv[k]
+				dv[q+k] = x
+				h[k] += x * x
+			}
+		}
+		for k := 0; k < L; k++ {
+			fk := dv[(i-1)*L+k]
+			gk := math.Sqrt(h[k])
+			if fk > 0 {
+				gk = -gk
+			}
+			off[i*L+k] = scale[k] * gk
+			h[k] -= fk * gk
+			dv[(i-1)*L+k] = fk - gk
+		}
+		ev := off[:i*L]
+		clear(ev)
+		for j := 0; j < i; j++ {
+			wj := w[j*d*L : (j*d+i)*L]
+			copy(w[(i*d+j)*L:(i*d+j+1)*L], dv[j*L:j*L+L])
+			for k := 0; k < L; k++ {
+				f[k] = dv[j*L+k]
+				g[k] = ev[j*L+k] + wj[j*L+k]*f[k]
+			}
+			for q := (j + 1) * L; q < i*L; q += L {
+				for k := 0; k < L; k++ {
+					g[k] += wj[q+k] * dv[q+k]
+					ev[q+k] += wj[q+k] * f[k]
+				}
+			}
+			copy(ev[j*L:j*L+L], g[:])
+		}
+		for k := 0; k < L; k++ {
+			f[k] = 0
+			hinv[k] = 0
+			if h[k] != 0 {
+				hinv[k] = 1 / h[k]
+			}
+		}
+		for q := 0; q < i*L; q += L {
+			for k := 0; k < L; k++ {
+				ev[q+k] *= hinv[k]
+				f[k] += ev[q+k] * dv[q+k]
+			}
+		}
+		for k := 0; k < L; k++ {
+			hh[k] = 0
+			if h[k] != 0 {
+				hh[k] = f[k] / (h[k] + h[k])
+			}
+		}
+		for q := 0; q < i*L; q += L {
+			for k := 0; k < L; k++ {
+				ev[q+k] -= hh[k] * dv[q+k]
+			}
+		}
+		for j := 0; j < i; j++ {
+			wj := w[j*d*L : (j*d+i+1)*L]
+			for q := j * L; q < i*L; q += L {
+				for k := 0; k < L; k++ {
+					wj[q+k] -= dv[j*L+k]*ev[q+k] + ev[j*L+k]*dv[q+k]
+				}
+			}
+			copy(diag[j*L:j*L+L], wj[(i-1)*L:i*L])
+			clear(wj[i*L : i*L+L])
+		}
+		copy(diag[i*L:i*L+L], h[:])
+	}
+	// Accumulate the transformations.
+	for i := 0; i < d-1; i++ {
+		copy(w[(i*d+d-1)*L:(i*d+d)*L], w[(i*d+i)*L:(i*d+i+1)*L])
+		for k := 0; k < L; k++ {
+			w[(i*d+i)*L+k] = 1
+			hinv[k] = 0
+			if hk := diag[(i+1)*L+k]; hk != 0 {
+				hinv[k] = 1 / hk
+			}
+		}
+		u := w[(i+1)*d*L : ((i+1)*d+i+1)*L]
+		dk := diag[:len(u)]
+		for q := 0; q < len(u); q += L {
+			for k := 0; k < L; k++ {
+				dk[q+k] = u[q+k] * hinv[k]
+			}
+		}
+		for j := 0; j <= i; j++ {
+			wj := w[j*d*L : j*d*L+len(u)]
+			g = [L]float64{}
+			for q := 0; q < len(u); q += L {
+				for k := 0; k < L; k++ {
+					g[k] += u[q+k] * wj[q+k]
+				}
+			}
+			for q := 0; q < len(u); q += L {
+				for k := 0; k < L; k++ {
+					wj[q+k] -= g[k] * dk[q+k]
+				}
+			}
+		}
+		clear(u)
+	}
+	for j := 0; j < d; j++ {
+		copy(diag[j*L:j*L+L], w[(j*d+d-1)*L:(j*d+d)*L])
+		clear(w[(j*d+d-1)*L : (j*d+d)*L])
+	}
+	for k := 0; k < L; k++ {
+		w[(d*d-1)*L+k] = 1
+		off[k] = 0
+	}
+}
+
+// tqlSoA is tqlLanes with vectors on the interleaved lanes of e (tred2SoA's
+// output), on the lanes k with run[k]; it reports the lanes that
+// converged within the safe range (ok[k]). The splitting of the matrix
+// runs per lane in Go; the sweeps at each l by qlSweeps4, for all lanes
+// at once.
+func tqlSoA(e *soaEig, d int, run *[Lanes]bool) (ok [Lanes]bool) {
+	const L = Lanes
+	const eps = 0x1p-52
+	diag, off := e.diag[:d*L], e.off[:d*L]
+	st := &e.st
+	st.d = d
+	st.bad = [L]uint64{}
+	st.f = [L]float64{}
+	var tst1 [L]float64
+	for k := 0; k < L; k++ {
+		for i := 1; i < d; i++ {
+			off[(i-1)*L+k] = off[i*L+k]
+		}
+		off[(d-1)*L+k] = 0
+		ok[k] = run[k]
+	}
+	for l := 0; l < d; l++ {
+		top := 0
+		for k := 0; k < L; k++ {
+			tst1[k] = maxNaN(math.Abs(diag[l*L+k])+math.Abs(off[l*L+k]), tst1[k])
+			mk := l
+			for mk < d-1 && math.Abs(off[mk*L+k]) > eps*tst1[k] {
+				mk++
+			}
+			st.m[k], st.iter[k], st.thr[k], st.act[k] = int64(mk), 0, eps*tst1[k], 0
+			if mk > l && ok[k] {
+				if !(tst1[k] < 1e140 && tst1[k] > 1e-140) {
+					// Outside the fast recurrence's range (NaN too).
+					ok[k] = false
+					continue
+				}
+				st.act[k] = ^uint64(0)
+				top = max(top, mk)
+			}
+		}
+		if top > 0 {
+			st.l, st.top = l, top
+			qlSweeps4(st, e.w[:d*d*L], diag, off)
+			for k := 0; k < L; k++ {
+				if int64(st.bad[k]) < 0 {
+					ok[k] = false
+				}
+			}
+		}
+		for k := 0; k < L; k++ {
+			diag[l*L+k] += st.f[k]
+			off[l*L+k] = 0
+		}
+	}
+	for k := 0; k < L; k++ {
+		if !(tst1[k] <= math.MaxFloat64) {
+			ok[k] = false
+		}
+	}
+	return ok
+}
+
+// eigenSoA is eigenLanes' decomposition by the structure-of-arrays
+// solver for the lanes k with use[k]: it forms M_k into lane k's w, and
+// for the lanes it solves leaves lane k's eigenvectors, eigenvalues, f,
+// h and t[k] as eigenLanes does and clears use[k]. The other lanes
+// (trace not positive and finite, or the solver's checks failed) keep
+// M_k in w for the per-lane solver.
+func (ws *Workspace) eigenSoA(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, t *[Lanes]float64) {
+	const L = Lanes
+	d := ws.d
+	e := ws.soa
+	w := e.w[:d*d*L]
+	var run [L]bool
+	var tr [L]float64
+	for k := 0; k < L; k++ {
+		if use[k] {
+			ln := &ws.ln[k]
+			ln.closed, ln.soa = false, false
+			ws.form(ln.w, f, shape, bs[k])
+			var s float64
+			for r := 0; r < d; r++ {
+				s += ln.w[r*d+r]
+			}
+			tr[k] = s
+			run[k] = s > 0 && s <= math.MaxFloat64
+		}
+		if !run[k] {
+			// The identity: no step of the solver changes it.
+			for r := 0; r < d; r++ {
+				for c := r; c < d; c++ {
+					w[(r*d+c)*L+k] = 0
+				}
+				w[(r*d+r)*L+k] = 1
+			}
+			continue
+		}
+		src := ws.ln[k].w
+		inv := 1 / tr[k]
+		for r := 0; r < d; r++ {
+			for c := r; c < d; c++ {
+				w[(r*d+c)*L+k] = src[r*d+c] * inv
+			}
+		}
+	}
+	tred2Lanes4(e, d)
+	ok := tqlSoA(e, d, &run)
+	any := false
+	for k := 0; k < L; k++ {
+		if !ok[k] {
+			for q := 0; q < d; q++ {
+				e.fv[q*L+k], e.hv[q*L+k] = 0, 0
+			}
+			continue
+		}
+		// The eigenvalues of M (the solver's times the trace), the cut,
+		// f = sqrt, h = 1/f above it.
+		var top float64
+		for q := 0; q < d; q++ {
+			top = maxNaN(e.diag[q*L+k]*tr[k], top)
+		}
+		cut := ZeroCut * top
+		var tk float64
+		for q := 0; q < d; q++ {
+			if l := e.diag[q*L+k] * tr[k]; l > cut {
+				s := math.Sqrt(l)
+				e.fv[q*L+k], e.hv[q*L+k] = s, 1/s
+				tk += s
+			} else {
+				e.fv[q*L+k], e.hv[q*L+k] = 0, 0
+			}
+		}
+		t[k] = tk
+		use[k] = false
+		ws.ln[k].soa = true
+		any = true
+	}
+	if !any {
+		return
+	}
+	// M^{1/2} = V diag(f) V^T, T^{BA} = F V diag(h) V^T F^T = U^T diag(h) U
+	// with U = V^T F^T (the rows of w are the eigenvectors).
+	spectral4(e.root, w, e.fv, d)
+	mulFT4(e.u, w, f[:d*d], d, shape == Lower)
+	spectral4(e.tba, e.u, e.hv, d)
+}
+
+// addSoALane adds c times lane k of the upper triangle x (interleaved) to
+// the upper triangle of s.
+func addSoALane(s, x []float64, d, k int, c float64) {
+	for r := 0; r < d; r++ {
+		sr := s[r*d+r : r*d+d]
+		xr := x[(r*d+r)*Lanes+k : (r*d+d)*Lanes]
+		for q := range sr {
+			sr[q] += c * xr[q*Lanes]
+		}
+	}
+}
+
+// spectralSoA sets the upper triangle (c >= r) of each lane of out to
+// sum_q v[q] X[q][r] X[q][c] (out, x interleaved d x d, v interleaved d
+// long). It is the reference of spectralAVX2 (which fuses the
+// multiply-adds).
+func spectralSoA(out, x, v []float64, d int) {
+	const L = Lanes
+	for r := 0; r < d; r++ {
+		or := out[(r*d+r)*L : (r*d+d)*L]
+		clear(or)
+		for q := 0; q < d; q++ {
+			xq := x[(q*d+r)*L : (q*d+d)*L]
+			for k := 0; k < L; k++ {
+				t := v[q*L+k] * xq[k]
+				for c := k; c < len(or); c += L {
+					or[c] += t * xq[c]
+				}
+			}
+		}
+	}
+}
+
+// mulFTSoA sets out[q][r] = sum_p F[r][p] X[q][p] for each lane (out = X
+// F^T; out and x interleaved d x d, f one plain row-major d x d matrix
+// shared by the lanes, read for p <= r only when lower). It is the
+// reference of mulFTAVX2 (which fuses the multiply-adds).
+func mulFTSoA(out, x, f []float64, d int, lower bool) {
+	const L = Lanes
+	for q := 0; q < d; q++ {
+		xq := x[q*d*L : (q+1)*d*L]
+		for r := 0; r < d; r++ {
+			pe := d
+			if lower {
+				pe = r + 1
+			}
+			var acc [L]float64
+			for p := 0; p < pe; p++ {
+				a := f[r*d+p]
+				for k := 0; k < L; k++ {
+					acc[k] += a * xq[p*L+k]
+				}
+			}
+			copy(out[(q*d+r)*L:(q*d+r+1)*L], acc[:])
+		}
+	}
+}
