@@ -9,6 +9,29 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// forEachSolver runs test once per path of EigenLanes that this build
+// and CPU have: the per-lane solver ("lanes"), the structure-of-arrays
+// solver with its Go kernels ("soa-go", plain loops for the products
+// too) and with the AVX2+FMA ones ("soa-avx2").
+func forEachSolver(t *testing.T, test func(*testing.T)) {
+	soa, avx2, fma := useSoA, useAVX2, useFMA
+	defer func() { useSoA, useAVX2, useFMA = soa, avx2, fma }()
+	paths := []struct {
+		name           string
+		soa, avx2, fma bool
+	}{{"lanes", false, avx2, fma}, {"soa-go", true, false, false}}
+	if fma {
+		paths = append(paths, struct {
+			name           string
+			soa, avx2, fma bool
+		}{"soa-avx2", true, avx2, fma})
+	}
+	for _, p := range paths {
+		useSoA, useAVX2, useFMA = p.soa, p.avx2, p.fma
+		t.Run(p.name, test)
+	}
+}
+
 // spd returns Q diag(lam) Q^T for a random orthogonal Q, row-major.
 func spd(rng *rand.Rand, lam []float64) []float64 {
 	d := len(lam)
@@ -192,6 +215,10 @@ var kcases = []kcase{
 // 1e-10, bounds the agreement there. The maps are compared where A is
 // positive definite, to a tolerance that grows with the conditioning.
 func TestAgainstGonum(t *testing.T) {
+	forEachSolver(t, testAgainstGonum)
+}
+
+func testAgainstGonum(t *testing.T) {
 	for _, kc := range kcases {
 		for d := 1; d <= 20; d++ {
 			t.Run(fmt.Sprintf("%s/d=%d", kc.name, d), func(t *testing.T) {
@@ -303,6 +330,10 @@ func TestFactorRoot(t *testing.T) {
 // d / dB = T^{BA} / 2 by central differences along random symmetric
 // directions.
 func TestFiniteDifferences(t *testing.T) {
+	forEachSolver(t, testFiniteDifferences)
+}
+
+func testFiniteDifferences(t *testing.T) {
 	for d := 1; d <= 20; d++ {
 		rng := rand.New(rand.NewPCG(uint64(d), 11))
 		ws := NewWorkspace(d)
@@ -421,6 +452,10 @@ func sortFloats(x []float64) {
 // results bit for bit (trace and both accumulated maps), for n = 1..Lanes
 // and matrices of several conditionings mixed across lanes.
 func TestEigenLanes(t *testing.T) {
+	forEachSolver(t, testEigenLanes)
+}
+
+func testEigenLanes(t *testing.T) {
 	for _, d := range []int{1, 2, 4, 5, 10, 17} {
 		rng := rand.New(rand.NewPCG(uint64(d), 17))
 		ws, ref := NewWorkspace(d), NewWorkspace(d)
@@ -457,6 +492,10 @@ func TestEigenLanes(t *testing.T) {
 // TestNaNInput checks that a non-finite matrix gives a NaN trace, never
 // a silent number.
 func TestNaNInput(t *testing.T) {
+	forEachSolver(t, testNaNInput)
+}
+
+func testNaNInput(t *testing.T) {
 	for _, d := range []int{1, 4, 9} {
 		ws := NewWorkspace(d)
 		rng := rand.New(rand.NewPCG(uint64(d), 21))

@@ -1,0 +1,98 @@
+//go:build !purego
+
+package pairkernel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// TestSoAAVX2 checks the structure-of-arrays kernels in AVX2 against
+// their Go versions: tred2 and the QL sweeps to the bit (up to the sign
+// of zeros), the products to 1e-14 relative (they fuse multiply-adds),
+// on random, isotropic, near-singular and rank-deficient lanes, and the
+// layout of qlState that the generator assumes.
+func TestSoAAVX2(t *testing.T) {
+	var st qlState
+	if unsafe.Offsetof(st.m) != 216 || unsafe.Offsetof(st.act) != 280 || unsafe.Offsetof(st.iter) != 440 {
+		t.Fatal("qlState's layout changed: rerun soa_amd64_gen.py and update this test")
+	}
+	if !useFMA {
+		t.Skip("no AVX2+FMA")
+	}
+	defer func() { useAVX2, useFMA = true, true }()
+	gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-8, 1), constLam(1.5), rankLam(1)}
+	same := func(x, y []float64) int {
+		for k := range x {
+			if x[k] != y[k] && !(math.IsNaN(x[k]) && math.IsNaN(y[k])) {
+				return k
+			}
+		}
+		return -1
+	}
+	for d := soaMinDim; d <= 20; d++ {
+		rng := rand.New(rand.NewPCG(uint64(d), 43))
+		x, y := newSoaEig(d), newSoaEig(d)
+		fm := make([]float64, d*d)
+		for r := 0; r < d; r++ {
+			for q := 0; q <= r; q++ {
+				fm[r*d+q] = rng.NormFloat64()
+			}
+		}
+		for trial := 0; trial < 6; trial++ {
+			for k := 0; k < Lanes; k++ {
+				m := spd(rng, gens[(trial+k)%len(gens)](rng, d))
+				for e := range m {
+					x.w[e*Lanes+k] = m[e]
+				}
+			}
+			copy(y.w, x.w)
+			useAVX2, useFMA = false, false
+			tred2Lanes4(x, d)
+			useAVX2, useFMA = true, true
+			tred2Lanes4(y, d)
+			for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}, {x.off, y.off}} {
+				if k := same(p[0], p[1]); k >= 0 {
+					t.Fatalf("d=%d trial %d: tred2 differs at %d: Go %v, AVX2 %v", d, trial, k, p[0][k], p[1][k])
+				}
+			}
+			run := [Lanes]bool{true, true, true, true}
+			useAVX2, useFMA = false, false
+			okx := tqlSoA(x, d, &run)
+			useAVX2, useFMA = true, true
+			oky := tqlSoA(y, d, &run)
+			if okx != oky {
+				t.Fatalf("d=%d trial %d: converged lanes %v (Go), %v (AVX2)", d, trial, okx, oky)
+			}
+			for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}} {
+				if k := same(p[0], p[1]); k >= 0 {
+					t.Fatalf("d=%d trial %d: QL differs at %d: Go %v, AVX2 %v", d, trial, k, p[0][k], p[1][k])
+				}
+			}
+			for k := range x.fv {
+				x.fv[k] = rng.Float64()
+			}
+			for _, lower := range []bool{true, false} {
+				spectralSoA(x.root, x.w, x.fv, d)
+				spectral4(y.root, x.w, x.fv, d)
+				mulFTSoA(x.u, x.w, fm, d, lower)
+				mulFT4(y.u, x.w, fm, d, lower)
+				for r := 0; r < d; r++ {
+					for c := 0; c < d; c++ {
+						for k := 0; k < Lanes; k++ {
+							e := (r*d+c)*Lanes + k
+							if c >= r && math.Abs(x.root[e]-y.root[e]) > 1e-14*float64(d) {
+								t.Fatalf("d=%d: spectral [%d][%d] lane %d: Go %v, AVX2 %v", d, r, c, k, x.root[e], y.root[e])
+							}
+							if math.Abs(x.u[e]-y.u[e]) > 1e-14*float64(d)*(1+math.Abs(x.u[e])) {
+								t.Fatalf("d=%d lower %v: U [%d][%d] lane %d: Go %v, AVX2 %v", d, lower, r, c, k, x.u[e], y.u[e])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
