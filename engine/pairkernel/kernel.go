@@ -570,13 +570,35 @@ func (ws *Workspace) SymEigen(w, lam []float64) bool {
 // scratch.
 func (ws *Workspace) SymEigenLanes(w, lam *[Lanes][]float64, n int) (ok [Lanes]bool) {
 	d := ws.d
-	var ps [qlLanes]qlProblem
+	var use [Lanes]bool
 	for k := 0; k < n; k++ {
-		ln := &ws.ln[k]
-		tred2(w[k][:d*d], lam[k], ln.off, d, true)
-		ps[k] = qlProblem{w: w[k], diag: lam[k], off: ln.off, cs: ln.cs, ss: ln.ss}
+		use[k] = true
 	}
-	return tqlLanes(&ps, n, d, true)
+	if useSoA && ws.soa != nil {
+		// The structure-of-arrays solver; the lanes it leaves go on
+		// below.
+		ok = ws.symEigenSoA(w, lam, &use)
+	}
+	var ps [qlLanes]qlProblem
+	var idx [qlLanes]int
+	m := 0
+	for k := 0; k < n; k++ {
+		if !use[k] {
+			continue
+		}
+		ln := &ws.ln[m]
+		idx[m] = k
+		m++
+		tred2(w[k][:d*d], lam[k], ln.off, d, true)
+		ps[m-1] = qlProblem{w: w[k], diag: lam[k], off: ln.off, cs: ln.cs, ss: ln.ss}
+	}
+	if m > 0 {
+		r := tqlLanes(&ps, m, d, true)
+		for q := 0; q < m; q++ {
+			ok[idx[q]] = r[q]
+		}
+	}
+	return ok
 }
 
 // SymValues writes the eigenvalues of the symmetric d x d matrix whose

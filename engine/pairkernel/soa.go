@@ -454,6 +454,64 @@ func (ws *Workspace) eigenSoA(f []float64, shape Shape, bs *[Lanes][]float64, us
 	spectral4(e.tba, e.u, e.hv, d)
 }
 
+// symEigenSoA is SymEigenLanes by the structure-of-arrays solver for
+// the lanes k with use[k]: each matrix is scaled by a power of two (its
+// largest element to [1/2, 1): exact), and for the lanes it settles
+// (ok[k], use[k] cleared) the eigenvectors go into the rows of w[k] and
+// the eigenvalues into lam[k]. The other lanes (zero or non-finite
+// matrices, or the solver's checks failed) keep their input.
+func (ws *Workspace) symEigenSoA(w, lam *[Lanes][]float64, use *[Lanes]bool) (ok [Lanes]bool) {
+	const L = Lanes
+	d := ws.d
+	e := ws.soa
+	sw := e.w[:d*d*L]
+	var run [L]bool
+	var exp [L]int
+	for k := 0; k < L; k++ {
+		if use[k] {
+			src := w[k][:d*d]
+			var top float64
+			for r := 0; r < d; r++ {
+				for c := r; c < d; c++ {
+					top = maxNaN(math.Abs(src[r*d+c]), top)
+				}
+			}
+			if top > 0 && top <= math.MaxFloat64 {
+				_, x := math.Frexp(top)
+				exp[k], run[k] = x, true
+				for r := 0; r < d; r++ {
+					for c := r; c < d; c++ {
+						sw[(r*d+c)*L+k] = math.Ldexp(src[r*d+c], -x)
+					}
+				}
+				continue
+			}
+		}
+		for r := 0; r < d; r++ {
+			for c := r; c < d; c++ {
+				sw[(r*d+c)*L+k] = 0
+			}
+			sw[(r*d+r)*L+k] = 1
+		}
+	}
+	tred2Lanes4(e, d)
+	ok = tqlSoA(e, d, &run)
+	for k := 0; k < L; k++ {
+		if !ok[k] {
+			continue
+		}
+		lk, wk := lam[k][:d], w[k][:d*d]
+		for q := range lk {
+			lk[q] = math.Ldexp(e.diag[q*L+k], exp[k])
+		}
+		for x := range wk {
+			wk[x] = sw[x*L+k]
+		}
+		use[k] = false
+	}
+	return ok
+}
+
 // addSoALane adds c times lane k of the upper triangle x (interleaved) to
 // the upper triangle of s.
 func addSoALane(s, x []float64, d, k int, c float64) {

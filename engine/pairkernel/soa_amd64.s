@@ -77,10 +77,11 @@ sweep:
 	VMOVUPD Y6, 32(DX)(R14*1)
 	VMOVUPD Y6, 408(DI)
 	VSUBPD Y4, Y1, Y1
-	VANDPD Y0, Y1, Y1
 	VMOVUPD 312(DI), Y2
-	VADDPD Y1, Y2, Y2
+	VADDPD Y1, Y2, Y3
+	VBLENDVPD Y0, Y3, Y2, Y2
 	VMOVUPD Y2, 312(DI)
+	VANDPD Y0, Y1, Y1
 	LEAQ 2(BX), R9
 	CMPQ R9, CX
 	JGE  sshifted
@@ -177,6 +178,28 @@ step:
 	SHLQ $5, R12
 	ADDQ R11, R12
 	MOVQ CX, R13
+	VMOVMSKPD Y8, R10
+	CMPQ R10, $15
+	JEQ  row
+
+	// Some lane at rest: its rows stay as they are (the rotation by c = 1,
+	// s = 0 could turn a -0 into +0), by blends.
+rowmasked:
+	VMOVUPD (R11), Y12
+	VMOVUPD (R12), Y13
+	VMULPD Y13, Y10, Y14
+	VFMADD231PD Y12, Y11, Y14
+	VBLENDVPD Y8, Y14, Y13, Y14
+	VMOVUPD Y14, (R12)
+	VMULPD Y13, Y11, Y6
+	VFMSUB231PD Y12, Y10, Y6
+	VBLENDVPD Y8, Y6, Y12, Y6
+	VMOVUPD Y6, (R11)
+	ADDQ $32, R11
+	ADDQ $32, R12
+	DECQ R13
+	JNZ  rowmasked
+	JMP  rowdone
 
 	// Two columns at a time: b' = s x + c y, a' = c x - s y, each with
 	// one fused multiply-add.
