@@ -67,7 +67,7 @@ func newSoaEig(d int) *soaEig {
 // qlSweepsGo runs the QL sweeps at st.l on the lanes of st.act until
 // each has converged (|off[l]| <= thr) or failed (more than 40 sweeps,
 // or squares out of [1e-290, 1e290]: st.bad): tqlLanes' sweeps (its fast
-// recurrence) in the same operations and order, each rotation applied at
+// recurrence, 1/r from 1/r^2), each rotation applied at
 // once to the rows i, i+1 of the lane's eigenvectors (as rotateRef does,
 // but with fused multiply-adds).
 // A lane's rotations run for i = m-1 down to l; st.top is the largest m.
@@ -134,10 +134,14 @@ func qlSweepsGo(st *qlState, w, diag, off []float64) {
 				if !(r2 > 1e-290 && r2 < 1e290) {
 					st.bad[k] = ^uint64(0)
 				}
+				// 1/r as sqrt(r2) / r2: the square root and the
+				// division run side by side, which shortens the chain
+				// from one rotation to the next.
+				inv2 := 1 / r2
 				r := math.Sqrt(r2)
 				off[(i+1)*L+k] = sk * r
 				num := pp*di - oi*g
-				rinv := 1 / r
+				rinv := r * inv2
 				sk = oi * rinv
 				ck = pp * rinv
 				pp = num * rinv
