@@ -290,7 +290,14 @@ func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float
 	for k := 0; k < n; k++ {
 		use[k] = true
 	}
-	ws.traceLanes(f, shape, bs, &use, false, &t)
+	formed := false
+	if useSoA && ws.soa != nil {
+		// The structure-of-arrays solver; the lanes it leaves (with
+		// M formed) go on below.
+		ws.traceSoA(f, shape, bs, &use, &t)
+		formed = true
+	}
+	ws.traceLanes(f, shape, bs, &use, formed, &t)
 	return t
 }
 

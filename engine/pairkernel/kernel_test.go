@@ -556,6 +556,10 @@ func testSymEigenLanes(t *testing.T) {
 // TestTraceRootLanes checks that every lane of TraceRootLanes is
 // TraceRoot bit for bit.
 func TestTraceRootLanes(t *testing.T) {
+	forEachSolver(t, testTraceRootLanes)
+}
+
+func testTraceRootLanes(t *testing.T) {
 	for _, d := range []int{1, 4, 7, 12} {
 		rng := rand.New(rand.NewPCG(uint64(d), 27))
 		ws, ref := NewWorkspace(d), NewWorkspace(d)

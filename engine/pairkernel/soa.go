@@ -41,7 +41,8 @@ type soaEig struct {
 // the lanes whose squares left the safe range or whose iteration did not
 // converge (bad, sign bit), the lanes still iterating (act, all ones),
 // the accumulated shift f, the convergence threshold eps*tst1, el1, dl1
-// and the sweep count. The assembly knows its layout.
+// the sweep count and whether the eigenvectors are wanted. The assembly
+// knows its layout.
 type qlState struct {
 	d, l, top           int
 	c, s, p, c2, c3, s2 [Lanes]float64
@@ -49,6 +50,7 @@ type qlState struct {
 	bad, act            [Lanes]uint64
 	f, thr, el1, dl1    [Lanes]float64
 	iter                [Lanes]float64
+	rows                int // nonzero: apply the rotations to the eigenvectors
 }
 
 // newSoaEig returns the storage for d x d matrices.
@@ -147,6 +149,9 @@ func qlSweepsGo(st *qlState, w, diag, off []float64) {
 				pp = num * rinv
 				diag[(i+1)*L+k] = h + sk*(ck*g+sk*di)
 				st.c[k], st.s[k], st.p[k] = ck, sk, pp
+				if st.rows == 0 {
+					continue
+				}
 				for q := k; q < d*L; q += L {
 					x, y := a[q], b[q]
 					b[q] = math.FMA(sk, x, ck*y)
@@ -172,12 +177,12 @@ func qlSweepsGo(st *qlState, w, diag, off []float64) {
 	}
 }
 
-// tred2SoA is tred2 with vectors on the interleaved lanes of e (input:
-// the upper triangles of the Lanes matrices in e.w), branch-free: a lane
+// tred2SoA is tred2 on the interleaved lanes of e (input: the upper
+// triangles of the Lanes matrices in e.w), branch-free: a lane
 // whose column is already reduced (scale 0) or whose reflection is the
 // identity (h 0) takes the steps with the reflection's vector 0, which
 // leaves what tred2's skipped branch leaves.
-func tred2SoA(e *soaEig, d int) {
+func tred2SoA(e *soaEig, d int, vectors bool) {
 	const L = Lanes
 	w, diag, off := e.w[:d*d*L], e.diag[:d*L], e.off[:d*L]
 	for j := 0; j < d; j++ {
@@ -268,6 +273,13 @@ func tred2SoA(e *soaEig, d int) {
 		}
 		copy(diag[i*L:i*L+L], h[:])
 	}
+	if !vectors {
+		for j := 0; j < d; j++ {
+			copy(diag[j*L:j*L+L], w[(j*d+j)*L:(j*d+j+1)*L])
+		}
+		clear(off[:L])
+		return
+	}
 	// Accumulate the transformations.
 	for i := 0; i < d-1; i++ {
 		copy(w[(i*d+d-1)*L:(i*d+d)*L], w[(i*d+i)*L:(i*d+i+1)*L])
@@ -311,17 +323,21 @@ func tred2SoA(e *soaEig, d int) {
 	}
 }
 
-// tqlSoA is tqlLanes with vectors on the interleaved lanes of e (tred2SoA's
+// tqlSoA is tqlLanes on the interleaved lanes of e (tred2SoA's
 // output), on the lanes k with run[k]; it reports the lanes that
 // converged within the safe range (ok[k]). The splitting of the matrix
 // runs per lane in Go; the sweeps at each l by qlSweeps4, for all lanes
 // at once.
-func tqlSoA(e *soaEig, d int, run *[Lanes]bool) (ok [Lanes]bool) {
+func tqlSoA(e *soaEig, d int, run *[Lanes]bool, vectors bool) (ok [Lanes]bool) {
 	const L = Lanes
 	const eps = 0x1p-52
 	diag, off := e.diag[:d*L], e.off[:d*L]
 	st := &e.st
 	st.d = d
+	st.rows = 0
+	if vectors {
+		st.rows = 1
+	}
 	st.bad = [L]uint64{}
 	st.f = [L]float64{}
 	var tst1 [L]float64
@@ -384,40 +400,9 @@ func (ws *Workspace) eigenSoA(f []float64, shape Shape, bs *[Lanes][]float64, us
 	d := ws.d
 	e := ws.soa
 	w := e.w[:d*d*L]
-	var run [L]bool
-	var tr [L]float64
-	for k := 0; k < L; k++ {
-		if use[k] {
-			ln := &ws.ln[k]
-			ln.closed, ln.soa = false, false
-			ws.form(ln.w, f, shape, bs[k])
-			var s float64
-			for r := 0; r < d; r++ {
-				s += ln.w[r*d+r]
-			}
-			tr[k] = s
-			run[k] = s > 0 && s <= math.MaxFloat64
-		}
-		if !run[k] {
-			// The identity: no step of the solver changes it.
-			for r := 0; r < d; r++ {
-				for c := r; c < d; c++ {
-					w[(r*d+c)*L+k] = 0
-				}
-				w[(r*d+r)*L+k] = 1
-			}
-			continue
-		}
-		src := ws.ln[k].w
-		inv := 1 / tr[k]
-		for r := 0; r < d; r++ {
-			for c := r; c < d; c++ {
-				w[(r*d+c)*L+k] = src[r*d+c] * inv
-			}
-		}
-	}
-	tred2Lanes4(e, d)
-	ok := tqlSoA(e, d, &run)
+	run, tr := ws.gatherSoA(f, shape, bs, use)
+	tred2Lanes4(e, d, true)
+	ok := tqlSoA(e, d, &run, true)
 	any := false
 	for k := 0; k < L; k++ {
 		if !ok[k] {
@@ -456,6 +441,77 @@ func (ws *Workspace) eigenSoA(f []float64, shape Shape, bs *[Lanes][]float64, us
 	spectral4(e.root, w, e.fv, d)
 	mulFT4(e.u, w, f[:d*d], d, shape == Lower)
 	spectral4(e.tba, e.u, e.hv, d)
+}
+
+// gatherSoA forms M_k = F^T B_k F into lane k's w for the lanes k with
+// use[k] and stores M_k / tr M_k into the interleaved lanes of ws.soa
+// (run[k]) where the trace is positive and finite; the other lanes get
+// the identity, which no step of the solver changes.
+func (ws *Workspace) gatherSoA(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool) (run [Lanes]bool, tr [Lanes]float64) {
+	const L = Lanes
+	d := ws.d
+	w := ws.soa.w[:d*d*L]
+	for k := 0; k < L; k++ {
+		if use[k] {
+			ln := &ws.ln[k]
+			ln.closed, ln.soa = false, false
+			ws.form(ln.w, f, shape, bs[k])
+			var s float64
+			for r := 0; r < d; r++ {
+				s += ln.w[r*d+r]
+			}
+			tr[k] = s
+			run[k] = s > 0 && s <= math.MaxFloat64
+		}
+		if !run[k] {
+			// The identity: no step of the solver changes it.
+			for r := 0; r < d; r++ {
+				for c := r; c < d; c++ {
+					w[(r*d+c)*L+k] = 0
+				}
+				w[(r*d+r)*L+k] = 1
+			}
+			continue
+		}
+		src := ws.ln[k].w
+		inv := 1 / tr[k]
+		for r := 0; r < d; r++ {
+			for c := r; c < d; c++ {
+				w[(r*d+c)*L+k] = src[r*d+c] * inv
+			}
+		}
+	}
+	return run, tr
+}
+
+// traceSoA is traceLanes by the structure-of-arrays solver (eigenvalues
+// only) for the lanes k with use[k]: it writes t[k] and clears use[k]
+// for the lanes it settles; the others keep M_k in w for traceLanes.
+func (ws *Workspace) traceSoA(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, t *[Lanes]float64) {
+	const L = Lanes
+	d := ws.d
+	e := ws.soa
+	run, tr := ws.gatherSoA(f, shape, bs, use)
+	tred2Lanes4(e, d, false)
+	ok := tqlSoA(e, d, &run, false)
+	for k := 0; k < L; k++ {
+		if !ok[k] {
+			continue
+		}
+		var top float64
+		for q := 0; q < d; q++ {
+			top = maxNaN(e.diag[q*L+k]*tr[k], top)
+		}
+		cut := ZeroCut * top
+		var tk float64
+		for q := 0; q < d; q++ {
+			if l := e.diag[q*L+k] * tr[k]; l > cut {
+				tk += math.Sqrt(l)
+			}
+		}
+		t[k] = tk
+		use[k] = false
+	}
 }
 
 // symEigenSoA is SymEigenLanes by the structure-of-arrays solver for
@@ -498,8 +554,8 @@ func (ws *Workspace) symEigenSoA(w, lam *[Lanes][]float64, use *[Lanes]bool) (ok
 			sw[(r*d+r)*L+k] = 1
 		}
 	}
-	tred2Lanes4(e, d)
-	ok = tqlSoA(e, d, &run)
+	tred2Lanes4(e, d, true)
+	ok = tqlSoA(e, d, &run, true)
 	for k := 0; k < L; k++ {
 		if !ok[k] {
 			continue

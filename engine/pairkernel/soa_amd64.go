@@ -27,17 +27,21 @@ func qlSweeps4(st *qlState, w, diag, off []float64) {
 }
 
 //go:noescape
-func tred2AVX2(w, diag, off *float64, d int)
+func tred2AVX2(w, diag, off *float64, d, vectors int)
 
 // tred2Lanes4 is tred2SoA, by AVX2 where the CPU has it (the same
 // operations: the same results).
-func tred2Lanes4(e *soaEig, d int) {
+func tred2Lanes4(e *soaEig, d int, vectors bool) {
 	if !useFMA {
-		tred2SoA(e, d)
+		tred2SoA(e, d, vectors)
 		return
 	}
 	_, _, _ = e.w[d*d*Lanes-1], e.diag[d*Lanes-1], e.off[d*Lanes-1]
-	tred2AVX2(unsafe.SliceData(e.w), unsafe.SliceData(e.diag), unsafe.SliceData(e.off), d)
+	v := 0
+	if vectors {
+		v = 1
+	}
+	tred2AVX2(unsafe.SliceData(e.w), unsafe.SliceData(e.diag), unsafe.SliceData(e.off), d, v)
 }
 
 //go:noescape

@@ -14,7 +14,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 # qlState's layout (soa.go).
 OFF = {'d': 0, 'l': 8, 'top': 16, 'c': 24, 's': 56, 'p': 88, 'c2': 120,
        'c3': 152, 's2': 184, 'm': 216, 'bad': 248, 'act': 280, 'f': 312,
-       'thr': 344, 'el1': 376, 'dl1': 408, 'iter': 440}
+       'thr': 344, 'el1': 376, 'dl1': 408, 'iter': 440, 'rows': 472}
 
 
 def bits(x):
@@ -201,6 +201,8 @@ step:
 	VBLENDVPD Y8, Y9, Y11, Y11
 
 	// Rows i and i+1 of the eigenvectors: R11 and R12, d vectors each.
+	CMPQ %(rows)d(DI), $0
+	JEQ  rowdone
 	MOVQ AX, R10
 	IMULQ CX, R10
 	SHLQ $5, R10
@@ -310,12 +312,12 @@ sdone:
 ''' % OFF)
 
 emit(r'''
-// func tred2AVX2(w, diag, off *float64, d int)
+// func tred2AVX2(w, diag, off *float64, d, vectors int)
 // tred2SoA on the 4 lanes at once (the same operations in the same order
 // as the Go code, no FMA). Y15 ones, Y13 the absolute-value mask, Y12
 // the sign bit; SI w, DX diag, R8 off, CX d, R15 a row of w in bytes, BX
 // the step i; pointer loops run to an end address.
-TEXT ·tred2AVX2(SB), NOSPLIT, $0-32
+TEXT ·tred2AVX2(SB), NOSPLIT, $0-40
 	MOVQ w+0(FP), SI
 	MOVQ diag+8(FP), DX
 	MOVQ off+16(FP), R8
@@ -516,6 +518,26 @@ tgk:
 	// w[i][i], w[i][i] = 1, u = w[i+1][0..i], dk = diag[0..i] = u/h (or
 	// 0), w[j][k] -= (sum_k u[k] w[j][k]) dk[k] for j <= i, u = 0.
 taccum:
+	CMPQ vectors+32(FP), $0
+	JNE  tvectors
+	// Without the vectors: diag[j] = w[j][j], off[0] = 0.
+	MOVQ SI, R11
+	MOVQ DX, R12
+	MOVQ CX, R9
+tnv:
+	VMOVUPD (R11), Y0
+	VMOVUPD Y0, (R12)
+	ADDQ R15, R11
+	ADDQ $32, R11
+	ADDQ $32, R12
+	DECQ R9
+	JNZ  tnv
+	VXORPD Y1, Y1, Y1
+	VMOVUPD Y1, (R8)
+	VZEROUPPER
+	RET
+
+tvectors:
 	XORQ BX, BX
 	MOVQ SI, R11 // row i
 tacc:

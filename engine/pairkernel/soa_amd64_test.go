@@ -16,7 +16,7 @@ import (
 // layout of qlState that the generator assumes.
 func TestSoAAVX2(t *testing.T) {
 	var st qlState
-	if unsafe.Offsetof(st.m) != 216 || unsafe.Offsetof(st.act) != 280 || unsafe.Offsetof(st.iter) != 440 {
+	if unsafe.Offsetof(st.m) != 216 || unsafe.Offsetof(st.act) != 280 || unsafe.Offsetof(st.iter) != 440 || unsafe.Offsetof(st.rows) != 472 {
 		t.Fatal("qlState's layout changed: rerun soa_amd64_gen.py and update this test")
 	}
 	if !useFMA {
@@ -48,27 +48,31 @@ func TestSoAAVX2(t *testing.T) {
 					x.w[e*Lanes+k] = m[e]
 				}
 			}
-			copy(y.w, x.w)
-			useAVX2, useFMA = false, false
-			tred2Lanes4(x, d)
-			useAVX2, useFMA = true, true
-			tred2Lanes4(y, d)
-			for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}, {x.off, y.off}} {
-				if k := same(p[0], p[1]); k >= 0 {
-					t.Fatalf("d=%d trial %d: tred2 differs at %d: Go %v, AVX2 %v", d, trial, k, p[0][k], p[1][k])
+			in := append([]float64(nil), x.w...)
+			for _, vectors := range []bool{false, true} {
+				copy(x.w, in)
+				copy(y.w, in)
+				useAVX2, useFMA = false, false
+				tred2Lanes4(x, d, vectors)
+				useAVX2, useFMA = true, true
+				tred2Lanes4(y, d, vectors)
+				for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}, {x.off, y.off}} {
+					if k := same(p[0], p[1]); k >= 0 {
+						t.Fatalf("d=%d trial %d vectors %v: tred2 differs at %d: Go %v, AVX2 %v", d, trial, vectors, k, p[0][k], p[1][k])
+					}
 				}
-			}
-			run := [Lanes]bool{true, true, true, true}
-			useAVX2, useFMA = false, false
-			okx := tqlSoA(x, d, &run)
-			useAVX2, useFMA = true, true
-			oky := tqlSoA(y, d, &run)
-			if okx != oky {
-				t.Fatalf("d=%d trial %d: converged lanes %v (Go), %v (AVX2)", d, trial, okx, oky)
-			}
-			for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}} {
-				if k := same(p[0], p[1]); k >= 0 {
-					t.Fatalf("d=%d trial %d: QL differs at %d: Go %v, AVX2 %v", d, trial, k, p[0][k], p[1][k])
+				run := [Lanes]bool{true, true, true, true}
+				useAVX2, useFMA = false, false
+				okx := tqlSoA(x, d, &run, vectors)
+				useAVX2, useFMA = true, true
+				oky := tqlSoA(y, d, &run, vectors)
+				if okx != oky {
+					t.Fatalf("d=%d trial %d vectors %v: converged lanes %v (Go), %v (AVX2)", d, trial, vectors, okx, oky)
+				}
+				for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}} {
+					if k := same(p[0], p[1]); k >= 0 {
+						t.Fatalf("d=%d trial %d vectors %v: QL differs at %d: Go %v, AVX2 %v", d, trial, vectors, k, p[0][k], p[1][k])
+					}
 				}
 			}
 			for k := range x.fv {

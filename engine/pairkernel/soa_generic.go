@@ -10,7 +10,7 @@ var useSoA = false
 func qlSweeps4(st *qlState, w, diag, off []float64) { qlSweepsGo(st, w, diag, off) }
 
 // tred2Lanes4 is tred2SoA in this build.
-func tred2Lanes4(e *soaEig, d int) { tred2SoA(e, d) }
+func tred2Lanes4(e *soaEig, d int, vectors bool) { tred2SoA(e, d, vectors) }
 
 // spectral4 is spectralSoA in this build.
 func spectral4(out, x, v []float64, d int) { spectralSoA(out, x, v, d) }
