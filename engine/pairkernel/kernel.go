@@ -24,12 +24,12 @@ const Lanes = qlLanes
 // variants.
 type Workspace struct {
 	d       int
-	x, y, t []float64 // d*d scratch
-	ln      [Lanes]lane
+	x, y, t []float64       // d*d scratch
+	ln      [wideLanes]lane // RootLanesWide's; the others use the first Lanes
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
 	c4                        closed4 // RootLanes' lanes at d = 4
-	soa                       *soaEig // EigenLanes' solver at d >= soaMinDim
+	soa, soa8                 *soaEig // the SoA solver (4 and 8 lanes) at d >= soaMinDim
 }
 
 // lane holds one pair's decomposition.
@@ -42,16 +42,15 @@ type lane struct {
 	// closed: the lane of RootLanes' closed form (the Workspace's c4)
 	// holds M^{1/2} and T^{BA} = F M^{-1/2} F^T; w, lam, f, h mean nothing.
 	closed bool
-	// soa: the lane of EigenLanes' structure-of-arrays solver (the
-	// Workspace's soa) holds M^{1/2} and T^{BA}; w, lam, f, h mean
-	// nothing.
-	soa bool
+	// soa, where not nil: the structure-of-arrays solver that settled
+	// the lane holds its M^{1/2} and T^{BA}; w, lam, f, h mean nothing.
+	soa *soaEig
 }
 
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
-	buf := make([]float64, 3*dd+Lanes*(dd+6*d))
+	buf := make([]float64, 3*dd+wideLanes*(dd+6*d))
 	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd], t: buf[2*dd : 3*dd : 3*dd]}
 	buf = buf[3*dd:]
 	take := func(n int) []float64 {
@@ -63,7 +62,7 @@ func NewWorkspace(d int) *Workspace {
 		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d)}
 	}
 	if d >= soaMinDim {
-		ws.soa = newSoaEig(d)
+		ws.soa, ws.soa8 = newSoaEig(d, Lanes), newSoaEig(d, wideLanes)
 	}
 	l0 := &ws.ln[0]
 	ws.w, ws.lam, ws.off, ws.f, ws.h, ws.cs, ws.ss = l0.w, l0.lam, l0.off, l0.f, l0.h, l0.cs, l0.ss
@@ -294,7 +293,14 @@ func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float
 	if useSoA && ws.soa != nil {
 		// The structure-of-arrays solver; the lanes it leaves (with
 		// M formed) go on below.
-		ws.traceSoA(f, shape, bs, &use, &t)
+		var bw [wideLanes][]float64
+		var uw [wideLanes]bool
+		var tw [wideLanes]float64
+		copy(bw[:], bs[:])
+		copy(uw[:], use[:])
+		ws.traceSoA(ws.soa, f, shape, &bw, &uw, &tw)
+		copy(use[:], uw[:])
+		copy(t[:], tw[:])
 		formed = true
 	}
 	ws.traceLanes(f, shape, bs, &use, formed, &t)
@@ -377,21 +383,84 @@ func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 	for k := 0; k < n; k++ {
 		use[k] = true
 	}
-	ws.eigenLanes(f, shape, bs, &use, false, &t)
+	formed := false
+	if useSoA && ws.soa != nil {
+		// The structure-of-arrays solver; the lanes it leaves (with
+		// M formed) go on below.
+		var bw [wideLanes][]float64
+		var uw [wideLanes]bool
+		var tw [wideLanes]float64
+		copy(bw[:], bs[:])
+		copy(uw[:], use[:])
+		ws.eigenSoA(ws.soa, f, shape, &bw, &uw, &tw)
+		copy(use[:], uw[:])
+		copy(t[:], tw[:])
+		formed = true
+	}
+	ws.eigenLanes(0, f, shape, bs, &use, formed, &t)
 	return t
 }
 
-// eigenLanes is EigenLanes on the lanes k with use[k] (the others are
-// left alone), writing their traces into t[k]; with formed set, lane k's
-// w already holds M_k.
-func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
-	d := ws.d
-	if useSoA && ws.soa != nil && !formed {
-		// The structure-of-arrays solver; the lanes it leaves (with
-		// M formed) go on below.
-		ws.eigenSoA(f, shape, bs, use, t)
-		formed = true
+// WideLanes is the most pairs RootLanesWide takes at once.
+const WideLanes = wideLanes
+
+// Wide returns how many pairs RootLanesWide takes per call: WideLanes
+// where the structure-of-arrays solver has 8-lane kernels (AVX-512) and
+// d >= 5, else Lanes.
+func (ws *Workspace) Wide() int {
+	if useWide && useSoA && ws.soa8 != nil {
+		return WideLanes
 	}
+	return Lanes
+}
+
+// RootLanesWide is RootLanes for the n <= ws.Wide() matrices bs[:n]:
+// with n > Lanes the structure-of-arrays solver takes the 8 pairs at once
+// (AVX-512: one register per quantity of the 8 pairs), the per-lane
+// solver the pairs it does not settle. Lane k's results (for AddRootLane
+// and AddInvMapLane, k < n) depend only on its own inputs.
+func (ws *Workspace) RootLanesWide(f []float64, shape Shape, bs *[WideLanes][]float64, n int) (t [WideLanes]float64) {
+	if n > ws.Wide() {
+		panic("pairkernel: RootLanesWide: more pairs than Wide")
+	}
+	if n <= Lanes {
+		var b4 [Lanes][]float64
+		copy(b4[:], bs[:])
+		t4 := ws.RootLanes(f, shape, &b4, n)
+		copy(t[:], t4[:])
+		return t
+	}
+	var use [wideLanes]bool
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ws.eigenSoA(ws.soa8, f, shape, bs, &use, &t)
+	for h := 0; h < wideLanes; h += Lanes {
+		var b4 [Lanes][]float64
+		var u4 [Lanes]bool
+		var t4 [Lanes]float64
+		rest := false
+		for q := 0; q < Lanes; q++ {
+			b4[q], u4[q] = bs[h+q], use[h+q]
+			rest = rest || u4[q]
+		}
+		if rest {
+			ws.eigenLanes(h, f, shape, &b4, &u4, true, &t4)
+			for q := 0; q < Lanes; q++ {
+				if use[h+q] {
+					t[h+q] = t4[q]
+				}
+			}
+		}
+	}
+	return t
+}
+
+// eigenLanes is the per-lane solver for EigenLanes on the lanes base+k
+// with use[k] (the others are left alone), writing their traces into
+// t[k]; with formed set, lane base+k's w already holds M_k.
+func (ws *Workspace) eigenLanes(base int, f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
+	d := ws.d
 	var ps [qlLanes]qlProblem
 	var idx [qlLanes]int
 	n := 0
@@ -399,8 +468,8 @@ func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 		if !use[k] {
 			continue
 		}
-		ln := &ws.ln[k]
-		ln.closed, ln.soa = false, false
+		ln := &ws.ln[base+k]
+		ln.closed, ln.soa = false, nil
 		if !formed {
 			ws.form(ln.w, f, shape, bs[k])
 		}
@@ -412,7 +481,7 @@ func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 	ok := tqlLanes(&ps, n, d, true)
 	for q := 0; q < n; q++ {
 		k := idx[q]
-		ln := &ws.ln[k]
+		ln := &ws.ln[base+k]
 		if !ok[q] {
 			for q := range ln.f {
 				ln.f[q], ln.h[q] = math.NaN(), math.NaN()
@@ -482,8 +551,8 @@ func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
 		addLane(s, &ws.c4.root, k, c)
 		return
 	}
-	if ws.ln[k].soa {
-		addSoALane(s, ws.soa.root, ws.d, k, c)
+	if e := ws.ln[k].soa; e != nil {
+		addSoALane(s, e.root, ws.d, e.L, k, c)
 		return
 	}
 	ws.addSpectral(s, ws.ln[k].w, ws.ln[k].f, c)
@@ -503,8 +572,8 @@ func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float
 		addLane(out, &ws.c4.tba, k, c) // formed by RootLanes with the same f
 		return
 	}
-	if ws.ln[k].soa {
-		addSoALane(out, ws.soa.tba, d, k, c) // formed with the same f
+	if e := ws.ln[k].soa; e != nil {
+		addSoALane(out, e.tba, d, e.L, k, c) // formed with the same f
 		return
 	}
 	w := ws.ln[k].w
@@ -584,7 +653,14 @@ func (ws *Workspace) SymEigenLanes(w, lam *[Lanes][]float64, n int) (ok [Lanes]b
 	if useSoA && ws.soa != nil {
 		// The structure-of-arrays solver; the lanes it leaves go on
 		// below.
-		ok = ws.symEigenSoA(w, lam, &use)
+		var ww, lw [wideLanes][]float64
+		var uw [wideLanes]bool
+		copy(ww[:], w[:])
+		copy(lw[:], lam[:])
+		copy(uw[:], use[:])
+		okw := ws.symEigenSoA(ws.soa, &ww, &lw, &uw)
+		copy(use[:], uw[:])
+		copy(ok[:], okw[:])
 	}
 	var ps [qlLanes]qlProblem
 	var idx [qlLanes]int

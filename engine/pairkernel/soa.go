@@ -20,18 +20,22 @@ import "math"
 // the shorter recurrence is safe, or does not converge, goes to the
 // per-lane solver (tred2, tqlLanes) instead.
 
+// wideLanes is the most lanes the solver takes at once (AVX-512).
+const wideLanes = 8
+
 // soaMinDim is the smallest d that takes the structure-of-arrays solver
 // (d = 4 has the closed form, and its fallback lanes the per-lane solver).
 const soaMinDim = 5
 
 // soaEig is the interleaved storage of the structure-of-arrays solver.
 type soaEig struct {
-	w, diag, off []float64 // d*d*Lanes, d*Lanes, d*Lanes
+	L            int       // lanes: 4 (AVX2) or 8 (AVX-512)
+	w, diag, off []float64 // d*d*L, d*L, d*L
 	// The lanes' M^{1/2} and T^{BA} (upper triangles), U = V^T F^T, the
 	// square roots of the eigenvalues above the cut and their inverses
 	// (else 0).
-	root, tba, u []float64 // d*d*Lanes each
-	fv, hv       []float64 // d*Lanes each
+	root, tba, u []float64 // d*d*L each
+	fv, hv       []float64 // d*L each
 	st           qlState
 }
 
@@ -45,24 +49,26 @@ type soaEig struct {
 // knows its layout.
 type qlState struct {
 	d, l, top           int
-	c, s, p, c2, c3, s2 [Lanes]float64
-	m                   [Lanes]int64
-	bad, act            [Lanes]uint64
-	f, thr, el1, dl1    [Lanes]float64
-	iter                [Lanes]float64
+	c, s, p, c2, c3, s2 [wideLanes]float64
+	m                   [wideLanes]int64
+	bad, act            [wideLanes]uint64
+	f, thr, el1, dl1    [wideLanes]float64
+	iter                [wideLanes]float64
 	rows                int // nonzero: apply the rotations to the eigenvectors
+	L                   int // the lanes in use (4 or 8)
 }
 
-// newSoaEig returns the storage for d x d matrices.
-func newSoaEig(d int) *soaEig {
-	buf := make([]float64, (4*d*d+4*d)*Lanes)
+// newSoaEig returns the storage for L lanes of d x d matrices.
+func newSoaEig(d, L int) *soaEig {
+	buf := make([]float64, (4*d*d+4*d)*L)
 	take := func(n int) []float64 {
-		s := buf[: n*Lanes : n*Lanes]
-		buf = buf[n*Lanes:]
+		s := buf[: n*L : n*L]
+		buf = buf[n*L:]
 		return s
 	}
-	e := &soaEig{w: take(d * d), diag: take(d), off: take(d), root: take(d * d), tba: take(d * d), u: take(d * d)}
+	e := &soaEig{L: L, w: take(d * d), diag: take(d), off: take(d), root: take(d * d), tba: take(d * d), u: take(d * d)}
 	e.fv, e.hv = take(d), take(d)
+	e.st.L = L
 	return e
 }
 
@@ -74,7 +80,7 @@ func newSoaEig(d int) *soaEig {
 // but with fused multiply-adds).
 // A lane's rotations run for i = m-1 down to l; st.top is the largest m.
 func qlSweepsGo(st *qlState, w, diag, off []float64) {
-	const L = Lanes
+	L := st.L
 	d, l := st.d, st.l
 	for {
 		more := false
@@ -183,14 +189,14 @@ func qlSweepsGo(st *qlState, w, diag, off []float64) {
 // identity (h 0) takes the steps with the reflection's vector 0, which
 // leaves what tred2's skipped branch leaves.
 func tred2SoA(e *soaEig, d int, vectors bool) {
-	const L = Lanes
+	L := e.L
 	w, diag, off := e.w[:d*d*L], e.diag[:d*L], e.off[:d*L]
 	for j := 0; j < d; j++ {
 		copy(diag[j*L:j*L+L], w[(j*d+d-1)*L:(j*d+d)*L])
 	}
-	var scale, h, f, g, inv, hinv, hh [L]float64
+	var scale, h, f, g, inv, hinv, hh [wideLanes]float64
 	for i := d - 1; i > 0; i-- {
-		scale, h = [L]float64{}, [L]float64{}
+		scale, h = [wideLanes]float64{}, [wideLanes]float64{}
 		dv := diag[:i*L]
 		for q := 0; q < i*L; q += L {
 			for k := 0; k < L; k++ {
@@ -235,7 +241,7 @@ func tred2SoA(e *soaEig, d int, vectors bool) {
 					ev[q+k] += wj[q+k] * f[k]
 				}
 			}
-			copy(ev[j*L:j*L+L], g[:])
+			copy(ev[j*L:j*L+L], g[:L])
 		}
 		for k := 0; k < L; k++ {
 			f[k] = 0
@@ -271,7 +277,7 @@ func tred2SoA(e *soaEig, d int, vectors bool) {
 			copy(diag[j*L:j*L+L], wj[(i-1)*L:i*L])
 			clear(wj[i*L : i*L+L])
 		}
-		copy(diag[i*L:i*L+L], h[:])
+		copy(diag[i*L:i*L+L], h[:L])
 	}
 	if !vectors {
 		for j := 0; j < d; j++ {
@@ -299,7 +305,7 @@ func tred2SoA(e *soaEig, d int, vectors bool) {
 		}
 		for j := 0; j <= i; j++ {
 			wj := w[j*d*L : j*d*L+len(u)]
-			g = [L]float64{}
+			g = [wideLanes]float64{}
 			for q := 0; q < len(u); q += L {
 				for k := 0; k < L; k++ {
 					g[k] += u[q+k] * wj[q+k]
@@ -328,8 +334,8 @@ func tred2SoA(e *soaEig, d int, vectors bool) {
 // converged within the safe range (ok[k]). The splitting of the matrix
 // runs per lane in Go; the sweeps at each l by qlSweeps4, for all lanes
 // at once.
-func tqlSoA(e *soaEig, d int, run *[Lanes]bool, vectors bool) (ok [Lanes]bool) {
-	const L = Lanes
+func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes]bool) {
+	L := e.L
 	const eps = 0x1p-52
 	diag, off := e.diag[:d*L], e.off[:d*L]
 	st := &e.st
@@ -338,9 +344,9 @@ func tqlSoA(e *soaEig, d int, run *[Lanes]bool, vectors bool) (ok [Lanes]bool) {
 	if vectors {
 		st.rows = 1
 	}
-	st.bad = [L]uint64{}
-	st.f = [L]float64{}
-	var tst1 [L]float64
+	st.bad = [wideLanes]uint64{}
+	st.f = [wideLanes]float64{}
+	var tst1 [wideLanes]float64
 	for k := 0; k < L; k++ {
 		for i := 1; i < d; i++ {
 			off[(i-1)*L+k] = off[i*L+k]
@@ -369,7 +375,7 @@ func tqlSoA(e *soaEig, d int, run *[Lanes]bool, vectors bool) (ok [Lanes]bool) {
 		}
 		if top > 0 {
 			st.l, st.top = l, top
-			qlSweeps4(st, e.w[:d*d*L], diag, off)
+			qlSweepsL(st, e.w[:d*d*L], diag, off)
 			for k := 0; k < L; k++ {
 				if int64(st.bad[k]) < 0 {
 					ok[k] = false
@@ -395,13 +401,12 @@ func tqlSoA(e *soaEig, d int, run *[Lanes]bool, vectors bool) (ok [Lanes]bool) {
 // h and t[k] as eigenLanes does and clears use[k]. The other lanes
 // (trace not positive and finite, or the solver's checks failed) keep
 // M_k in w for the per-lane solver.
-func (ws *Workspace) eigenSoA(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, t *[Lanes]float64) {
-	const L = Lanes
+func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLanes][]float64, use *[wideLanes]bool, t *[wideLanes]float64) {
+	L := e.L
 	d := ws.d
-	e := ws.soa
 	w := e.w[:d*d*L]
-	run, tr := ws.gatherSoA(f, shape, bs, use)
-	tred2Lanes4(e, d, true)
+	run, tr := ws.gatherSoA(e, f, shape, bs, use)
+	tred2L(e, d, true)
 	ok := tqlSoA(e, d, &run, true)
 	any := false
 	for k := 0; k < L; k++ {
@@ -430,7 +435,7 @@ func (ws *Workspace) eigenSoA(f []float64, shape Shape, bs *[Lanes][]float64, us
 		}
 		t[k] = tk
 		use[k] = false
-		ws.ln[k].soa = true
+		ws.ln[k].soa = e
 		any = true
 	}
 	if !any {
@@ -438,23 +443,23 @@ func (ws *Workspace) eigenSoA(f []float64, shape Shape, bs *[Lanes][]float64, us
 	}
 	// M^{1/2} = V diag(f) V^T, T^{BA} = F V diag(h) V^T F^T = U^T diag(h) U
 	// with U = V^T F^T (the rows of w are the eigenvectors).
-	spectral4(e.root, w, e.fv, d)
-	mulFT4(e.u, w, f[:d*d], d, shape == Lower)
-	spectral4(e.tba, e.u, e.hv, d)
+	spectralL(e.L, e.root, w, e.fv, d)
+	mulFTL(e.L, e.u, w, f[:d*d], d, shape == Lower)
+	spectralL(e.L, e.tba, e.u, e.hv, d)
 }
 
 // gatherSoA forms M_k = F^T B_k F into lane k's w for the lanes k with
 // use[k] and stores M_k / tr M_k into the interleaved lanes of ws.soa
 // (run[k]) where the trace is positive and finite; the other lanes get
 // the identity, which no step of the solver changes.
-func (ws *Workspace) gatherSoA(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool) (run [Lanes]bool, tr [Lanes]float64) {
-	const L = Lanes
+func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLanes][]float64, use *[wideLanes]bool) (run [wideLanes]bool, tr [wideLanes]float64) {
+	L := e.L
 	d := ws.d
-	w := ws.soa.w[:d*d*L]
+	w := e.w[:d*d*L]
 	for k := 0; k < L; k++ {
 		if use[k] {
 			ln := &ws.ln[k]
-			ln.closed, ln.soa = false, false
+			ln.closed, ln.soa = false, nil
 			ws.form(ln.w, f, shape, bs[k])
 			var s float64
 			for r := 0; r < d; r++ {
@@ -487,12 +492,11 @@ func (ws *Workspace) gatherSoA(f []float64, shape Shape, bs *[Lanes][]float64, u
 // traceSoA is traceLanes by the structure-of-arrays solver (eigenvalues
 // only) for the lanes k with use[k]: it writes t[k] and clears use[k]
 // for the lanes it settles; the others keep M_k in w for traceLanes.
-func (ws *Workspace) traceSoA(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, t *[Lanes]float64) {
-	const L = Lanes
+func (ws *Workspace) traceSoA(e *soaEig, f []float64, shape Shape, bs *[wideLanes][]float64, use *[wideLanes]bool, t *[wideLanes]float64) {
+	L := e.L
 	d := ws.d
-	e := ws.soa
-	run, tr := ws.gatherSoA(f, shape, bs, use)
-	tred2Lanes4(e, d, false)
+	run, tr := ws.gatherSoA(e, f, shape, bs, use)
+	tred2L(e, d, false)
 	ok := tqlSoA(e, d, &run, false)
 	for k := 0; k < L; k++ {
 		if !ok[k] {
@@ -520,13 +524,12 @@ func (ws *Workspace) traceSoA(f []float64, shape Shape, bs *[Lanes][]float64, us
 // (ok[k], use[k] cleared) the eigenvectors go into the rows of w[k] and
 // the eigenvalues into lam[k]. The other lanes (zero or non-finite
 // matrices, or the solver's checks failed) keep their input.
-func (ws *Workspace) symEigenSoA(w, lam *[Lanes][]float64, use *[Lanes]bool) (ok [Lanes]bool) {
-	const L = Lanes
+func (ws *Workspace) symEigenSoA(e *soaEig, w, lam *[wideLanes][]float64, use *[wideLanes]bool) (ok [wideLanes]bool) {
+	L := e.L
 	d := ws.d
-	e := ws.soa
 	sw := e.w[:d*d*L]
-	var run [L]bool
-	var exp [L]int
+	var run [wideLanes]bool
+	var exp [wideLanes]int
 	for k := 0; k < L; k++ {
 		if use[k] {
 			src := w[k][:d*d]
@@ -554,7 +557,7 @@ func (ws *Workspace) symEigenSoA(w, lam *[Lanes][]float64, use *[Lanes]bool) (ok
 			sw[(r*d+r)*L+k] = 1
 		}
 	}
-	tred2Lanes4(e, d, true)
+	tred2L(e, d, true)
 	ok = tqlSoA(e, d, &run, true)
 	for k := 0; k < L; k++ {
 		if !ok[k] {
@@ -574,12 +577,12 @@ func (ws *Workspace) symEigenSoA(w, lam *[Lanes][]float64, use *[Lanes]bool) (ok
 
 // addSoALane adds c times lane k of the upper triangle x (interleaved) to
 // the upper triangle of s.
-func addSoALane(s, x []float64, d, k int, c float64) {
+func addSoALane(s, x []float64, d, L, k int, c float64) {
 	for r := 0; r < d; r++ {
 		sr := s[r*d+r : r*d+d]
-		xr := x[(r*d+r)*Lanes+k : (r*d+d)*Lanes]
+		xr := x[(r*d+r)*L+k : (r*d+d)*L]
 		for q := range sr {
-			sr[q] += c * xr[q*Lanes]
+			sr[q] += c * xr[q*L]
 		}
 	}
 }
@@ -588,8 +591,7 @@ func addSoALane(s, x []float64, d, k int, c float64) {
 // sum_q v[q] X[q][r] X[q][c] (out, x interleaved d x d, v interleaved d
 // long). It is the reference of spectralAVX2 (which fuses the
 // multiply-adds).
-func spectralSoA(out, x, v []float64, d int) {
-	const L = Lanes
+func spectralSoA(L int, out, x, v []float64, d int) {
 	for r := 0; r < d; r++ {
 		or := out[(r*d+r)*L : (r*d+d)*L]
 		clear(or)
@@ -609,8 +611,7 @@ func spectralSoA(out, x, v []float64, d int) {
 // F^T; out and x interleaved d x d, f one plain row-major d x d matrix
 // shared by the lanes, read for p <= r only when lower). It is the
 // reference of mulFTAVX2 (which fuses the multiply-adds).
-func mulFTSoA(out, x, f []float64, d int, lower bool) {
-	const L = Lanes
+func mulFTSoA(L int, out, x, f []float64, d int, lower bool) {
 	for q := 0; q < d; q++ {
 		xq := x[q*d*L : (q+1)*d*L]
 		for r := 0; r < d; r++ {
@@ -618,14 +619,14 @@ func mulFTSoA(out, x, f []float64, d int, lower bool) {
 			if lower {
 				pe = r + 1
 			}
-			var acc [L]float64
+			var acc [wideLanes]float64
 			for p := 0; p < pe; p++ {
 				a := f[r*d+p]
 				for k := 0; k < L; k++ {
 					acc[k] += a * xq[p*L+k]
 				}
 			}
-			copy(out[(q*d+r)*L:(q*d+r+1)*L], acc[:])
+			copy(out[(q*d+r)*L:(q*d+r+1)*L], acc[:L])
 		}
 	}
 }

@@ -2,74 +2,133 @@
 
 package pairkernel
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useSoA selects the structure-of-arrays eigensolver for EigenLanes at
 // d >= soaMinDim (soa.go); it wants the AVX2+FMA kernels.
 var useSoA = useFMA
 
+// useAVX512 selects the AVX-512 versions of the kernels for 8 lanes;
+// useWide lets RootLanesWide take 8 pairs (both where the CPU has
+// AVX-512 F and DQ; tests set useWide alone to run the Go kernels on 8
+// lanes).
+var (
+	useAVX512 = useFMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+	useWide   = useAVX512
+)
+
 //go:noescape
 func qlSweepsAVX2(st *qlState, w, diag, off *float64)
 
-// qlSweeps4 is qlSweepsGo, by AVX2+FMA where the CPU has it (the same
-// operations).
-func qlSweeps4(st *qlState, w, diag, off []float64) {
-	if !useFMA {
-		qlSweepsGo(st, w, diag, off)
-		return
-	}
-	d := st.d
-	_, _, _ = w[d*d*Lanes-1], diag[d*Lanes-1], off[d*Lanes-1]
-	if st.l < 0 || st.top >= d || st.l+1 >= d {
-		panic("pairkernel: qlSweeps4 out of range")
-	}
-	qlSweepsAVX2(st, unsafe.SliceData(w), unsafe.SliceData(diag), unsafe.SliceData(off))
-}
+//go:noescape
+func qlSweepsAVX512(st *qlState, w, diag, off *float64)
 
 //go:noescape
 func tred2AVX2(w, diag, off *float64, d, vectors int)
 
-// tred2Lanes4 is tred2SoA, by AVX2 where the CPU has it (the same
-// operations: the same results).
-func tred2Lanes4(e *soaEig, d int, vectors bool) {
-	if !useFMA {
-		tred2SoA(e, d, vectors)
-		return
-	}
-	_, _, _ = e.w[d*d*Lanes-1], e.diag[d*Lanes-1], e.off[d*Lanes-1]
-	v := 0
-	if vectors {
-		v = 1
-	}
-	tred2AVX2(unsafe.SliceData(e.w), unsafe.SliceData(e.diag), unsafe.SliceData(e.off), d, v)
-}
+//go:noescape
+func tred2AVX512(w, diag, off *float64, d, vectors int)
 
 //go:noescape
 func spectralAVX2(out, x, v *float64, d int)
 
 //go:noescape
+func spectralAVX512(out, x, v *float64, d int)
+
+//go:noescape
 func mulFTAVX2(out, x, f *float64, d, lower int)
 
-// spectral4 is spectralSoA, by AVX2+FMA where the CPU has it.
-func spectral4(out, x, v []float64, d int) {
-	if !useFMA {
-		spectralSoA(out, x, v, d)
-		return
+//go:noescape
+func mulFTAVX512(out, x, f *float64, d, lower int)
+
+// kernelFor reports which assembly serves L lanes: 2 AVX2+FMA (L = 4),
+// 5 AVX-512 (L = 8), 0 none (the Go code).
+func kernelFor(L int) int {
+	switch {
+	case L == 4 && useFMA:
+		return 2
+	case L == 8 && useAVX512:
+		return 5
 	}
-	_, _, _ = out[d*d*Lanes-1], x[d*d*Lanes-1], v[d*Lanes-1]
-	spectralAVX2(unsafe.SliceData(out), unsafe.SliceData(x), unsafe.SliceData(v), d)
+	return 0
 }
 
-// mulFT4 is mulFTSoA, by AVX2+FMA where the CPU has it.
-func mulFT4(out, x, f []float64, d int, lower bool) {
-	if !useFMA {
-		mulFTSoA(out, x, f, d, lower)
+// qlSweepsL is qlSweepsGo, by AVX2+FMA (4 lanes) or AVX-512 (8 lanes)
+// where the CPU has it (the same operations).
+func qlSweepsL(st *qlState, w, diag, off []float64) {
+	k := kernelFor(st.L)
+	if k == 0 {
+		qlSweepsGo(st, w, diag, off)
 		return
 	}
-	_, _, _ = out[d*d*Lanes-1], x[d*d*Lanes-1], f[d*d-1]
+	d, L := st.d, st.L
+	_, _, _ = w[d*d*L-1], diag[d*L-1], off[d*L-1]
+	if st.l < 0 || st.top >= d || st.l+1 >= d {
+		panic("pairkernel: qlSweepsL out of range")
+	}
+	if k == 2 {
+		qlSweepsAVX2(st, unsafe.SliceData(w), unsafe.SliceData(diag), unsafe.SliceData(off))
+	} else {
+		qlSweepsAVX512(st, unsafe.SliceData(w), unsafe.SliceData(diag), unsafe.SliceData(off))
+	}
+}
+
+// tred2L is tred2SoA, by AVX2 (4 lanes) or AVX-512 (8 lanes) where the
+// CPU has it (the same operations: the same results).
+func tred2L(e *soaEig, d int, vectors bool) {
+	k := kernelFor(e.L)
+	if k == 0 {
+		tred2SoA(e, d, vectors)
+		return
+	}
+	L := e.L
+	_, _, _ = e.w[d*d*L-1], e.diag[d*L-1], e.off[d*L-1]
+	v := 0
+	if vectors {
+		v = 1
+	}
+	if k == 2 {
+		tred2AVX2(unsafe.SliceData(e.w), unsafe.SliceData(e.diag), unsafe.SliceData(e.off), d, v)
+	} else {
+		tred2AVX512(unsafe.SliceData(e.w), unsafe.SliceData(e.diag), unsafe.SliceData(e.off), d, v)
+	}
+}
+
+// spectralL is spectralSoA, by FMA (AVX2 or AVX-512) where the CPU has
+// it.
+func spectralL(L int, out, x, v []float64, d int) {
+	k := kernelFor(L)
+	if k == 0 {
+		spectralSoA(L, out, x, v, d)
+		return
+	}
+	_, _, _ = out[d*d*L-1], x[d*d*L-1], v[d*L-1]
+	if k == 2 {
+		spectralAVX2(unsafe.SliceData(out), unsafe.SliceData(x), unsafe.SliceData(v), d)
+	} else {
+		spectralAVX512(unsafe.SliceData(out), unsafe.SliceData(x), unsafe.SliceData(v), d)
+	}
+}
+
+// mulFTL is mulFTSoA, by FMA (AVX2 or AVX-512) where the CPU has it.
+func mulFTL(L int, out, x, f []float64, d int, lower bool) {
+	k := kernelFor(L)
+	if k == 0 {
+		mulFTSoA(L, out, x, f, d, lower)
+		return
+	}
+	_, _, _ = out[d*d*L-1], x[d*d*L-1], f[d*d-1]
 	lo := 0
 	if lower {
 		lo = 1
 	}
-	mulFTAVX2(unsafe.SliceData(out), unsafe.SliceData(x), unsafe.SliceData(f), d, lo)
+	if k == 2 {
+		mulFTAVX2(unsafe.SliceData(out), unsafe.SliceData(x), unsafe.SliceData(f), d, lo)
+	} else {
+		mulFTAVX512(unsafe.SliceData(out), unsafe.SliceData(x), unsafe.SliceData(f), d, lo)
+	}
 }

@@ -21,29 +21,29 @@ TEXT ·qlSweepsAVX2(SB), NOSPLIT, $0-32
 
 sweep:
 	// Count the sweep; a lane past 40 fails.
-	VMOVUPD 280(DI), Y0
+	VMOVUPD 536(DI), Y0
 	VANDPD Y15, Y0, Y2
-	VADDPD 440(DI), Y2, Y1
-	VMOVUPD Y1, 440(DI)
+	VADDPD 856(DI), Y2, Y1
+	VMOVUPD Y1, 856(DI)
 	VBROADCASTSD soa40<>(SB), Y2
 	VCMPPD $0x1e, Y2, Y1, Y2
 	VANDPD Y0, Y2, Y2
-	VORPD 248(DI), Y2, Y3
-	VMOVUPD Y3, 248(DI)
+	VORPD 472(DI), Y2, Y3
+	VMOVUPD Y3, 472(DI)
 	VANDNPD Y0, Y2, Y0
-	VMOVUPD Y0, 280(DI)
+	VMOVUPD Y0, 536(DI)
 	VMOVMSKPD Y0, R9
 	TESTQ R9, R9
 	JZ   sdone
 
 	VMOVUPD Y15, 24(DI)
-	VMOVUPD Y15, 120(DI)
-	VMOVUPD Y15, 152(DI)
+	VMOVUPD Y15, 216(DI)
+	VMOVUPD Y15, 280(DI)
 	VXORPD Y1, Y1, Y1
-	VMOVUPD Y1, 56(DI)
-	VMOVUPD Y1, 184(DI)
+	VMOVUPD Y1, 88(DI)
+	VMOVUPD Y1, 344(DI)
 	VMOVUPD 32(R8)(R14*1), Y1
-	VMOVUPD Y1, 376(DI)
+	VMOVUPD Y1, 728(DI)
 
 	// The shift: g = diag[l] (Y1), q = (diag[l+1] - g) / (2 off[l]),
 	// r = +-hypot1(q), diag[l] = off[l] / (q + r), diag[l+1] = off[l]
@@ -75,12 +75,12 @@ sweep:
 	VMOVUPD 32(DX)(R14*1), Y6
 	VBLENDVPD Y0, Y5, Y6, Y6
 	VMOVUPD Y6, 32(DX)(R14*1)
-	VMOVUPD Y6, 408(DI)
+	VMOVUPD Y6, 792(DI)
 	VSUBPD Y4, Y1, Y1
-	VMOVUPD 312(DI), Y2
+	VMOVUPD 600(DI), Y2
 	VADDPD Y1, Y2, Y3
 	VBLENDVPD Y0, Y3, Y2, Y2
-	VMOVUPD Y2, 312(DI)
+	VMOVUPD Y2, 600(DI)
 	VANDPD Y0, Y1, Y1
 	LEAQ 2(BX), R9
 	CMPQ R9, CX
@@ -99,12 +99,12 @@ sshift:
 sshifted:
 
 	VMOVUPD 24(DI), Y0
-	VMOVUPD 56(DI), Y1
-	VMOVUPD 88(DI), Y2
-	VMOVUPD 120(DI), Y3
-	VMOVUPD 152(DI), Y4
-	VMOVUPD 184(DI), Y5
-	VMOVUPD 248(DI), Y7
+	VMOVUPD 88(DI), Y1
+	VMOVUPD 152(DI), Y2
+	VMOVUPD 216(DI), Y3
+	VMOVUPD 280(DI), Y4
+	VMOVUPD 344(DI), Y5
+	VMOVUPD 472(DI), Y7
 	MOVQ 16(DI), AX
 	DECQ AX
 
@@ -117,13 +117,13 @@ step:
 	LEAQ 1(AX), R10
 	MOVQ R10, X8
 	VPBROADCASTQ X8, Y8
-	VPCMPEQQ 216(DI), Y8, Y8
+	VPCMPEQQ 408(DI), Y8, Y8
 	VMOVUPD 32(DX)(R9*1), Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	MOVQ AX, X8
 	VPBROADCASTQ X8, Y8
-	VPSUBQ 216(DI), Y8, Y8
-	VANDPD 280(DI), Y8, Y8
+	VPSUBQ 408(DI), Y8, Y8
+	VANDPD 536(DI), Y8, Y8
 	VMOVUPD (R8)(R9*1), Y9
 	VMOVUPD (DX)(R9*1), Y10
 	VBLENDVPD Y8, Y3, Y4, Y4
@@ -171,7 +171,7 @@ step:
 	VBLENDVPD Y8, Y9, Y11, Y11
 
 	// Rows i and i+1 of the eigenvectors: R11 and R12, d vectors each.
-	CMPQ 472(DI), $0
+	CMPQ 920(DI), $0
 	JEQ  rowdone
 	MOVQ AX, R10
 	IMULQ CX, R10
@@ -249,16 +249,16 @@ stepsdone:
 	// The end of the sweep: a bad lane stops; q = -s s2 c3 (el1 / dl1)
 	// off[l], off[l] = s q, diag[l] = c q; a lane with |off[l]| <= thr
 	// has converged.
-	VMOVUPD Y7, 248(DI)
-	VMOVUPD 280(DI), Y8
+	VMOVUPD Y7, 472(DI)
+	VMOVUPD 536(DI), Y8
 	VXORPD Y9, Y9, Y9
 	VBLENDVPD Y7, Y9, Y8, Y8
 	VBROADCASTSD soasign<>(SB), Y9
 	VXORPD Y9, Y1, Y9
 	VMULPD Y5, Y9, Y9
 	VMULPD Y4, Y9, Y9
-	VMOVUPD 376(DI), Y10
-	VDIVPD 408(DI), Y10, Y10
+	VMOVUPD 728(DI), Y10
+	VDIVPD 792(DI), Y10, Y10
 	VMULPD Y10, Y9, Y9
 	VMULPD (R8)(R14*1), Y9, Y9
 	VMULPD Y9, Y1, Y10
@@ -271,9 +271,9 @@ stepsdone:
 	VMOVUPD Y13, (DX)(R14*1)
 	VBROADCASTSD soaabs<>(SB), Y13
 	VANDPD Y13, Y12, Y12
-	VCMPPD $0x1e, 344(DI), Y12, Y12
+	VCMPPD $0x1e, 664(DI), Y12, Y12
 	VANDPD Y12, Y8, Y8
-	VMOVUPD Y8, 280(DI)
+	VMOVUPD Y8, 536(DI)
 	JMP  sweep
 
 sdone:
@@ -693,6 +693,734 @@ mp:
 	ADDQ R15, SI
 	DECQ R14
 	JNZ  mq
+	VZEROUPPER
+	RET
+
+// The AVX-512 versions (8 lanes), translated from the AVX2 ones.
+// func qlSweepsAVX512(st *qlState, w, diag, off *float64)
+// qlSweepsGo. SI w, DX diag, R8 off, CX d, BX l, R14 l*32, Y15 ones.
+// In the rotations: Y0 c, Y1 s, Y2 p, Y3 c2, Y4 c3, Y5 s2, Y7 bad, Y8 the
+// step's lane mask (sign of (i - m) & act), AX the step i.
+TEXT ·qlSweepsAVX512(SB), NOSPLIT, $0-32
+	MOVQ st+0(FP), DI
+	MOVQ w+8(FP), SI
+	MOVQ diag+16(FP), DX
+	MOVQ off+24(FP), R8
+	MOVQ 0(DI), CX
+	MOVQ 8(DI), BX
+	MOVQ BX, R14
+	SHLQ $6, R14
+	VBROADCASTSD soaone<>(SB), Z15
+
+sweep512:
+	// Count the sweep; a lane past 40 fails.
+	VMOVUPD 536(DI), Z0
+	VANDPD Z15, Z0, Z2
+	VADDPD 856(DI), Z2, Z1
+	VMOVUPD Z1, 856(DI)
+	VBROADCASTSD soa40<>(SB), Z2
+	VCMPPD $0x1e, Z2, Z1, K2
+	VPMOVM2Q K2, Z2
+	VANDPD Z0, Z2, Z2
+	VORPD 472(DI), Z2, Z3
+	VMOVUPD Z3, 472(DI)
+	VANDNPD Z0, Z2, Z0
+	VMOVUPD Z0, 536(DI)
+	VPMOVQ2M Z0, K1
+	KMOVB K1, R9
+	TESTQ R9, R9
+	JZ   sdone512
+
+	VMOVUPD Z15, 24(DI)
+	VMOVUPD Z15, 216(DI)
+	VMOVUPD Z15, 280(DI)
+	VXORPD Z1, Z1, Z1
+	VMOVUPD Z1, 88(DI)
+	VMOVUPD Z1, 344(DI)
+	VMOVUPD 64(R8)(R14*1), Z1
+	VMOVUPD Z1, 728(DI)
+
+	// The shift: g = diag[l] (Y1), q = (diag[l+1] - g) / (2 off[l]),
+	// r = +-hypot1(q), diag[l] = off[l] / (q + r), diag[l+1] = off[l]
+	// (q + r), h = g - diag[l] (0 in the lanes at rest).
+	VMOVUPD (DX)(R14*1), Z1
+	VMOVUPD (R8)(R14*1), Z2
+	VMOVUPD 64(DX)(R14*1), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z2, Z2, Z4
+	VDIVPD Z4, Z3, Z3
+	VBROADCASTSD soaabs<>(SB), Z4
+	VANDPD Z4, Z3, Z4
+	VMULPD Z3, Z3, Z5
+	VADDPD Z15, Z5, Z5
+	VSQRTPD Z5, Z5
+	VBROADCASTSD soabig<>(SB), Z6
+	VCMPPD $0x1e, Z6, Z4, K2
+	VPMOVM2Q K2, Z6
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VXORPD Z6, Z6, Z6
+	VCMPPD $0x11, Z6, Z3, K2
+	VPMOVM2Q K2, Z6
+	VBROADCASTSD soasign<>(SB), Z7
+	VXORPD Z7, Z5, Z7
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z7, Z5, K1, Z5
+	VADDPD Z5, Z3, Z3
+	VDIVPD Z3, Z2, Z4
+	VMULPD Z3, Z2, Z5
+	VPMOVQ2M Z0, K1
+	VBLENDMPD Z4, Z1, K1, Z6
+	VMOVUPD Z6, (DX)(R14*1)
+	VMOVUPD 64(DX)(R14*1), Z6
+	VPMOVQ2M Z0, K1
+	VBLENDMPD Z5, Z6, K1, Z6
+	VMOVUPD Z6, 64(DX)(R14*1)
+	VMOVUPD Z6, 792(DI)
+	VSUBPD Z4, Z1, Z1
+	VMOVUPD 600(DI), Z2
+	VADDPD Z1, Z2, Z3
+	VPMOVQ2M Z0, K1
+	VBLENDMPD Z3, Z2, K1, Z2
+	VMOVUPD Z2, 600(DI)
+	VANDPD Z0, Z1, Z1
+	LEAQ 2(BX), R9
+	CMPQ R9, CX
+	JGE  sshifted512
+	MOVQ R9, R10
+	SHLQ $6, R10
+	ADDQ DX, R10
+sshift512:
+	VMOVUPD (R10), Z2
+	VSUBPD Z1, Z2, Z2
+	VMOVUPD Z2, (R10)
+	ADDQ $64, R10
+	INCQ R9
+	CMPQ R9, CX
+	JL   sshift512
+sshifted512:
+
+	VMOVUPD 24(DI), Z0
+	VMOVUPD 88(DI), Z1
+	VMOVUPD 152(DI), Z2
+	VMOVUPD 216(DI), Z3
+	VMOVUPD 280(DI), Z4
+	VMOVUPD 344(DI), Z5
+	VMOVUPD 472(DI), Z7
+	MOVQ 16(DI), AX
+	DECQ AX
+
+step512:
+	CMPQ AX, BX
+	JL   stepsdone512
+	MOVQ AX, R9
+	SHLQ $6, R9
+	// A lane's first step (i = m-1) takes p = diag[m].
+	LEAQ 1(AX), R10
+	MOVQ R10, X8
+	VPBROADCASTQ X8, Z8
+	VPCMPEQQ 408(DI), Z8, K2
+	VPMOVM2Q K2, Z8
+	VMOVUPD 64(DX)(R9*1), Z9
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z9, Z2, K1, Z2
+	MOVQ AX, X8
+	VPBROADCASTQ X8, Z8
+	VPSUBQ 408(DI), Z8, Z8
+	VANDPD 536(DI), Z8, Z8
+	VMOVUPD (R8)(R9*1), Z9
+	VMOVUPD (DX)(R9*1), Z10
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z3, Z4, K1, Z4
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z0, Z3, K1, Z3
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z1, Z5, K1, Z5
+	VMULPD Z9, Z0, Z11
+	VMULPD Z2, Z0, Z12
+	VMULPD Z2, Z2, Z13
+	VMULPD Z9, Z9, Z14
+	VADDPD Z14, Z13, Z13
+	VBROADCASTSD soalo<>(SB), Z14
+	VCMPPD $0x1e, Z14, Z13, K2
+	VPMOVM2Q K2, Z14
+	VANDNPD Z8, Z14, Z14
+	VORPD Z14, Z7, Z7
+	VBROADCASTSD soahi<>(SB), Z14
+	VCMPPD $0x11, Z14, Z13, K2
+	VPMOVM2Q K2, Z14
+	VANDNPD Z8, Z14, Z14
+	VORPD Z14, Z7, Z7
+	VDIVPD Z13, Z15, Z6
+	VSQRTPD Z13, Z13
+	VMULPD Z13, Z1, Z14
+	VMULPD Z6, Z13, Z13
+	VMOVUPD 64(R8)(R9*1), Z6
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z14, Z6, K1, Z6
+	VMOVUPD Z6, 64(R8)(R9*1)
+	VMULPD Z10, Z2, Z14
+	VMULPD Z11, Z9, Z6
+	VSUBPD Z6, Z14, Z14
+	VMULPD Z13, Z9, Z9
+	VMULPD Z13, Z2, Z6
+	VMULPD Z13, Z14, Z14
+	VMULPD Z11, Z6, Z11
+	VMULPD Z10, Z9, Z10
+	VADDPD Z10, Z11, Z11
+	VMULPD Z11, Z9, Z11
+	VADDPD Z11, Z12, Z12
+	VMOVUPD 64(DX)(R9*1), Z13
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z12, Z13, K1, Z13
+	VMOVUPD Z13, 64(DX)(R9*1)
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z6, Z0, K1, Z0
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z9, Z1, K1, Z1
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z14, Z2, K1, Z2
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z6, Z15, K1, Z10
+	VXORPD Z11, Z11, Z11
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z9, Z11, K1, Z11
+
+	// Rows i and i+1 of the eigenvectors: R11 and R12, d vectors each.
+	CMPQ 920(DI), $0
+	JEQ  rowdone512
+	MOVQ AX, R10
+	IMULQ CX, R10
+	SHLQ $6, R10
+	LEAQ (SI)(R10*1), R11
+	MOVQ CX, R12
+	SHLQ $6, R12
+	ADDQ R11, R12
+	MOVQ CX, R13
+	VPMOVQ2M Z8, K1
+	KMOVB K1, R10
+	CMPQ R10, $255
+	JEQ  row512
+
+	// Some lane at rest: its rows stay as they are (the rotation by c = 1,
+	// s = 0 could turn a -0 into +0), by blends.
+rowmasked512:
+	VMOVUPD (R11), Z12
+	VMOVUPD (R12), Z13
+	VMULPD Z13, Z10, Z14
+	VFMADD231PD Z12, Z11, Z14
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z14, Z13, K1, Z14
+	VMOVUPD Z14, (R12)
+	VMULPD Z13, Z11, Z6
+	VFMSUB231PD Z12, Z10, Z6
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z6, Z12, K1, Z6
+	VMOVUPD Z6, (R11)
+	ADDQ $64, R11
+	ADDQ $64, R12
+	DECQ R13
+	JNZ  rowmasked512
+	JMP  rowdone512
+
+	// Two columns at a time: b' = s x + c y, a' = c x - s y, each with
+	// one fused multiply-add.
+row512:
+	CMPQ R13, $2
+	JL   rowlast512
+	VMOVUPD (R11), Z12
+	VMOVUPD (R12), Z13
+	VMULPD Z13, Z10, Z14
+	VFMADD231PD Z12, Z11, Z14
+	VMOVUPD Z14, (R12)
+	VMULPD Z13, Z11, Z6
+	VFMSUB231PD Z12, Z10, Z6
+	VMOVUPD Z6, (R11)
+	VMOVUPD 64(R11), Z12
+	VMOVUPD 64(R12), Z13
+	VMULPD Z13, Z10, Z14
+	VFMADD231PD Z12, Z11, Z14
+	VMOVUPD Z14, 64(R12)
+	VMULPD Z13, Z11, Z6
+	VFMSUB231PD Z12, Z10, Z6
+	VMOVUPD Z6, 64(R11)
+	ADDQ $128, R11
+	ADDQ $128, R12
+	SUBQ $2, R13
+	JMP  row512
+rowlast512:
+	TESTQ R13, R13
+	JZ   rowdone512
+	VMOVUPD (R11), Z12
+	VMOVUPD (R12), Z13
+	VMULPD Z13, Z10, Z14
+	VFMADD231PD Z12, Z11, Z14
+	VMOVUPD Z14, (R12)
+	VMULPD Z13, Z11, Z6
+	VFMSUB231PD Z12, Z10, Z6
+	VMOVUPD Z6, (R11)
+rowdone512:
+
+	DECQ AX
+	JMP  step512
+
+stepsdone512:
+	// The end of the sweep: a bad lane stops; q = -s s2 c3 (el1 / dl1)
+	// off[l], off[l] = s q, diag[l] = c q; a lane with |off[l]| <= thr
+	// has converged.
+	VMOVUPD Z7, 472(DI)
+	VMOVUPD 536(DI), Z8
+	VXORPD Z9, Z9, Z9
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z9, Z8, K1, Z8
+	VBROADCASTSD soasign<>(SB), Z9
+	VXORPD Z9, Z1, Z9
+	VMULPD Z5, Z9, Z9
+	VMULPD Z4, Z9, Z9
+	VMOVUPD 728(DI), Z10
+	VDIVPD 792(DI), Z10, Z10
+	VMULPD Z10, Z9, Z9
+	VMULPD (R8)(R14*1), Z9, Z9
+	VMULPD Z9, Z1, Z10
+	VMULPD Z9, Z0, Z11
+	VMOVUPD (R8)(R14*1), Z12
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z10, Z12, K1, Z12
+	VMOVUPD Z12, (R8)(R14*1)
+	VMOVUPD (DX)(R14*1), Z13
+	VPMOVQ2M Z8, K1
+	VBLENDMPD Z11, Z13, K1, Z13
+	VMOVUPD Z13, (DX)(R14*1)
+	VBROADCASTSD soaabs<>(SB), Z13
+	VANDPD Z13, Z12, Z12
+	VCMPPD $0x1e, 664(DI), Z12, K2
+	VPMOVM2Q K2, Z12
+	VANDPD Z12, Z8, Z8
+	VMOVUPD Z8, 536(DI)
+	JMP  sweep512
+
+sdone512:
+	VZEROUPPER
+	RET
+
+
+// func tred2AVX512(w, diag, off *float64, d, vectors int)
+// tred2SoA on the 4 lanes at once (the same operations in the same order
+// as the Go code, no FMA). Y15 ones, Y13 the absolute-value mask, Y12
+// the sign bit; SI w, DX diag, R8 off, CX d, R15 a row of w in bytes, BX
+// the step i; pointer loops run to an end address.
+TEXT ·tred2AVX512(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), SI
+	MOVQ diag+8(FP), DX
+	MOVQ off+16(FP), R8
+	MOVQ d+24(FP), CX
+	VBROADCASTSD soaone<>(SB), Z15
+	VBROADCASTSD soaabs<>(SB), Z13
+	VBROADCASTSD soasign<>(SB), Z12
+	MOVQ CX, R15
+	SHLQ $6, R15
+
+	// diag[j] = w[j][d-1].
+	LEAQ -64(SI)(R15*1), R11
+	MOVQ DX, R12
+	MOVQ CX, R9
+t0512:
+	VMOVUPD (R11), Z0
+	VMOVUPD Z0, (R12)
+	ADDQ R15, R11
+	ADDQ $64, R12
+	DECQ R9
+	JNZ  t0512
+
+	MOVQ CX, BX
+	DECQ BX
+tstep512:
+	CMPQ BX, $0
+	JLE  taccum512
+	MOVQ BX, R9
+	SHLQ $6, R9
+	ADDQ DX, R9 // &diag[i]: the end of dv
+
+	// scale (Y0), its inverse or 0 (Y1), dv *= inv, h (Y2).
+	VXORPD Z0, Z0, Z0
+	MOVQ DX, R11
+ta512:
+	VMOVUPD (R11), Z3
+	VANDPD Z13, Z3, Z3
+	VADDPD Z3, Z0, Z0
+	ADDQ $64, R11
+	CMPQ R11, R9
+	JB   ta512
+	VDIVPD Z0, Z15, Z1
+	VXORPD Z3, Z3, Z3
+	VCMPPD $0x04, Z3, Z0, K2
+	VPMOVM2Q K2, Z3
+	VANDPD Z3, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	MOVQ DX, R11
+tb512:
+	VMOVUPD (R11), Z3
+	VMULPD Z1, Z3, Z3
+	VMOVUPD Z3, (R11)
+	VMULPD Z3, Z3, Z4
+	VADDPD Z4, Z2, Z2
+	ADDQ $64, R11
+	CMPQ R11, R9
+	JB   tb512
+
+	// f = dv[i-1] (Y4), g = -+sqrt(h) (Y5), off[i] = scale g,
+	// h -= f g, dv[i-1] = f - g.
+	VMOVUPD -64(R9), Z4
+	VSQRTPD Z2, Z5
+	VXORPD Z12, Z5, Z6
+	VXORPD Z3, Z3, Z3
+	VCMPPD $0x1e, Z3, Z4, K2
+	VPMOVM2Q K2, Z3
+	VPMOVQ2M Z3, K1
+	VBLENDMPD Z6, Z5, K1, Z5
+	VMULPD Z5, Z0, Z6
+	MOVQ BX, R10
+	SHLQ $6, R10
+	VMOVUPD Z6, (R8)(R10*1)
+	VMULPD Z5, Z4, Z6
+	VSUBPD Z6, Z2, Z2
+	VSUBPD Z5, Z4, Z6
+	VMOVUPD Z6, -64(R9)
+
+	// e = off[:i] = 0.
+	VXORPD Z6, Z6, Z6
+	MOVQ R8, R11
+	MOVQ BX, R10
+tc512:
+	VMOVUPD Z6, (R11)
+	ADDQ $64, R11
+	DECQ R10
+	JNZ  tc512
+
+	// For j < i: f = dv[j], w[i][j] = f, g = e[j] + w[j][j] f, then
+	// g += w[j][k] dv[k] and e[k] += w[j][k] f for k = j+1..i-1, e[j] = g.
+	MOVQ SI, R10 // &w[j][j]
+	MOVQ BX, R11
+	IMULQ R15, R11
+	ADDQ SI, R11 // &w[i][j]
+	MOVQ DX, R12 // &dv[j]
+	MOVQ R8, R13 // &e[j]
+td512:
+	VMOVUPD (R12), Z4
+	VMOVUPD Z4, (R11)
+	VMULPD (R10), Z4, Z5
+	VADDPD (R13), Z5, Z5
+	LEAQ 64(R10), AX
+	LEAQ 64(R12), DI
+	LEAQ 64(R13), R14
+tdk512:
+	CMPQ DI, R9
+	JAE  tdkend512
+	VMOVUPD (AX), Z6
+	VMULPD (DI), Z6, Z7
+	VADDPD Z7, Z5, Z5
+	VMULPD Z4, Z6, Z7
+	VADDPD (R14), Z7, Z7
+	VMOVUPD Z7, (R14)
+	ADDQ $64, AX
+	ADDQ $64, DI
+	ADDQ $64, R14
+	JMP  tdk512
+tdkend512:
+	VMOVUPD Z5, (R13)
+	ADDQ R15, R10
+	ADDQ $64, R10
+	ADDQ $64, R11
+	ADDQ $64, R12
+	ADDQ $64, R13
+	CMPQ R12, R9
+	JB   td512
+
+	// hinv = 1/h or 0 (Y1; Y3 the mask h != 0), e *= hinv,
+	// f = sum e dv (Y4).
+	VDIVPD Z2, Z15, Z1
+	VXORPD Z3, Z3, Z3
+	VCMPPD $0x04, Z3, Z2, K2
+	VPMOVM2Q K2, Z3
+	VANDPD Z3, Z1, Z1
+	VXORPD Z4, Z4, Z4
+	MOVQ DX, R12
+	MOVQ R8, R13
+te512:
+	VMULPD (R13), Z1, Z6
+	VMOVUPD Z6, (R13)
+	VMULPD (R12), Z6, Z6
+	VADDPD Z6, Z4, Z4
+	ADDQ $64, R12
+	ADDQ $64, R13
+	CMPQ R12, R9
+	JB   te512
+
+	// hh = f / (h + h) or 0, e -= hh dv.
+	VADDPD Z2, Z2, Z6
+	VDIVPD Z6, Z4, Z6
+	VANDPD Z3, Z6, Z6
+	MOVQ DX, R12
+	MOVQ R8, R13
+tf512:
+	VMULPD (R12), Z6, Z7
+	VMOVUPD (R13), Z5
+	VSUBPD Z7, Z5, Z5
+	VMOVUPD Z5, (R13)
+	ADDQ $64, R12
+	ADDQ $64, R13
+	CMPQ R12, R9
+	JB   tf512
+
+	// For j < i: w[j][k] -= f e[k] + g dv[k] (k = j..i-1, f = dv[j],
+	// g = e[j]), diag[j] = w[j][i-1], w[j][i] = 0.
+	MOVQ SI, R10
+	MOVQ DX, R12
+	MOVQ R8, R13
+tg512:
+	VMOVUPD (R12), Z4
+	VMOVUPD (R13), Z5
+	MOVQ R10, AX
+	MOVQ R12, DI
+	MOVQ R13, R14
+tgk512:
+	VMULPD (R14), Z4, Z6
+	VMULPD (DI), Z5, Z7
+	VADDPD Z7, Z6, Z6
+	VMOVUPD (AX), Z7
+	VSUBPD Z6, Z7, Z7
+	VMOVUPD Z7, (AX)
+	ADDQ $64, AX
+	ADDQ $64, DI
+	ADDQ $64, R14
+	CMPQ DI, R9
+	JB   tgk512
+	VMOVUPD -64(AX), Z6
+	VMOVUPD Z6, (R12)
+	VXORPD Z6, Z6, Z6
+	VMOVUPD Z6, (AX)
+	ADDQ R15, R10
+	ADDQ $64, R10
+	ADDQ $64, R12
+	ADDQ $64, R13
+	CMPQ R12, R9
+	JB   tg512
+
+	VMOVUPD Z2, (R9) // diag[i] = h
+	DECQ BX
+	JMP  tstep512
+
+	// Accumulate the transformations: for i = 0..d-2, w[i][d-1] =
+	// w[i][i], w[i][i] = 1, u = w[i+1][0..i], dk = diag[0..i] = u/h (or
+	// 0), w[j][k] -= (sum_k u[k] w[j][k]) dk[k] for j <= i, u = 0.
+taccum512:
+	CMPQ vectors+32(FP), $0
+	JNE  tvectors512
+	// Without the vectors: diag[j] = w[j][j], off[0] = 0.
+	MOVQ SI, R11
+	MOVQ DX, R12
+	MOVQ CX, R9
+tnv512:
+	VMOVUPD (R11), Z0
+	VMOVUPD Z0, (R12)
+	ADDQ R15, R11
+	ADDQ $64, R11
+	ADDQ $64, R12
+	DECQ R9
+	JNZ  tnv512
+	VXORPD Z1, Z1, Z1
+	VMOVUPD Z1, (R8)
+	VZEROUPPER
+	RET
+
+tvectors512:
+	XORQ BX, BX
+	MOVQ SI, R11 // row i
+tacc512:
+	MOVQ CX, AX
+	DECQ AX
+	CMPQ BX, AX
+	JGE  tlast512
+	MOVQ BX, R10
+	SHLQ $6, R10
+	ADDQ R11, R10 // &w[i][i]
+	VMOVUPD (R10), Z0
+	VMOVUPD Z0, -64(R11)(R15*1)
+	VMOVUPD Z15, (R10)
+	MOVQ BX, R9
+	SHLQ $6, R9
+	VMOVUPD 64(DX)(R9*1), Z2
+	VDIVPD Z2, Z15, Z1
+	VXORPD Z3, Z3, Z3
+	VCMPPD $0x04, Z3, Z2, K2
+	VPMOVM2Q K2, Z3
+	VANDPD Z3, Z1, Z1
+	LEAQ (R11)(R15*1), R12 // u
+	LEAQ 64(R12)(R9*1), R9 // the end of u
+	MOVQ R12, AX
+	MOVQ DX, DI
+tu512:
+	VMULPD (AX), Z1, Z0
+	VMOVUPD Z0, (DI)
+	ADDQ $64, AX
+	ADDQ $64, DI
+	CMPQ AX, R9
+	JB   tu512
+	MOVQ SI, R13 // row j
+tj512:
+	VXORPD Z4, Z4, Z4
+	MOVQ R12, AX
+	MOVQ R13, DI
+tjg512:
+	VMOVUPD (AX), Z0
+	VMULPD (DI), Z0, Z0
+	VADDPD Z0, Z4, Z4
+	ADDQ $64, AX
+	ADDQ $64, DI
+	CMPQ AX, R9
+	JB   tjg512
+	MOVQ R12, AX
+	MOVQ R13, DI
+	MOVQ DX, R14
+tjw512:
+	VMULPD (R14), Z4, Z0
+	VMOVUPD (DI), Z5
+	VSUBPD Z0, Z5, Z5
+	VMOVUPD Z5, (DI)
+	ADDQ $64, AX
+	ADDQ $64, DI
+	ADDQ $64, R14
+	CMPQ AX, R9
+	JB   tjw512
+	ADDQ R15, R13
+	CMPQ R13, R11
+	JBE  tj512
+	VXORPD Z0, Z0, Z0
+	MOVQ R12, AX
+tclr512:
+	VMOVUPD Z0, (AX)
+	ADDQ $64, AX
+	CMPQ AX, R9
+	JB   tclr512
+	INCQ BX
+	ADDQ R15, R11
+	JMP  tacc512
+
+	// diag[j] = w[j][d-1], w[j][d-1] = 0, w[d-1][d-1] = 1, off[0] = 0.
+tlast512:
+	LEAQ -64(SI)(R15*1), R11
+	MOVQ DX, R12
+	MOVQ CX, R9
+	VXORPD Z1, Z1, Z1
+tl512:
+	VMOVUPD (R11), Z0
+	VMOVUPD Z0, (R12)
+	VMOVUPD Z1, (R11)
+	ADDQ R15, R11
+	ADDQ $64, R12
+	DECQ R9
+	JNZ  tl512
+	SUBQ R15, R11
+	VMOVUPD Z15, (R11)
+	VMOVUPD Z1, (R8)
+	VZEROUPPER
+	RET
+
+
+// func spectralAVX512(out, x, v *float64, d int)
+// spectralSoA by FMA: for each row r, out[r][r:] = 0, then for each q
+// t = v[q] X[q][r] and out[r][c] += t X[q][c] for c >= r.
+TEXT ·spectralAVX512(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ v+16(FP), DX
+	MOVQ d+24(FP), CX
+	MOVQ CX, R15
+	SHLQ $6, R15 // a row in bytes
+	XORQ BX, BX // r
+	MOVQ DI, R8 // &out[r][r]
+	MOVQ SI, R9 // &x[0][r]
+	VXORPD Z1, Z1, Z1
+sr512:
+	MOVQ CX, R10
+	SUBQ BX, R10 // d - r
+	MOVQ R8, AX
+	MOVQ R10, R11
+sz512:
+	VMOVUPD Z1, (AX)
+	ADDQ $64, AX
+	DECQ R11
+	JNZ  sz512
+	MOVQ R9, R12 // &x[q][r]
+	MOVQ DX, R13 // &v[q]
+	MOVQ CX, R14 // q count
+sq512:
+	VMOVUPD (R13), Z0
+	VMULPD (R12), Z0, Z0
+	MOVQ R8, AX
+	MOVQ R12, SI
+	MOVQ R10, R11
+sc512:
+	VMOVUPD (SI), Z2
+	VFMADD213PD (AX), Z0, Z2
+	VMOVUPD Z2, (AX)
+	ADDQ $64, AX
+	ADDQ $64, SI
+	DECQ R11
+	JNZ  sc512
+	ADDQ R15, R12
+	ADDQ $64, R13
+	DECQ R14
+	JNZ  sq512
+	INCQ BX
+	ADDQ R15, R8
+	ADDQ $64, R8
+	ADDQ $64, R9
+	CMPQ BX, CX
+	JB   sr512
+	VZEROUPPER
+	RET
+
+// func mulFTAVX512(out, x, f *float64, d, lower int)
+// mulFTSoA by FMA: out[q][r] = sum_p f[r][p] X[q][p] over p < r+1 (lower)
+// or p < d, f[r][p] broadcast to the lanes.
+TEXT ·mulFTAVX512(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ f+16(FP), DX
+	MOVQ d+24(FP), CX
+	MOVQ lower+32(FP), R8
+	MOVQ CX, R15
+	SHLQ $6, R15
+	MOVQ CX, R14 // q count
+mq512:
+	MOVQ DX, R9 // &f[r][0]
+	XORQ BX, BX // r
+mr512:
+	MOVQ CX, R10
+	TESTQ R8, R8
+	JZ   mfull512
+	LEAQ 1(BX), R10
+mfull512:
+	VXORPD Z0, Z0, Z0
+	MOVQ R9, AX
+	MOVQ SI, R11
+mp512:
+	VBROADCASTSD (AX), Z1
+	VFMADD231PD (R11), Z1, Z0
+	ADDQ $8, AX
+	ADDQ $64, R11
+	DECQ R10
+	JNZ  mp512
+	VMOVUPD Z0, (DI)
+	ADDQ $64, DI
+	LEAQ (R9)(CX*8), R9
+	INCQ BX
+	CMPQ BX, CX
+	JB   mr512
+	ADDQ R15, SI
+	DECQ R14
+	JNZ  mq512
 	VZEROUPPER
 	RET
 

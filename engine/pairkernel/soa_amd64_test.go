@@ -9,20 +9,39 @@ import (
 	"unsafe"
 )
 
-// TestSoAAVX2 checks the structure-of-arrays kernels in AVX2 against
-// their Go versions: tred2 and the QL sweeps to the bit (up to the sign
+// TestSoAAVX2 checks the structure-of-arrays kernels in AVX2 (4 lanes)
+// and AVX-512 (8 lanes) against their Go versions: tred2 and the QL sweeps to the bit (up to the sign
 // of zeros), the products to 1e-14 relative (they fuse multiply-adds),
 // on random, isotropic, near-singular and rank-deficient lanes, and the
 // layout of qlState that the generator assumes.
 func TestSoAAVX2(t *testing.T) {
 	var st qlState
-	if unsafe.Offsetof(st.m) != 216 || unsafe.Offsetof(st.act) != 280 || unsafe.Offsetof(st.iter) != 440 || unsafe.Offsetof(st.rows) != 472 {
+	if unsafe.Offsetof(st.m) != 408 || unsafe.Offsetof(st.act) != 536 || unsafe.Offsetof(st.iter) != 856 || unsafe.Offsetof(st.rows) != 920 {
 		t.Fatal("qlState's layout changed: rerun soa_amd64_gen.py and update this test")
 	}
 	if !useFMA {
 		t.Skip("no AVX2+FMA")
 	}
-	defer func() { useAVX2, useFMA = true, true }()
+	avx512 := useAVX512
+	defer func() { useAVX2, useFMA, useAVX512 = true, true, avx512 }()
+	widths := []int{4}
+	if avx512 {
+		widths = append(widths, 8)
+	}
+	for _, L := range widths {
+		testSoAKernels(t, L)
+	}
+}
+
+// testSoAKernels is TestSoAAVX2 for the kernels of L lanes.
+func testSoAKernels(t *testing.T, L int) {
+	kernels := func(on bool) {
+		if L == 4 {
+			useAVX2, useFMA = on, on
+		} else {
+			useAVX512 = on
+		}
+	}
 	gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-8, 1), constLam(1.5), rankLam(1)}
 	same := func(x, y []float64) int {
 		for k := range x {
@@ -34,7 +53,7 @@ func TestSoAAVX2(t *testing.T) {
 	}
 	for d := soaMinDim; d <= 20; d++ {
 		rng := rand.New(rand.NewPCG(uint64(d), 43))
-		x, y := newSoaEig(d), newSoaEig(d)
+		x, y := newSoaEig(d, L), newSoaEig(d, L)
 		fm := make([]float64, d*d)
 		for r := 0; r < d; r++ {
 			for q := 0; q <= r; q++ {
@@ -42,36 +61,39 @@ func TestSoAAVX2(t *testing.T) {
 			}
 		}
 		for trial := 0; trial < 6; trial++ {
-			for k := 0; k < Lanes; k++ {
+			for k := 0; k < L; k++ {
 				m := spd(rng, gens[(trial+k)%len(gens)](rng, d))
 				for e := range m {
-					x.w[e*Lanes+k] = m[e]
+					x.w[e*L+k] = m[e]
 				}
 			}
 			in := append([]float64(nil), x.w...)
 			for _, vectors := range []bool{false, true} {
 				copy(x.w, in)
 				copy(y.w, in)
-				useAVX2, useFMA = false, false
-				tred2Lanes4(x, d, vectors)
-				useAVX2, useFMA = true, true
-				tred2Lanes4(y, d, vectors)
+				kernels(false)
+				tred2L(x, d, vectors)
+				kernels(true)
+				tred2L(y, d, vectors)
 				for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}, {x.off, y.off}} {
 					if k := same(p[0], p[1]); k >= 0 {
-						t.Fatalf("d=%d trial %d vectors %v: tred2 differs at %d: Go %v, AVX2 %v", d, trial, vectors, k, p[0][k], p[1][k])
+						t.Fatalf("L=%d d=%d trial %d vectors %v: tred2 differs at %d: Go %v, asm %v", L, d, trial, vectors, k, p[0][k], p[1][k])
 					}
 				}
-				run := [Lanes]bool{true, true, true, true}
-				useAVX2, useFMA = false, false
+				var run [wideLanes]bool
+				for k := 0; k < L; k++ {
+					run[k] = true
+				}
+				kernels(false)
 				okx := tqlSoA(x, d, &run, vectors)
-				useAVX2, useFMA = true, true
+				kernels(true)
 				oky := tqlSoA(y, d, &run, vectors)
 				if okx != oky {
-					t.Fatalf("d=%d trial %d vectors %v: converged lanes %v (Go), %v (AVX2)", d, trial, vectors, okx, oky)
+					t.Fatalf("L=%d d=%d trial %d vectors %v: converged lanes %v (Go), %v (asm)", L, d, trial, vectors, okx, oky)
 				}
 				for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}} {
 					if k := same(p[0], p[1]); k >= 0 {
-						t.Fatalf("d=%d trial %d vectors %v: QL differs at %d: Go %v, AVX2 %v", d, trial, vectors, k, p[0][k], p[1][k])
+						t.Fatalf("L=%d d=%d trial %d vectors %v: QL differs at %d: Go %v, asm %v", L, d, trial, vectors, k, p[0][k], p[1][k])
 					}
 				}
 			}
@@ -79,19 +101,19 @@ func TestSoAAVX2(t *testing.T) {
 				x.fv[k] = rng.Float64()
 			}
 			for _, lower := range []bool{true, false} {
-				spectralSoA(x.root, x.w, x.fv, d)
-				spectral4(y.root, x.w, x.fv, d)
-				mulFTSoA(x.u, x.w, fm, d, lower)
-				mulFT4(y.u, x.w, fm, d, lower)
+				spectralSoA(L, x.root, x.w, x.fv, d)
+				spectralL(L, y.root, x.w, x.fv, d)
+				mulFTSoA(L, x.u, x.w, fm, d, lower)
+				mulFTL(L, y.u, x.w, fm, d, lower)
 				for r := 0; r < d; r++ {
 					for c := 0; c < d; c++ {
-						for k := 0; k < Lanes; k++ {
-							e := (r*d+c)*Lanes + k
+						for k := 0; k < L; k++ {
+							e := (r*d+c)*L + k
 							if c >= r && math.Abs(x.root[e]-y.root[e]) > 1e-14*float64(d) {
-								t.Fatalf("d=%d: spectral [%d][%d] lane %d: Go %v, AVX2 %v", d, r, c, k, x.root[e], y.root[e])
+								t.Fatalf("L=%d d=%d: spectral [%d][%d] lane %d: Go %v, asm %v", L, d, r, c, k, x.root[e], y.root[e])
 							}
 							if math.Abs(x.u[e]-y.u[e]) > 1e-14*float64(d)*(1+math.Abs(x.u[e])) {
-								t.Fatalf("d=%d lower %v: U [%d][%d] lane %d: Go %v, AVX2 %v", d, lower, r, c, k, x.u[e], y.u[e])
+								t.Fatalf("L=%d d=%d lower %v: U [%d][%d] lane %d: Go %v, asm %v", L, d, lower, r, c, k, x.u[e], y.u[e])
 							}
 						}
 					}

@@ -2,18 +2,19 @@
 
 package pairkernel
 
-// useSoA is false without the AVX2 steps: EigenLanes keeps the per-lane
-// solver (tests turn it on to check the Go steps).
-var useSoA = false
+// useSoA, useAVX512 and useWide are false in this build: EigenLanes keeps
+// the per-lane solver and RootLanesWide takes 4 pairs (tests turn
+// useSoA and useWide on to check the Go kernels).
+var useSoA, useAVX512, useWide = false, false, false
 
-// qlSweeps4 is qlSweepsGo in this build.
-func qlSweeps4(st *qlState, w, diag, off []float64) { qlSweepsGo(st, w, diag, off) }
+// qlSweepsL is qlSweepsGo in this build.
+func qlSweepsL(st *qlState, w, diag, off []float64) { qlSweepsGo(st, w, diag, off) }
 
-// tred2Lanes4 is tred2SoA in this build.
-func tred2Lanes4(e *soaEig, d int, vectors bool) { tred2SoA(e, d, vectors) }
+// tred2L is tred2SoA in this build.
+func tred2L(e *soaEig, d int, vectors bool) { tred2SoA(e, d, vectors) }
 
-// spectral4 is spectralSoA in this build.
-func spectral4(out, x, v []float64, d int) { spectralSoA(out, x, v, d) }
+// spectralL is spectralSoA in this build.
+func spectralL(L int, out, x, v []float64, d int) { spectralSoA(L, out, x, v, d) }
 
-// mulFT4 is mulFTSoA in this build.
-func mulFT4(out, x, f []float64, d int, lower bool) { mulFTSoA(out, x, f, d, lower) }
+// mulFTL is mulFTSoA in this build.
+func mulFTL(L int, out, x, f []float64, d int, lower bool) { mulFTSoA(L, out, x, f, d, lower) }

@@ -22,9 +22,9 @@ func TestSoASettles(t *testing.T) {
 		f, g := make([]float64, d*d), make([]float64, d*d)
 		sh := ws.Factor(a, f, g)
 		for trial := 0; trial < 8; trial++ {
-			var bs [Lanes][]float64
-			var use [Lanes]bool
-			var want [Lanes]float64
+			var bs [wideLanes][]float64
+			var use [wideLanes]bool
+			var want [wideLanes]float64
 			for k := 0; k < Lanes; k++ {
 				bs[k] = spd(rng, gens[(trial+k)%len(gens)](rng, d))
 				use[k] = true
@@ -38,8 +38,8 @@ func TestSoASettles(t *testing.T) {
 					bs[bad][d+1] = math.NaN()
 				}
 			}
-			var tr [Lanes]float64
-			ws.eigenSoA(f, sh, &bs, &use, &tr)
+			var tr [wideLanes]float64
+			ws.eigenSoA(ws.soa, f, sh, &bs, &use, &tr)
 			for k := 0; k < Lanes; k++ {
 				if trial >= Lanes && k == bad {
 					if !use[k] {
@@ -52,6 +52,71 @@ func TestSoASettles(t *testing.T) {
 				}
 				if math.Abs(tr[k]-want[k]) > 1e-12*want[k] {
 					t.Fatalf("d=%d trial %d lane %d: trace %v, per-lane solver %v", d, trial, k, tr[k], want[k])
+				}
+			}
+		}
+	}
+}
+
+// TestRootLanesWide checks every lane of RootLanesWide (n = 1..8 pairs,
+// a zero and a non-finite matrix among them) against Eigen on its own:
+// the same trace to the bit (the solvers of 4 and 8 lanes do the same
+// operations) and the same maps to 1e-13 (the products after the solver
+// may fuse multiply-adds or not), on the Go kernels and, where the CPU
+// has them, the AVX-512 ones.
+func TestRootLanesWide(t *testing.T) {
+	soa, wide, avx512 := useSoA, useWide, useAVX512
+	defer func() { useSoA, useWide, useAVX512 = soa, wide, avx512 }()
+	paths := []bool{false}
+	if avx512 {
+		paths = append(paths, true)
+	}
+	for _, asm := range paths {
+		useSoA, useWide, useAVX512 = true, true, asm
+		for _, d := range []int{5, 6, 10, 17, 20} {
+			rng := rand.New(rand.NewPCG(uint64(d), 47))
+			ws, ref := NewWorkspace(d), NewWorkspace(d)
+			if ws.Wide() != WideLanes {
+				t.Fatalf("d=%d: Wide %d", d, ws.Wide())
+			}
+			a := spd(rng, uniformLam(0.2, 2)(rng, d))
+			f, g := make([]float64, d*d), make([]float64, d*d)
+			sh := ws.Factor(a, f, g)
+			gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-6, 1), constLam(1.5), rankLam(1), scaled(uniformLam(0.1, 2), 1e100)}
+			for n := 1; n <= WideLanes; n++ {
+				var bs [WideLanes][]float64
+				for k := 0; k < n; k++ {
+					bs[k] = spd(rng, gens[(k+n)%len(gens)](rng, d))
+				}
+				if n >= 6 {
+					bs[5] = make([]float64, d*d)
+				}
+				if n == WideLanes {
+					bs[6][1] = math.NaN()
+				}
+				got := ws.RootLanesWide(f, sh, &bs, n)
+				for k := 0; k < n; k++ {
+					want := ref.Eigen(f, sh, bs[k])
+					if math.Float64bits(got[k]) != math.Float64bits(want) && !(math.IsNaN(got[k]) && math.IsNaN(want)) {
+						t.Fatalf("asm %v d=%d n=%d lane %d: trace %v, Eigen %v", asm, d, n, k, got[k], want)
+					}
+					if math.IsNaN(want) {
+						continue
+					}
+					s1, s2 := make([]float64, d*d), make([]float64, d*d)
+					ws.AddRootLane(k, s1, 0.7)
+					ref.AddRoot(s2, 0.7)
+					ws.AddInvMapLane(k, s1, f, sh, -0.3)
+					ref.AddInvMap(s2, f, sh, -0.3)
+					var top float64
+					for _, x := range s2 {
+						top = math.Max(top, math.Abs(x))
+					}
+					for q := range s1 {
+						if math.Abs(s1[q]-s2[q]) > 1e-13*top {
+							t.Fatalf("asm %v d=%d n=%d lane %d: maps differ at %d: %v, %v", asm, d, n, k, q, s1[q], s2[q])
+						}
+					}
 				}
 			}
 		}
