@@ -733,16 +733,35 @@ mp:
 def avx512(text):
     """The AVX-512 version of an AVX2 kernel: 8 lanes per register (ZMM),
     elements 64 bytes apart, masks kept as vectors (sign bits or all
-    ones, as in AVX2) and moved to K1/K2 for blends and tests."""
+    ones, as in AVX2) and moved to K1 for blends (once while the mask
+    register is unchanged) or to K2 from compares. In the rows at rest
+    (rowmasked) a blend and its store become one masked store."""
     out = []
-    for line in text.split('\n'):
+    k1 = None  # the vector register whose sign bits K1 holds
+    inmasked = False
+    lines = text.split('\n')
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
         t = line.strip()
         if t.startswith('TEXT'):
             out.append(line.replace('AVX2(SB)', 'AVX512(SB)'))
+            k1 = None
             continue
         if t.startswith('//'):
             out.append(line.replace('AVX2', 'AVX512'))
             continue
+        if re.match(r'^\w+:', t):
+            # A label: K1 is unknown there, except at the loop of the
+            # rows at rest, entered only from the test of its mask.
+            inmasked = t == 'rowmasked:'
+            if not inmasked:
+                k1 = None
+            out.append(line)
+            continue
+        if t.startswith('JMP') and 'rowdone' in t:
+            inmasked = False
         # Byte offsets along the lanes' elements double; the frame
         # arguments (FP), the state (DI in qlSweeps: its offsets are the
         # 8-lane layout already) and plain counts stay.
@@ -753,23 +772,39 @@ def avx512(text):
             line = re.sub(r'(\$|(?<![\w+])-?)(\d+)(?=[(,\s]|$)', lambda m: dbl(m) if m.group(1) in ('$', '', '-') else m.group(0), line)
         line = line.replace('SHLQ $5,', 'SHLQ $6,').replace('CMPQ R10, $15', 'CMPQ R10, $255')
         line = re.sub(r'\bY(\d+)\b', r'Z\1', line)
-        ops = t.split()[0] if t else ''
-        args = [x.strip() for x in line.split(None, 1)[1].split(',')] if t and len(line.split(None, 1)) > 1 else []
+        op = t.split()[0] if t else ''
+        rest = line.split(None, 1)[1] if t and len(line.split(None, 1)) > 1 else ''
+        args = [x.strip() for x in rest.split(',')] if rest else []
         ind = line[:len(line) - len(line.lstrip())]
-        if ops == 'VBLENDVPD':
-            m, new, old, dst = [re.sub(r'\bY(\d+)\b', r'Z\1', x) for x in args]
-            out.append('%sVPMOVQ2M %s, K1' % (ind, m))
+        if op == 'VBLENDVPD':
+            m, new, old, dst = args
+            if k1 != m:
+                out.append('%sVPMOVQ2M %s, K1' % (ind, m))
+                k1 = m
+            nxt = lines[i].strip() if i < len(lines) else ''
+            st = re.match(r'VMOVUPD Y(\d+), (.*)$', nxt)
+            if inmasked and st and 'Z' + st.group(1) == dst == new:
+                out.append('%sVMOVUPD %s, K1, %s' % (ind, new, st.group(2).replace('32(', '64(')))
+                i += 1
+                continue
             out.append('%sVBLENDMPD %s, %s, K1, %s' % (ind, new, old, dst))
-        elif ops in ('VCMPPD', 'VPCMPEQQ'):
+            if dst == k1:
+                k1 = None
+            continue
+        if op in ('VCMPPD', 'VPCMPEQQ'):
             dst = args[-1]
-            out.append('%s%s %s, K2' % (ind, ops, ', '.join(args[:-1])))
+            out.append('%s%s %s, K2' % (ind, op, ', '.join(args[:-1])))
             out.append('%sVPMOVM2Q K2, %s' % (ind, dst))
-        elif ops == 'VMOVMSKPD':
+        elif op == 'VMOVMSKPD':
             src, dst = args
             out.append('%sVPMOVQ2M %s, K1' % (ind, src))
             out.append('%sKMOVB K1, %s' % (ind, dst))
+            k1 = src
+            continue
         else:
             out.append(line)
+        if args and op.startswith('V') and args[-1] == k1:
+            k1 = None
     text = '\n'.join(out)
     # Labels are per file: suffix them.
     text = re.sub(r'^(\w+):', r'\g<1>512:', text, flags=re.M)
