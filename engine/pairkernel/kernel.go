@@ -684,6 +684,47 @@ func (ws *Workspace) SymEigenLanes(w, lam *[Lanes][]float64, n int) (ok [Lanes]b
 	return ok
 }
 
+// SymEigenLanesWide is SymEigenLanes for the n <= ws.Wide() matrices
+// w[:n]: with n > Lanes the structure-of-arrays solver takes the 8 at
+// once (AVX-512). Each lane's results are SymEigen's, bit for bit.
+func (ws *Workspace) SymEigenLanesWide(w, lam *[WideLanes][]float64, n int) (ok [WideLanes]bool) {
+	if n > ws.Wide() {
+		panic("pairkernel: SymEigenLanesWide: more matrices than Wide")
+	}
+	if n <= Lanes {
+		var w4, l4 [Lanes][]float64
+		copy(w4[:], w[:])
+		copy(l4[:], lam[:])
+		ok4 := ws.SymEigenLanes(&w4, &l4, n)
+		copy(ok[:], ok4[:])
+		return ok
+	}
+	var use [wideLanes]bool
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ok = ws.symEigenSoA(ws.soa8, w, lam, &use)
+	// The rest by SymEigenLanes (whose own solver takes them the same
+	// way), Lanes at a time.
+	var w4, l4 [Lanes][]float64
+	var idx [Lanes]int
+	m := 0
+	for k := 0; k <= n; k++ {
+		if m == Lanes || (k == n && m > 0) {
+			ok4 := ws.SymEigenLanes(&w4, &l4, m)
+			for q := 0; q < m; q++ {
+				ok[idx[q]] = ok4[q]
+			}
+			m = 0
+		}
+		if k < n && use[k] {
+			w4[m], l4[m], idx[m] = w[k], lam[k], k
+			m++
+		}
+	}
+	return ok
+}
+
 // SymValues writes the eigenvalues of the symmetric d x d matrix whose
 // upper triangle is in w (destroyed) into lam, unordered, without
 // eigenvectors. It returns false as SymEigen does.
