@@ -522,14 +522,15 @@ func (ws *Workspace) traceSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 // the lanes k with use[k]: each matrix is scaled by a power of two (its
 // largest element to [1/2, 1): exact), and for the lanes it settles
 // (ok[k], use[k] cleared) the eigenvectors go into the rows of w[k] and
-// the eigenvalues into lam[k]. The other lanes (zero or non-finite
-// matrices, or the solver's checks failed) keep their input.
+// the eigenvalues into lam[k]. The other lanes (largest element 0,
+// non-finite or beyond 2^+-1000, or the solver's checks failed) keep
+// their input.
 func (ws *Workspace) symEigenSoA(e *soaEig, w, lam *[wideLanes][]float64, use *[wideLanes]bool) (ok [wideLanes]bool) {
 	L := e.L
 	d := ws.d
 	sw := e.w[:d*d*L]
 	var run [wideLanes]bool
-	var exp [wideLanes]int
+	var up [wideLanes]float64
 	for k := 0; k < L; k++ {
 		if use[k] {
 			src := w[k][:d*d]
@@ -539,12 +540,14 @@ func (ws *Workspace) symEigenSoA(e *soaEig, w, lam *[wideLanes][]float64, use *[
 					top = maxNaN(math.Abs(src[r*d+c]), top)
 				}
 			}
-			if top > 0 && top <= math.MaxFloat64 {
-				_, x := math.Frexp(top)
-				exp[k], run[k] = x, true
+			if top >= 0x1p-1000 && top <= 0x1p1000 {
+				// top = m 2^x with m in [1/2, 1).
+				x := int(math.Float64bits(top)>>52&0x7ff) - 1022
+				down := math.Float64frombits(uint64(1023-x) << 52)
+				up[k], run[k] = math.Float64frombits(uint64(1023+x)<<52), true
 				for r := 0; r < d; r++ {
 					for c := r; c < d; c++ {
-						sw[(r*d+c)*L+k] = math.Ldexp(src[r*d+c], -x)
+						sw[(r*d+c)*L+k] = src[r*d+c] * down
 					}
 				}
 				continue
@@ -565,7 +568,7 @@ func (ws *Workspace) symEigenSoA(e *soaEig, w, lam *[wideLanes][]float64, use *[
 		}
 		lk, wk := lam[k][:d], w[k][:d*d]
 		for q := range lk {
-			lk[q] = math.Ldexp(e.diag[q*L+k], exp[k])
+			lk[q] = e.diag[q*L+k] * up[k]
 		}
 		for x := range wk {
 			wk[x] = sw[x*L+k]
