@@ -9,25 +9,28 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// forEachSolver runs test once per path of EigenLanes that this build
+// forEachSolver runs test once per path of the solver that this build
 // and CPU have: the per-lane solver ("lanes"), the structure-of-arrays
 // solver with its Go kernels ("soa-go", plain loops for the products
-// too) and with the AVX2+FMA ones ("soa-avx2").
+// too; 8 lanes in RootLanesWide), with the AVX2+FMA ones ("soa-avx2", 4
+// lanes) and with the AVX-512 ones ("soa-avx512", 8 lanes in
+// RootLanesWide).
 func forEachSolver(t *testing.T, test func(*testing.T)) {
-	soa, avx2, fma := useSoA, useAVX2, useFMA
-	defer func() { useSoA, useAVX2, useFMA = soa, avx2, fma }()
-	paths := []struct {
-		name           string
-		soa, avx2, fma bool
-	}{{"lanes", false, avx2, fma}, {"soa-go", true, false, false}}
+	soa, avx2, fma, avx512, wide := useSoA, useAVX2, useFMA, useAVX512, useWide
+	defer func() { useSoA, useAVX2, useFMA, useAVX512, useWide = soa, avx2, fma, avx512, wide }()
+	type path struct {
+		name                         string
+		soa, avx2, fma, avx512, wide bool
+	}
+	paths := []path{{"lanes", false, avx2, fma, false, false}, {"soa-go", true, false, false, false, true}}
 	if fma {
-		paths = append(paths, struct {
-			name           string
-			soa, avx2, fma bool
-		}{"soa-avx2", true, avx2, fma})
+		paths = append(paths, path{"soa-avx2", true, avx2, fma, false, false})
+	}
+	if avx512 {
+		paths = append(paths, path{"soa-avx512", true, avx2, fma, true, true})
 	}
 	for _, p := range paths {
-		useSoA, useAVX2, useFMA = p.soa, p.avx2, p.fma
+		useSoA, useAVX2, useFMA, useAVX512, useWide = p.soa, p.avx2, p.fma, p.avx512, p.wide
 		t.Run(p.name, test)
 	}
 }
@@ -248,6 +251,37 @@ func testAgainstGonum(t *testing.T) {
 						}
 					}
 					t0 := ws.TraceRoot(f, shape, b)
+					var tw [WideLanes]float64
+					if ws.Wide() == WideLanes {
+						// Every lane of RootLanesWide on the same pair
+						// (lane 7's maps checked below).
+						var bs [WideLanes][]float64
+						for q := range bs {
+							bs[q] = b
+						}
+						tw = ws.RootLanesWide(f, shape, &bs, WideLanes)
+						for q, x := range tw {
+							if math.Abs(x-tr) > tol {
+								t.Fatalf("trial %d shape %d: RootLanesWide lane %d %v, gonum %v (tol %g)", trial, shape, q, x, tr, tol)
+							}
+						}
+						if kc.maps {
+							s := make([]float64, d*d)
+							ws.AddRootLane(WideLanes-1, s, 2)
+							out := make([]float64, d*d)
+							ws.AddSandwich(out, g, shape, s, 0.5)
+							mirror(out, d)
+							if e := relErr(out, tab); e > kc.mapsTol {
+								t.Errorf("trial %d: RootLanesWide T^AB relative error %g", trial, e)
+							}
+							clear(out)
+							ws.AddInvMapLane(WideLanes-1, out, f, shape, 1)
+							mirror(out, d)
+							if e := relErr(out, tba); e > kc.mapsTol {
+								t.Errorf("trial %d: RootLanesWide T^BA relative error %g", trial, e)
+							}
+						}
+					}
 					t1 := ws.Eigen(f, shape, b)
 					if math.Abs(t0-tr) > tol || math.Abs(t1-tr) > tol {
 						t.Fatalf("trial %d shape %d: TraceRoot %v, Eigen %v, gonum %v (tol %g)", trial, shape, t0, t1, tr, tol)
