@@ -374,10 +374,11 @@ func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
 
 // EigenLanes is Eigen for the n <= Lanes matrices bs[:n] against the same
 // factor f: lane k keeps the decomposition of M_k = F^T B_k F for the
-// Lane variants of AddRoot and AddInvMap, and t[k] = tr M_k^{1/2}. The
-// QL iterations of the n pairs run interleaved (tqlLanes), which hides
-// most of their latency; each lane's results are those of Eigen on its
-// matrix, bit for bit.
+// Lane variants of AddRoot and AddInvMap, and t[k] = tr M_k^{1/2}. From
+// d = 5 (with AVX2+FMA) the n pairs go through the structure-of-arrays
+// solver together (soa.go), else their QL iterations run interleaved
+// (tqlLanes), which hides most of their latency; each lane's results are
+// those of Eigen on its matrix, bit for bit.
 func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
 	var use [Lanes]bool
 	for k := 0; k < n; k++ {
@@ -641,9 +642,8 @@ func (ws *Workspace) SymEigen(w, lam []float64) bool {
 }
 
 // SymEigenLanes is SymEigen on the n <= Lanes matrices w[:n] (eigenvalues
-// into lam[:n]) with their QL iterations interleaved, as EigenLanes: each
-// lane's results are SymEigen's, bit for bit. It uses ws only for
-// scratch.
+// into lam[:n]) solved together, as EigenLanes: each lane's results are
+// SymEigen's, bit for bit. It uses ws only for scratch.
 func (ws *Workspace) SymEigenLanes(w, lam *[Lanes][]float64, n int) (ok [Lanes]bool) {
 	d := ws.d
 	var use [Lanes]bool

@@ -2,23 +2,24 @@ package pairkernel
 
 import "math"
 
-// The eigensolver of EigenLanes in structure-of-arrays form, for
-// d >= soaMinDim: the Lanes matrices M_k (each scaled to unit trace) are
-// stored interleaved, element e of lane k at e*Lanes+k, and tred2 and the
-// QL iteration run on all lanes at once, branch-free where they were
-// branches (a lane that needs no Householder step or no rotation is
+// The eigensolver of EigenLanes, RootLanes(Wide), TraceRootLanes and
+// SymEigenLanes(Wide) in structure-of-arrays form, for d >= soaMinDim:
+// the L = 4 or 8 matrices M_k (scaled to unit trace, or by a power of
+// two) are stored interleaved, element e of lane k at e*L+k, and tred2
+// and the QL iteration run on all lanes at once, branch-free where they
+// were branches (a lane that needs no Householder step or no rotation is
 // masked, not skipped). The QL sweeps at one l, with the rotations
-// applied to the eigenvector rows as they are found, are qlSweepsGo (by
-// AVX2 where the CPU has it: one register holds a quantity of the 4
-// lanes, and the chain of dependent square roots and divisions runs for
-// the 4 pairs at once); the search for the split point m stays per lane
-// in Go. tred2SoA and the products after the solver (M^{1/2}, T^{BA})
-// have AVX2 versions too. Each
-// lane's arithmetic depends only on its own matrix (masked lanes keep
-// their values), so a pair's result does not depend on the pairs it
-// shares the call with. A lane whose iteration leaves the range where
-// the shorter recurrence is safe, or does not converge, goes to the
-// per-lane solver (tred2, tqlLanes) instead.
+// applied to the eigenvector rows as they are found, are qlSweepsGo; the
+// search for the split point m stays per lane in Go. In assembly
+// (soa_amd64.s) one register holds a quantity of the 4 (AVX2) or 8
+// (AVX-512) lanes, so the chain of dependent square roots and divisions
+// runs for all the pairs at once; tred2SoA and the products after the
+// solver (M^{1/2}, T^{BA}) have assembly versions too. Each lane's
+// arithmetic depends only on its own matrix (masked lanes keep their
+// values), so a pair's result does not depend on the pairs it shares the
+// call with, nor on L. A lane whose iteration leaves the range where the
+// shorter recurrence is safe, or does not converge, goes to the per-lane
+// solver (tred2, tqlLanes) instead.
 
 // wideLanes is the most lanes the solver takes at once (AVX-512).
 const wideLanes = 8
@@ -39,14 +40,14 @@ type soaEig struct {
 	st           qlState
 }
 
-// qlState is what the QL sweeps at one l (qlSweepsGo, qlSweepsAVX2)
+// qlState is what the QL sweeps at one l (qlSweepsGo and its assembly)
 // read and update, per lane: the rotation's cosine and sine, p, the
 // previous cosines and sine, the lane's m (its rotations run for i < m),
 // the lanes whose squares left the safe range or whose iteration did not
 // converge (bad, sign bit), the lanes still iterating (act, all ones),
-// the accumulated shift f, the convergence threshold eps*tst1, el1, dl1
-// the sweep count and whether the eigenvectors are wanted. The assembly
-// knows its layout.
+// the accumulated shift f, the convergence threshold eps*tst1, el1, dl1,
+// the sweep count, whether the eigenvectors are wanted and the lanes in
+// use. The assembly knows its layout (8 lanes per field).
 type qlState struct {
 	d, l, top           int
 	c, s, p, c2, c3, s2 [wideLanes]float64
@@ -75,9 +76,9 @@ func newSoaEig(d, L int) *soaEig {
 // qlSweepsGo runs the QL sweeps at st.l on the lanes of st.act until
 // each has converged (|off[l]| <= thr) or failed (more than 40 sweeps,
 // or squares out of [1e-290, 1e290]: st.bad): tqlLanes' sweeps (its fast
-// recurrence, 1/r from 1/r^2), each rotation applied at
-// once to the rows i, i+1 of the lane's eigenvectors (as rotateRef does,
-// but with fused multiply-adds).
+// recurrence, 1/r from 1/r^2), each rotation applied at once to the rows
+// i, i+1 of the lane's eigenvectors (as rotateRef does, but with fused
+// multiply-adds) where st.rows is set.
 // A lane's rotations run for i = m-1 down to l; st.top is the largest m.
 func qlSweepsGo(st *qlState, w, diag, off []float64) {
 	L := st.L
@@ -184,7 +185,7 @@ func qlSweepsGo(st *qlState, w, diag, off []float64) {
 }
 
 // tred2SoA is tred2 on the interleaved lanes of e (input: the upper
-// triangles of the Lanes matrices in e.w), branch-free: a lane
+// triangles of the e.L matrices in e.w), branch-free: a lane
 // whose column is already reduced (scale 0) or whose reflection is the
 // identity (h 0) takes the steps with the reflection's vector 0, which
 // leaves what tred2's skipped branch leaves.
@@ -332,7 +333,7 @@ func tred2SoA(e *soaEig, d int, vectors bool) {
 // tqlSoA is tqlLanes on the interleaved lanes of e (tred2SoA's
 // output), on the lanes k with run[k]; it reports the lanes that
 // converged within the safe range (ok[k]). The splitting of the matrix
-// runs per lane in Go; the sweeps at each l by qlSweeps4, for all lanes
+// runs per lane in Go; the sweeps at each l by qlSweepsL, for all lanes
 // at once.
 func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes]bool) {
 	L := e.L
@@ -395,12 +396,12 @@ func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes
 	return ok
 }
 
-// eigenSoA is eigenLanes' decomposition by the structure-of-arrays
-// solver for the lanes k with use[k]: it forms M_k into lane k's w, and
-// for the lanes it solves leaves lane k's eigenvectors, eigenvalues, f,
-// h and t[k] as eigenLanes does and clears use[k]. The other lanes
-// (trace not positive and finite, or the solver's checks failed) keep
-// M_k in w for the per-lane solver.
+// eigenSoA is the structure-of-arrays solver for the lanes k with
+// use[k] of e (e.L of them): for the lanes it settles it clears use[k],
+// sets lane k's soa to e, writes t[k] = tr M_k^{1/2} and leaves
+// M_k^{1/2} and T^{BA} in e for AddRootLane and AddInvMapLane. The
+// other lanes (trace not positive and finite, or the solver's checks
+// failed) keep M_k, formed into lane k's w, for the per-lane solver.
 func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLanes][]float64, use *[wideLanes]bool, t *[wideLanes]float64) {
 	L := e.L
 	d := ws.d
@@ -449,8 +450,8 @@ func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 }
 
 // gatherSoA forms M_k = F^T B_k F into lane k's w for the lanes k with
-// use[k] and stores M_k / tr M_k into the interleaved lanes of ws.soa
-// (run[k]) where the trace is positive and finite; the other lanes get
+// use[k] and stores M_k / tr M_k into the interleaved lanes of e (run[k])
+// where the trace is positive and finite; the other lanes get
 // the identity, which no step of the solver changes.
 func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLanes][]float64, use *[wideLanes]bool) (run [wideLanes]bool, tr [wideLanes]float64) {
 	L := e.L
@@ -592,7 +593,7 @@ func addSoALane(s, x []float64, d, L, k int, c float64) {
 
 // spectralSoA sets the upper triangle (c >= r) of each lane of out to
 // sum_q v[q] X[q][r] X[q][c] (out, x interleaved d x d, v interleaved d
-// long). It is the reference of spectralAVX2 (which fuses the
+// long). It is the reference of the assembly (which fuses the
 // multiply-adds).
 func spectralSoA(L int, out, x, v []float64, d int) {
 	for r := 0; r < d; r++ {
@@ -613,7 +614,7 @@ func spectralSoA(L int, out, x, v []float64, d int) {
 // mulFTSoA sets out[q][r] = sum_p F[r][p] X[q][p] for each lane (out = X
 // F^T; out and x interleaved d x d, f one plain row-major d x d matrix
 // shared by the lanes, read for p <= r only when lower). It is the
-// reference of mulFTAVX2 (which fuses the multiply-adds).
+// reference of the assembly (which fuses the multiply-adds).
 func mulFTSoA(L int, out, x, f []float64, d int, lower bool) {
 	for q := 0; q < d; q++ {
 		xq := x[q*d*L : (q+1)*d*L]
