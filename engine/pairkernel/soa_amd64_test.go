@@ -51,7 +51,7 @@ func testSoAKernels(t *testing.T, L int) {
 		}
 		return -1
 	}
-	for d := soaMinDim; d <= 20; d++ {
+	for _, d := range []int{5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 32} {
 		rng := rand.New(rand.NewPCG(uint64(d), 43))
 		x, y := newSoaEig(d, L), newSoaEig(d, L)
 		fm := make([]float64, d*d)
