@@ -439,6 +439,7 @@ func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 		ws.ln[k].soa = e
 		any = true
 	}
+	ws.formRest(e, f, shape, bs, use)
 	if !any {
 		return
 	}
@@ -449,28 +450,36 @@ func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 	spectralL(e.L, e.tba, e.u, e.hv, d)
 }
 
-// gatherSoA forms M_k = F^T B_k F into lane k's w for the lanes k with
-// use[k] and stores M_k / tr M_k into the interleaved lanes of e (run[k])
-// where the trace is positive and finite; the other lanes get
-// the identity, which no step of the solver changes.
+// gatherSoA stores M_k / tr M_k, M_k = F^T B_k F, into the interleaved
+// lanes of e for the lanes k with use[k] whose trace is positive and
+// finite (run[k]; tr[k] the trace), formed in that layout (formL); the
+// other lanes get the identity, which no step of the solver changes.
 func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLanes][]float64, use *[wideLanes]bool) (run [wideLanes]bool, tr [wideLanes]float64) {
 	L := e.L
 	d := ws.d
-	w := e.w[:d*d*L]
+	w, sb := e.w[:d*d*L], e.u[:d*d*L]
 	for k := 0; k < L; k++ {
 		if use[k] {
-			ln := &ws.ln[k]
-			ln.closed, ln.soa = false, nil
-			ws.form(ln.w, f, shape, bs[k])
+			for x, v := range bs[k][:d*d] {
+				sb[x*L+k] = v
+			}
+			continue
+		}
+		for x := 0; x < d*d; x++ {
+			sb[x*L+k] = 0
+		}
+	}
+	formL(L, w, e.root[:d*d*L], sb, f[:d*d], d, shape == Lower)
+	for k := 0; k < L; k++ {
+		if use[k] {
 			var s float64
 			for r := 0; r < d; r++ {
-				s += ln.w[r*d+r]
+				s += w[(r*d+r)*L+k]
 			}
 			tr[k] = s
 			run[k] = s > 0 && s <= math.MaxFloat64
 		}
 		if !run[k] {
-			// The identity: no step of the solver changes it.
 			for r := 0; r < d; r++ {
 				for c := r; c < d; c++ {
 					w[(r*d+c)*L+k] = 0
@@ -479,15 +488,26 @@ func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLan
 			}
 			continue
 		}
-		src := ws.ln[k].w
 		inv := 1 / tr[k]
 		for r := 0; r < d; r++ {
 			for c := r; c < d; c++ {
-				w[(r*d+c)*L+k] = src[r*d+c] * inv
+				w[(r*d+c)*L+k] *= inv
 			}
 		}
 	}
 	return run, tr
+}
+
+// formRest forms M_k into lane k's w for the lanes k with use[k] (those
+// the structure-of-arrays solver left to the per-lane one).
+func (ws *Workspace) formRest(e *soaEig, f []float64, shape Shape, bs *[wideLanes][]float64, use *[wideLanes]bool) {
+	for k := 0; k < e.L; k++ {
+		if use[k] {
+			ln := &ws.ln[k]
+			ln.closed, ln.soa = false, nil
+			ws.form(ln.w, f, shape, bs[k])
+		}
+	}
 }
 
 // traceSoA is traceLanes by the structure-of-arrays solver (eigenvalues
@@ -517,6 +537,7 @@ func (ws *Workspace) traceSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 		t[k] = tk
 		use[k] = false
 	}
+	ws.formRest(e, f, shape, bs, use)
 }
 
 // symEigenSoA is SymEigenLanes by the structure-of-arrays solver for
@@ -587,6 +608,47 @@ func addSoALane(s, x []float64, d, L, k int, c float64) {
 		xr := x[(r*d+r)*L+k : (r*d+d)*L]
 		for q := range sr {
 			sr[q] += c * xr[q*L]
+		}
+	}
+}
+
+// formSoA sets the upper triangle (c >= r) of each lane of m to
+// F^T B F (m, b interleaved d x d, b symmetric and stored in full; f one
+// plain row-major d x d matrix shared by the lanes, lower triangular with
+// its strict upper triangle zero when lower, else in full; x d x d
+// interleaved scratch): X = F^T B, then M = X F. It is the reference of
+// the assembly (which fuses the multiply-adds).
+func formSoA(L int, m, x, b, f []float64, d int, lower bool) {
+	for r := 0; r < d; r++ {
+		xr := x[r*d*L : (r+1)*d*L]
+		clear(xr)
+		p0 := 0
+		if lower {
+			p0 = r
+		}
+		for p := p0; p < d; p++ {
+			a := f[p*d+r]
+			bp := b[p*d*L : (p+1)*d*L]
+			for q := range xr {
+				xr[q] += a * bp[q]
+			}
+		}
+	}
+	for r := 0; r < d; r++ {
+		xr := x[r*d*L : (r+1)*d*L]
+		for c := r; c < d; c++ {
+			var acc [wideLanes]float64
+			p0 := 0
+			if lower {
+				p0 = c
+			}
+			for p := p0; p < d; p++ {
+				a := f[p*d+c]
+				for k := 0; k < L; k++ {
+					acc[k] += xr[p*L+k] * a
+				}
+			}
+			copy(m[(r*d+c)*L:(r*d+c+1)*L], acc[:L])
 		}
 	}
 }

@@ -34,6 +34,12 @@ func tred2AVX2(w, diag, off *float64, d, vectors int)
 func tred2AVX512(w, diag, off *float64, d, vectors int)
 
 //go:noescape
+func formAVX2(m, x, b, f *float64, d, lower int)
+
+//go:noescape
+func formAVX512(m, x, b, f *float64, d, lower int)
+
+//go:noescape
 func spectralAVX2(out, x, v *float64, d int)
 
 //go:noescape
@@ -95,6 +101,25 @@ func tred2L(e *soaEig, d int, vectors bool) {
 		tred2AVX2(unsafe.SliceData(e.w), unsafe.SliceData(e.diag), unsafe.SliceData(e.off), d, v)
 	} else {
 		tred2AVX512(unsafe.SliceData(e.w), unsafe.SliceData(e.diag), unsafe.SliceData(e.off), d, v)
+	}
+}
+
+// formL is formSoA, by FMA (AVX2 or AVX-512) where the CPU has it.
+func formL(L int, m, x, b, f []float64, d int, lower bool) {
+	k := kernelFor(L)
+	if k == 0 {
+		formSoA(L, m, x, b, f, d, lower)
+		return
+	}
+	_, _, _, _ = m[d*d*L-1], x[d*d*L-1], b[d*d*L-1], f[d*d-1]
+	lo := 0
+	if lower {
+		lo = 1
+	}
+	if k == 2 {
+		formAVX2(unsafe.SliceData(m), unsafe.SliceData(x), unsafe.SliceData(b), unsafe.SliceData(f), d, lo)
+	} else {
+		formAVX512(unsafe.SliceData(m), unsafe.SliceData(x), unsafe.SliceData(b), unsafe.SliceData(f), d, lo)
 	}
 }
 

@@ -599,6 +599,195 @@ tl:
 	RET
 
 
+// func formAVX2(m, x, b, f *float64, d, lower int)
+// formSoA by FMA: X = F^T B (X[r][c] = sum_p f[p][r] B[p][c], p >= r
+// when lower), then the upper triangle of M = X F (M[r][c] = sum_p
+// X[r][p] f[p][c], p >= c when lower), f broadcast to the lanes, four
+// columns at a time in registers. R15 a row of the interleaved matrices
+// in bytes, R14 a row of f.
+TEXT ·formAVX2(SB), NOSPLIT, $0-48
+	MOVQ m+0(FP), R8
+	MOVQ x+8(FP), DI
+	MOVQ b+16(FP), SI
+	MOVQ f+24(FP), DX
+	MOVQ d+32(FP), CX
+	MOVQ CX, R15
+	SHLQ $5, R15
+	MOVQ CX, R14
+	SHLQ $3, R14
+
+	XORQ BX, BX // r
+f1r:
+	XORQ R12, R12 // p0
+	CMPQ lower+40(FP), $0
+	JEQ  f1p0
+	MOVQ BX, R12
+f1p0:
+	XORQ R9, R9 // c0
+f1c:
+	MOVQ CX, AX
+	SUBQ R9, AX
+	CMPQ AX, $4
+	JL   f1c1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	MOVQ R12, AX
+	IMULQ R14, AX
+	ADDQ DX, AX
+	LEAQ (AX)(BX*8), AX // &f[p0][r]
+	MOVQ R12, R10
+	IMULQ R15, R10
+	ADDQ SI, R10
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ R11, R10 // &B[p0][c0]
+	MOVQ CX, R11
+	SUBQ R12, R11
+f1p4:
+	VBROADCASTSD (AX), Y4
+	VFMADD231PD (R10), Y4, Y0
+	VFMADD231PD 32(R10), Y4, Y1
+	VFMADD231PD 64(R10), Y4, Y2
+	VFMADD231PD 96(R10), Y4, Y3
+	ADDQ R14, AX
+	ADDQ R15, R10
+	DECQ R11
+	JNZ  f1p4
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ DI, R10
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ R11, R10 // &X[r][c0]
+	VMOVUPD Y0, (R10)
+	VMOVUPD Y1, 32(R10)
+	VMOVUPD Y2, 64(R10)
+	VMOVUPD Y3, 96(R10)
+	ADDQ $4, R9
+	JMP  f1c
+f1c1:
+	CMPQ R9, CX
+	JGE  f1next
+	VXORPD Y0, Y0, Y0
+	MOVQ R12, AX
+	IMULQ R14, AX
+	ADDQ DX, AX
+	LEAQ (AX)(BX*8), AX
+	MOVQ R12, R10
+	IMULQ R15, R10
+	ADDQ SI, R10
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ R11, R10
+	MOVQ CX, R11
+	SUBQ R12, R11
+f1p1:
+	VBROADCASTSD (AX), Y4
+	VFMADD231PD (R10), Y4, Y0
+	ADDQ R14, AX
+	ADDQ R15, R10
+	DECQ R11
+	JNZ  f1p1
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ DI, R10
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ R11, R10
+	VMOVUPD Y0, (R10)
+	INCQ R9
+	JMP  f1c1
+f1next:
+	INCQ BX
+	CMPQ BX, CX
+	JL   f1r
+
+	XORQ BX, BX // r
+f2r:
+	MOVQ BX, R9 // c0
+f2c:
+	CMPQ R9, CX
+	JGE  f2next
+	XORQ R12, R12 // p0
+	CMPQ lower+40(FP), $0
+	JEQ  f2p0
+	MOVQ R9, R12
+f2p0:
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ DI, R10
+	MOVQ R12, R11
+	SHLQ $5, R11
+	ADDQ R11, R10 // &X[r][p0]
+	MOVQ R12, AX
+	IMULQ R14, AX
+	ADDQ DX, AX
+	LEAQ (AX)(R9*8), AX // &f[p0][c0]
+	MOVQ CX, R11
+	SUBQ R12, R11
+	MOVQ CX, R13
+	SUBQ R9, R13
+	CMPQ R13, $4
+	JL   f2one
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+f2p4:
+	VMOVUPD (R10), Y4
+	VBROADCASTSD (AX), Y5
+	VFMADD231PD Y5, Y4, Y0
+	VBROADCASTSD 8(AX), Y5
+	VFMADD231PD Y5, Y4, Y1
+	VBROADCASTSD 16(AX), Y5
+	VFMADD231PD Y5, Y4, Y2
+	VBROADCASTSD 24(AX), Y5
+	VFMADD231PD Y5, Y4, Y3
+	ADDQ $32, R10
+	ADDQ R14, AX
+	DECQ R11
+	JNZ  f2p4
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ R8, R10
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ R11, R10 // &M[r][c0]
+	VMOVUPD Y0, (R10)
+	VMOVUPD Y1, 32(R10)
+	VMOVUPD Y2, 64(R10)
+	VMOVUPD Y3, 96(R10)
+	ADDQ $4, R9
+	JMP  f2c
+f2one:
+	VXORPD Y0, Y0, Y0
+f2p1:
+	VMOVUPD (R10), Y4
+	VBROADCASTSD (AX), Y5
+	VFMADD231PD Y5, Y4, Y0
+	ADDQ $32, R10
+	ADDQ R14, AX
+	DECQ R11
+	JNZ  f2p1
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ R8, R10
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ R11, R10
+	VMOVUPD Y0, (R10)
+	INCQ R9
+	JMP  f2c
+f2next:
+	INCQ BX
+	CMPQ BX, CX
+	JL   f2r
+	VZEROUPPER
+	RET
+
+
 // func spectralAVX2(out, x, v *float64, d int)
 // spectralSoA by FMA: for each row r, out[r][r:] = 0, then for each q
 // t = v[q] X[q][r] and out[r][c] += t X[q][c] for c >= r.
@@ -1307,6 +1496,195 @@ tl512:
 	SUBQ R15, R11
 	VMOVUPD Z15, (R11)
 	VMOVUPD Z1, (R8)
+	VZEROUPPER
+	RET
+
+
+// func formAVX512(m, x, b, f *float64, d, lower int)
+// formSoA by FMA: X = F^T B (X[r][c] = sum_p f[p][r] B[p][c], p >= r
+// when lower), then the upper triangle of M = X F (M[r][c] = sum_p
+// X[r][p] f[p][c], p >= c when lower), f broadcast to the lanes, four
+// columns at a time in registers. R15 a row of the interleaved matrices
+// in bytes, R14 a row of f.
+TEXT ·formAVX512(SB), NOSPLIT, $0-48
+	MOVQ m+0(FP), R8
+	MOVQ x+8(FP), DI
+	MOVQ b+16(FP), SI
+	MOVQ f+24(FP), DX
+	MOVQ d+32(FP), CX
+	MOVQ CX, R15
+	SHLQ $6, R15
+	MOVQ CX, R14
+	SHLQ $3, R14
+
+	XORQ BX, BX // r
+f1r512:
+	XORQ R12, R12 // p0
+	CMPQ lower+40(FP), $0
+	JEQ  f1p0512
+	MOVQ BX, R12
+f1p0512:
+	XORQ R9, R9 // c0
+f1c512:
+	MOVQ CX, AX
+	SUBQ R9, AX
+	CMPQ AX, $4
+	JL   f1c1512
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	MOVQ R12, AX
+	IMULQ R14, AX
+	ADDQ DX, AX
+	LEAQ (AX)(BX*8), AX // &f[p0][r]
+	MOVQ R12, R10
+	IMULQ R15, R10
+	ADDQ SI, R10
+	MOVQ R9, R11
+	SHLQ $6, R11
+	ADDQ R11, R10 // &B[p0][c0]
+	MOVQ CX, R11
+	SUBQ R12, R11
+f1p4512:
+	VBROADCASTSD (AX), Z4
+	VFMADD231PD (R10), Z4, Z0
+	VFMADD231PD 64(R10), Z4, Z1
+	VFMADD231PD 128(R10), Z4, Z2
+	VFMADD231PD 192(R10), Z4, Z3
+	ADDQ R14, AX
+	ADDQ R15, R10
+	DECQ R11
+	JNZ  f1p4512
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ DI, R10
+	MOVQ R9, R11
+	SHLQ $6, R11
+	ADDQ R11, R10 // &X[r][c0]
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, 128(R10)
+	VMOVUPD Z3, 192(R10)
+	ADDQ $4, R9
+	JMP  f1c512
+f1c1512:
+	CMPQ R9, CX
+	JGE  f1next512
+	VXORPD Z0, Z0, Z0
+	MOVQ R12, AX
+	IMULQ R14, AX
+	ADDQ DX, AX
+	LEAQ (AX)(BX*8), AX
+	MOVQ R12, R10
+	IMULQ R15, R10
+	ADDQ SI, R10
+	MOVQ R9, R11
+	SHLQ $6, R11
+	ADDQ R11, R10
+	MOVQ CX, R11
+	SUBQ R12, R11
+f1p1512:
+	VBROADCASTSD (AX), Z4
+	VFMADD231PD (R10), Z4, Z0
+	ADDQ R14, AX
+	ADDQ R15, R10
+	DECQ R11
+	JNZ  f1p1512
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ DI, R10
+	MOVQ R9, R11
+	SHLQ $6, R11
+	ADDQ R11, R10
+	VMOVUPD Z0, (R10)
+	INCQ R9
+	JMP  f1c1512
+f1next512:
+	INCQ BX
+	CMPQ BX, CX
+	JL   f1r512
+
+	XORQ BX, BX // r
+f2r512:
+	MOVQ BX, R9 // c0
+f2c512:
+	CMPQ R9, CX
+	JGE  f2next512
+	XORQ R12, R12 // p0
+	CMPQ lower+40(FP), $0
+	JEQ  f2p0512
+	MOVQ R9, R12
+f2p0512:
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ DI, R10
+	MOVQ R12, R11
+	SHLQ $6, R11
+	ADDQ R11, R10 // &X[r][p0]
+	MOVQ R12, AX
+	IMULQ R14, AX
+	ADDQ DX, AX
+	LEAQ (AX)(R9*8), AX // &f[p0][c0]
+	MOVQ CX, R11
+	SUBQ R12, R11
+	MOVQ CX, R13
+	SUBQ R9, R13
+	CMPQ R13, $4
+	JL   f2one512
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+f2p4512:
+	VMOVUPD (R10), Z4
+	VBROADCASTSD (AX), Z5
+	VFMADD231PD Z5, Z4, Z0
+	VBROADCASTSD 8(AX), Z5
+	VFMADD231PD Z5, Z4, Z1
+	VBROADCASTSD 16(AX), Z5
+	VFMADD231PD Z5, Z4, Z2
+	VBROADCASTSD 24(AX), Z5
+	VFMADD231PD Z5, Z4, Z3
+	ADDQ $64, R10
+	ADDQ R14, AX
+	DECQ R11
+	JNZ  f2p4512
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ R8, R10
+	MOVQ R9, R11
+	SHLQ $6, R11
+	ADDQ R11, R10 // &M[r][c0]
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, 128(R10)
+	VMOVUPD Z3, 192(R10)
+	ADDQ $4, R9
+	JMP  f2c512
+f2one512:
+	VXORPD Z0, Z0, Z0
+f2p1512:
+	VMOVUPD (R10), Z4
+	VBROADCASTSD (AX), Z5
+	VFMADD231PD Z5, Z4, Z0
+	ADDQ $64, R10
+	ADDQ R14, AX
+	DECQ R11
+	JNZ  f2p1512
+	MOVQ BX, R10
+	IMULQ R15, R10
+	ADDQ R8, R10
+	MOVQ R9, R11
+	SHLQ $6, R11
+	ADDQ R11, R10
+	VMOVUPD Z0, (R10)
+	INCQ R9
+	JMP  f2c512
+f2next512:
+	INCQ BX
+	CMPQ BX, CX
+	JL   f2r512
 	VZEROUPPER
 	RET
 

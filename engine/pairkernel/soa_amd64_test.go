@@ -11,7 +11,8 @@ import (
 
 // TestSoAAVX2 checks the structure-of-arrays kernels in AVX2 (4 lanes)
 // and AVX-512 (8 lanes) against their Go versions: tred2 and the QL sweeps to the bit (up to the sign
-// of zeros), the products to 1e-14 relative (they fuse multiply-adds),
+// of zeros), the products (forming M, M^{1/2}, T^{BA}) to 1e-14 relative
+// (they fuse multiply-adds),
 // on random, isotropic, near-singular and rank-deficient lanes, and the
 // layout of qlState that the generator assumes.
 func TestSoAAVX2(t *testing.T) {
@@ -94,6 +95,30 @@ func testSoAKernels(t *testing.T, L int) {
 				for _, p := range [][2][]float64{{x.w, y.w}, {x.diag, y.diag}} {
 					if k := same(p[0], p[1]); k >= 0 {
 						t.Fatalf("L=%d d=%d trial %d vectors %v: QL differs at %d: Go %v, asm %v", L, d, trial, vectors, k, p[0][k], p[1][k])
+					}
+				}
+			}
+			// M = F^T B F from the interleaved B (in: symmetric), F lower
+			// (its strict upper triangle zero) or full.
+			flo := make([]float64, d*d)
+			for r := 0; r < d; r++ {
+				copy(flo[r*d:r*d+r+1], fm[r*d:r*d+r+1])
+			}
+			for _, lower := range []bool{true, false} {
+				fl := fm
+				if lower {
+					fl = flo
+				}
+				formSoA(L, x.root, x.u, in, fl, d, lower)
+				formL(L, y.root, y.u, in, fl, d, lower)
+				for r := 0; r < d; r++ {
+					for c := r; c < d; c++ {
+						for k := 0; k < L; k++ {
+							e := (r*d+c)*L + k
+							if math.Abs(x.root[e]-y.root[e]) > 1e-13*float64(d)*(1+math.Abs(x.root[e])) {
+								t.Fatalf("L=%d d=%d lower %v: M [%d][%d] lane %d: Go %v, asm %v", L, d, lower, r, c, k, x.root[e], y.root[e])
+							}
+						}
 					}
 				}
 			}

@@ -13,6 +13,9 @@ func qlSweepsL(st *qlState, w, diag, off []float64) { qlSweepsGo(st, w, diag, of
 // tred2L is tred2SoA in this build.
 func tred2L(e *soaEig, d int, vectors bool) { tred2SoA(e, d, vectors) }
 
+// formL is formSoA in this build.
+func formL(L int, m, x, b, f []float64, d int, lower bool) { formSoA(L, m, x, b, f, d, lower) }
+
 // spectralL is spectralSoA in this build.
 func spectralL(L int, out, x, v []float64, d int) { spectralSoA(L, out, x, v, d) }
 

@@ -60,10 +60,10 @@ func TestSoASettles(t *testing.T) {
 
 // TestRootLanesWide checks every lane of RootLanesWide (n = 1..8 pairs,
 // a zero and a non-finite matrix among them) against Eigen on its own:
-// the same trace to the bit (the solvers of 4 and 8 lanes do the same
-// operations) and the same maps to 1e-13 (the products after the solver
-// may fuse multiply-adds or not), on the Go kernels and, where the CPU
-// has them, the AVX-512 ones.
+// on the AVX-512 kernels the same trace to the bit (the kernels of 4 and
+// 8 lanes do the same operations), on the Go kernels to 1e-13 (they form
+// M without fused multiply-adds, the assembly with); the maps to 1e-13
+// (1e-9 on the Go kernels: M's conditioning reaches 1e6 here).
 func TestRootLanesWide(t *testing.T) {
 	soa, wide, avx512 := useSoA, useWide, useAVX512
 	defer func() { useSoA, useWide, useAVX512 = soa, wide, avx512 }()
@@ -97,7 +97,8 @@ func TestRootLanesWide(t *testing.T) {
 				got := ws.RootLanesWide(f, sh, &bs, n)
 				for k := 0; k < n; k++ {
 					want := ref.Eigen(f, sh, bs[k])
-					if math.Float64bits(got[k]) != math.Float64bits(want) && !(math.IsNaN(got[k]) && math.IsNaN(want)) {
+					same := math.Float64bits(got[k]) == math.Float64bits(want) || (math.IsNaN(got[k]) && math.IsNaN(want))
+					if !same && (asm || !(math.Abs(got[k]-want) <= 1e-13*want)) {
 						t.Fatalf("asm %v d=%d n=%d lane %d: trace %v, Eigen %v", asm, d, n, k, got[k], want)
 					}
 					if math.IsNaN(want) {
@@ -112,8 +113,14 @@ func TestRootLanesWide(t *testing.T) {
 					for _, x := range s2 {
 						top = math.Max(top, math.Abs(x))
 					}
+					tol := 1e-13
+					if !asm {
+						// M's rounding differs: T^{BA} moves by it times
+						// M's conditioning (up to 1e6 here).
+						tol = 1e-9
+					}
 					for q := range s1 {
-						if math.Abs(s1[q]-s2[q]) > 1e-13*top {
+						if math.Abs(s1[q]-s2[q]) > tol*top {
 							t.Fatalf("asm %v d=%d n=%d lane %d: maps differ at %d: %v, %v", asm, d, n, k, q, s1[q], s2[q])
 						}
 					}
