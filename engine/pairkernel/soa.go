@@ -675,8 +675,10 @@ func spectralSoA(L int, out, x, v []float64, d int) {
 
 // mulFTSoA sets out[q][r] = sum_p F[r][p] X[q][p] for each lane (out = X
 // F^T; out and x interleaved d x d, f one plain row-major d x d matrix
-// shared by the lanes, read for p <= r only when lower). It is the
-// reference of the assembly (which fuses the multiply-adds).
+// shared by the lanes: when lower, f is lower triangular with its strict
+// upper triangle zero, and the sum runs over p <= r). It is the reference
+// of the assembly (which fuses the multiply-adds and, when lower, may add
+// the zeros above the diagonal).
 func mulFTSoA(L int, out, x, f []float64, d int, lower bool) {
 	for q := 0; q < d; q++ {
 		xq := x[q*d*L : (q+1)*d*L]

@@ -789,8 +789,8 @@ f2next:
 
 
 // func spectralAVX2(out, x, v *float64, d int)
-// spectralSoA by FMA: for each row r, out[r][r:] = 0, then for each q
-// t = v[q] X[q][r] and out[r][c] += t X[q][c] for c >= r.
+// spectralSoA by FMA: out[r][c] = sum_q (v[q] X[q][r]) X[q][c] for
+// c >= r, four columns at a time in registers.
 TEXT ·spectralAVX2(SB), NOSPLIT, $0-32
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -799,86 +799,160 @@ TEXT ·spectralAVX2(SB), NOSPLIT, $0-32
 	MOVQ CX, R15
 	SHLQ $5, R15 // a row in bytes
 	XORQ BX, BX // r
-	MOVQ DI, R8 // &out[r][r]
-	MOVQ SI, R9 // &x[0][r]
-	VXORPD Y1, Y1, Y1
 sr:
-	MOVQ CX, R10
-	SUBQ BX, R10 // d - r
-	MOVQ R8, AX
-	MOVQ R10, R11
-sz:
-	VMOVUPD Y1, (AX)
-	ADDQ $32, AX
-	DECQ R11
-	JNZ  sz
-	MOVQ R9, R12 // &x[q][r]
-	MOVQ DX, R13 // &v[q]
-	MOVQ CX, R14 // q count
-sq:
-	VMOVUPD (R13), Y0
-	VMULPD (R12), Y0, Y0
-	MOVQ R8, AX
-	MOVQ R12, SI
-	MOVQ R10, R11
+	MOVQ BX, R9 // c0
 sc:
-	VMOVUPD (SI), Y2
-	VFMADD213PD (AX), Y0, Y2
-	VMOVUPD Y2, (AX)
-	ADDQ $32, AX
-	ADDQ $32, SI
-	DECQ R11
-	JNZ  sc
-	ADDQ R15, R12
-	ADDQ $32, R13
-	DECQ R14
-	JNZ  sq
+	CMPQ R9, CX
+	JGE  snext
+	MOVQ BX, R10
+	SHLQ $5, R10
+	ADDQ SI, R10 // &X[q][r]
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ SI, R11 // &X[q][c0]
+	MOVQ DX, R12 // &v[q]
+	MOVQ CX, R13
+	MOVQ CX, AX
+	SUBQ R9, AX
+	CMPQ AX, $4
+	JL   sone
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+sq4:
+	VMOVUPD (R12), Y4
+	VMULPD (R10), Y4, Y4
+	VFMADD231PD (R11), Y4, Y0
+	VFMADD231PD 32(R11), Y4, Y1
+	VFMADD231PD 64(R11), Y4, Y2
+	VFMADD231PD 96(R11), Y4, Y3
+	ADDQ $32, R12
+	ADDQ R15, R10
+	ADDQ R15, R11
+	DECQ R13
+	JNZ  sq4
+	MOVQ BX, AX
+	IMULQ R15, AX
+	ADDQ DI, AX
+	MOVQ R9, R14
+	SHLQ $5, R14
+	ADDQ R14, AX // &out[r][c0]
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	ADDQ $4, R9
+	JMP  sc
+sone:
+	VXORPD Y0, Y0, Y0
+sq1:
+	VMOVUPD (R12), Y4
+	VMULPD (R10), Y4, Y4
+	VFMADD231PD (R11), Y4, Y0
+	ADDQ $32, R12
+	ADDQ R15, R10
+	ADDQ R15, R11
+	DECQ R13
+	JNZ  sq1
+	MOVQ BX, AX
+	IMULQ R15, AX
+	ADDQ DI, AX
+	MOVQ R9, R14
+	SHLQ $5, R14
+	ADDQ R14, AX
+	VMOVUPD Y0, (AX)
+	INCQ R9
+	JMP  sc
+snext:
 	INCQ BX
-	ADDQ R15, R8
-	ADDQ $32, R8
-	ADDQ $32, R9
 	CMPQ BX, CX
-	JB   sr
+	JL   sr
 	VZEROUPPER
 	RET
 
 // func mulFTAVX2(out, x, f *float64, d, lower int)
-// mulFTSoA by FMA: out[q][r] = sum_p f[r][p] X[q][p] over p < r+1 (lower)
-// or p < d, f[r][p] broadcast to the lanes.
+// mulFTSoA by FMA: out[q][r] = sum_p f[r][p] X[q][p] over p <= r (lower:
+// f lower triangular, its strict upper triangle zero) or all p, f[r][p]
+// broadcast to the lanes, four r at a time in registers (when lower a
+// block runs p to its last r: the zeros of f add nothing).
 TEXT ·mulFTAVX2(SB), NOSPLIT, $0-40
-	MOVQ out+0(FP), DI
+	MOVQ out+0(FP), R8
 	MOVQ x+8(FP), SI
 	MOVQ f+16(FP), DX
 	MOVQ d+24(FP), CX
-	MOVQ lower+32(FP), R8
+	MOVQ lower+32(FP), DI
 	MOVQ CX, R15
-	SHLQ $5, R15
+	SHLQ $5, R15 // a row of x in bytes
+	MOVQ CX, R12
+	SHLQ $3, R12 // a row of f in bytes
+	LEAQ (R12)(R12*2), R13 // three rows of f
 	MOVQ CX, R14 // q count
 mq:
-	MOVQ DX, R9 // &f[r][0]
-	XORQ BX, BX // r
+	MOVQ DX, R9 // &f[r0][0]
+	XORQ BX, BX // r0
 mr:
+	CMPQ BX, CX
+	JGE  mqnext
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $4
+	JL   mone
 	MOVQ CX, R10
-	TESTQ R8, R8
-	JZ   mfull
+	TESTQ DI, DI
+	JZ   m4full
+	LEAQ 4(BX), R10
+m4full:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	MOVQ R9, AX
+	MOVQ SI, R11
+mp4:
+	VMOVUPD (R11), Y4
+	VBROADCASTSD (AX), Y5
+	VFMADD231PD Y5, Y4, Y0
+	VBROADCASTSD (AX)(R12*1), Y5
+	VFMADD231PD Y5, Y4, Y1
+	VBROADCASTSD (AX)(R12*2), Y5
+	VFMADD231PD Y5, Y4, Y2
+	VBROADCASTSD (AX)(R13*1), Y5
+	VFMADD231PD Y5, Y4, Y3
+	ADDQ $8, AX
+	ADDQ $32, R11
+	DECQ R10
+	JNZ  mp4
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
+	VMOVUPD Y3, 96(R8)
+	ADDQ $128, R8
+	LEAQ (R9)(R12*4), R9
+	ADDQ $4, BX
+	JMP  mr
+mone:
+	MOVQ CX, R10
+	TESTQ DI, DI
+	JZ   m1full
 	LEAQ 1(BX), R10
-mfull:
+m1full:
 	VXORPD Y0, Y0, Y0
 	MOVQ R9, AX
 	MOVQ SI, R11
-mp:
+mp1:
 	VBROADCASTSD (AX), Y1
 	VFMADD231PD (R11), Y1, Y0
 	ADDQ $8, AX
 	ADDQ $32, R11
 	DECQ R10
-	JNZ  mp
-	VMOVUPD Y0, (DI)
-	ADDQ $32, DI
-	LEAQ (R9)(CX*8), R9
+	JNZ  mp1
+	VMOVUPD Y0, (R8)
+	ADDQ $32, R8
+	ADDQ R12, R9
 	INCQ BX
-	CMPQ BX, CX
-	JB   mr
+	JMP  mr
+mqnext:
 	ADDQ R15, SI
 	DECQ R14
 	JNZ  mq
@@ -1690,8 +1764,8 @@ f2next512:
 
 
 // func spectralAVX512(out, x, v *float64, d int)
-// spectralSoA by FMA: for each row r, out[r][r:] = 0, then for each q
-// t = v[q] X[q][r] and out[r][c] += t X[q][c] for c >= r.
+// spectralSoA by FMA: out[r][c] = sum_q (v[q] X[q][r]) X[q][c] for
+// c >= r, four columns at a time in registers.
 TEXT ·spectralAVX512(SB), NOSPLIT, $0-32
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -1700,86 +1774,160 @@ TEXT ·spectralAVX512(SB), NOSPLIT, $0-32
 	MOVQ CX, R15
 	SHLQ $6, R15 // a row in bytes
 	XORQ BX, BX // r
-	MOVQ DI, R8 // &out[r][r]
-	MOVQ SI, R9 // &x[0][r]
-	VXORPD Z1, Z1, Z1
 sr512:
-	MOVQ CX, R10
-	SUBQ BX, R10 // d - r
-	MOVQ R8, AX
-	MOVQ R10, R11
-sz512:
-	VMOVUPD Z1, (AX)
-	ADDQ $64, AX
-	DECQ R11
-	JNZ  sz512
-	MOVQ R9, R12 // &x[q][r]
-	MOVQ DX, R13 // &v[q]
-	MOVQ CX, R14 // q count
-sq512:
-	VMOVUPD (R13), Z0
-	VMULPD (R12), Z0, Z0
-	MOVQ R8, AX
-	MOVQ R12, SI
-	MOVQ R10, R11
+	MOVQ BX, R9 // c0
 sc512:
-	VMOVUPD (SI), Z2
-	VFMADD213PD (AX), Z0, Z2
-	VMOVUPD Z2, (AX)
-	ADDQ $64, AX
-	ADDQ $64, SI
-	DECQ R11
-	JNZ  sc512
-	ADDQ R15, R12
-	ADDQ $64, R13
-	DECQ R14
-	JNZ  sq512
+	CMPQ R9, CX
+	JGE  snext512
+	MOVQ BX, R10
+	SHLQ $6, R10
+	ADDQ SI, R10 // &X[q][r]
+	MOVQ R9, R11
+	SHLQ $6, R11
+	ADDQ SI, R11 // &X[q][c0]
+	MOVQ DX, R12 // &v[q]
+	MOVQ CX, R13
+	MOVQ CX, AX
+	SUBQ R9, AX
+	CMPQ AX, $4
+	JL   sone512
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+sq4512:
+	VMOVUPD (R12), Z4
+	VMULPD (R10), Z4, Z4
+	VFMADD231PD (R11), Z4, Z0
+	VFMADD231PD 64(R11), Z4, Z1
+	VFMADD231PD 128(R11), Z4, Z2
+	VFMADD231PD 192(R11), Z4, Z3
+	ADDQ $64, R12
+	ADDQ R15, R10
+	ADDQ R15, R11
+	DECQ R13
+	JNZ  sq4512
+	MOVQ BX, AX
+	IMULQ R15, AX
+	ADDQ DI, AX
+	MOVQ R9, R14
+	SHLQ $6, R14
+	ADDQ R14, AX // &out[r][c0]
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	ADDQ $4, R9
+	JMP  sc512
+sone512:
+	VXORPD Z0, Z0, Z0
+sq1512:
+	VMOVUPD (R12), Z4
+	VMULPD (R10), Z4, Z4
+	VFMADD231PD (R11), Z4, Z0
+	ADDQ $64, R12
+	ADDQ R15, R10
+	ADDQ R15, R11
+	DECQ R13
+	JNZ  sq1512
+	MOVQ BX, AX
+	IMULQ R15, AX
+	ADDQ DI, AX
+	MOVQ R9, R14
+	SHLQ $6, R14
+	ADDQ R14, AX
+	VMOVUPD Z0, (AX)
+	INCQ R9
+	JMP  sc512
+snext512:
 	INCQ BX
-	ADDQ R15, R8
-	ADDQ $64, R8
-	ADDQ $64, R9
 	CMPQ BX, CX
-	JB   sr512
+	JL   sr512
 	VZEROUPPER
 	RET
 
 // func mulFTAVX512(out, x, f *float64, d, lower int)
-// mulFTSoA by FMA: out[q][r] = sum_p f[r][p] X[q][p] over p < r+1 (lower)
-// or p < d, f[r][p] broadcast to the lanes.
+// mulFTSoA by FMA: out[q][r] = sum_p f[r][p] X[q][p] over p <= r (lower:
+// f lower triangular, its strict upper triangle zero) or all p, f[r][p]
+// broadcast to the lanes, four r at a time in registers (when lower a
+// block runs p to its last r: the zeros of f add nothing).
 TEXT ·mulFTAVX512(SB), NOSPLIT, $0-40
-	MOVQ out+0(FP), DI
+	MOVQ out+0(FP), R8
 	MOVQ x+8(FP), SI
 	MOVQ f+16(FP), DX
 	MOVQ d+24(FP), CX
-	MOVQ lower+32(FP), R8
+	MOVQ lower+32(FP), DI
 	MOVQ CX, R15
-	SHLQ $6, R15
+	SHLQ $6, R15 // a row of x in bytes
+	MOVQ CX, R12
+	SHLQ $3, R12 // a row of f in bytes
+	LEAQ (R12)(R12*2), R13 // three rows of f
 	MOVQ CX, R14 // q count
 mq512:
-	MOVQ DX, R9 // &f[r][0]
-	XORQ BX, BX // r
+	MOVQ DX, R9 // &f[r0][0]
+	XORQ BX, BX // r0
 mr512:
+	CMPQ BX, CX
+	JGE  mqnext512
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $4
+	JL   mone512
 	MOVQ CX, R10
-	TESTQ R8, R8
-	JZ   mfull512
+	TESTQ DI, DI
+	JZ   m4full512
+	LEAQ 4(BX), R10
+m4full512:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	MOVQ R9, AX
+	MOVQ SI, R11
+mp4512:
+	VMOVUPD (R11), Z4
+	VBROADCASTSD (AX), Z5
+	VFMADD231PD Z5, Z4, Z0
+	VBROADCASTSD (AX)(R12*1), Z5
+	VFMADD231PD Z5, Z4, Z1
+	VBROADCASTSD (AX)(R12*2), Z5
+	VFMADD231PD Z5, Z4, Z2
+	VBROADCASTSD (AX)(R13*1), Z5
+	VFMADD231PD Z5, Z4, Z3
+	ADDQ $8, AX
+	ADDQ $64, R11
+	DECQ R10
+	JNZ  mp4512
+	VMOVUPD Z0, (R8)
+	VMOVUPD Z1, 64(R8)
+	VMOVUPD Z2, 128(R8)
+	VMOVUPD Z3, 192(R8)
+	ADDQ $256, R8
+	LEAQ (R9)(R12*4), R9
+	ADDQ $4, BX
+	JMP  mr512
+mone512:
+	MOVQ CX, R10
+	TESTQ DI, DI
+	JZ   m1full512
 	LEAQ 1(BX), R10
-mfull512:
+m1full512:
 	VXORPD Z0, Z0, Z0
 	MOVQ R9, AX
 	MOVQ SI, R11
-mp512:
+mp1512:
 	VBROADCASTSD (AX), Z1
 	VFMADD231PD (R11), Z1, Z0
 	ADDQ $8, AX
 	ADDQ $64, R11
 	DECQ R10
-	JNZ  mp512
-	VMOVUPD Z0, (DI)
-	ADDQ $64, DI
-	LEAQ (R9)(CX*8), R9
+	JNZ  mp1512
+	VMOVUPD Z0, (R8)
+	ADDQ $64, R8
+	ADDQ R12, R9
 	INCQ BX
-	CMPQ BX, CX
-	JB   mr512
+	JMP  mr512
+mqnext512:
 	ADDQ R15, SI
 	DECQ R14
 	JNZ  mq512

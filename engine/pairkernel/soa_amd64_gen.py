@@ -822,8 +822,8 @@ f2next:
 
 kernels.append(r'''
 // func spectralAVX2(out, x, v *float64, d int)
-// spectralSoA by FMA: for each row r, out[r][r:] = 0, then for each q
-// t = v[q] X[q][r] and out[r][c] += t X[q][c] for c >= r.
+// spectralSoA by FMA: out[r][c] = sum_q (v[q] X[q][r]) X[q][c] for
+// c >= r, four columns at a time in registers.
 TEXT ·spectralAVX2(SB), NOSPLIT, $0-32
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -832,86 +832,160 @@ TEXT ·spectralAVX2(SB), NOSPLIT, $0-32
 	MOVQ CX, R15
 	SHLQ $5, R15 // a row in bytes
 	XORQ BX, BX // r
-	MOVQ DI, R8 // &out[r][r]
-	MOVQ SI, R9 // &x[0][r]
-	VXORPD Y1, Y1, Y1
 sr:
-	MOVQ CX, R10
-	SUBQ BX, R10 // d - r
-	MOVQ R8, AX
-	MOVQ R10, R11
-sz:
-	VMOVUPD Y1, (AX)
-	ADDQ $32, AX
-	DECQ R11
-	JNZ  sz
-	MOVQ R9, R12 // &x[q][r]
-	MOVQ DX, R13 // &v[q]
-	MOVQ CX, R14 // q count
-sq:
-	VMOVUPD (R13), Y0
-	VMULPD (R12), Y0, Y0
-	MOVQ R8, AX
-	MOVQ R12, SI
-	MOVQ R10, R11
+	MOVQ BX, R9 // c0
 sc:
-	VMOVUPD (SI), Y2
-	VFMADD213PD (AX), Y0, Y2
-	VMOVUPD Y2, (AX)
-	ADDQ $32, AX
-	ADDQ $32, SI
-	DECQ R11
-	JNZ  sc
-	ADDQ R15, R12
-	ADDQ $32, R13
-	DECQ R14
-	JNZ  sq
+	CMPQ R9, CX
+	JGE  snext
+	MOVQ BX, R10
+	SHLQ $5, R10
+	ADDQ SI, R10 // &X[q][r]
+	MOVQ R9, R11
+	SHLQ $5, R11
+	ADDQ SI, R11 // &X[q][c0]
+	MOVQ DX, R12 // &v[q]
+	MOVQ CX, R13
+	MOVQ CX, AX
+	SUBQ R9, AX
+	CMPQ AX, $4
+	JL   sone
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+sq4:
+	VMOVUPD (R12), Y4
+	VMULPD (R10), Y4, Y4
+	VFMADD231PD (R11), Y4, Y0
+	VFMADD231PD 32(R11), Y4, Y1
+	VFMADD231PD 64(R11), Y4, Y2
+	VFMADD231PD 96(R11), Y4, Y3
+	ADDQ $32, R12
+	ADDQ R15, R10
+	ADDQ R15, R11
+	DECQ R13
+	JNZ  sq4
+	MOVQ BX, AX
+	IMULQ R15, AX
+	ADDQ DI, AX
+	MOVQ R9, R14
+	SHLQ $5, R14
+	ADDQ R14, AX // &out[r][c0]
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	ADDQ $4, R9
+	JMP  sc
+sone:
+	VXORPD Y0, Y0, Y0
+sq1:
+	VMOVUPD (R12), Y4
+	VMULPD (R10), Y4, Y4
+	VFMADD231PD (R11), Y4, Y0
+	ADDQ $32, R12
+	ADDQ R15, R10
+	ADDQ R15, R11
+	DECQ R13
+	JNZ  sq1
+	MOVQ BX, AX
+	IMULQ R15, AX
+	ADDQ DI, AX
+	MOVQ R9, R14
+	SHLQ $5, R14
+	ADDQ R14, AX
+	VMOVUPD Y0, (AX)
+	INCQ R9
+	JMP  sc
+snext:
 	INCQ BX
-	ADDQ R15, R8
-	ADDQ $32, R8
-	ADDQ $32, R9
 	CMPQ BX, CX
-	JB   sr
+	JL   sr
 	VZEROUPPER
 	RET
 
 // func mulFTAVX2(out, x, f *float64, d, lower int)
-// mulFTSoA by FMA: out[q][r] = sum_p f[r][p] X[q][p] over p < r+1 (lower)
-// or p < d, f[r][p] broadcast to the lanes.
+// mulFTSoA by FMA: out[q][r] = sum_p f[r][p] X[q][p] over p <= r (lower:
+// f lower triangular, its strict upper triangle zero) or all p, f[r][p]
+// broadcast to the lanes, four r at a time in registers (when lower a
+// block runs p to its last r: the zeros of f add nothing).
 TEXT ·mulFTAVX2(SB), NOSPLIT, $0-40
-	MOVQ out+0(FP), DI
+	MOVQ out+0(FP), R8
 	MOVQ x+8(FP), SI
 	MOVQ f+16(FP), DX
 	MOVQ d+24(FP), CX
-	MOVQ lower+32(FP), R8
+	MOVQ lower+32(FP), DI
 	MOVQ CX, R15
-	SHLQ $5, R15
+	SHLQ $5, R15 // a row of x in bytes
+	MOVQ CX, R12
+	SHLQ $3, R12 // a row of f in bytes
+	LEAQ (R12)(R12*2), R13 // three rows of f
 	MOVQ CX, R14 // q count
 mq:
-	MOVQ DX, R9 // &f[r][0]
-	XORQ BX, BX // r
+	MOVQ DX, R9 // &f[r0][0]
+	XORQ BX, BX // r0
 mr:
+	CMPQ BX, CX
+	JGE  mqnext
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $4
+	JL   mone
 	MOVQ CX, R10
-	TESTQ R8, R8
-	JZ   mfull
+	TESTQ DI, DI
+	JZ   m4full
+	LEAQ 4(BX), R10
+m4full:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	MOVQ R9, AX
+	MOVQ SI, R11
+mp4:
+	VMOVUPD (R11), Y4
+	VBROADCASTSD (AX), Y5
+	VFMADD231PD Y5, Y4, Y0
+	VBROADCASTSD (AX)(R12*1), Y5
+	VFMADD231PD Y5, Y4, Y1
+	VBROADCASTSD (AX)(R12*2), Y5
+	VFMADD231PD Y5, Y4, Y2
+	VBROADCASTSD (AX)(R13*1), Y5
+	VFMADD231PD Y5, Y4, Y3
+	ADDQ $8, AX
+	ADDQ $32, R11
+	DECQ R10
+	JNZ  mp4
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
+	VMOVUPD Y3, 96(R8)
+	ADDQ $128, R8
+	LEAQ (R9)(R12*4), R9
+	ADDQ $4, BX
+	JMP  mr
+mone:
+	MOVQ CX, R10
+	TESTQ DI, DI
+	JZ   m1full
 	LEAQ 1(BX), R10
-mfull:
+m1full:
 	VXORPD Y0, Y0, Y0
 	MOVQ R9, AX
 	MOVQ SI, R11
-mp:
+mp1:
 	VBROADCASTSD (AX), Y1
 	VFMADD231PD (R11), Y1, Y0
 	ADDQ $8, AX
 	ADDQ $32, R11
 	DECQ R10
-	JNZ  mp
-	VMOVUPD Y0, (DI)
-	ADDQ $32, DI
-	LEAQ (R9)(CX*8), R9
+	JNZ  mp1
+	VMOVUPD Y0, (R8)
+	ADDQ $32, R8
+	ADDQ R12, R9
 	INCQ BX
-	CMPQ BX, CX
-	JB   mr
+	JMP  mr
+mqnext:
 	ADDQ R15, SI
 	DECQ R14
 	JNZ  mq
@@ -920,7 +994,7 @@ mp:
 ''')
 
 
-def avx512(text):
+def avx512(text, keep=None):
     """The AVX-512 version of an AVX2 kernel: 8 lanes per register (ZMM),
     elements 64 bytes apart, masks kept as vectors (sign bits or all
     ones, as in AVX2) and moved to K1 for blends (once while the mask
@@ -953,12 +1027,13 @@ def avx512(text):
         if t.startswith('JMP') and 'rowdone' in t:
             inmasked = False
         # Byte offsets along the lanes' elements double; the frame
-        # arguments (FP), the state (DI in qlSweeps: its offsets are the
-        # 8-lane layout already) and plain counts stay.
+        # arguments (FP), the base register keep (the state in qlSweeps:
+        # its offsets are the 8-lane layout already) and plain counts
+        # stay.
         def dbl(m):
             n = int(m.group(2))
             return m.group(1) + str(2 * n) if n % 32 == 0 and n else m.group(0)
-        if '(FP)' not in line and '(DI)' not in line:
+        if '(FP)' not in line and (keep is None or '(%s)' % keep not in line):
             line = re.sub(r'(\$|(?<![\w+])-?)(\d+)(?=[(,\s]|$)', lambda m: dbl(m) if m.group(1) in ('$', '', '-') else m.group(0), line)
         line = line.replace('SHLQ $5,', 'SHLQ $6,').replace('CMPQ R10, $15', 'CMPQ R10, $255')
         line = re.sub(r'\bY(\d+)\b', r'Z\1', line)
@@ -1012,7 +1087,7 @@ for k in kernels:
     emit(k)
 emit("""// The AVX-512 versions (8 lanes), translated from the AVX2 ones.""")
 for k in kernels:
-    emit(avx512(k))
+    emit(avx512(k, 'DI' if 'qlSweepsAVX2' in k else None))
 
 for name, x in [('soaone', bits(1.0)), ('soalo', bits(1e-290)), ('soahi', bits(1e290)),
                 ('soaabs', '0x7fffffffffffffff'), ('soasign', '0x8000000000000000'),

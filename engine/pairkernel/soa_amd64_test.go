@@ -55,11 +55,13 @@ func testSoAKernels(t *testing.T, L int) {
 	for _, d := range []int{5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 32} {
 		rng := rand.New(rand.NewPCG(uint64(d), 43))
 		x, y := newSoaEig(d, L), newSoaEig(d, L)
-		fm := make([]float64, d*d)
+		// A full F and its lower triangle (the Cholesky factor's shape).
+		fm, flo := make([]float64, d*d), make([]float64, d*d)
 		for r := 0; r < d; r++ {
-			for q := 0; q <= r; q++ {
+			for q := 0; q < d; q++ {
 				fm[r*d+q] = rng.NormFloat64()
 			}
+			copy(flo[r*d:r*d+r+1], fm[r*d:r*d+r+1])
 		}
 		for trial := 0; trial < 6; trial++ {
 			for k := 0; k < L; k++ {
@@ -100,10 +102,6 @@ func testSoAKernels(t *testing.T, L int) {
 			}
 			// M = F^T B F from the interleaved B (in: symmetric), F lower
 			// (its strict upper triangle zero) or full.
-			flo := make([]float64, d*d)
-			for r := 0; r < d; r++ {
-				copy(flo[r*d:r*d+r+1], fm[r*d:r*d+r+1])
-			}
 			for _, lower := range []bool{true, false} {
 				fl := fm
 				if lower {
@@ -128,8 +126,12 @@ func testSoAKernels(t *testing.T, L int) {
 			for _, lower := range []bool{true, false} {
 				spectralSoA(L, x.root, x.w, x.fv, d)
 				spectralL(L, y.root, x.w, x.fv, d)
-				mulFTSoA(L, x.u, x.w, fm, d, lower)
-				mulFTL(L, y.u, x.w, fm, d, lower)
+				fl := fm
+				if lower {
+					fl = flo
+				}
+				mulFTSoA(L, x.u, x.w, fl, d, lower)
+				mulFTL(L, y.u, x.w, fl, d, lower)
 				for r := 0; r < d; r++ {
 					for c := 0; c < d; c++ {
 						for k := 0; k < L; k++ {
