@@ -9,8 +9,8 @@ import "math"
 // and the QL iteration run on all lanes at once, branch-free where they
 // were branches (a lane that needs no Householder step or no rotation is
 // masked, not skipped). The QL sweeps at one l, with the rotations
-// applied to the eigenvector rows as they are found, are qlSweepsGo; the
-// search for the split point m stays per lane in Go. In assembly
+// applied to the eigenvector rows as they are found, are qlSweepsGo, the
+// search for the split point before them qlSplitGo. In assembly
 // (soa_amd64.s) one register holds a quantity of the 4 (AVX2) or 8
 // (AVX-512) lanes, so the chain of dependent square roots and divisions
 // runs for all the pairs at once; tred2SoA and the products after the
@@ -46,8 +46,9 @@ type soaEig struct {
 // the lanes whose squares left the safe range or whose iteration did not
 // converge (bad, sign bit), the lanes still iterating (act, all ones),
 // the accumulated shift f, the convergence threshold eps*tst1, el1, dl1,
-// the sweep count, whether the eigenvectors are wanted and the lanes in
-// use. The assembly knows its layout (8 lanes per field).
+// the sweep count, whether the eigenvectors are wanted, the lanes in
+// use, tql2's tst1 and the lanes not (yet) failed. The assembly knows its
+// layout (8 lanes per field).
 type qlState struct {
 	d, l, top           int
 	c, s, p, c2, c3, s2 [wideLanes]float64
@@ -57,6 +58,8 @@ type qlState struct {
 	iter                [wideLanes]float64
 	rows                int // nonzero: apply the rotations to the eigenvectors
 	L                   int // the lanes in use (4 or 8)
+	tst1                [wideLanes]float64
+	ok                  [wideLanes]uint64 // the lanes still good (all ones)
 }
 
 // newSoaEig returns the storage for L lanes of d x d matrices.
@@ -332,12 +335,10 @@ func tred2SoA(e *soaEig, d int, vectors bool) {
 
 // tqlSoA is tqlLanes on the interleaved lanes of e (tred2SoA's
 // output), on the lanes k with run[k]; it reports the lanes that
-// converged within the safe range (ok[k]). The splitting of the matrix
-// runs per lane in Go; the sweeps at each l by qlSweepsL, for all lanes
-// at once.
+// converged within the safe range (ok[k]). At each l the split search
+// (qlSplitL) and the sweeps (qlSweepsL) run for all lanes at once.
 func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes]bool) {
 	L := e.L
-	const eps = 0x1p-52
 	diag, off := e.diag[:d*L], e.off[:d*L]
 	st := &e.st
 	st.d = d
@@ -347,39 +348,32 @@ func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes
 	}
 	st.bad = [wideLanes]uint64{}
 	st.f = [wideLanes]float64{}
-	var tst1 [wideLanes]float64
+	st.tst1 = [wideLanes]float64{}
 	for k := 0; k < L; k++ {
 		for i := 1; i < d; i++ {
 			off[(i-1)*L+k] = off[i*L+k]
 		}
 		off[(d-1)*L+k] = 0
-		ok[k] = run[k]
+		st.ok[k] = 0
+		if run[k] {
+			st.ok[k] = ^uint64(0)
+		}
 	}
 	for l := 0; l < d; l++ {
+		st.l = l
+		qlSplitL(st, diag, off)
 		top := 0
 		for k := 0; k < L; k++ {
-			tst1[k] = maxNaN(math.Abs(diag[l*L+k])+math.Abs(off[l*L+k]), tst1[k])
-			mk := l
-			for mk < d-1 && math.Abs(off[mk*L+k]) > eps*tst1[k] {
-				mk++
-			}
-			st.m[k], st.iter[k], st.thr[k], st.act[k] = int64(mk), 0, eps*tst1[k], 0
-			if mk > l && ok[k] {
-				if !(tst1[k] < 1e140 && tst1[k] > 1e-140) {
-					// Outside the fast recurrence's range (NaN too).
-					ok[k] = false
-					continue
-				}
-				st.act[k] = ^uint64(0)
-				top = max(top, mk)
+			if st.act[k] != 0 {
+				top = max(top, int(st.m[k]))
 			}
 		}
 		if top > 0 {
-			st.l, st.top = l, top
+			st.top = top
 			qlSweepsL(st, e.w[:d*d*L], diag, off)
 			for k := 0; k < L; k++ {
 				if int64(st.bad[k]) < 0 {
-					ok[k] = false
+					st.ok[k] = 0
 				}
 			}
 		}
@@ -389,11 +383,42 @@ func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes
 		}
 	}
 	for k := 0; k < L; k++ {
-		if !(tst1[k] <= math.MaxFloat64) {
-			ok[k] = false
-		}
+		ok[k] = st.ok[k] != 0 && st.tst1[k] <= math.MaxFloat64
 	}
 	return ok
+}
+
+// qlSplitGo starts the QL iteration at st.l on every lane: tst1 =
+// max(tst1, |diag[l]| + |off[l]|) (NaN where either is),
+// thr = eps tst1, m the first i >= l with |off[i]| <= thr (or d-1), the
+// lanes to iterate (act: m > l, still good and tst1 within the fast
+// recurrence's range [1e-140, 1e140]; a lane with m > l outside it fails)
+// and the sweep counts to 0.
+func qlSplitGo(st *qlState, diag, off []float64) {
+	const eps = 0x1p-52
+	d, l, L := st.d, st.l, st.L
+	for k := 0; k < L; k++ {
+		a, b := math.Abs(diag[l*L+k])+math.Abs(off[l*L+k]), st.tst1[k]
+		if a != a || b != b {
+			b = math.NaN()
+		} else if a > b {
+			b = a
+		}
+		st.tst1[k] = b
+		thr := eps * b
+		mk := l
+		for mk < d-1 && math.Abs(off[mk*L+k]) > thr {
+			mk++
+		}
+		st.m[k], st.iter[k], st.thr[k], st.act[k] = int64(mk), 0, thr, 0
+		if mk > l && st.ok[k] != 0 {
+			if !(b < 1e140 && b > 1e-140) {
+				st.ok[k] = 0
+				continue
+			}
+			st.act[k] = ^uint64(0)
+		}
+	}
 }
 
 // eigenSoA is the structure-of-arrays solver for the lanes k with

@@ -28,6 +28,12 @@ func qlSweepsAVX2(st *qlState, w, diag, off *float64)
 func qlSweepsAVX512(st *qlState, w, diag, off *float64)
 
 //go:noescape
+func qlSplitAVX2(st *qlState, diag, off *float64)
+
+//go:noescape
+func qlSplitAVX512(st *qlState, diag, off *float64)
+
+//go:noescape
 func tred2AVX2(w, diag, off *float64, d, vectors int)
 
 //go:noescape
@@ -80,6 +86,26 @@ func qlSweepsL(st *qlState, w, diag, off []float64) {
 		qlSweepsAVX2(st, unsafe.SliceData(w), unsafe.SliceData(diag), unsafe.SliceData(off))
 	} else {
 		qlSweepsAVX512(st, unsafe.SliceData(w), unsafe.SliceData(diag), unsafe.SliceData(off))
+	}
+}
+
+// qlSplitL is qlSplitGo, by AVX2 (4 lanes) or AVX-512 (8 lanes) where
+// the CPU has it (the same operations).
+func qlSplitL(st *qlState, diag, off []float64) {
+	k := kernelFor(st.L)
+	if k == 0 {
+		qlSplitGo(st, diag, off)
+		return
+	}
+	d, L := st.d, st.L
+	_, _ = diag[d*L-1], off[d*L-1]
+	if st.l < 0 || st.l >= d {
+		panic("pairkernel: qlSplitL out of range")
+	}
+	if k == 2 {
+		qlSplitAVX2(st, unsafe.SliceData(diag), unsafe.SliceData(off))
+	} else {
+		qlSplitAVX512(st, unsafe.SliceData(diag), unsafe.SliceData(off))
 	}
 }
 

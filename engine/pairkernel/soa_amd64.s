@@ -281,6 +281,71 @@ sdone:
 	RET
 
 
+// func qlSplitAVX2(st *qlState, diag, off *float64)
+// qlSplitGo: Y0 tst1, Y2 thr, Y3 m, Y4 the lanes still searching.
+TEXT ·qlSplitAVX2(SB), NOSPLIT, $0-24
+	MOVQ st+0(FP), DI
+	MOVQ diag+8(FP), DX
+	MOVQ off+16(FP), R8
+	MOVQ 0(DI), CX
+	MOVQ 8(DI), BX
+	MOVQ BX, R9
+	SHLQ $5, R9
+	VBROADCASTSD soaabs<>(SB), Y15
+	VMOVUPD (DX)(R9*1), Y1
+	VANDPD Y15, Y1, Y1
+	VMOVUPD (R8)(R9*1), Y5
+	VANDPD Y15, Y5, Y5
+	VADDPD Y5, Y1, Y1
+	VMOVUPD 936(DI), Y5
+	VMAXPD Y1, Y5, Y0
+	VCMPPD $0x03, Y5, Y1, Y6
+	VBROADCASTSD soanan<>(SB), Y7
+	VBLENDVPD Y6, Y7, Y0, Y0
+	VMOVUPD Y0, 936(DI)
+	VBROADCASTSD soaeps<>(SB), Y2
+	VMULPD Y0, Y2, Y2
+	VMOVUPD Y2, 664(DI)
+	MOVQ BX, X3
+	VPBROADCASTQ X3, Y3
+	VPCMPEQQ Y4, Y4, Y4
+	LEAQ (R8)(R9*1), R10
+	MOVQ CX, R11
+	DECQ R11
+	SUBQ BX, R11 // d-1-l
+	JLE  spdone
+sp:
+	VMOVUPD (R10), Y5
+	VANDPD Y15, Y5, Y5
+	VCMPPD $0x1e, Y2, Y5, Y5
+	VANDPD Y4, Y5, Y4
+	VPSUBQ Y4, Y3, Y3
+	ADDQ $32, R10
+	DECQ R11
+	JNZ  sp
+spdone:
+	VMOVUPD Y3, 408(DI)
+	MOVQ BX, X5
+	VPBROADCASTQ X5, Y5
+	VPCMPGTQ Y5, Y3, Y6
+	VANDPD 1000(DI), Y6, Y6
+	VBROADCASTSD soahi140<>(SB), Y7
+	VCMPPD $0x11, Y7, Y0, Y8
+	VBROADCASTSD soalo140<>(SB), Y7
+	VCMPPD $0x1e, Y7, Y0, Y9
+	VANDPD Y9, Y8, Y8
+	VANDPD Y8, Y6, Y7
+	VMOVUPD Y7, 536(DI)
+	VANDNPD Y6, Y8, Y9
+	VMOVUPD 1000(DI), Y7
+	VANDNPD Y7, Y9, Y7
+	VMOVUPD Y7, 1000(DI)
+	VXORPD Y7, Y7, Y7
+	VMOVUPD Y7, 856(DI)
+	VZEROUPPER
+	RET
+
+
 // func tred2AVX2(w, diag, off *float64, d, vectors int)
 // tred2SoA on the 4 lanes at once (the same operations in the same order
 // as the Go code, no FMA). Y15 ones, Y13 the absolute-value mask, Y12
@@ -1251,6 +1316,78 @@ sdone512:
 	RET
 
 
+// func qlSplitAVX512(st *qlState, diag, off *float64)
+// qlSplitGo: Y0 tst1, Y2 thr, Y3 m, Y4 the lanes still searching.
+TEXT ·qlSplitAVX512(SB), NOSPLIT, $0-24
+	MOVQ st+0(FP), DI
+	MOVQ diag+8(FP), DX
+	MOVQ off+16(FP), R8
+	MOVQ 0(DI), CX
+	MOVQ 8(DI), BX
+	MOVQ BX, R9
+	SHLQ $6, R9
+	VBROADCASTSD soaabs<>(SB), Z15
+	VMOVUPD (DX)(R9*1), Z1
+	VANDPD Z15, Z1, Z1
+	VMOVUPD (R8)(R9*1), Z5
+	VANDPD Z15, Z5, Z5
+	VADDPD Z5, Z1, Z1
+	VMOVUPD 936(DI), Z5
+	VMAXPD Z1, Z5, Z0
+	VCMPPD $0x03, Z5, Z1, K2
+	VPMOVM2Q K2, Z6
+	VBROADCASTSD soanan<>(SB), Z7
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z7, Z0, K1, Z0
+	VMOVUPD Z0, 936(DI)
+	VBROADCASTSD soaeps<>(SB), Z2
+	VMULPD Z0, Z2, Z2
+	VMOVUPD Z2, 664(DI)
+	MOVQ BX, X3
+	VPBROADCASTQ X3, Z3
+	VPCMPEQQ Z4, Z4, K2
+	VPMOVM2Q K2, Z4
+	LEAQ (R8)(R9*1), R10
+	MOVQ CX, R11
+	DECQ R11
+	SUBQ BX, R11 // d-1-l
+	JLE  spdone512
+sp512:
+	VMOVUPD (R10), Z5
+	VANDPD Z15, Z5, Z5
+	VCMPPD $0x1e, Z2, Z5, K2
+	VPMOVM2Q K2, Z5
+	VANDPD Z4, Z5, Z4
+	VPSUBQ Z4, Z3, Z3
+	ADDQ $64, R10
+	DECQ R11
+	JNZ  sp512
+spdone512:
+	VMOVUPD Z3, 408(DI)
+	MOVQ BX, X5
+	VPBROADCASTQ X5, Z5
+	VPCMPGTQ Z5, Z3, K2
+	VPMOVM2Q K2, Z6
+	VANDPD 1000(DI), Z6, Z6
+	VBROADCASTSD soahi140<>(SB), Z7
+	VCMPPD $0x11, Z7, Z0, K2
+	VPMOVM2Q K2, Z8
+	VBROADCASTSD soalo140<>(SB), Z7
+	VCMPPD $0x1e, Z7, Z0, K2
+	VPMOVM2Q K2, Z9
+	VANDPD Z9, Z8, Z8
+	VANDPD Z8, Z6, Z7
+	VMOVUPD Z7, 536(DI)
+	VANDNPD Z6, Z8, Z9
+	VMOVUPD 1000(DI), Z7
+	VANDNPD Z7, Z9, Z7
+	VMOVUPD Z7, 1000(DI)
+	VXORPD Z7, Z7, Z7
+	VMOVUPD Z7, 856(DI)
+	VZEROUPPER
+	RET
+
+
 // func tred2AVX512(w, diag, off *float64, d, vectors int)
 // tred2SoA on the 4 lanes at once (the same operations in the same order
 // as the Go code, no FMA). Y15 ones, Y13 the absolute-value mask, Y12
@@ -1948,3 +2085,11 @@ DATA soa40<>+0(SB)/8, $0x4044000000000000
 GLOBL soa40<>(SB), RODATA|NOPTR, $8
 DATA soabig<>+0(SB)/8, $0x5f138d352e5096af
 GLOBL soabig<>(SB), RODATA|NOPTR, $8
+DATA soanan<>+0(SB)/8, $0x7ff8000000000000
+GLOBL soanan<>(SB), RODATA|NOPTR, $8
+DATA soaeps<>+0(SB)/8, $0x3cb0000000000000
+GLOBL soaeps<>(SB), RODATA|NOPTR, $8
+DATA soahi140<>+0(SB)/8, $0x5d00cb70d24b7379
+GLOBL soahi140<>(SB), RODATA|NOPTR, $8
+DATA soalo140<>+0(SB)/8, $0x22de7c5f127bd87e
+GLOBL soalo140<>(SB), RODATA|NOPTR, $8

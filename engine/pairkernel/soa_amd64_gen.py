@@ -20,6 +20,9 @@ for i, n in enumerate(['c', 's', 'p', 'c2', 'c3', 's2', 'm', 'bad', 'act', 'f',
                        'thr', 'el1', 'dl1', 'iter']):
     OFF[n] = 24 + 64 * i
 OFF['rows'] = 24 + 64 * 14
+OFF['L'] = OFF['rows'] + 8
+OFF['tst1'] = OFF['L'] + 8
+OFF['ok'] = OFF['tst1'] + 64
 
 
 def bits(x):
@@ -307,6 +310,72 @@ stepsdone:
 	JMP  sweep
 
 sdone:
+	VZEROUPPER
+	RET
+''' % OFF)
+
+kernels.append(r'''
+// func qlSplitAVX2(st *qlState, diag, off *float64)
+// qlSplitGo: Y0 tst1, Y2 thr, Y3 m, Y4 the lanes still searching.
+TEXT ·qlSplitAVX2(SB), NOSPLIT, $0-24
+	MOVQ st+0(FP), DI
+	MOVQ diag+8(FP), DX
+	MOVQ off+16(FP), R8
+	MOVQ %(d)d(DI), CX
+	MOVQ %(l)d(DI), BX
+	MOVQ BX, R9
+	SHLQ $5, R9
+	VBROADCASTSD soaabs<>(SB), Y15
+	VMOVUPD (DX)(R9*1), Y1
+	VANDPD Y15, Y1, Y1
+	VMOVUPD (R8)(R9*1), Y5
+	VANDPD Y15, Y5, Y5
+	VADDPD Y5, Y1, Y1
+	VMOVUPD %(tst1)d(DI), Y5
+	VMAXPD Y1, Y5, Y0
+	VCMPPD $0x03, Y5, Y1, Y6
+	VBROADCASTSD soanan<>(SB), Y7
+	VBLENDVPD Y6, Y7, Y0, Y0
+	VMOVUPD Y0, %(tst1)d(DI)
+	VBROADCASTSD soaeps<>(SB), Y2
+	VMULPD Y0, Y2, Y2
+	VMOVUPD Y2, %(thr)d(DI)
+	MOVQ BX, X3
+	VPBROADCASTQ X3, Y3
+	VPCMPEQQ Y4, Y4, Y4
+	LEAQ (R8)(R9*1), R10
+	MOVQ CX, R11
+	DECQ R11
+	SUBQ BX, R11 // d-1-l
+	JLE  spdone
+sp:
+	VMOVUPD (R10), Y5
+	VANDPD Y15, Y5, Y5
+	VCMPPD $0x1e, Y2, Y5, Y5
+	VANDPD Y4, Y5, Y4
+	VPSUBQ Y4, Y3, Y3
+	ADDQ $32, R10
+	DECQ R11
+	JNZ  sp
+spdone:
+	VMOVUPD Y3, %(m)d(DI)
+	MOVQ BX, X5
+	VPBROADCASTQ X5, Y5
+	VPCMPGTQ Y5, Y3, Y6
+	VANDPD %(ok)d(DI), Y6, Y6
+	VBROADCASTSD soahi140<>(SB), Y7
+	VCMPPD $0x11, Y7, Y0, Y8
+	VBROADCASTSD soalo140<>(SB), Y7
+	VCMPPD $0x1e, Y7, Y0, Y9
+	VANDPD Y9, Y8, Y8
+	VANDPD Y8, Y6, Y7
+	VMOVUPD Y7, %(act)d(DI)
+	VANDNPD Y6, Y8, Y9
+	VMOVUPD %(ok)d(DI), Y7
+	VANDNPD Y7, Y9, Y7
+	VMOVUPD Y7, %(ok)d(DI)
+	VXORPD Y7, Y7, Y7
+	VMOVUPD Y7, %(iter)d(DI)
 	VZEROUPPER
 	RET
 ''' % OFF)
@@ -1056,7 +1125,7 @@ def avx512(text, keep=None):
             if dst == k1:
                 k1 = None
             continue
-        if op in ('VCMPPD', 'VPCMPEQQ'):
+        if op in ('VCMPPD', 'VPCMPEQQ', 'VPCMPGTQ'):
             dst = args[-1]
             out.append('%s%s %s, K2' % (ind, op, ', '.join(args[:-1])))
             out.append('%sVPMOVM2Q K2, %s' % (ind, dst))
@@ -1087,11 +1156,13 @@ for k in kernels:
     emit(k)
 emit("""// The AVX-512 versions (8 lanes), translated from the AVX2 ones.""")
 for k in kernels:
-    emit(avx512(k, 'DI' if 'qlSweepsAVX2' in k else None))
+    emit(avx512(k, 'DI' if 'qlSweepsAVX2' in k or 'qlSplitAVX2' in k else None))
 
 for name, x in [('soaone', bits(1.0)), ('soalo', bits(1e-290)), ('soahi', bits(1e290)),
                 ('soaabs', '0x7fffffffffffffff'), ('soasign', '0x8000000000000000'),
-                ('soa40', bits(40.0)), ('soabig', bits(1e150))]:
+                ('soa40', bits(40.0)), ('soabig', bits(1e150)),
+                ('soanan', '0x7ff8000000000000'), ('soaeps', bits(2.0 ** -52)),
+                ('soahi140', bits(1e140)), ('soalo140', bits(1e-140))]:
     emit('DATA %s<>+0(SB)/8, $%s' % (name, x))
     emit('GLOBL %s<>(SB), RODATA|NOPTR, $8' % name)
 

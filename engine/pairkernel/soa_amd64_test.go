@@ -17,7 +17,7 @@ import (
 // layout of qlState that the generator assumes.
 func TestSoAAVX2(t *testing.T) {
 	var st qlState
-	if unsafe.Offsetof(st.m) != 408 || unsafe.Offsetof(st.act) != 536 || unsafe.Offsetof(st.iter) != 856 || unsafe.Offsetof(st.rows) != 920 {
+	if unsafe.Offsetof(st.m) != 408 || unsafe.Offsetof(st.act) != 536 || unsafe.Offsetof(st.iter) != 856 || unsafe.Offsetof(st.rows) != 920 || unsafe.Offsetof(st.tst1) != 936 || unsafe.Offsetof(st.ok) != 1000 {
 		t.Fatal("qlState's layout changed: rerun soa_amd64_gen.py and update this test")
 	}
 	if !useFMA {

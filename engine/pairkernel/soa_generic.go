@@ -10,6 +10,9 @@ var useSoA, useAVX512, useWide = false, false, false
 // qlSweepsL is qlSweepsGo in this build.
 func qlSweepsL(st *qlState, w, diag, off []float64) { qlSweepsGo(st, w, diag, off) }
 
+// qlSplitL is qlSplitGo in this build.
+func qlSplitL(st *qlState, diag, off []float64) { qlSplitGo(st, diag, off) }
+
 // tred2L is tred2SoA in this build.
 func tred2L(e *soaEig, d int, vectors bool) { tred2SoA(e, d, vectors) }
 
