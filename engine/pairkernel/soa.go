@@ -434,6 +434,10 @@ func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 	run, tr := ws.gatherSoA(e, f, shape, bs, use)
 	tred2L(e, d, true)
 	ok := tqlSoA(e, d, &run, true)
+	// The eigenvalues of M (the solver's times the trace), the cut,
+	// f = sqrt, h = 1/f above it.
+	var tv [wideLanes]float64
+	rootsL(L, e.diag, tr[:L], e.fv, e.hv, tv[:L], d)
 	any := false
 	for k := 0; k < L; k++ {
 		if !ok[k] {
@@ -442,24 +446,7 @@ func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 			}
 			continue
 		}
-		// The eigenvalues of M (the solver's times the trace), the cut,
-		// f = sqrt, h = 1/f above it.
-		var top float64
-		for q := 0; q < d; q++ {
-			top = maxNaN(e.diag[q*L+k]*tr[k], top)
-		}
-		cut := ZeroCut * top
-		var tk float64
-		for q := 0; q < d; q++ {
-			if l := e.diag[q*L+k] * tr[k]; l > cut {
-				s := math.Sqrt(l)
-				e.fv[q*L+k], e.hv[q*L+k] = s, 1/s
-				tk += s
-			} else {
-				e.fv[q*L+k], e.hv[q*L+k] = 0, 0
-			}
-		}
-		t[k] = tk
+		t[k] = tv[k]
 		use[k] = false
 		ws.ln[k].soa = e
 		any = true
@@ -495,15 +482,9 @@ func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLan
 		}
 	}
 	formL(L, w, e.root[:d*d*L], sb, f[:d*d], d, shape == Lower)
+	scaleL(L, w, tr[:L], d)
 	for k := 0; k < L; k++ {
-		if use[k] {
-			var s float64
-			for r := 0; r < d; r++ {
-				s += w[(r*d+r)*L+k]
-			}
-			tr[k] = s
-			run[k] = s > 0 && s <= math.MaxFloat64
-		}
+		run[k] = use[k] && tr[k] > 0 && tr[k] <= math.MaxFloat64
 		if !run[k] {
 			for r := 0; r < d; r++ {
 				for c := r; c < d; c++ {
@@ -511,16 +492,57 @@ func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLan
 				}
 				w[(r*d+r)*L+k] = 1
 			}
-			continue
-		}
-		inv := 1 / tr[k]
-		for r := 0; r < d; r++ {
-			for c := r; c < d; c++ {
-				w[(r*d+c)*L+k] *= inv
-			}
 		}
 	}
 	return run, tr
+}
+
+// scaleSoA sets tr[k] to the trace of lane k of the interleaved w and
+// multiplies the lane's upper triangle by 1/tr[k]. It is the reference of
+// the assembly (the same operations).
+func scaleSoA(L int, w, tr []float64, d int) {
+	var inv [wideLanes]float64
+	for k := 0; k < L; k++ {
+		var s float64
+		for r := 0; r < d; r++ {
+			s += w[(r*d+r)*L+k]
+		}
+		tr[k] = s
+		inv[k] = 1 / s
+	}
+	for r := 0; r < d; r++ {
+		for c := r; c < d; c++ {
+			x := w[(r*d+c)*L : (r*d+c+1)*L]
+			for k := range x {
+				x[k] *= inv[k]
+			}
+		}
+	}
+}
+
+// rootsSoA sets, for each lane k of the interleaved eigenvalues diag
+// (of M / tr[k]): with l = diag tr[k] the eigenvalues of M and cut =
+// ZeroCut max l, fv = sqrt(l) and hv = 1/fv where l > cut (else 0), and
+// t[k] = sum fv. It is the reference of the assembly (the same
+// operations).
+func rootsSoA(L int, diag, tr, fv, hv, t []float64, d int) {
+	for k := 0; k < L; k++ {
+		var top float64
+		for q := 0; q < d; q++ {
+			top = maxNaN(diag[q*L+k]*tr[k], top)
+		}
+		cut := ZeroCut * top
+		var tk float64
+		for q := 0; q < d; q++ {
+			fv[q*L+k], hv[q*L+k] = 0, 0
+			if l := diag[q*L+k] * tr[k]; l > cut {
+				s := math.Sqrt(l)
+				fv[q*L+k], hv[q*L+k] = s, 1/s
+				tk += s
+			}
+		}
+		t[k] = tk
+	}
 }
 
 // formRest forms M_k into lane k's w for the lanes k with use[k] (those
@@ -544,23 +566,13 @@ func (ws *Workspace) traceSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 	run, tr := ws.gatherSoA(e, f, shape, bs, use)
 	tred2L(e, d, false)
 	ok := tqlSoA(e, d, &run, false)
+	var tv [wideLanes]float64
+	rootsL(L, e.diag, tr[:L], e.fv, e.hv, tv[:L], d)
 	for k := 0; k < L; k++ {
-		if !ok[k] {
-			continue
+		if ok[k] {
+			t[k] = tv[k]
+			use[k] = false
 		}
-		var top float64
-		for q := 0; q < d; q++ {
-			top = maxNaN(e.diag[q*L+k]*tr[k], top)
-		}
-		cut := ZeroCut * top
-		var tk float64
-		for q := 0; q < d; q++ {
-			if l := e.diag[q*L+k] * tr[k]; l > cut {
-				tk += math.Sqrt(l)
-			}
-		}
-		t[k] = tk
-		use[k] = false
 	}
 	ws.formRest(e, f, shape, bs, use)
 }

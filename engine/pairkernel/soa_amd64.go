@@ -46,6 +46,18 @@ func formAVX2(m, x, b, f *float64, d, lower int)
 func formAVX512(m, x, b, f *float64, d, lower int)
 
 //go:noescape
+func scaleAVX2(w, tr *float64, d int)
+
+//go:noescape
+func scaleAVX512(w, tr *float64, d int)
+
+//go:noescape
+func rootsAVX2(diag, tr, fv, hv, t *float64, d int)
+
+//go:noescape
+func rootsAVX512(diag, tr, fv, hv, t *float64, d int)
+
+//go:noescape
 func spectralAVX2(out, x, v *float64, d int)
 
 //go:noescape
@@ -146,6 +158,38 @@ func formL(L int, m, x, b, f []float64, d int, lower bool) {
 		formAVX2(unsafe.SliceData(m), unsafe.SliceData(x), unsafe.SliceData(b), unsafe.SliceData(f), d, lo)
 	} else {
 		formAVX512(unsafe.SliceData(m), unsafe.SliceData(x), unsafe.SliceData(b), unsafe.SliceData(f), d, lo)
+	}
+}
+
+// scaleL is scaleSoA, by AVX2 or AVX-512 where the CPU has it (the same
+// operations).
+func scaleL(L int, w, tr []float64, d int) {
+	k := kernelFor(L)
+	if k == 0 {
+		scaleSoA(L, w, tr, d)
+		return
+	}
+	_, _ = w[d*d*L-1], tr[L-1]
+	if k == 2 {
+		scaleAVX2(unsafe.SliceData(w), unsafe.SliceData(tr), d)
+	} else {
+		scaleAVX512(unsafe.SliceData(w), unsafe.SliceData(tr), d)
+	}
+}
+
+// rootsL is rootsSoA, by AVX2 or AVX-512 where the CPU has it (the same
+// operations).
+func rootsL(L int, diag, tr, fv, hv, t []float64, d int) {
+	k := kernelFor(L)
+	if k == 0 {
+		rootsSoA(L, diag, tr, fv, hv, t, d)
+		return
+	}
+	_, _, _, _, _ = diag[d*L-1], tr[L-1], fv[d*L-1], hv[d*L-1], t[L-1]
+	if k == 2 {
+		rootsAVX2(unsafe.SliceData(diag), unsafe.SliceData(tr), unsafe.SliceData(fv), unsafe.SliceData(hv), unsafe.SliceData(t), d)
+	} else {
+		rootsAVX512(unsafe.SliceData(diag), unsafe.SliceData(tr), unsafe.SliceData(fv), unsafe.SliceData(hv), unsafe.SliceData(t), d)
 	}
 }
 

@@ -853,6 +853,91 @@ f2next:
 	RET
 
 
+// func scaleAVX2(w, tr *float64, d int)
+// scaleSoA: tr = the lanes' traces, then the upper triangle times 1/tr.
+TEXT ·scaleAVX2(SB), NOSPLIT, $0-24
+	MOVQ w+0(FP), DI
+	MOVQ tr+8(FP), SI
+	MOVQ d+16(FP), CX
+	MOVQ CX, R15
+	SHLQ $5, R15
+	VXORPD Y0, Y0, Y0
+	MOVQ DI, R10
+	MOVQ CX, R11
+ctr:
+	VADDPD (R10), Y0, Y0
+	ADDQ R15, R10
+	ADDQ $32, R10
+	DECQ R11
+	JNZ  ctr
+	VMOVUPD Y0, (SI)
+	VBROADCASTSD soaone<>(SB), Y1
+	VDIVPD Y0, Y1, Y1
+	MOVQ DI, R10 // &w[r][r]
+	MOVQ CX, R11 // d - r
+csr:
+	MOVQ R10, AX
+	MOVQ R11, R12
+csc:
+	VMULPD (AX), Y1, Y2
+	VMOVUPD Y2, (AX)
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  csc
+	ADDQ R15, R10
+	ADDQ $32, R10
+	DECQ R11
+	JNZ  csr
+	VZEROUPPER
+	RET
+
+
+// func rootsAVX2(diag, tr, fv, hv, t *float64, d int)
+// rootsSoA: l = diag tr, cut = ZeroCut max l, f = sqrt(l) and h = 1/f
+// where l > cut (else 0), t = sum f.
+TEXT ·rootsAVX2(SB), NOSPLIT, $0-48
+	MOVQ diag+0(FP), DX
+	MOVQ tr+8(FP), SI
+	MOVQ fv+16(FP), R8
+	MOVQ hv+24(FP), R9
+	MOVQ t+32(FP), R10
+	MOVQ d+40(FP), CX
+	VMOVUPD (SI), Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ DX, AX
+	MOVQ CX, R11
+rtop:
+	VMULPD (AX), Y0, Y2
+	VMAXPD Y2, Y1, Y1
+	ADDQ $32, AX
+	DECQ R11
+	JNZ  rtop
+	VBROADCASTSD soacut<>(SB), Y2
+	VMULPD Y2, Y1, Y1
+	VBROADCASTSD soaone<>(SB), Y7
+	VXORPD Y3, Y3, Y3
+	MOVQ DX, AX
+	MOVQ CX, R11
+rq:
+	VMULPD (AX), Y0, Y2
+	VCMPPD $0x1e, Y1, Y2, Y4
+	VSQRTPD Y2, Y5
+	VDIVPD Y5, Y7, Y6
+	VANDPD Y4, Y5, Y5
+	VANDPD Y4, Y6, Y6
+	VMOVUPD Y5, (R8)
+	VMOVUPD Y6, (R9)
+	VADDPD Y5, Y3, Y3
+	ADDQ $32, AX
+	ADDQ $32, R8
+	ADDQ $32, R9
+	DECQ R11
+	JNZ  rq
+	VMOVUPD Y3, (R10)
+	VZEROUPPER
+	RET
+
+
 // func spectralAVX2(out, x, v *float64, d int)
 // spectralSoA by FMA: out[r][c] = sum_q (v[q] X[q][r]) X[q][c] for
 // c >= r, four columns at a time in registers.
@@ -1900,6 +1985,92 @@ f2next512:
 	RET
 
 
+// func scaleAVX512(w, tr *float64, d int)
+// scaleSoA: tr = the lanes' traces, then the upper triangle times 1/tr.
+TEXT ·scaleAVX512(SB), NOSPLIT, $0-24
+	MOVQ w+0(FP), DI
+	MOVQ tr+8(FP), SI
+	MOVQ d+16(FP), CX
+	MOVQ CX, R15
+	SHLQ $6, R15
+	VXORPD Z0, Z0, Z0
+	MOVQ DI, R10
+	MOVQ CX, R11
+ctr512:
+	VADDPD (R10), Z0, Z0
+	ADDQ R15, R10
+	ADDQ $64, R10
+	DECQ R11
+	JNZ  ctr512
+	VMOVUPD Z0, (SI)
+	VBROADCASTSD soaone<>(SB), Z1
+	VDIVPD Z0, Z1, Z1
+	MOVQ DI, R10 // &w[r][r]
+	MOVQ CX, R11 // d - r
+csr512:
+	MOVQ R10, AX
+	MOVQ R11, R12
+csc512:
+	VMULPD (AX), Z1, Z2
+	VMOVUPD Z2, (AX)
+	ADDQ $64, AX
+	DECQ R12
+	JNZ  csc512
+	ADDQ R15, R10
+	ADDQ $64, R10
+	DECQ R11
+	JNZ  csr512
+	VZEROUPPER
+	RET
+
+
+// func rootsAVX512(diag, tr, fv, hv, t *float64, d int)
+// rootsSoA: l = diag tr, cut = ZeroCut max l, f = sqrt(l) and h = 1/f
+// where l > cut (else 0), t = sum f.
+TEXT ·rootsAVX512(SB), NOSPLIT, $0-48
+	MOVQ diag+0(FP), DX
+	MOVQ tr+8(FP), SI
+	MOVQ fv+16(FP), R8
+	MOVQ hv+24(FP), R9
+	MOVQ t+32(FP), R10
+	MOVQ d+40(FP), CX
+	VMOVUPD (SI), Z0
+	VXORPD Z1, Z1, Z1
+	MOVQ DX, AX
+	MOVQ CX, R11
+rtop512:
+	VMULPD (AX), Z0, Z2
+	VMAXPD Z2, Z1, Z1
+	ADDQ $64, AX
+	DECQ R11
+	JNZ  rtop512
+	VBROADCASTSD soacut<>(SB), Z2
+	VMULPD Z2, Z1, Z1
+	VBROADCASTSD soaone<>(SB), Z7
+	VXORPD Z3, Z3, Z3
+	MOVQ DX, AX
+	MOVQ CX, R11
+rq512:
+	VMULPD (AX), Z0, Z2
+	VCMPPD $0x1e, Z1, Z2, K2
+	VPMOVM2Q K2, Z4
+	VSQRTPD Z2, Z5
+	VDIVPD Z5, Z7, Z6
+	VANDPD Z4, Z5, Z5
+	VANDPD Z4, Z6, Z6
+	VMOVUPD Z5, (R8)
+	VMOVUPD Z6, (R9)
+	VADDPD Z5, Z3, Z3
+	ADDQ $64, AX
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ R11
+	JNZ  rq512
+	VMOVUPD Z3, (R10)
+	VZEROUPPER
+	RET
+
+
 // func spectralAVX512(out, x, v *float64, d int)
 // spectralSoA by FMA: out[r][c] = sum_q (v[q] X[q][r]) X[q][c] for
 // c >= r, four columns at a time in registers.
@@ -2093,3 +2264,5 @@ DATA soahi140<>+0(SB)/8, $0x5d00cb70d24b7379
 GLOBL soahi140<>(SB), RODATA|NOPTR, $8
 DATA soalo140<>+0(SB)/8, $0x22de7c5f127bd87e
 GLOBL soalo140<>(SB), RODATA|NOPTR, $8
+DATA soacut<>+0(SB)/8, $0x3d06849b86a12b9b
+GLOBL soacut<>(SB), RODATA|NOPTR, $8

@@ -890,6 +890,93 @@ f2next:
 ''')
 
 kernels.append(r'''
+// func scaleAVX2(w, tr *float64, d int)
+// scaleSoA: tr = the lanes' traces, then the upper triangle times 1/tr.
+TEXT ·scaleAVX2(SB), NOSPLIT, $0-24
+	MOVQ w+0(FP), DI
+	MOVQ tr+8(FP), SI
+	MOVQ d+16(FP), CX
+	MOVQ CX, R15
+	SHLQ $5, R15
+	VXORPD Y0, Y0, Y0
+	MOVQ DI, R10
+	MOVQ CX, R11
+ctr:
+	VADDPD (R10), Y0, Y0
+	ADDQ R15, R10
+	ADDQ $32, R10
+	DECQ R11
+	JNZ  ctr
+	VMOVUPD Y0, (SI)
+	VBROADCASTSD soaone<>(SB), Y1
+	VDIVPD Y0, Y1, Y1
+	MOVQ DI, R10 // &w[r][r]
+	MOVQ CX, R11 // d - r
+csr:
+	MOVQ R10, AX
+	MOVQ R11, R12
+csc:
+	VMULPD (AX), Y1, Y2
+	VMOVUPD Y2, (AX)
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  csc
+	ADDQ R15, R10
+	ADDQ $32, R10
+	DECQ R11
+	JNZ  csr
+	VZEROUPPER
+	RET
+''')
+
+kernels.append(r'''
+// func rootsAVX2(diag, tr, fv, hv, t *float64, d int)
+// rootsSoA: l = diag tr, cut = ZeroCut max l, f = sqrt(l) and h = 1/f
+// where l > cut (else 0), t = sum f.
+TEXT ·rootsAVX2(SB), NOSPLIT, $0-48
+	MOVQ diag+0(FP), DX
+	MOVQ tr+8(FP), SI
+	MOVQ fv+16(FP), R8
+	MOVQ hv+24(FP), R9
+	MOVQ t+32(FP), R10
+	MOVQ d+40(FP), CX
+	VMOVUPD (SI), Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ DX, AX
+	MOVQ CX, R11
+rtop:
+	VMULPD (AX), Y0, Y2
+	VMAXPD Y2, Y1, Y1
+	ADDQ $32, AX
+	DECQ R11
+	JNZ  rtop
+	VBROADCASTSD soacut<>(SB), Y2
+	VMULPD Y2, Y1, Y1
+	VBROADCASTSD soaone<>(SB), Y7
+	VXORPD Y3, Y3, Y3
+	MOVQ DX, AX
+	MOVQ CX, R11
+rq:
+	VMULPD (AX), Y0, Y2
+	VCMPPD $0x1e, Y1, Y2, Y4
+	VSQRTPD Y2, Y5
+	VDIVPD Y5, Y7, Y6
+	VANDPD Y4, Y5, Y5
+	VANDPD Y4, Y6, Y6
+	VMOVUPD Y5, (R8)
+	VMOVUPD Y6, (R9)
+	VADDPD Y5, Y3, Y3
+	ADDQ $32, AX
+	ADDQ $32, R8
+	ADDQ $32, R9
+	DECQ R11
+	JNZ  rq
+	VMOVUPD Y3, (R10)
+	VZEROUPPER
+	RET
+''')
+
+kernels.append(r'''
 // func spectralAVX2(out, x, v *float64, d int)
 // spectralSoA by FMA: out[r][c] = sum_q (v[q] X[q][r]) X[q][c] for
 // c >= r, four columns at a time in registers.
@@ -1162,7 +1249,8 @@ for name, x in [('soaone', bits(1.0)), ('soalo', bits(1e-290)), ('soahi', bits(1
                 ('soaabs', '0x7fffffffffffffff'), ('soasign', '0x8000000000000000'),
                 ('soa40', bits(40.0)), ('soabig', bits(1e150)),
                 ('soanan', '0x7ff8000000000000'), ('soaeps', bits(2.0 ** -52)),
-                ('soahi140', bits(1e140)), ('soalo140', bits(1e-140))]:
+                ('soahi140', bits(1e140)), ('soalo140', bits(1e-140)),
+                ('soacut', bits(1e-14))]:
     emit('DATA %s<>+0(SB)/8, $%s' % (name, x))
     emit('GLOBL %s<>(SB), RODATA|NOPTR, $8' % name)
 

@@ -10,11 +10,11 @@ import (
 )
 
 // TestSoAAVX2 checks the structure-of-arrays kernels in AVX2 (4 lanes)
-// and AVX-512 (8 lanes) against their Go versions: tred2 and the QL sweeps to the bit (up to the sign
-// of zeros), the products (forming M, M^{1/2}, T^{BA}) to 1e-14 relative
-// (they fuse multiply-adds),
-// on random, isotropic, near-singular and rank-deficient lanes, and the
-// layout of qlState that the generator assumes.
+// and AVX-512 (8 lanes) against their Go versions: tred2, the QL, the
+// scaling of M and the roots to the bit (up to the sign of zeros), the
+// products (forming M, M^{1/2}, T^{BA}) to 1e-14 relative (they fuse
+// multiply-adds), on random, isotropic, near-singular and rank-deficient
+// lanes, and the layout of qlState that the generator assumes.
 func TestSoAAVX2(t *testing.T) {
 	var st qlState
 	if unsafe.Offsetof(st.m) != 408 || unsafe.Offsetof(st.act) != 536 || unsafe.Offsetof(st.iter) != 856 || unsafe.Offsetof(st.rows) != 920 || unsafe.Offsetof(st.tst1) != 936 || unsafe.Offsetof(st.ok) != 1000 {
@@ -118,6 +118,36 @@ func testSoAKernels(t *testing.T, L int) {
 							}
 						}
 					}
+				}
+			}
+			// The traces and the scaling of M (x.root, just formed), and
+			// the roots of eigenvalues (some negative, some below the
+			// cut), bit for bit.
+			a1, a2 := append([]float64(nil), x.root...), append([]float64(nil), x.root...)
+			tr1, tr2 := make([]float64, L), make([]float64, L)
+			kernels(false)
+			scaleL(L, a1, tr1, d)
+			kernels(true)
+			scaleL(L, a2, tr2, d)
+			if k := same(a1, a2); k >= 0 || same(tr1, tr2) >= 0 {
+				t.Fatalf("L=%d d=%d: scale differs at %d", L, d, k)
+			}
+			lam := make([]float64, d*L)
+			for q := range lam {
+				lam[q] = rng.Float64() - 0.1
+				if q%5 == 0 {
+					lam[q] = 1e-17
+				}
+			}
+			f1, h1, t1 := make([]float64, d*L), make([]float64, d*L), make([]float64, L)
+			f2, h2, t2 := make([]float64, d*L), make([]float64, d*L), make([]float64, L)
+			kernels(false)
+			rootsL(L, lam, tr1, f1, h1, t1, d)
+			kernels(true)
+			rootsL(L, lam, tr1, f2, h2, t2, d)
+			for _, p := range [][2][]float64{{f1, f2}, {h1, h2}, {t1, t2}} {
+				if k := same(p[0], p[1]); k >= 0 {
+					t.Fatalf("L=%d d=%d: roots differ at %d: Go %v, asm %v", L, d, k, p[0][k], p[1][k])
 				}
 			}
 			for k := range x.fv {

@@ -19,6 +19,12 @@ func tred2L(e *soaEig, d int, vectors bool) { tred2SoA(e, d, vectors) }
 // formL is formSoA in this build.
 func formL(L int, m, x, b, f []float64, d int, lower bool) { formSoA(L, m, x, b, f, d, lower) }
 
+// scaleL is scaleSoA in this build.
+func scaleL(L int, w, tr []float64, d int) { scaleSoA(L, w, tr, d) }
+
+// rootsL is rootsSoA in this build.
+func rootsL(L int, diag, tr, fv, hv, t []float64, d int) { rootsSoA(L, diag, tr, fv, hv, t, d) }
+
 // spectralL is spectralSoA in this build.
 func spectralL(L int, out, x, v []float64, d int) { spectralSoA(L, out, x, v, d) }
 
