@@ -637,9 +637,9 @@ func (ws *Workspace) symEigenSoA(e *soaEig, w, lam *[wideLanes][]float64, use *[
 	return ok
 }
 
-// addSoALane adds c times lane k of the upper triangle x (interleaved) to
-// the upper triangle of s.
-func addSoALane(s, x []float64, d, L, k int, c float64) {
+// addSoALaneGo adds c times lane k of the upper triangle x (interleaved,
+// L lanes) to the upper triangle of s: addSoALane's reference.
+func addSoALaneGo(s, x []float64, d, L, k int, c float64) {
 	for r := 0; r < d; r++ {
 		sr := s[r*d+r : r*d+d]
 		xr := x[(r*d+r)*L+k : (r*d+d)*L]

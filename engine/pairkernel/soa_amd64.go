@@ -58,6 +58,9 @@ func rootsAVX2(diag, tr, fv, hv, t *float64, d int)
 func rootsAVX512(diag, tr, fv, hv, t *float64, d int)
 
 //go:noescape
+func addLaneAVX(s, x *float64, d, L, k int, c float64)
+
+//go:noescape
 func spectralAVX2(out, x, v *float64, d int)
 
 //go:noescape
@@ -191,6 +194,20 @@ func rootsL(L int, diag, tr, fv, hv, t []float64, d int) {
 	} else {
 		rootsAVX512(unsafe.SliceData(diag), unsafe.SliceData(tr), unsafe.SliceData(fv), unsafe.SliceData(hv), unsafe.SliceData(t), d)
 	}
+}
+
+// addSoALane is addSoALaneGo, by the AVX scalar loop where the CPU has
+// AVX2 (the same operations, without bounds checks).
+func addSoALane(s, x []float64, d, L, k int, c float64) {
+	if !useAVX2 {
+		addSoALaneGo(s, x, d, L, k, c)
+		return
+	}
+	_, _ = s[d*d-1], x[d*d*L-1]
+	if k < 0 || k >= L {
+		panic("pairkernel: addSoALane lane out of range")
+	}
+	addLaneAVX(unsafe.SliceData(s), unsafe.SliceData(x), d, L, k, c)
 }
 
 // spectralL is spectralSoA, by FMA (AVX2 or AVX-512) where the CPU has

@@ -1241,6 +1241,48 @@ emit("""//go:build !purego
 """)
 for k in kernels:
     emit(k)
+emit(r'''
+// func addLaneAVX(s, x *float64, d, L, k int, c float64)
+// addSoALane: s[r][q] += c x[r][q] (lane k of the interleaved x, L
+// lanes) for q >= r, the same operations as the Go loop (no FMA).
+TEXT ·addLaneAVX(SB), NOSPLIT, $0-48
+	MOVQ s+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ d+16(FP), CX
+	MOVQ L+24(FP), R8
+	MOVQ k+32(FP), AX
+	VMOVSD c+40(FP), X1
+	LEAQ (SI)(AX*8), SI // lane k
+	SHLQ $3, R8 // the stride of an element, bytes
+	MOVQ CX, R9
+	SHLQ $3, R9 // a row of s, bytes
+	MOVQ R9, R10
+	IMULQ R8, R10
+	SHRQ $3, R10 // a row of x, bytes
+	XORQ BX, BX // r
+alr:
+	MOVQ DI, R11
+	MOVQ SI, R12
+	MOVQ CX, R13
+	SUBQ BX, R13
+alq:
+	VMOVSD (R12), X0
+	VMULSD X0, X1, X0
+	VADDSD (R11), X0, X0
+	VMOVSD X0, (R11)
+	ADDQ $8, R11
+	ADDQ R8, R12
+	DECQ R13
+	JNZ  alq
+	// The next row's diagonal element.
+	LEAQ 8(DI)(R9*1), DI
+	ADDQ R10, SI
+	ADDQ R8, SI
+	INCQ BX
+	CMPQ BX, CX
+	JB   alr
+	RET
+''')
 emit("""// The AVX-512 versions (8 lanes), translated from the AVX2 ones.""")
 for k in kernels:
     emit(avx512(k, 'DI' if 'qlSweepsAVX2' in k or 'qlSplitAVX2' in k else None))

@@ -11,7 +11,7 @@ import (
 
 // TestSoAAVX2 checks the structure-of-arrays kernels in AVX2 (4 lanes)
 // and AVX-512 (8 lanes) against their Go versions: tred2, the QL, the
-// scaling of M and the roots to the bit (up to the sign of zeros), the
+// scaling of M, the roots and the lane reader to the bit (up to the sign of zeros), the
 // products (forming M, M^{1/2}, T^{BA}) to 1e-14 relative (they fuse
 // multiply-adds), on random, isotropic, near-singular and rank-deficient
 // lanes, and the layout of qlState that the generator assumes.
@@ -148,6 +148,19 @@ func testSoAKernels(t *testing.T, L int) {
 			for _, p := range [][2][]float64{{f1, f2}, {h1, h2}, {t1, t2}} {
 				if k := same(p[0], p[1]); k >= 0 {
 					t.Fatalf("L=%d d=%d: roots differ at %d: Go %v, asm %v", L, d, k, p[0][k], p[1][k])
+				}
+			}
+			// A lane's upper triangle added to a plain one, bit for bit.
+			for k := 0; k < L; k++ {
+				s1, s2 := make([]float64, d*d), make([]float64, d*d)
+				for q := range s1 {
+					s1[q] = rng.NormFloat64()
+				}
+				copy(s2, s1)
+				addSoALaneGo(s1, x.root, d, L, k, -0.7)
+				addSoALane(s2, x.root, d, L, k, -0.7)
+				if q := same(s1, s2); q >= 0 {
+					t.Fatalf("L=%d d=%d lane %d: addSoALane differs at %d: Go %v, asm %v", L, d, k, q, s1[q], s2[q])
 				}
 			}
 			for k := range x.fv {

@@ -25,6 +25,9 @@ func scaleL(L int, w, tr []float64, d int) { scaleSoA(L, w, tr, d) }
 // rootsL is rootsSoA in this build.
 func rootsL(L int, diag, tr, fv, hv, t []float64, d int) { rootsSoA(L, diag, tr, fv, hv, t, d) }
 
+// addSoALane is addSoALaneGo in this build.
+func addSoALane(s, x []float64, d, L, k int, c float64) { addSoALaneGo(s, x, d, L, k, c) }
+
 // spectralL is spectralSoA in this build.
 func spectralL(L int, out, x, v []float64, d int) { spectralSoA(L, out, x, v, d) }
 
