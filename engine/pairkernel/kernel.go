@@ -25,7 +25,7 @@ const Lanes = qlLanes
 type Workspace struct {
 	d       int
 	x, y, t []float64       // d*d scratch
-	ln      [wideLanes]lane // RootLanesWide's; the others use the first Lanes
+	ln      [wideLanes]lane // RootLanesWide's (8 where Wide is); the others use the first Lanes
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
 	c4                        closed4 // RootLanes' lanes at d = 4
@@ -50,7 +50,14 @@ type lane struct {
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
-	buf := make([]float64, 3*dd+wideLanes*(dd+6*d))
+	// The lanes RootLanesWide can use: 8 with the 8-lane kernels (then
+	// the 8-lane solver's storage too), else 4.
+	wide := useWide && d >= soaMinDim
+	nl := Lanes
+	if wide {
+		nl = wideLanes
+	}
+	buf := make([]float64, 3*dd+nl*(dd+6*d))
 	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd], t: buf[2*dd : 3*dd : 3*dd]}
 	buf = buf[3*dd:]
 	take := func(n int) []float64 {
@@ -58,11 +65,14 @@ func NewWorkspace(d int) *Workspace {
 		buf = buf[n:]
 		return s
 	}
-	for k := range ws.ln {
+	for k := range ws.ln[:nl] {
 		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d)}
 	}
 	if d >= soaMinDim {
-		ws.soa, ws.soa8 = newSoaEig(d, Lanes), newSoaEig(d, wideLanes)
+		ws.soa = newSoaEig(d, Lanes)
+	}
+	if wide {
+		ws.soa8 = newSoaEig(d, wideLanes)
 	}
 	l0 := &ws.ln[0]
 	ws.w, ws.lam, ws.off, ws.f, ws.h, ws.cs, ws.ss = l0.w, l0.lam, l0.off, l0.f, l0.h, l0.cs, l0.ss
