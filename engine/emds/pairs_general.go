@@ -15,10 +15,11 @@ import (
 //
 // with dW^2/dA = I - T^{AB}. The T^{AB} of a row share G_i: the row sums
 // g M^{1/2} over its pairs and applies G_i once (pairkernel's AddRoot and
-// AddSandwich). Pairs go through pairkernel.Lanes at a time (RootLanes:
-// at d = 4 the closed form from M's invariants where M is
-// well-conditioned, else the eigensolver with the QL iterations of the
-// lanes overlapped). Matrix accumulators hold upper triangles; finish
+// AddSandwich). Pairs go through the workspace's Wide() at a time
+// (RootLanesWide: 8 with the AVX-512 kernels at d >= 5, else 4 by
+// RootLanes: at d = 4 the closed form from M's invariants where M is
+// well-conditioned, else the structure-of-arrays eigensolver, or the
+// per-lane one with the QL iterations of the lanes overlapped). Matrix accumulators hold upper triangles; finish
 // mirrors them. A and B must be positive definite for the maps to exist (eps > 0
 // ensures it); where they are not, eigenvalues of M at rounding level
 // count as zero (the gradient is then that of a nearby definite matrix).
@@ -65,15 +66,16 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 	bi := acc[(i-off)*st : (i-off+1)*st]
 	var stress float64
 	var any bool
-	var bs [pairkernel.Lanes][]float64
-	for j := j0; j < j1; j += pairkernel.Lanes {
-		// Up to Lanes pairs solved together, then their residuals and
+	var bs [pairkernel.WideLanes][]float64
+	w := ws.Wide()
+	for j := j0; j < j1; j += w {
+		// Up to Wide pairs solved together, then their residuals and
 		// gradients in order.
-		n := min(pairkernel.Lanes, j1-j)
+		n := min(w, j1-j)
 		for q := 0; q < n; q++ {
 			bs[q] = k.items.Matrix(j + q)
 		}
-		ts := ws.RootLanes(fi, shi, &bs, n)
+		ts := ws.RootLanesWide(fi, shi, &bs, n)
 		for lane := 0; lane < n; lane++ {
 			jj := j + lane
 			q := jj - j0

@@ -56,10 +56,10 @@ func (h *hypEig) rows(m, w, lam []float64) {
 	}
 }
 
-// rowsLanes is rows for the n <= pairkernel.Lanes matrices m[k*d*d:]
+// rowsLanes is rows for the n <= h.lanes() matrices m[k*d*d:]
 // (eigenvectors into w[k*d*d:], eigenvalues into lam[k*d:]), by
-// pairkernel's SymEigenLanes for d > hypJacobiMaxDim (the same results
-// as rows, matrix by matrix).
+// pairkernel's SymEigenLanesWide for d > hypJacobiMaxDim (the same
+// results as rows, matrix by matrix).
 func (h *hypEig) rowsLanes(m, w, lam []float64, n int) {
 	d := h.d
 	dd := d * d
@@ -69,12 +69,12 @@ func (h *hypEig) rowsLanes(m, w, lam []float64, n int) {
 		}
 		return
 	}
-	var ws, ls [pairkernel.Lanes][]float64
+	var ws, ls [pairkernel.WideLanes][]float64
 	for k := 0; k < n; k++ {
 		ws[k], ls[k] = w[k*dd:(k+1)*dd], lam[k*d:(k+1)*d]
 		copy(ws[k], m[k*dd:(k+1)*dd])
 	}
-	ok := h.pk.SymEigenLanes(&ws, &ls, n)
+	ok := h.pk.SymEigenLanesWide(&ws, &ls, n)
 	for k := 0; k < n; k++ {
 		if !ok[k] {
 			// QL failed to converge (non-finite input): Jacobi.
@@ -83,6 +83,9 @@ func (h *hypEig) rowsLanes(m, w, lam []float64, n int) {
 		}
 	}
 }
+
+// lanes returns how many matrices rowsLanes takes at once.
+func (h *hypEig) lanes() int { return h.pk.Wide() }
 
 // hypTranspose transposes the d x d matrix a in place.
 func hypTranspose(a []float64, d int) {

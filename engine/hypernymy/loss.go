@@ -99,7 +99,7 @@ func newHypPairWS(d, k int) *hypPairWS {
 	dd := d * d
 	ws := &hypPairWS{d: d, y: make([]float64, k*dd), q: make([]float64, k*dd),
 		lam: make([]float64, k*d), score: make([]float64, k), wt: make([]float64, k),
-		m: make([]float64, pairkernel.Lanes*dd), g: make([]float64, dd), s: make([]float64, dd),
+		m: make([]float64, pairkernel.WideLanes*dd), g: make([]float64, dd), s: make([]float64, dd),
 		t: make([]float64, dd), f: make([]float64, d), eig: newHypEig(d)}
 	if hypTrainAVX2 {
 		ws.yt, ws.qg, ws.qs = make([]float64, dd), make([]float64, dd), make([]float64, dd)
@@ -124,10 +124,11 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	ku := c.k[u*dd : (u+1)*dd]
 	mu := means[u*d : (u+1)*d]
 	best := math.Inf(-1)
-	// Candidates go through the eigensolver pairkernel.Lanes at a time
-	// (their QL iterations interleaved; hypEig.rowsLanes).
-	for j0 := 0; j0 < len(cand); j0 += pairkernel.Lanes {
-		n := min(pairkernel.Lanes, len(cand)-j0)
+	// Candidates go through the eigensolver ws.eig.lanes() at a time
+	// (4 or 8 solved together; hypEig.rowsLanes).
+	lanes := ws.eig.lanes()
+	for j0 := 0; j0 < len(cand); j0 += lanes {
+		n := min(lanes, len(cand)-j0)
 		for k := 0; k < n; k++ {
 			j := j0 + k
 			lv := fact[int(cand[j])*dd : (int(cand[j])+1)*dd]

@@ -48,8 +48,10 @@ func benchPairs(d int) (mats, fs, gs [][]float64, shapes []Shape) {
 // BenchmarkPair measures, per d, the per-pair work of the MDS gradient
 // (Eigen, AddRoot into the row sum, AddInvMap into the other point; grad4:
 // the same by EigenLanes, four pairs per call, ns/op still per pair; root4:
-// by RootLanes, the closed form at d = 4) and
-// the forward-only TraceRoot, one thread.
+// by RootLanes, the closed form at d = 4; rootw: by RootLanesWide, Wide
+// pairs per call) and
+// the forward-only TraceRoot (trace4: TraceRootLanes, four pairs per
+// call), one thread.
 func BenchmarkPair(b *testing.B) {
 	for _, d := range []int{4, 5, 6, 8, 10, 12, 14, 16, 17, 18, 19, 20} {
 		mats, fs, _, shapes := benchPairs(d)
@@ -96,6 +98,37 @@ func BenchmarkPair(b *testing.B) {
 					ws.AddRootLane(q, s, 0.5)
 					ws.AddInvMapLane(q, out, fs[k], shapes[k], 0.5)
 				}
+			})
+		})
+		b.Run(fmt.Sprintf("rootw/d=%d", d), func(b *testing.B) {
+			var bs [WideLanes][]float64
+			w := ws.Wide()
+			cpuMetric(b, func(i int) {
+				if i%w != 0 {
+					return
+				}
+				k := i & 63
+				for q := 0; q < w; q++ {
+					bs[q] = mats[(i+17+q)&63]
+				}
+				ws.RootLanesWide(fs[k], shapes[k], &bs, w)
+				for q := 0; q < w; q++ {
+					ws.AddRootLane(q, s, 0.5)
+					ws.AddInvMapLane(q, out, fs[k], shapes[k], 0.5)
+				}
+			})
+		})
+		b.Run(fmt.Sprintf("trace4/d=%d", d), func(b *testing.B) {
+			var bs [Lanes][]float64
+			cpuMetric(b, func(i int) {
+				if i%Lanes != 0 {
+					return
+				}
+				k := i & 63
+				for q := range bs {
+					bs[q] = mats[(i+17+q)&63]
+				}
+				ws.TraceRootLanes(fs[k], shapes[k], &bs, Lanes)
 			})
 		})
 		b.Run(fmt.Sprintf("trace/d=%d", d), func(b *testing.B) {

@@ -306,11 +306,11 @@ func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n
 			}
 			continue
 		}
-		ln.closed = true
+		ln.closed, ln.soa = true, nil
 		t[k] = c.t[k]
 	}
 	if anyFall {
-		ws.eigenLanes(f, shape, bs, &fall, true, &t)
+		ws.eigenLanes(0, f, shape, bs, &fall, true, &t)
 	}
 	return t
 }

@@ -24,11 +24,12 @@ const Lanes = qlLanes
 // variants.
 type Workspace struct {
 	d       int
-	x, y, t []float64 // d*d scratch
-	ln      [Lanes]lane
+	x, y, t []float64       // d*d scratch
+	ln      [wideLanes]lane // RootLanesWide's (8 where Wide is); the others use the first Lanes
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
 	c4                        closed4 // RootLanes' lanes at d = 4
+	soa, soa8                 *soaEig // the SoA solver (4 and 8 lanes) at d >= soaMinDim
 }
 
 // lane holds one pair's decomposition.
@@ -41,12 +42,22 @@ type lane struct {
 	// closed: the lane of RootLanes' closed form (the Workspace's c4)
 	// holds M^{1/2} and T^{BA} = F M^{-1/2} F^T; w, lam, f, h mean nothing.
 	closed bool
+	// soa, where not nil: the structure-of-arrays solver that settled
+	// the lane holds its M^{1/2} and T^{BA}; w, lam, f, h mean nothing.
+	soa *soaEig
 }
 
 // NewWorkspace returns scratch memory for d x d pairs (d >= 1).
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
-	buf := make([]float64, 3*dd+Lanes*(dd+6*d))
+	// The lanes RootLanesWide can use: 8 with the 8-lane kernels (then
+	// the 8-lane solver's storage too), else 4.
+	wide := useWide && d >= soaMinDim
+	nl := Lanes
+	if wide {
+		nl = wideLanes
+	}
+	buf := make([]float64, 3*dd+nl*(dd+6*d))
 	ws := &Workspace{d: d, x: buf[0:dd:dd], y: buf[dd : 2*dd : 2*dd], t: buf[2*dd : 3*dd : 3*dd]}
 	buf = buf[3*dd:]
 	take := func(n int) []float64 {
@@ -54,8 +65,14 @@ func NewWorkspace(d int) *Workspace {
 		buf = buf[n:]
 		return s
 	}
-	for k := range ws.ln {
+	for k := range ws.ln[:nl] {
 		ws.ln[k] = lane{w: take(dd), lam: take(d), off: take(d), f: take(d), h: take(d), cs: take(d), ss: take(d)}
+	}
+	if d >= soaMinDim {
+		ws.soa = newSoaEig(d, Lanes)
+	}
+	if wide {
+		ws.soa8 = newSoaEig(d, wideLanes)
 	}
 	l0 := &ws.ln[0]
 	ws.w, ws.lam, ws.off, ws.f, ws.h, ws.cs, ws.ss = l0.w, l0.lam, l0.off, l0.f, l0.h, l0.cs, l0.ss
@@ -282,7 +299,21 @@ func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float
 	for k := 0; k < n; k++ {
 		use[k] = true
 	}
-	ws.traceLanes(f, shape, bs, &use, false, &t)
+	formed := false
+	if useSoA && ws.soa != nil {
+		// The structure-of-arrays solver; the lanes it leaves (with
+		// M formed) go on below.
+		var bw [wideLanes][]float64
+		var uw [wideLanes]bool
+		var tw [wideLanes]float64
+		copy(bw[:], bs[:])
+		copy(uw[:], use[:])
+		ws.traceSoA(ws.soa, f, shape, &bw, &uw, &tw)
+		copy(use[:], uw[:])
+		copy(t[:], tw[:])
+		formed = true
+	}
+	ws.traceLanes(f, shape, bs, &use, formed, &t)
 	return t
 }
 
@@ -353,23 +384,93 @@ func (ws *Workspace) Eigen(f []float64, shape Shape, b []float64) float64 {
 
 // EigenLanes is Eigen for the n <= Lanes matrices bs[:n] against the same
 // factor f: lane k keeps the decomposition of M_k = F^T B_k F for the
-// Lane variants of AddRoot and AddInvMap, and t[k] = tr M_k^{1/2}. The
-// QL iterations of the n pairs run interleaved (tqlLanes), which hides
-// most of their latency; each lane's results are those of Eigen on its
-// matrix, bit for bit.
+// Lane variants of AddRoot and AddInvMap, and t[k] = tr M_k^{1/2}. From
+// d = 5 (with AVX2+FMA) the n pairs go through the structure-of-arrays
+// solver together (soa.go), else their QL iterations run interleaved
+// (tqlLanes), which hides most of their latency; each lane's results are
+// those of Eigen on its matrix, bit for bit.
 func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
 	var use [Lanes]bool
 	for k := 0; k < n; k++ {
 		use[k] = true
 	}
-	ws.eigenLanes(f, shape, bs, &use, false, &t)
+	formed := false
+	if useSoA && ws.soa != nil {
+		// The structure-of-arrays solver; the lanes it leaves (with
+		// M formed) go on below.
+		var bw [wideLanes][]float64
+		var uw [wideLanes]bool
+		var tw [wideLanes]float64
+		copy(bw[:], bs[:])
+		copy(uw[:], use[:])
+		ws.eigenSoA(ws.soa, f, shape, &bw, &uw, &tw)
+		copy(use[:], uw[:])
+		copy(t[:], tw[:])
+		formed = true
+	}
+	ws.eigenLanes(0, f, shape, bs, &use, formed, &t)
 	return t
 }
 
-// eigenLanes is EigenLanes on the lanes k with use[k] (the others are
-// left alone), writing their traces into t[k]; with formed set, lane k's
-// w already holds M_k.
-func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
+// WideLanes is the most pairs RootLanesWide takes at once.
+const WideLanes = wideLanes
+
+// Wide returns how many pairs RootLanesWide takes per call: WideLanes
+// where the structure-of-arrays solver has 8-lane kernels (AVX-512) and
+// d >= 5, else Lanes.
+func (ws *Workspace) Wide() int {
+	if useWide && useSoA && ws.soa8 != nil {
+		return WideLanes
+	}
+	return Lanes
+}
+
+// RootLanesWide is RootLanes for the n <= ws.Wide() matrices bs[:n]:
+// with n > Lanes the structure-of-arrays solver takes the 8 pairs at once
+// (AVX-512: one register per quantity of the 8 pairs), the per-lane
+// solver the pairs it does not settle. Lane k's results (for AddRootLane
+// and AddInvMapLane, k < n) depend only on its own inputs.
+func (ws *Workspace) RootLanesWide(f []float64, shape Shape, bs *[WideLanes][]float64, n int) (t [WideLanes]float64) {
+	if n > ws.Wide() {
+		panic("pairkernel: RootLanesWide: more pairs than Wide")
+	}
+	if n <= Lanes {
+		var b4 [Lanes][]float64
+		copy(b4[:], bs[:])
+		t4 := ws.RootLanes(f, shape, &b4, n)
+		copy(t[:], t4[:])
+		return t
+	}
+	var use [wideLanes]bool
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ws.eigenSoA(ws.soa8, f, shape, bs, &use, &t)
+	for h := 0; h < wideLanes; h += Lanes {
+		var b4 [Lanes][]float64
+		var u4 [Lanes]bool
+		var t4 [Lanes]float64
+		rest := false
+		for q := 0; q < Lanes; q++ {
+			b4[q], u4[q] = bs[h+q], use[h+q]
+			rest = rest || u4[q]
+		}
+		if rest {
+			ws.eigenLanes(h, f, shape, &b4, &u4, true, &t4)
+			for q := 0; q < Lanes; q++ {
+				if use[h+q] {
+					t[h+q] = t4[q]
+				}
+			}
+		}
+	}
+	return t
+}
+
+// eigenLanes is the per-lane solver for EigenLanes on the lanes base+k
+// with use[k] (the others are left alone), writing their traces into
+// t[k]; with formed set, lane base+k's w already holds M_k.
+func (ws *Workspace) eigenLanes(base int, f []float64, shape Shape, bs *[Lanes][]float64, use *[Lanes]bool, formed bool, t *[Lanes]float64) {
 	d := ws.d
 	var ps [qlLanes]qlProblem
 	var idx [qlLanes]int
@@ -378,8 +479,8 @@ func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 		if !use[k] {
 			continue
 		}
-		ln := &ws.ln[k]
-		ln.closed = false
+		ln := &ws.ln[base+k]
+		ln.closed, ln.soa = false, nil
 		if !formed {
 			ws.form(ln.w, f, shape, bs[k])
 		}
@@ -391,7 +492,7 @@ func (ws *Workspace) eigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 	ok := tqlLanes(&ps, n, d, true)
 	for q := 0; q < n; q++ {
 		k := idx[q]
-		ln := &ws.ln[k]
+		ln := &ws.ln[base+k]
 		if !ok[q] {
 			for q := range ln.f {
 				ln.f[q], ln.h[q] = math.NaN(), math.NaN()
@@ -461,6 +562,10 @@ func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
 		addLane(s, &ws.c4.root, k, c)
 		return
 	}
+	if e := ws.ln[k].soa; e != nil {
+		addSoALane(s, e.root, ws.d, e.L, k, c)
+		return
+	}
 	ws.addSpectral(s, ws.ln[k].w, ws.ln[k].f, c)
 }
 
@@ -476,6 +581,10 @@ func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float
 	d := ws.d
 	if ws.ln[k].closed {
 		addLane(out, &ws.c4.tba, k, c) // formed by RootLanes with the same f
+		return
+	}
+	if e := ws.ln[k].soa; e != nil {
+		addSoALane(out, e.tba, d, e.L, k, c) // formed with the same f
 		return
 	}
 	w := ws.ln[k].w
@@ -543,18 +652,87 @@ func (ws *Workspace) SymEigen(w, lam []float64) bool {
 }
 
 // SymEigenLanes is SymEigen on the n <= Lanes matrices w[:n] (eigenvalues
-// into lam[:n]) with their QL iterations interleaved, as EigenLanes: each
-// lane's results are SymEigen's, bit for bit. It uses ws only for
-// scratch.
+// into lam[:n]) solved together, as EigenLanes: each lane's results are
+// SymEigen's, bit for bit. It uses ws only for scratch.
 func (ws *Workspace) SymEigenLanes(w, lam *[Lanes][]float64, n int) (ok [Lanes]bool) {
 	d := ws.d
-	var ps [qlLanes]qlProblem
+	var use [Lanes]bool
 	for k := 0; k < n; k++ {
-		ln := &ws.ln[k]
-		tred2(w[k][:d*d], lam[k], ln.off, d, true)
-		ps[k] = qlProblem{w: w[k], diag: lam[k], off: ln.off, cs: ln.cs, ss: ln.ss}
+		use[k] = true
 	}
-	return tqlLanes(&ps, n, d, true)
+	if useSoA && ws.soa != nil {
+		// The structure-of-arrays solver; the lanes it leaves go on
+		// below.
+		var ww, lw [wideLanes][]float64
+		var uw [wideLanes]bool
+		copy(ww[:], w[:])
+		copy(lw[:], lam[:])
+		copy(uw[:], use[:])
+		okw := ws.symEigenSoA(ws.soa, &ww, &lw, &uw)
+		copy(use[:], uw[:])
+		copy(ok[:], okw[:])
+	}
+	var ps [qlLanes]qlProblem
+	var idx [qlLanes]int
+	m := 0
+	for k := 0; k < n; k++ {
+		if !use[k] {
+			continue
+		}
+		ln := &ws.ln[m]
+		idx[m] = k
+		m++
+		tred2(w[k][:d*d], lam[k], ln.off, d, true)
+		ps[m-1] = qlProblem{w: w[k], diag: lam[k], off: ln.off, cs: ln.cs, ss: ln.ss}
+	}
+	if m > 0 {
+		r := tqlLanes(&ps, m, d, true)
+		for q := 0; q < m; q++ {
+			ok[idx[q]] = r[q]
+		}
+	}
+	return ok
+}
+
+// SymEigenLanesWide is SymEigenLanes for the n <= ws.Wide() matrices
+// w[:n]: with n > Lanes the structure-of-arrays solver takes the 8 at
+// once (AVX-512). Each lane's results are SymEigen's, bit for bit.
+func (ws *Workspace) SymEigenLanesWide(w, lam *[WideLanes][]float64, n int) (ok [WideLanes]bool) {
+	if n > ws.Wide() {
+		panic("pairkernel: SymEigenLanesWide: more matrices than Wide")
+	}
+	if n <= Lanes {
+		var w4, l4 [Lanes][]float64
+		copy(w4[:], w[:])
+		copy(l4[:], lam[:])
+		ok4 := ws.SymEigenLanes(&w4, &l4, n)
+		copy(ok[:], ok4[:])
+		return ok
+	}
+	var use [wideLanes]bool
+	for k := 0; k < n; k++ {
+		use[k] = true
+	}
+	ok = ws.symEigenSoA(ws.soa8, w, lam, &use)
+	// The rest by SymEigenLanes (whose own solver takes them the same
+	// way), Lanes at a time.
+	var w4, l4 [Lanes][]float64
+	var idx [Lanes]int
+	m := 0
+	for k := 0; k <= n; k++ {
+		if m == Lanes || (k == n && m > 0) {
+			ok4 := ws.SymEigenLanes(&w4, &l4, m)
+			for q := 0; q < m; q++ {
+				ok[idx[q]] = ok4[q]
+			}
+			m = 0
+		}
+		if k < n && use[k] {
+			w4[m], l4[m], idx[m] = w[k], lam[k], k
+			m++
+		}
+	}
+	return ok
 }
 
 // SymValues writes the eigenvalues of the symmetric d x d matrix whose

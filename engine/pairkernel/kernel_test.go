@@ -9,6 +9,32 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// forEachSolver runs test once per path of the solver that this build
+// and CPU have: the per-lane solver ("lanes"), the structure-of-arrays
+// solver with its Go kernels ("soa-go", plain loops for the products
+// too; 8 lanes in RootLanesWide), with the AVX2+FMA ones ("soa-avx2", 4
+// lanes) and with the AVX-512 ones ("soa-avx512", 8 lanes in
+// RootLanesWide).
+func forEachSolver(t *testing.T, test func(*testing.T)) {
+	soa, avx2, fma, avx512, wide := useSoA, useAVX2, useFMA, useAVX512, useWide
+	defer func() { useSoA, useAVX2, useFMA, useAVX512, useWide = soa, avx2, fma, avx512, wide }()
+	type path struct {
+		name                         string
+		soa, avx2, fma, avx512, wide bool
+	}
+	paths := []path{{"lanes", false, avx2, fma, false, false}, {"soa-go", true, false, false, false, true}}
+	if fma {
+		paths = append(paths, path{"soa-avx2", true, avx2, fma, false, false})
+	}
+	if avx512 {
+		paths = append(paths, path{"soa-avx512", true, avx2, fma, true, true})
+	}
+	for _, p := range paths {
+		useSoA, useAVX2, useFMA, useAVX512, useWide = p.soa, p.avx2, p.fma, p.avx512, p.wide
+		t.Run(p.name, test)
+	}
+}
+
 // spd returns Q diag(lam) Q^T for a random orthogonal Q, row-major.
 func spd(rng *rand.Rand, lam []float64) []float64 {
 	d := len(lam)
@@ -192,6 +218,10 @@ var kcases = []kcase{
 // 1e-10, bounds the agreement there. The maps are compared where A is
 // positive definite, to a tolerance that grows with the conditioning.
 func TestAgainstGonum(t *testing.T) {
+	forEachSolver(t, testAgainstGonum)
+}
+
+func testAgainstGonum(t *testing.T) {
 	for _, kc := range kcases {
 		for d := 1; d <= 20; d++ {
 			t.Run(fmt.Sprintf("%s/d=%d", kc.name, d), func(t *testing.T) {
@@ -221,6 +251,37 @@ func TestAgainstGonum(t *testing.T) {
 						}
 					}
 					t0 := ws.TraceRoot(f, shape, b)
+					var tw [WideLanes]float64
+					if ws.Wide() == WideLanes {
+						// Every lane of RootLanesWide on the same pair
+						// (lane 7's maps checked below).
+						var bs [WideLanes][]float64
+						for q := range bs {
+							bs[q] = b
+						}
+						tw = ws.RootLanesWide(f, shape, &bs, WideLanes)
+						for q, x := range tw {
+							if math.Abs(x-tr) > tol {
+								t.Fatalf("trial %d shape %d: RootLanesWide lane %d %v, gonum %v (tol %g)", trial, shape, q, x, tr, tol)
+							}
+						}
+						if kc.maps {
+							s := make([]float64, d*d)
+							ws.AddRootLane(WideLanes-1, s, 2)
+							out := make([]float64, d*d)
+							ws.AddSandwich(out, g, shape, s, 0.5)
+							mirror(out, d)
+							if e := relErr(out, tab); e > kc.mapsTol {
+								t.Errorf("trial %d: RootLanesWide T^AB relative error %g", trial, e)
+							}
+							clear(out)
+							ws.AddInvMapLane(WideLanes-1, out, f, shape, 1)
+							mirror(out, d)
+							if e := relErr(out, tba); e > kc.mapsTol {
+								t.Errorf("trial %d: RootLanesWide T^BA relative error %g", trial, e)
+							}
+						}
+					}
 					t1 := ws.Eigen(f, shape, b)
 					if math.Abs(t0-tr) > tol || math.Abs(t1-tr) > tol {
 						t.Fatalf("trial %d shape %d: TraceRoot %v, Eigen %v, gonum %v (tol %g)", trial, shape, t0, t1, tr, tol)
@@ -303,6 +364,10 @@ func TestFactorRoot(t *testing.T) {
 // d / dB = T^{BA} / 2 by central differences along random symmetric
 // directions.
 func TestFiniteDifferences(t *testing.T) {
+	forEachSolver(t, testFiniteDifferences)
+}
+
+func testFiniteDifferences(t *testing.T) {
 	for d := 1; d <= 20; d++ {
 		rng := rand.New(rand.NewPCG(uint64(d), 11))
 		ws := NewWorkspace(d)
@@ -421,6 +486,10 @@ func sortFloats(x []float64) {
 // results bit for bit (trace and both accumulated maps), for n = 1..Lanes
 // and matrices of several conditionings mixed across lanes.
 func TestEigenLanes(t *testing.T) {
+	forEachSolver(t, testEigenLanes)
+}
+
+func testEigenLanes(t *testing.T) {
 	for _, d := range []int{1, 2, 4, 5, 10, 17} {
 		rng := rand.New(rand.NewPCG(uint64(d), 17))
 		ws, ref := NewWorkspace(d), NewWorkspace(d)
@@ -457,6 +526,10 @@ func TestEigenLanes(t *testing.T) {
 // TestNaNInput checks that a non-finite matrix gives a NaN trace, never
 // a silent number.
 func TestNaNInput(t *testing.T) {
+	forEachSolver(t, testNaNInput)
+}
+
+func testNaNInput(t *testing.T) {
 	for _, d := range []int{1, 4, 9} {
 		ws := NewWorkspace(d)
 		rng := rand.New(rand.NewPCG(uint64(d), 21))
@@ -479,6 +552,10 @@ func TestNaNInput(t *testing.T) {
 // TestSymEigenLanes checks that every lane of SymEigenLanes is SymEigen
 // bit for bit.
 func TestSymEigenLanes(t *testing.T) {
+	forEachSolver(t, testSymEigenLanes)
+}
+
+func testSymEigenLanes(t *testing.T) {
 	for _, d := range []int{1, 4, 7, 12} {
 		rng := rand.New(rand.NewPCG(uint64(d), 23))
 		ws, ref := NewWorkspace(d), NewWorkspace(d)
@@ -497,7 +574,7 @@ func TestSymEigenLanes(t *testing.T) {
 				}
 				for q := range w[k] {
 					if math.Float64bits(w[k][q]) != math.Float64bits(want[k][q]) {
-						t.Fatalf("d=%d n=%d lane %d: vectors differ at %d", d, n, k, q)
+						t.Fatalf("d=%d n=%d lane %d: vectors differ at %d: %v %v", d, n, k, q, w[k][q], want[k][q])
 					}
 				}
 				for q := range lam[k] {
@@ -513,6 +590,10 @@ func TestSymEigenLanes(t *testing.T) {
 // TestTraceRootLanes checks that every lane of TraceRootLanes is
 // TraceRoot bit for bit.
 func TestTraceRootLanes(t *testing.T) {
+	forEachSolver(t, testTraceRootLanes)
+}
+
+func testTraceRootLanes(t *testing.T) {
 	for _, d := range []int{1, 4, 7, 12} {
 		rng := rand.New(rand.NewPCG(uint64(d), 27))
 		ws, ref := NewWorkspace(d), NewWorkspace(d)
