@@ -15,6 +15,7 @@ import (
 	"burescope/datasets"
 	"burescope/engine"
 	"burescope/engine/hypernymy"
+	"burescope/gpucompute"
 	"burescope/ui/export"
 	"burescope/ui/fit"
 	"burescope/ui/launch"
@@ -292,5 +293,44 @@ func maybeShot(t *testing.T, a *testApp, name string) {
 	defer f.Close()
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// With the backend setting on gl64 the Relations tab trains on the
+// resident GL trainer, as `train-relations --backend gl64` does: the same
+// embedding as the headless CPU trainer to float64 rounding, the status
+// bar says "on GL" and the log names the renderer.
+func TestRelationsTrainOnGL(t *testing.T) {
+	if b, err := gpucompute.New(gpucompute.Options{FP64: true}); err != nil {
+		t.Skipf("no float64 GL backend: %v", err)
+	} else {
+		b.Close()
+	}
+	a := newTestApp(t, "builtin:pisa2015")
+	a.on(func() { a.set.Backend = "gl64" })
+	ds := openRelations(t, a)
+	setForm(a, "3", "4", "3", "8", "0.05", "3", hypernymy.Adam)
+	last := trainToEnd(t, a, 4)
+	var status string
+	a.on(func() { status = a.rel.StatusText() })
+	if !strings.Contains(status, "on GL") {
+		t.Errorf("status %q does not say GL", status)
+	}
+	if log := a.log.String(); !strings.Contains(log, "relations training on gl (") || !strings.Contains(log, "float64") {
+		t.Errorf("log does not name the GL backend:\n%s", log)
+	}
+	ref, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, hypernymy.Config{
+		Dim: 3, Epochs: 4, Negatives: 3, BatchSize: 8, LR: 0.05, Seed: 3, Optimizer: hypernymy.Adam, EvalEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.Step(context.Background(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Means {
+		if math.Abs(last.Means[i]-want.Means[i]) > 1e-9*(1+math.Abs(want.Means[i])) {
+			t.Fatalf("mean value %d: app on GL %v, headless CPU %v", i, last.Means[i], want.Means[i])
+		}
 	}
 }

@@ -137,7 +137,7 @@ func runTrainRelations(env Env) error {
 		intRange("workers", *workers, 0, maxWorkers),
 		memoryFlag(fmt.Sprintf("--batch %d with --negatives %d", *batch, *negatives), negativesBytes(*batch, *negatives)),
 		memoryFlag(fmt.Sprintf("--backend %s with --batch %d, --negatives %d and --dim %d", *backendName, *batch, *negatives, *dim),
-			accelBatchBytes(*backendName, *batch, *negatives, *dim)),
+			fit.ResidentBatchBytes(*backendName, *batch, *negatives, *dim)),
 		wordNetRoot(fs, *root, pos[0]),
 		oneOf("backend", *backendName, backendList()...),
 	); err != nil {
@@ -181,7 +181,7 @@ func runTrainRelations(env Env) error {
 			defer gb.Close()
 			if err := checkFlags(env, "train-relations", memoryFlag(
 				fmt.Sprintf("--backend %s with --dim %d and --optimizer %s on %d items", *backendName, *dim, *optName, ds.Len()),
-				residentBytes(*backendName, ds.Len(), *dim, *optName == hypernymy.Adam))); err != nil {
+				fit.ResidentBytes(*backendName, ds.Len(), *dim, *optName == hypernymy.Adam))); err != nil {
 				return err
 			}
 			cfg.Resident = gb

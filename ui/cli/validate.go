@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"burescope/gpucompute"
 	"flag"
 	"fmt"
 	"io"
@@ -222,45 +221,6 @@ const (
 // once more in the workers' shards.
 func negativesBytes(batch, negatives int) float64 {
 	return 2 * 4 * float64(batch) * float64(negatives)
-}
-
-// backendElem is the size of one value in the GL buffers of --backend
-// name: 8 for gl64, 4 for gl and auto (float32 buffers).
-func backendElem(name string) int {
-	if name == "gl64" {
-		return 8
-	}
-	return 4
-}
-
-// accelBatchBytes is what a batch of train-relations on the GL backend
-// (the resident trainer, gpucompute.ResidentStep) holds besides the CPU
-// trainer's: per (item, candidate) pair its two indices, its two slot
-// indices and, for the item lists, at most two more, on the host; and on
-// the GPU those, the two gradient slots (d + d*d values each), the score
-// and the weight (gpucompute.ResidentBytes); 0 on the CPU. The resident
-// parameters and moments depend on the number of items and are planned
-// after the input is read (residentBytes).
-func accelBatchBytes(backend string, batch, negatives, dim int) float64 {
-	if backend == "cpu" {
-		return 0
-	}
-	pairs := batch * (1 + negatives)
-	host := 4 * 6 * float64(pairs)
-	return host + gpucompute.ResidentBytes(0, dim, false, batch, pairs, backendElem(backend))
-}
-
-// residentBytes is what the resident GL trainer holds for n items in
-// dimension dim besides a batch's buffers: the parameters, with Adam its
-// two moments, in GPU buffers (gpucompute.ResidentBytes), and on the host
-// the staging copies of the parameters for the upload and the read-backs
-// and one index per item.
-func residentBytes(backend string, n, dim int, adam bool) float64 {
-	if backend == "cpu" {
-		return 0
-	}
-	per := float64(n) * float64(dim+dim*dim)
-	return gpucompute.ResidentBytes(n, dim, adam, 0, 0, backendElem(backend)) + 2*float64(backendElem(backend))*per + 4*float64(n)
 }
 
 // benchBytes is what bench allocates for n measures in dimension d: the

@@ -2,11 +2,14 @@ package fit
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/gpucompute"
 )
 
 // Training is the app's training from relations, as Session is its MDS
@@ -31,7 +34,17 @@ type Training[V any] struct {
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the newest run goroutine ends
 	last    *hypernymy.Progress
+
+	accel   Accelerator // where new trainers run (nil: the CPU)
+	release func()      // gives back the current trainer's accelerator
+	where   string      // where the current trainer runs
 }
+
+// Accelerator says where a new trainer of n items under cfg runs: a
+// resident GL trainer (hypernymy.Config.Resident) with release, called
+// once the trainer is done with it, or nil for the CPU; desc says which
+// (for the status line), and why not GL when the choice allowed it.
+type Accelerator func(cfg hypernymy.Config, n int) (res hypernymy.Resident, desc string, release func(), err error)
 
 // NewTraining returns an idle training. do runs a function on the UI
 // goroutine (fyne.Do); build makes the V of a snapshot, given the
@@ -63,11 +76,28 @@ func (t *Training[V]) Start(ds *datasets.Dataset, cfg hypernymy.Config, onFresh 
 		if err := CheckRelationTraining(ds.Name, ds.Len(), len(ds.Relations), cfg); err != nil {
 			return err
 		}
+		var release func()
+		where := "cpu"
+		if t.accel != nil {
+			res, desc, rel, err := t.accel(cfg, ds.Len())
+			if err != nil {
+				return err
+			}
+			if res != nil {
+				cfg.Resident, release = res, rel
+			}
+			where = desc
+		}
 		tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
 		if err != nil {
+			if release != nil {
+				release()
+			}
 			return err
 		}
+		t.giveBack()
 		t.tr, t.ds, t.last = tr, ds, nil
+		t.release, t.where = release, where
 		if onFresh != nil {
 			onFresh()
 		}
@@ -121,6 +151,36 @@ func (t *Training[V]) Stop() {
 	}
 	t.running = false
 	t.tr = nil
+	t.giveBack()
+}
+
+// SetAccelerator sets where the trainers started from now on run (nil:
+// the CPU).
+func (t *Training[V]) SetAccelerator(a Accelerator) { t.accel = a }
+
+// Where describes where the current trainer runs ("cpu" or the GL
+// backend's description; "" with no trainer).
+func (t *Training[V]) Where() string {
+	if t.tr == nil {
+		return ""
+	}
+	return t.where
+}
+
+// giveBack releases the current trainer's accelerator once its run
+// goroutine has ended (it may still be finishing a batch).
+func (t *Training[V]) giveBack() {
+	if t.release == nil {
+		return
+	}
+	rel, done := t.release, t.done
+	t.release = nil
+	go func() {
+		if done != nil {
+			<-done
+		}
+		rel()
+	}()
 }
 
 // Forget is Stop that also forgets the last snapshot (another dataset
@@ -146,6 +206,10 @@ func (t *Training[V]) Shutdown() {
 	}
 	if t.done != nil {
 		<-t.done
+	}
+	if t.release != nil {
+		t.release()
+		t.release = nil
 	}
 }
 
@@ -289,4 +353,39 @@ func (f *forwarder[V]) deliver() {
 	}
 	f.t.last = u.p
 	f.t.apply(u.p, u.v)
+}
+
+// TrainingAccelerator is the app's Accelerator for relation training
+// under the backend choice of its settings (choice, read at each new
+// trainer): "cpu" trains on the CPU; "gl" and "gl64" on the resident GL
+// trainer, as `train-relations --backend` does (an error when GL cannot
+// start); "auto" on GL when the MDS fit's own "auto" found a GPU (fitDesc
+// starts with "gl"; no second self-test), else on the CPU. Dimensions
+// above gpucompute.MaxDim train on the CPU. The resident buffers go
+// through the memory plan (ResidentBytes, ResidentBatchBytes) before GL
+// is opened.
+func TrainingAccelerator(choice, fitDesc func() string, o BackendOptions) Accelerator {
+	return func(cfg hypernymy.Config, n int) (hypernymy.Resident, string, func(), error) {
+		c := choice()
+		switch {
+		case c == "cpu":
+			return nil, "cpu", nil, nil
+		case cfg.Dim > gpucompute.MaxDim:
+			return nil, fmt.Sprintf("cpu (the GL kernels take d <= %d)", gpucompute.MaxDim), nil, nil
+		case c == "auto" && !strings.HasPrefix(fitDesc(), "gl"):
+			return nil, "cpu (auto: the MDS fit found no GPU)", nil, nil
+		case c == "auto":
+			c = "gl"
+		}
+		adam := cfg.Optimizer == "" || cfg.Optimizer == hypernymy.Adam
+		what := fmt.Sprintf("training on %s in dimension %d on %d items", c, cfg.Dim, n)
+		if err := datasets.CheckMemory(what, ResidentBytes(c, n, cfg.Dim, adam)+ResidentBatchBytes(c, cfg.BatchSize, cfg.Negatives, cfg.Dim)); err != nil {
+			return nil, "", nil, err
+		}
+		gb, _, err := OpenGL(c, o)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return gb, Describe(gb), func() { gb.Close() }, nil
+	}
 }

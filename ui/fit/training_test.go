@@ -3,11 +3,14 @@ package fit
 import (
 	"context"
 	"errors"
+	"math"
+	"strings"
 	"testing"
 	"time"
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/gpucompute"
 )
 
 // uiLoop is a stand-in for the app's UI goroutine: do queues a function
@@ -80,8 +83,11 @@ func TestTrainingRunsForwardsAndResumes(t *testing.T) {
 	if last == nil || last.Epoch != 2 || !finished || fresh != 1 {
 		t.Fatalf("after the first run: last %+v, finished %v, %d fresh trainers", last, finished, fresh)
 	}
+	// A V is built from the previous V built in the run; under load a
+	// built V can be superseded before the UI applies it (never more than
+	// one pending), so prev is at least the previous applied epoch.
 	for k := 1; k < len(applied); k++ {
-		if applied[k].epoch < applied[k-1].epoch || applied[k].prev != applied[k-1].epoch {
+		if applied[k].epoch < applied[k-1].epoch || applied[k].prev < applied[k-1].epoch || applied[k].prev > applied[k].epoch {
 			t.Fatalf("applied out of order or without the run's previous V: %v", applied)
 		}
 	}
@@ -120,5 +126,85 @@ func TestTrainingRunsForwardsAndResumes(t *testing.T) {
 	l.on(func() { last = tr.Last() })
 	if last != nil || tr.Trainer() != nil {
 		t.Errorf("Forget kept the trainer or its last snapshot")
+	}
+}
+
+// With an accelerator the app trains on the resident GL trainer exactly
+// as train-relations --backend gl64 does: in float64 the same loss as the
+// CPU trainer after two epochs; Where names the backend; the backend is
+// released once the trainer is forgotten. "cpu", "auto" after an MDS fit
+// on the CPU, and dimensions above the GL kernels' limit train on the CPU
+// without opening GL.
+func TestTrainingOnGL(t *testing.T) {
+	ds, err := datasets.Load("builtin:mammals", datasets.Options{Kind: datasets.KindRelations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := hypernymy.Config{Dim: 3, Epochs: 2, BatchSize: 500, Negatives: 5, Seed: 1, NoEval: true, EvalEvery: -1, Optimizer: hypernymy.Adam, Protocol: hypernymy.Directed}
+	type trained struct {
+		p     *hypernymy.Progress
+		where string
+		tr    *Training[int]
+		l     *uiLoop
+	}
+	run := func(accel Accelerator) trained {
+		l := newUILoop(t)
+		ends := make(chan error, 4)
+		tr := NewTraining(l.do, time.Millisecond,
+			func(*datasets.Dataset, *hypernymy.Progress, int) int { return 0 },
+			func(*hypernymy.Progress, int) {}, func(err error) { ends <- err })
+		tr.SetAccelerator(accel)
+		l.on(func() {
+			if err := tr.Start(ds, cfg, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if err := <-ends; err != nil {
+			t.Fatal(err)
+		}
+		r := trained{tr: tr, l: l}
+		l.on(func() { r.p, r.where = tr.Trainer().Latest(), tr.Where() })
+		return r
+	}
+	cpu := run(nil)
+	if cpu.where != "cpu" {
+		t.Errorf("no accelerator: trains on %q", cpu.where)
+	}
+	for _, c := range []struct {
+		choice string
+		dim    int
+	}{{"cpu", 3}, {"auto", 3}, {"gl", gpucompute.MaxDim + 1}} {
+		a := TrainingAccelerator(func() string { return c.choice }, func() string { return "cpu (2 threads)" }, BackendOptions{})
+		res, desc, rel, err := a(hypernymy.Config{Dim: c.dim, BatchSize: 10, Negatives: 2}, 100)
+		if err != nil || res != nil || rel != nil || !strings.HasPrefix(desc, "cpu") {
+			t.Errorf("%s, d = %d: %v, %q, %v: want the CPU", c.choice, c.dim, res, desc, err)
+		}
+	}
+	if b, err := gpucompute.New(gpucompute.Options{FP64: true}); err != nil {
+		t.Skipf("no float64 GL backend: %v", err)
+	} else {
+		b.Close()
+	}
+	released := make(chan struct{})
+	glAccel := TrainingAccelerator(func() string { return "gl64" }, func() string { return "" }, BackendOptions{})
+	counted := func(cfg hypernymy.Config, n int) (hypernymy.Resident, string, func(), error) {
+		res, desc, rel, err := glAccel(cfg, n)
+		if rel == nil {
+			return res, desc, rel, err
+		}
+		return res, desc, func() { rel(); close(released) }, err
+	}
+	gl := run(counted)
+	if !strings.HasPrefix(gl.where, "gl (") || !strings.Contains(gl.where, "float64") {
+		t.Errorf("gl64: trains on %q", gl.where)
+	}
+	if math.Abs(gl.p.Loss-cpu.p.Loss) > 1e-9*math.Abs(cpu.p.Loss) {
+		t.Errorf("loss after 2 epochs: GL %v, CPU %v", gl.p.Loss, cpu.p.Loss)
+	}
+	gl.l.on(gl.tr.Forget)
+	select {
+	case <-released:
+	case <-time.After(10 * time.Second):
+		t.Error("the GL backend was not released after Forget")
 	}
 }

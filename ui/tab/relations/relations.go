@@ -120,6 +120,9 @@ type Host interface {
 	Log() io.Writer
 	// Do runs f on the UI goroutine later.
 	Do(f func())
+	// Accelerator says where new trainers run (the backend choice of the
+	// app's settings, fit.TrainingAccelerator).
+	Accelerator() fit.Accelerator
 }
 
 // New builds the Relations tab.
@@ -127,6 +130,7 @@ func New(h Host) *Tab {
 	def := fit.RelationDefaults()
 	r := &Tab{h: h, spec: view.PlaneSpec{Kind: view.PlanePCA, A: -1, B: -1}}
 	r.train = fit.NewTraining(h.Do, relPublishEvery, r.build, r.apply, r.ended)
+	r.train.SetAccelerator(h.Accelerator())
 	r.info = widget.NewLabel("")
 	r.info.Wrapping = fyne.TextWrapWord
 	entry := func(v string) *widget.Entry {
@@ -340,6 +344,7 @@ func (r *Tab) startTraining() {
 	if !r.show.Checked {
 		r.show.SetChecked(true)
 	}
+	fmt.Fprintf(r.h.Log(), "burescope: relations training on %s\n", r.train.Where())
 	r.h.PauseFit() // the MDS fit and the training would share the CPU
 	r.refreshButtons()
 }
@@ -545,7 +550,13 @@ func timeLeft(p *hypernymy.Progress) string {
 }
 
 // StatusText is the relations part of the status bar.
-func (r *Tab) StatusText() string { return statusText(r.train.Last(), r.train.Running()) }
+func (r *Tab) StatusText() string {
+	s := statusText(r.train.Last(), r.train.Running())
+	if strings.HasPrefix(r.train.Where(), "gl") {
+		s += "   ·   on GL"
+	}
+	return s
+}
 
 // statusText is StatusText for the newest snapshot p of a run that is
 // running or not.

@@ -19,6 +19,7 @@ import (
 
 	"burescope/datasets"
 	"burescope/engine/hypernymy"
+	"burescope/ui/fit"
 	"burescope/ui/view"
 )
 
@@ -28,7 +29,8 @@ import (
 type fakeHost struct {
 	ch      chan func()
 	shown   atomic.Pointer[view.EmbView]
-	wordnet []string // OpenWordNet calls, "dir|root"
+	wordnet []string        // OpenWordNet calls, "dir|root"
+	accel   fit.Accelerator // nil: the CPU
 }
 
 func newFakeHost() *fakeHost {
@@ -58,6 +60,7 @@ func (h *fakeHost) RefreshStatus()                    {}
 func (h *fakeHost) ShowError(title string, err error) {}
 func (h *fakeHost) Log() io.Writer                    { return io.Discard }
 func (h *fakeHost) Do(f func())                       { h.ch <- f }
+func (h *fakeHost) Accelerator() fit.Accelerator      { return h.accel }
 
 // tinyTree is a hand-made hierarchy as (child, ancestor) pairs, its
 // transitive closure written out: 9 nouns.
