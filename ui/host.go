@@ -5,14 +5,12 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
 	"burescope/datasets"
 	"burescope/engine/emds"
-	"burescope/engine/hypernymy"
 	"burescope/render"
 	"burescope/ui/export"
 	"burescope/ui/fit"
@@ -522,23 +520,7 @@ func (a host) ClearBarycenter() {
 
 // Accelerator is where relation training runs: the backend choice of the
 // settings in use (fit.TrainingAccelerator; "auto" follows the MDS fit's
-// own choice). It is called on the UI goroutine, which owns the window
-// system's thread: a GL context made there runs its main-thread work
-// directly, and its release later (on another goroutine) goes through
-// fyne.DoAndWait.
+// own choice).
 func (a host) Accelerator() fit.Accelerator {
-	var onMain atomic.Bool
-	o := fit.BackendOptions{Log: a.logw, OnMainThread: func(f func()) {
-		if onMain.Load() {
-			f()
-			return
-		}
-		fyne.DoAndWait(f)
-	}}
-	open := fit.TrainingAccelerator(func() string { return a.set.Backend }, a.sess.BackendDesc, o)
-	return func(cfg hypernymy.Config, n int) (hypernymy.Resident, string, func(), error) {
-		onMain.Store(true)
-		defer onMain.Store(false)
-		return open(cfg, n)
-	}
+	return fit.AppTrainingAccelerator(func() string { return a.set.Backend }, a.sess.BackendDesc, a.logw, fyne.DoAndWait)
 }

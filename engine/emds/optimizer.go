@@ -691,17 +691,18 @@ func (o *Optimizer) done() bool {
 	return o.converged || (m > 0 && o.iter >= m)
 }
 
-// Step runs up to k iterations (fewer if the fit converges or reaches
-// MaxIter), then publishes and returns the new snapshot. On cancellation
-// it publishes the progress made and returns ctx's error.
+// Step runs k iterations (fewer if the fit converges or reaches
+// MaxIter), then publishes and returns the new snapshot. A step that
+// raised the stress is rolled back with a halved learning rate and does
+// not count: Step k always advances Iter by k unless the fit ends (a
+// rollback streak ends it: the rate falls below 1e-12 of its start). On
+// cancellation it publishes the progress made and returns ctx's error.
 func (o *Optimizer) Step(ctx context.Context, k int) (*Snapshot, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	err := o.ensureClassical(ctx)
-	for a := 0; a < k && !o.done() && err == nil; a++ {
-		if err = o.iterate(ctx); err != nil {
-			break
-		}
+	for start := o.iter; o.iter-start < k && !o.done() && err == nil; {
+		err = o.iterate(ctx)
 	}
 	sn := o.publishSnapshot()
 	return sn, err

@@ -521,3 +521,34 @@ func TestClassicalStressDeferred(t *testing.T) {
 		t.Errorf("after Step(0): classical %v at iteration %d, want %v at 0", s.ClassicalStress1, s.Iter, want)
 	}
 }
+
+// Step k advances the iteration count by exactly k even when steps are
+// rolled back (a rolled-back step is not an iteration): the app's Step
+// button promises stepSize iterations.
+func TestStepCountsAcceptedIterations(t *testing.T) {
+	n, dist := featureDistances(t, pisaPath, false)
+	for _, name := range []string{emds.OptGD, emds.OptAdam} {
+		opt := emds.DefaultOptions()
+		opt.Optimizer = name
+		opt.LR = 1e3 // some steps raise the stress and are rolled back
+		opt.Tol = 0
+		o := newOpt(t, n, dist, opt, 0)
+		it := o.Latest().Iter
+		for k := 0; k < 5; k++ {
+			s, err := o.Step(context.Background(), 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Converged {
+				break
+			}
+			if s.Iter != it+10 {
+				t.Fatalf("%s: Step(10) went from %d to %d iterations (%d rollbacks so far)", name, it, s.Iter, o.Rollbacks())
+			}
+			it = s.Iter
+		}
+		if o.Rollbacks() == 0 {
+			t.Errorf("%s with lr 1e3: no rollback, the test checks nothing", name)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package fit
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -387,5 +388,28 @@ func TrainingAccelerator(choice, fitDesc func() string, o BackendOptions) Accele
 			return nil, "", nil, err
 		}
 		return gb, Describe(gb), func() { gb.Close() }, nil
+	}
+}
+
+// AppTrainingAccelerator is TrainingAccelerator as the app uses it. It is
+// called on the UI goroutine, which owns the window system's thread, so
+// a GL context made during the call runs its main-thread work directly;
+// later main-thread work (the backend's release, from another goroutine)
+// goes through doAndWait (fyne.DoAndWait). log receives "auto"'s reason
+// for the CPU.
+func AppTrainingAccelerator(choice, fitDesc func() string, log io.Writer, doAndWait func(func())) Accelerator {
+	var inCall atomic.Bool
+	o := BackendOptions{Log: log, OnMainThread: func(f func()) {
+		if inCall.Load() {
+			f()
+			return
+		}
+		doAndWait(f)
+	}}
+	open := TrainingAccelerator(choice, fitDesc, o)
+	return func(cfg hypernymy.Config, n int) (hypernymy.Resident, string, func(), error) {
+		inCall.Store(true)
+		defer inCall.Store(false)
+		return open(cfg, n)
 	}
 }
