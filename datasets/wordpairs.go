@@ -116,13 +116,15 @@ var entailmentColumnWords = map[string]bool{
 
 // similarityColumnWords are the words of the first three column names of
 // a similarity file's header (WordSim-353's "Word 1,Word 2,Human (mean)",
-// SimLex-999's "word1 word2 POS SimLex999 ...").
+// SimLex-999's "word1 word2 POS SimLex999 ...", the WordNet proxies'
+// "word1 word2 wup_proxy").
 var similarityColumnWords = map[string]bool{
 	"word": true, "words": true, "w": true, "word1": true, "word2": true, "w1": true, "w2": true,
 	"term": true, "term1": true, "term2": true, "first": true, "second": true, "x": true, "y": true,
 	"1": true, "2": true, "pos": true, "score": true, "scores": true, "similarity": true, "sim": true,
 	"relatedness": true, "rating": true, "ratings": true, "gold": true, "human": true, "mean": true,
 	"simlex999": true, "value": true, "label": true, "avg": true, "average": true,
+	"wup": true, "proxy": true, // docs/experiments/data/*-wup-proxy.tsv: word1 word2 wup_proxy
 }
 
 // entailmentHeader reports whether the first three fields of a first line

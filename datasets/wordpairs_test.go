@@ -55,3 +55,21 @@ func TestSimilarityHeaderDetection(t *testing.T) {
 		t.Errorf("bad first line: %v", err)
 	}
 }
+
+// The proxy pair files of docs/experiments/data, as words_proxies.py
+// writes them (header word1 word2 wup_proxy or entails), read with their
+// 1000 pairs.
+func TestProxyPairFilesRead(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		read func(string) ([]WordPair, error)
+	}{
+		{"brown-wup-proxy.tsv", ReadSimilarityPairs}, {"austen-wup-proxy.tsv", ReadSimilarityPairs},
+		{"brown-entail-proxy.tsv", ReadEntailmentPairs}, {"austen-entail-proxy.tsv", ReadEntailmentPairs},
+	} {
+		got, err := c.read(filepath.Join("..", "docs", "experiments", "data", c.file))
+		if err != nil || len(got) != 1000 {
+			t.Errorf("%s: %d pairs, %v; want 1000", c.file, len(got), err)
+		}
+	}
+}

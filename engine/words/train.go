@@ -17,13 +17,26 @@ type Config struct {
 	Window     int     // context words on each side of the center (fixed, not shrunk)
 	Subsample  float64 // frequent-word subsampling threshold t; 0 disables
 	Negatives  int     // negative contexts per positive pair
-	Margin     float64 // hinge margin M
-	LR         float64 // Adagrad learning rate
+	Margin     float64 // hinge margin M (the hinge losses only)
+	LR         float64 // learning rate (at the start of the schedule)
 	AdagradEps float64 // added to the accumulator under the square root
 	Epochs     int     // epochs to run in this call
-	Threads    int     // worker goroutines (results do not depend on it)
-	Batch      int     // center words per Adagrad step
-	Seed       uint64  // fixes subsampling and negatives
+	// Loss is the objective per positive pair (LossHinge: the paper's).
+	Loss Loss
+	// Optimizer is the update rule (OptAdagrad: the paper's).
+	Optimizer Optimizer
+	// Decay lowers the learning rate linearly from LR at the start of
+	// the schedule to LR x MinLRFraction at its end, as word2vec does;
+	// the schedule spans TotalEpochs epochs counting resumed ones, so a
+	// run split by resuming follows the same rates as one call.
+	Decay bool
+	// TotalEpochs is the length of the decay schedule in epochs,
+	// counting the model's completed ones; 0 means the completed epochs
+	// plus Epochs (the schedule ends with this call).
+	TotalEpochs int
+	Threads     int    // worker goroutines (results do not depend on it)
+	Batch       int    // center words per step
+	Seed        uint64 // fixes subsampling and negatives
 	// ResetAdagrad zeroes the Adagrad accumulators at the start of every
 	// epoch, as the authors' code does.
 	ResetAdagrad bool
@@ -36,6 +49,96 @@ type Config struct {
 	SharedNegatives bool
 }
 
+// Loss selects the training objective. s+ is the pseudo dot product
+// [mu_w : nu_c] of a positive pair and s-_k those of its negatives.
+type Loss int
+
+// The losses Train offers.
+const (
+	// LossHinge is the paper's [M - s+ + (1/n) sum_k s-_k]_+ (the hinge
+	// on the mean of the negatives).
+	LossHinge Loss = iota
+	// LossHingeEach is sum_k [M - s+ + s-_k]_+ (one hinge per negative).
+	LossHingeEach
+	// LossLogistic is word2vec's -log sigmoid(s+) - sum_k log sigmoid(-s-_k)
+	// on the pseudo dot product.
+	LossLogistic
+)
+
+// lossNames are the names ParseLoss reads and String writes.
+var lossNames = []string{"hinge", "hinge-each", "logistic"}
+
+// String returns the loss's name (as ParseLoss reads it).
+func (l Loss) String() string {
+	if l >= 0 && int(l) < len(lossNames) {
+		return lossNames[l]
+	}
+	return fmt.Sprintf("Loss(%d)", int(l))
+}
+
+// ParseLoss reads "hinge", "hinge-each" or "logistic".
+func ParseLoss(s string) (Loss, error) {
+	for i, n := range lossNames {
+		if s == n {
+			return Loss(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown loss %q (want hinge, hinge-each or logistic)", s)
+}
+
+// Optimizer selects the update rule of a step.
+type Optimizer int
+
+// The update rules Train offers.
+const (
+	// OptAdagrad is x -= lr g / sqrt(G + eps) with G += g^2 (the paper's).
+	OptAdagrad Optimizer = iota
+	// OptSGD is x -= lr g (word2vec's).
+	OptSGD
+)
+
+// String returns the optimizer's name (as ParseOptimizer reads it).
+func (o Optimizer) String() string {
+	switch o {
+	case OptAdagrad:
+		return "adagrad"
+	case OptSGD:
+		return "sgd"
+	}
+	return fmt.Sprintf("Optimizer(%d)", int(o))
+}
+
+// ParseOptimizer reads "adagrad" or "sgd".
+func ParseOptimizer(s string) (Optimizer, error) {
+	switch s {
+	case "adagrad":
+		return OptAdagrad, nil
+	case "sgd":
+		return OptSGD, nil
+	}
+	return 0, fmt.Errorf("unknown optimizer %q (want adagrad or sgd)", s)
+}
+
+// MinLRFraction is the fraction of LR a decaying schedule ends at
+// (word2vec's min_alpha 0.0001 x alpha).
+const MinLRFraction = 1e-4
+
+// ChanceLoss is the smallest mean loss per positive pair of a model that
+// scores positive and negative pairs alike (s+ = s-_k = x for every pair,
+// the best x): the margin M for LossHinge, n M for LossHingeEach and
+// log(1 + n) + n log((1 + n)/n) for LossLogistic (at sigmoid(x) =
+// 1/(1 + n)), with n negatives. A loss not below it learns nothing.
+func (c Config) ChanceLoss() float64 {
+	n := float64(c.Negatives)
+	switch c.Loss {
+	case LossHingeEach:
+		return n * c.Margin
+	case LossLogistic:
+		return math.Log1p(n) + n*math.Log((1+n)/n)
+	}
+	return c.Margin
+}
+
 // PaperConfig returns the paper's settings (supplementary, word
 // embeddings), chosen for a corpus of 3 billion tokens: window 5 each
 // side, subsampling 1e-5, one negative, margin 10, Adagrad with learning
@@ -46,13 +149,16 @@ func PaperConfig() Config {
 }
 
 // DefaultConfig returns settings that learn on small corpora, chosen by
-// measurement on planted-similarity corpora of 100 thousand tokens
-// (docs/words.md, "Defaults"): the paper's window, margin and Adagrad
-// epsilon, with word2vec's subsampling threshold 1e-3 (a relative
-// frequency), 5 negatives per pair, learning rate 0.3 and 5 epochs.
+// measurement on a planted-similarity corpus of 100 thousand tokens
+// (docs/words.md, "Defaults"): the paper's window and margin 10 with a
+// hinge per negative (LossHingeEach), word2vec's subsampling threshold
+// 1e-3 (a relative frequency), 5 negatives per pair, and word2vec's
+// optimiser: SGD with the learning rate decaying linearly from 0.005 over
+// 5 epochs.
 func DefaultConfig() Config {
 	c := PaperConfig()
-	c.Subsample, c.Negatives, c.LR, c.Epochs = 1e-3, 5, 0.3, 5
+	c.Subsample, c.Negatives, c.Epochs = 1e-3, 5, 5
+	c.Loss, c.Optimizer, c.LR, c.Decay = LossHingeEach, OptSGD, 0.005, true
 	return c
 }
 
@@ -82,18 +188,25 @@ func (c Config) check() error {
 		return fmt.Errorf("epochs %d, want >= 0", c.Epochs)
 	case c.Batch < 1 || c.Batch > MaxBatch:
 		return fmt.Errorf("batch %d, want 1..%d", c.Batch, MaxBatch)
+	case c.Loss < LossHinge || c.Loss > LossLogistic:
+		return fmt.Errorf("loss %v, want hinge, hinge-each or logistic", c.Loss)
+	case c.Optimizer != OptAdagrad && c.Optimizer != OptSGD:
+		return fmt.Errorf("optimizer %v, want adagrad or sgd", c.Optimizer)
+	case c.TotalEpochs < 0:
+		return fmt.Errorf("total epochs %d, want >= 0", c.TotalEpochs)
 	}
 	return nil
 }
 
-// Progress is reported after every Adagrad step.
+// Progress is reported after every step.
 type Progress struct {
 	Epoch, Epochs int     // current epoch (1-based, counting resumed ones) and last epoch
 	Done, Total   int     // centers processed in this epoch and centers it has (after subsampling)
 	Fraction      float64 // of this call's work done, 0..1
 	CorpusTokens  float64 // corpus tokens (before subsampling) covered since the call began
 	TokensPerSec  float64 // CorpusTokens per wall-clock second
-	Loss          float64 // mean hinge loss per positive pair in this epoch so far
+	Loss          float64 // mean loss per positive pair in this epoch so far
+	LR            float64 // learning rate of the last step
 	Elapsed       time.Duration
 	// EpochEnd is set on the last report of an epoch (Loss is then the
 	// epoch's mean loss).
@@ -114,7 +227,7 @@ func (p Progress) Remaining() time.Duration {
 // model holds the last finite state, after the previous step.
 type DivergedError struct {
 	Epoch int    // 1-based, counting resumed epochs
-	Step  int    // 1-based Adagrad step within the epoch
+	Step  int    // 1-based step within the epoch
 	What  string // the first non-finite quantity
 }
 
@@ -163,7 +276,7 @@ func keepProb(f, t float64) float64 {
 	return math.Min(1, (math.Sqrt(f/t)+1)*t/f)
 }
 
-// StepBytes is the memory one Adagrad step's gradient records may take:
+// StepBytes is the memory one step's gradient records may take:
 // every pair of a batch of centers with its negatives, d + factor values
 // each (the per-step part of the memory plan; ModelBytes is the rest).
 func StepBytes(cfg Config, dim, rank int, diagonal bool) float64 {
@@ -200,8 +313,10 @@ const chunkCenters = 32
 // ids of m; several documents may be concatenated) and updates m in place,
 // Epochs included. Each step processes cfg.Batch centers: gradients are
 // computed in parallel from the parameters as they were at the start of
-// the step, summed per word in a fixed order and applied with Adagrad, so
-// a seed gives bit-identical models for any number of threads.
+// the step, summed per word in a fixed order and applied with the
+// optimizer (cfg.Optimizer, at the learning rate of the schedule's
+// position at the start of the step), so a seed gives bit-identical
+// models for any number of threads.
 //
 // ctx is checked between steps and between centers; on cancellation m
 // holds the parameters after the last complete step (Epochs not
@@ -227,6 +342,10 @@ func Train(ctx context.Context, m *Model, tokens []int32, cfg Config, progress f
 	tr := newTrainer(m, cfg, threads)
 	start := time.Now()
 	first := m.Epochs
+	total := cfg.TotalEpochs
+	if total == 0 {
+		total = first + cfg.Epochs
+	}
 	var corpus float64
 	for e := 0; e < cfg.Epochs; e++ {
 		epoch := first + e
@@ -246,6 +365,13 @@ func Train(ctx context.Context, m *Model, tokens []int32, cfg Config, progress f
 				return err
 			}
 			end := min(b+cfg.Batch, len(kept))
+			tr.lr = cfg.LR
+			if cfg.Decay {
+				// The position in the schedule at the start of the step,
+				// counting resumed epochs.
+				pos := (float64(epoch) + float64(b)/float64(len(kept))) / float64(max(total, 1))
+				tr.lr = cfg.LR * math.Max(1-pos, MinLRFraction)
+			}
 			l, p, err := tr.step(ctx, kept, b, end, epoch)
 			if err != nil {
 				if d, ok := err.(*DivergedError); ok {
@@ -260,7 +386,7 @@ func Train(ctx context.Context, m *Model, tokens []int32, cfg Config, progress f
 				el := time.Since(start)
 				pr := Progress{Epoch: epoch + 1, Epochs: first + cfg.Epochs, Done: end, Total: len(kept),
 					Fraction:     (float64(e) + float64(end)/float64(len(kept))) / float64(cfg.Epochs),
-					CorpusTokens: corpus, Elapsed: el, EpochEnd: end == len(kept)}
+					CorpusTokens: corpus, Elapsed: el, EpochEnd: end == len(kept), LR: tr.lr}
 				if s := el.Seconds(); s > 0 {
 					pr.TokensPerSec = corpus / s
 				}
@@ -283,6 +409,7 @@ type trainer struct {
 	keep    []float64 // subsampling keep probability per word
 	cum     []float64 // cumulative f^(3/4) negative distribution
 	fl      int
+	lr      float64 // learning rate of the current step
 
 	// Dense gradient accumulators and the words touched in this step.
 	gMeans, gFac, gCMeans, gCFac []float64
@@ -365,8 +492,8 @@ func (t *trainer) negative(rng *rand.Rand) int32 {
 	return int32(sort.SearchFloat64s(t.cum, u))
 }
 
-// step processes the centers kept[lo:hi] as one Adagrad step and returns
-// the summed hinge loss and the number of positive pairs. On cancellation
+// step processes the centers kept[lo:hi] as one step and returns
+// the summed loss and the number of positive pairs. On cancellation
 // (checked between centers) or a non-finite value nothing is applied.
 func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (float64, int, error) {
 	nch := (hi - lo + chunkCenters - 1) / chunkCenters
@@ -440,8 +567,8 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 	}
 	for _, w := range t.tIn {
 		if what == "" {
-			t.adagrad(m.Means, m.AccMeans, t.gMeans, int(w), d)
-			t.adagrad(m.Factors, m.AccFactors, t.gFac, int(w), fl)
+			t.update(m.Means, m.AccMeans, t.gMeans, int(w), d)
+			t.update(m.Factors, m.AccFactors, t.gFac, int(w), fl)
 		}
 		clear(t.gMeans[int(w)*d : (int(w)+1)*d])
 		clear(t.gFac[int(w)*fl : (int(w)+1)*fl])
@@ -449,8 +576,8 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 	}
 	for _, w := range t.tCtx {
 		if what == "" {
-			t.adagrad(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d)
-			t.adagrad(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl)
+			t.update(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d)
+			t.update(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl)
 		}
 		clear(t.gCMeans[int(w)*d : (int(w)+1)*d])
 		clear(t.gCFac[int(w)*fl : (int(w)+1)*fl])
@@ -469,30 +596,43 @@ func addTo(dst, src []float64) {
 	}
 }
 
-// nonFinite returns what (with the word's index) when the Adagrad update
-// of block w would make a gradient, an accumulator or a parameter not
+// nonFinite returns what (with the word's index) when the update of
+// block w would make a gradient, an accumulator or a parameter not
 // finite, and "" otherwise; it changes nothing.
 func (t *trainer) nonFinite(x, acc, g []float64, w, per int, what string) string {
-	lr, eps := t.cfg.LR, t.cfg.AdagradEps
+	lr, eps := t.lr, t.cfg.AdagradEps
+	sgd := t.cfg.Optimizer == OptSGD
 	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
 	for i, gi := range gs {
 		if gi == 0 {
 			continue
 		}
-		a := as[i] + gi*gi
-		v := xs[i] - lr*gi/math.Sqrt(a+eps)
-		if math.IsNaN(v) || math.IsInf(v, 0) || math.IsInf(a, 0) {
+		var a, v float64
+		if sgd {
+			v = xs[i] - lr*gi
+		} else {
+			a = as[i] + gi*gi
+			v = xs[i] - lr*gi/math.Sqrt(a+eps)
+		}
+		if math.IsNaN(gi) || math.IsNaN(v) || math.IsInf(v, 0) || math.IsInf(a, 0) {
 			return fmt.Sprintf("%s of %q", what, t.m.Words[w])
 		}
 	}
 	return ""
 }
 
-// adagrad applies x -= lr g / sqrt(G + eps) with G += g^2 to the per-word
-// block w (length per).
-func (t *trainer) adagrad(x, acc, g []float64, w, per int) {
-	lr, eps := t.cfg.LR, t.cfg.AdagradEps
+// update applies the optimizer's step to the per-word block w (length
+// per): Adagrad x -= lr g / sqrt(G + eps) with G += g^2, or SGD x -= lr g
+// (the accumulator untouched).
+func (t *trainer) update(x, acc, g []float64, w, per int) {
+	lr, eps := t.lr, t.cfg.AdagradEps
 	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
+	if t.cfg.Optimizer == OptSGD {
+		for i, gi := range gs {
+			xs[i] -= lr * gi
+		}
+		return
+	}
 	for i, gi := range gs {
 		if gi == 0 {
 			continue
@@ -502,30 +642,33 @@ func (t *trainer) adagrad(x, acc, g []float64, w, per int) {
 	}
 }
 
-// runChunk computes the gradient records of the centers kept[a:b].
+// runChunk computes the gradient records of the centers kept[a:b]. Every
+// positive pair's loss depends on its score s+ and its negatives' s-_k
+// only, so its gradient is cp grad s+ + sum_k cn_k grad s-_k with the
+// loss's derivatives cp and cn_k (pairLoss) and the kernel's gradients of
+// the scores.
 func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
 	m := t.m
 	d, fl := m.Dim, t.fl
 	ch.in, ch.ctx, ch.vals = ch.in[:0], ch.ctx[:0], ch.vals[:0]
 	ch.loss, ch.pairs = 0, 0
 	nneg := t.cfg.Negatives
-	inv := 1 / float64(nneg)
 	win := t.cfg.Window
 	shared := t.cfg.SharedNegatives
 	negs := make([]int32, nneg)
 	negX := make([]float64, nneg)
+	cn := make([]float64, nneg)       // the loss's derivative in each negative's score
+	cnSum := make([]float64, nneg)    // shared negatives: cn summed over the window
 	negGL := make([]float64, nneg*fl) // gradients of the negatives' cross terms, fl each
 	negGM := make([]float64, nneg*fl)
 	posGL := make([]float64, fl)
 	posGM := make([]float64, fl)
 	// negTerms draws the negatives and computes their pseudo dot products
-	// with the center (value and cross-term gradients); it returns their
-	// mean.
-	negTerms := func(mw, lw []float64) float64 {
+	// with the center (values in negX, cross-term gradients).
+	negTerms := func(mw, lw []float64) {
 		for k := range negs {
 			negs[k] = t.negative(rng)
 		}
-		var neg float64
 		if !m.Diagonal && ws.crossLanesOK() {
 			// The negatives pairkernel.Lanes at a time, their
 			// eigendecompositions interleaved (the same numbers as
@@ -542,43 +685,47 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 				for q := 0; q < n; q++ {
 					nw, k := int(negs[k0+q]), k0+q
 					negX[k] = dot(mw, m.CMeans[nw*d:(nw+1)*d]) + xs[q]
-					neg += negX[k]
 				}
 			}
-		} else {
-			for k, nw := range negs {
-				mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
-				ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
-				negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
-				neg += negX[k]
-			}
+			return
 		}
-		return inv * neg
-	}
-	// negRecords adds the gradient of weight x (1/n) sum_c' [mu_w : nu_c']
-	// to the center's gradient gin and records the negatives' gradients.
-	negRecords := func(mw []float64, inOff int, weight float64) {
-		gin := ch.vals[inOff : inOff+d+fl]
 		for k, nw := range negs {
 			mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
+			ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+			negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
+		}
+	}
+	// negRecords adds sum_k w_k grad_{mu_w} s-_k to the center's
+	// gradient and records w_k grad_{nu_c'} s-_k for every negative with
+	// w_k != 0.
+	negRecords := func(mw []float64, inOff int, w []float64) {
+		gin := ch.vals[inOff : inOff+d+fl]
+		for k, nw := range negs {
+			if w[k] == 0 {
+				continue
+			}
+			mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
 			for i := 0; i < d; i++ {
-				gin[i] += weight * inv * mn[i]
+				gin[i] += w[k] * mn[i]
 			}
 			g := negGL[k*fl : (k+1)*fl]
 			for i := 0; i < fl; i++ {
-				gin[d+i] += weight * inv * g[i]
+				gin[d+i] += w[k] * g[i]
 			}
 		}
 		for k, nw := range negs {
+			if w[k] == 0 {
+				continue
+			}
 			off := len(ch.vals)
 			ch.vals = append(ch.vals, make([]float64, d+fl)...)
 			gn := ch.vals[off:]
 			for i := 0; i < d; i++ {
-				gn[i] = weight * inv * mw[i]
+				gn[i] = w[k] * mw[i]
 			}
 			g := negGM[k*fl : (k+1)*fl]
 			for i := 0; i < fl; i++ {
-				gn[d+i] = weight * inv * g[i]
+				gn[d+i] = w[k] * g[i]
 			}
 			ch.ctx = append(ch.ctx, record{word: nw, off: off})
 		}
@@ -596,9 +743,9 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 		inOff := len(ch.vals)
 		ch.vals = append(ch.vals, make([]float64, d+fl)...)
 		active := 0
-		var neg float64
 		if shared {
-			neg = negTerms(mw, lw)
+			negTerms(mw, lw)
+			clear(cnSum)
 		}
 		for p := max(c-win, 0); p <= min(c+win, len(kept)-1); p++ {
 			if p == c {
@@ -610,41 +757,44 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 			lc := m.CFactors[ctx*fl : (ctx+1)*fl]
 			pos := dot(mw, mc) + t.cross(ws, lw, lc, posGL, posGM)
 			if !shared {
-				neg = negTerms(mw, lw)
+				negTerms(mw, lw)
 			}
-			h := t.cfg.Margin - pos + neg
 			ch.pairs++
-			if !(h > 0) {
+			loss, cp := t.pairLoss(pos, negX, cn)
+			if cp == 0 && allZero(cn) {
 				continue
 			}
-			ch.loss += h
+			ch.loss += loss
 			active++
 			gin := ch.vals[inOff : inOff+d+fl]
-			// Center: -b_c + (1/n) sum b_c', -T L + (1/n) sum T' L.
+			// Center: cp (b_c, T^{AB} L); context: cp (a, T^{BA} M).
 			for i := 0; i < d; i++ {
-				gin[i] -= mc[i]
+				gin[i] += cp * mc[i]
 			}
 			for i := 0; i < fl; i++ {
-				gin[d+i] -= posGL[i]
+				gin[d+i] += cp * posGL[i]
 			}
-			// Context: -a, -T^{BA} M; negatives: a/n, T^{B'A} M'/n.
-			off := len(ch.vals)
-			ch.vals = append(ch.vals, make([]float64, d+fl)...)
-			gc := ch.vals[off:]
-			for i := 0; i < d; i++ {
-				gc[i] = -mw[i]
+			if cp != 0 {
+				off := len(ch.vals)
+				ch.vals = append(ch.vals, make([]float64, d+fl)...)
+				gc := ch.vals[off:]
+				for i := 0; i < d; i++ {
+					gc[i] = cp * mw[i]
+				}
+				for i := 0; i < fl; i++ {
+					gc[d+i] = cp * posGM[i]
+				}
+				ch.ctx = append(ch.ctx, record{word: int32(ctx), off: off})
 			}
-			for i := 0; i < fl; i++ {
-				gc[d+i] = -posGM[i]
-			}
-			ch.ctx = append(ch.ctx, record{word: int32(ctx), off: off})
-			if !shared {
-				negRecords(mw, inOff, 1)
+			if shared {
+				addTo(cnSum, cn)
+			} else {
+				negRecords(mw, inOff, cn)
 			}
 		}
 		if shared && active > 0 {
-			// Every active pair of this center has the same negatives.
-			negRecords(mw, inOff, float64(active))
+			// Every pair of this center has the same negatives.
+			negRecords(mw, inOff, cnSum)
 		}
 		if active > 0 {
 			ch.in = append(ch.in, record{word: int32(w), off: inOff})
@@ -652,6 +802,74 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 			ch.vals = ch.vals[:inOff]
 		}
 	}
+}
+
+// pairLoss returns the loss of one positive pair with score pos and
+// negatives' scores neg, the loss's derivative cp in pos and (into cn)
+// its derivatives in every neg[k]. A hinge that is not active gives loss
+// 0 and zero derivatives.
+func (t *trainer) pairLoss(pos float64, neg, cn []float64) (loss, cp float64) {
+	switch t.cfg.Loss {
+	case LossHingeEach:
+		for k, x := range neg {
+			cn[k] = 0
+			if h := t.cfg.Margin - pos + x; h > 0 {
+				loss += h
+				cp--
+				cn[k] = 1
+			}
+		}
+		return loss, cp
+	case LossLogistic:
+		// -log sigmoid(pos) = softplus(-pos), -log sigmoid(-x) = softplus(x).
+		loss = softplus(-pos)
+		cp = -sigmoid(-pos)
+		for k, x := range neg {
+			loss += softplus(x)
+			cn[k] = sigmoid(x)
+		}
+		return loss, cp
+	}
+	inv := 1 / float64(len(neg))
+	var mean float64
+	for _, x := range neg {
+		mean += x
+	}
+	h := t.cfg.Margin - pos + inv*mean
+	if !(h > 0) {
+		clear(cn)
+		return 0, 0
+	}
+	for k := range cn {
+		cn[k] = inv
+	}
+	return h, -1
+}
+
+// softplus returns log(1 + e^x) without overflow.
+func softplus(x float64) float64 {
+	if x > 0 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+// sigmoid returns 1 / (1 + e^-x) without overflow.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // cross returns the covariance part of [mu_w : nu_c] and fills its

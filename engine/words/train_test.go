@@ -52,22 +52,57 @@ func chunkLossGrad(m *Model, tokens []int32, cfg Config) (float64, [4][]float64)
 }
 
 // TestGradientFiniteDifferences compares the trainer's gradient of the
-// summed hinge loss with central finite differences of the loss, for the
-// full and the diagonal model, on every parameter of a tiny model.
+// summed loss with central finite differences of the loss, for every
+// loss, the full and the diagonal model, on every parameter of a tiny
+// model.
 func TestGradientFiniteDifferences(t *testing.T) {
 	tokens := []int32{0, 1, 2, 3, 1, 4, 0, 2, 3, 4, 1, 0}
-	for _, c := range []struct {
+	type tc struct {
 		name     string
 		d, k     int
 		diagonal bool
 		negs     int
 		shared   bool
-	}{{"full_d3", 3, 3, false, 1, false}, {"rank2_d4", 4, 2, false, 2, false}, {"full_d6", 6, 6, false, 1, false}, {"diagonal_d4", 4, 4, true, 2, false},
-		{"full_d3_shared_negatives", 3, 3, false, 3, true}, {"full_d6_shared_negatives", 6, 6, false, 5, true}, {"diagonal_d4_shared_negatives", 4, 4, true, 2, true}} {
+		loss     Loss
+	}
+	base := []tc{{"full_d3", 3, 3, false, 1, false, 0}, {"rank2_d4", 4, 2, false, 2, false, 0}, {"full_d6", 6, 6, false, 1, false, 0}, {"diagonal_d4", 4, 4, true, 2, false, 0},
+		{"full_d3_shared_negatives", 3, 3, false, 3, true, 0}, {"full_d6_shared_negatives", 6, 6, false, 5, true, 0}, {"diagonal_d4_shared_negatives", 4, 4, true, 2, true, 0}}
+	var cases []tc
+	for _, l := range []Loss{LossHinge, LossHingeEach, LossLogistic} {
+		for _, c := range base {
+			c.name, c.loss = l.String()+"_"+c.name, l
+			cases = append(cases, c)
+		}
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := testModel(t, 5, c.d, c.k, c.diagonal, 11)
 			cfg := PaperConfig()
-			cfg.Window, cfg.Negatives, cfg.Margin, cfg.SharedNegatives = 2, c.negs, 50, c.shared // every hinge active: no kinks
+			cfg.Window, cfg.Negatives, cfg.Margin, cfg.SharedNegatives, cfg.Loss = 2, c.negs, 50, c.shared, c.loss // every hinge active: no kinks
+			if c.loss == LossLogistic {
+				// Smaller covariances and larger means: scores of both
+				// signs, so that no sigmoid is saturated.
+				for _, x := range [][]float64{m.Factors, m.CFactors} {
+					for i := range x {
+						x[i] *= 0.3
+					}
+				}
+				for _, x := range [][]float64{m.Means, m.CMeans} {
+					for i := range x {
+						x[i] *= 3
+					}
+				}
+				var lo, hi float64
+				for i := range m.Words {
+					for j := range m.Words {
+						s := m.PairScore(i, j)
+						lo, hi = math.Min(lo, s), math.Max(hi, s)
+					}
+				}
+				if !(lo < -0.5 && hi > 0.5) {
+					t.Fatalf("pair scores in [%.3g, %.3g], want both signs", lo, hi)
+				}
+			}
 			loss0, g := chunkLossGrad(m, tokens, cfg)
 			if !(loss0 > 0) {
 				t.Fatalf("loss %v, want > 0", loss0)
@@ -184,8 +219,23 @@ func TestPlantedTopicsRecovered(t *testing.T) {
 }
 
 // TestTrainReproducibleAcrossThreads checks that a seed gives bit-identical
-// models for 1 and 3 worker goroutines, and that another seed differs.
+// models for 1 and 3 worker goroutines, and that another seed differs,
+// for the paper's loss and optimizer and for the logistic loss with SGD
+// and a linear schedule.
 func TestTrainReproducibleAcrossThreads(t *testing.T) {
+	for _, c := range []struct {
+		loss  Loss
+		opt   Optimizer
+		decay bool
+		lr    float64
+	}{{LossHinge, OptAdagrad, false, 0.01}, {LossHingeEach, OptAdagrad, true, 0.1}, {LossLogistic, OptSGD, true, 0.05}} {
+		t.Run(fmt.Sprintf("%v_%v_decay=%v", c.loss, c.opt, c.decay), func(t *testing.T) {
+			reproducible(t, c.loss, c.opt, c.decay, c.lr)
+		})
+	}
+}
+
+func reproducible(t *testing.T, loss Loss, opt Optimizer, decay bool, lr float64) {
 	tokens, ws, counts := plantedCorpus(3, 5, 150, 4)
 	run := func(threads int, seed uint64) *Model {
 		m, err := NewModel(ws, counts, 3, 3, false, seed)
@@ -194,6 +244,7 @@ func TestTrainReproducibleAcrossThreads(t *testing.T) {
 		}
 		cfg := PaperConfig()
 		cfg.Threads, cfg.Seed, cfg.Epochs, cfg.Batch, cfg.Subsample = threads, seed, 2, 100, 0.01
+		cfg.Loss, cfg.Optimizer, cfg.Decay, cfg.LR = loss, opt, decay, lr
 		if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -213,27 +264,82 @@ func TestTrainReproducibleAcrossThreads(t *testing.T) {
 }
 
 // TestTrainResumeMatchesStraightRun checks that 1 + 1 epochs (training
-// state carried over, as a saved file does) equal 2 epochs in one call.
+// state carried over, as a saved file does) equal 2 epochs in one call,
+// also with a linear learning-rate schedule (the resumed calls told the
+// schedule's length), and that the schedule changes the result.
 func TestTrainResumeMatchesStraightRun(t *testing.T) {
 	tokens, ws, counts := plantedCorpus(3, 5, 100, 5)
-	cfg := PaperConfig()
-	cfg.Subsample, cfg.Batch, cfg.Epochs = 0.02, 50, 2
-	straight, _ := NewModel(ws, counts, 3, 2, false, 1)
-	if err := Train(context.Background(), straight, tokens, cfg, nil); err != nil {
-		t.Fatal(err)
+	var constant *Model
+	for _, c := range []struct {
+		name  string
+		mod   func(*Config)
+		decay bool
+	}{
+		{"adagrad_constant", func(*Config) {}, false},
+		{"adagrad_linear", func(c *Config) { c.Decay = true }, true},
+		{"sgd_logistic_linear", func(c *Config) { c.Decay, c.Optimizer, c.Loss, c.LR = true, OptSGD, LossLogistic, 0.05 }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := PaperConfig()
+			cfg.Subsample, cfg.Batch, cfg.Epochs = 0.02, 50, 2
+			c.mod(&cfg)
+			straight, _ := NewModel(ws, counts, 3, 2, false, 1)
+			if err := Train(context.Background(), straight, tokens, cfg, nil); err != nil {
+				t.Fatal(err)
+			}
+			resumed, _ := NewModel(ws, counts, 3, 2, false, 1)
+			cfg.Epochs = 1
+			if c.decay {
+				cfg.TotalEpochs = 2
+			}
+			var lrs []float64
+			for i := 0; i < 2; i++ {
+				if err := Train(context.Background(), resumed, tokens, cfg, func(p Progress) { lrs = append(lrs, p.LR) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if resumed.Epochs != 2 {
+				t.Errorf("Epochs = %d, want 2", resumed.Epochs)
+			}
+			if e := maxAbsDiff(straight.CFactors, resumed.CFactors) + maxAbsDiff(straight.Means, resumed.Means); e != 0 {
+				t.Errorf("resumed run differs from the straight run by %g", e)
+			}
+			first, last := lrs[0], lrs[len(lrs)-1]
+			switch {
+			case !c.decay && (first != cfg.LR || last != cfg.LR):
+				t.Errorf("constant schedule: learning rates %v ... %v, want %v", first, last, cfg.LR)
+			case c.decay && (first != cfg.LR || !(last < 0.1*cfg.LR) || !(last >= MinLRFraction*cfg.LR)):
+				t.Errorf("linear schedule: learning rates %v ... %v, want %v down to below a tenth of it", first, last, cfg.LR)
+			}
+			if c.name == "adagrad_constant" {
+				constant = straight
+			} else if c.name == "adagrad_linear" && maxAbsDiff(constant.Means, straight.Means) == 0 {
+				t.Error("the linear schedule gave the constant schedule's model")
+			}
+		})
 	}
-	resumed, _ := NewModel(ws, counts, 3, 2, false, 1)
-	cfg.Epochs = 1
-	for i := 0; i < 2; i++ {
-		if err := Train(context.Background(), resumed, tokens, cfg, nil); err != nil {
-			t.Fatal(err)
+}
+
+// TestChanceLoss checks ChanceLoss against the smallest loss over a grid
+// of common scores x (s+ = s-_k = x) computed by pairLoss.
+func TestChanceLoss(t *testing.T) {
+	for _, loss := range []Loss{LossHinge, LossHingeEach, LossLogistic} {
+		cfg := PaperConfig()
+		cfg.Loss, cfg.Negatives, cfg.Margin = loss, 5, 10
+		tr := &trainer{cfg: cfg}
+		neg, cn := make([]float64, 5), make([]float64, 5)
+		best := math.Inf(1)
+		for x := -20.0; x <= 20; x += 0.001 {
+			for k := range neg {
+				neg[k] = x
+			}
+			l, _ := tr.pairLoss(x, neg, cn)
+			best = math.Min(best, l)
 		}
-	}
-	if resumed.Epochs != 2 {
-		t.Errorf("Epochs = %d, want 2", resumed.Epochs)
-	}
-	if e := maxAbsDiff(straight.CFactors, resumed.CFactors) + maxAbsDiff(straight.Means, resumed.Means); e != 0 {
-		t.Errorf("resumed run differs from the straight run by %g", e)
+		want := map[Loss]float64{LossHinge: 10, LossHingeEach: 50, LossLogistic: math.Log(6) + 5*math.Log(1.2)}[loss]
+		if got := cfg.ChanceLoss(); math.Abs(got-want) > 1e-12 || math.Abs(best-want) > 1e-6 {
+			t.Errorf("%v: ChanceLoss %v, grid minimum %v, want %v", loss, got, best, want)
+		}
 	}
 }
 

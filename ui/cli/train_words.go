@@ -28,7 +28,8 @@ func init() {
 }
 
 const trainWordsUsage = "CORPUS... --out WORDS.npz|.json [--preset default|paper] [--dim 12] [--rank k] [--diagonal] [--window 5] " +
-	"[--min-count 5] [--subsample 1e-3] [--negatives 5] [--shared-negatives] [--margin 10] [--lr 0.3] [--epochs 5] [--batch 256] " +
+	"[--min-count 5] [--subsample 1e-3] [--negatives 5] [--shared-negatives] [--loss hinge-each|hinge|logistic] [--margin 10] " +
+	"[--optimizer sgd|adagrad] [--lr 0.005] [--lr-schedule linear|constant] [--epochs 5] [--total-epochs N] [--batch 256] " +
 	"[--reset-adagrad] [--threads N] [--seed 1] [--resume WORDS.npz] [--json-set context|input] [--progress]"
 
 // trainWordsResult is the last stdout line of `burescope train-words`.
@@ -79,10 +80,14 @@ func runTrainWords(env Env) error {
 	minCount := fs.Int64("min-count", 5, "keep words seen at least this many times")
 	subsample := fs.Float64("subsample", def.Subsample, "frequent-word subsampling threshold, a relative frequency (0: off)")
 	negatives := fs.Int("negatives", def.Negatives, "negative contexts per positive pair")
-	margin := fs.Float64("margin", def.Margin, "hinge margin M")
-	lr := fs.Float64("lr", def.LR, "Adagrad learning rate")
+	lossName := fs.String("loss", def.Loss.String(), "loss per positive pair: hinge (the paper's, on the mean of the negatives), hinge-each (a hinge per negative) or logistic (word2vec's, on the pseudo dot product)")
+	margin := fs.Float64("margin", def.Margin, "hinge margin M (hinge losses)")
+	optName := fs.String("optimizer", def.Optimizer.String(), "update rule: adagrad (the paper's) or sgd")
+	lr := fs.Float64("lr", def.LR, "learning rate (at the start of the schedule)")
+	schedule := fs.String("lr-schedule", scheduleName(def.Decay), "constant, or linear: decay the rate linearly to 1e-4 of --lr over the run's epochs (word2vec)")
 	epochs := fs.Int("epochs", def.Epochs, "epochs to run (after the resumed ones)")
-	batch := fs.Int("batch", def.Batch, "center words per Adagrad step")
+	totalEpochs := fs.Int("total-epochs", 0, "epochs the linear schedule spans, counting resumed ones (0: resumed epochs + --epochs); give the same value to every call of a run split by --resume")
+	batch := fs.Int("batch", def.Batch, "center words per step")
 	shared := fs.Bool("shared-negatives", def.SharedNegatives, "draw the negatives once per center word for its whole window (faster per epoch, learns less); default: per (center, context) pair, as the paper")
 	reset := fs.Bool("reset-adagrad", false, "zero the Adagrad accumulators every epoch (the authors' code)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores; results do not depend on it)")
@@ -105,6 +110,8 @@ func runTrainWords(env Env) error {
 	ext := strings.ToLower(filepath.Ext(*out))
 	set, setErr := words.ParseSet(*jsonSet)
 	presetCfg, presetOK := wordsPresets[*preset]
+	lossKind, lossErr := words.ParseLoss(*lossName)
+	optKind, optErr := words.ParseOptimizer(*optName)
 	switch {
 	case len(pos) == 0:
 		return usage("want at least one CORPUS file")
@@ -116,6 +123,12 @@ func runTrainWords(env Env) error {
 		return usage("--json-set: %v", setErr)
 	case !presetOK:
 		return usage("--preset %q: want default or paper", *preset)
+	case lossErr != nil:
+		return usage("--loss: %v", lossErr)
+	case optErr != nil:
+		return usage("--optimizer: %v", optErr)
+	case *schedule != "constant" && *schedule != "linear":
+		return usage("--lr-schedule %q: want constant or linear", *schedule)
 	case *resume != "" && (given["dim"] || given["rank"] || given["diagonal"]):
 		return usage("--dim, --rank and --diagonal cannot be used with --resume (the model's shape is the saved one)")
 	case *dim < 1 || *dim > words.MaxDim:
@@ -133,6 +146,8 @@ func runTrainWords(env Env) error {
 			"negatives": func() { *negatives = p.Negatives }, "margin": func() { *margin = p.Margin },
 			"lr": func() { *lr = p.LR }, "epochs": func() { *epochs = p.Epochs }, "batch": func() { *batch = p.Batch },
 			"shared-negatives": func() { *shared = p.SharedNegatives },
+			"loss":             func() { lossKind = p.Loss }, "optimizer": func() { optKind = p.Optimizer },
+			"lr-schedule": func() { *schedule = scheduleName(p.Decay) },
 		} {
 			if !given[name] {
 				apply()
@@ -144,12 +159,14 @@ func runTrainWords(env Env) error {
 		k = *dim
 	}
 	cfg := words.Config{Window: *window, Subsample: *subsample, Negatives: *negatives, Margin: *margin, LR: *lr,
-		AdagradEps: def.AdagradEps, Epochs: *epochs, Threads: *threads, Batch: *batch, Seed: *seed, ResetAdagrad: *reset, SharedNegatives: *shared}
+		AdagradEps: def.AdagradEps, Epochs: *epochs, Threads: *threads, Batch: *batch, Seed: *seed, ResetAdagrad: *reset, SharedNegatives: *shared,
+		Loss: lossKind, Optimizer: optKind, Decay: *schedule == "linear", TotalEpochs: *totalEpochs}
 	if err := checkFlags(env, "train-words",
 		intRange("window", *window, 1, words.MaxWindow),
 		intRange("negatives", *negatives, 1, words.MaxNegatives),
 		intRange("batch", *batch, 1, words.MaxBatch),
 		intRange("epochs", *epochs, 0, maxWordsEpochs),
+		intRange("total-epochs", *totalEpochs, 0, maxWordsEpochs),
 		intRange("threads", *threads, 0, maxWordsThreads),
 		minCountRange(*minCount),
 		subsampleRange(*subsample),
@@ -235,11 +252,18 @@ func runTrainWords(env Env) error {
 			fmt.Fprintf(env.Stderr, "epoch %d/%d  %5.1f%%  loss %.4f  %.0f tokens/s  %s left\n", p.Epoch, p.Epochs,
 				100*float64(p.Done)/float64(max(p.Total, 1)), p.Loss, p.TokensPerSec, p.Remaining().Round(time.Second))
 		}
-		if p.EpochEnd && !warned && notLearning(p.Loss, cfg.Margin) {
+		if p.EpochEnd && !warned && overshooting(p.Loss, cfg.ChanceLoss()) {
 			warned = true
-			fmt.Fprintf(env.Stderr, "warning: after epoch %d the loss %.4f is within 1%% of the margin %g: the model is not learning. "+
+			fmt.Fprintf(env.Stderr, "warning: after epoch %d the loss %.4f is far above %.4f, %s: the steps overshoot "+
+				"(a word's gradient is summed over its occurrences in a batch, so frequent words of a small vocabulary take large steps). "+
+				"Try a smaller --lr (now %g) or --batch (now %d)\n",
+				p.Epoch, p.Loss, cfg.ChanceLoss(), chanceWhat(cfg), cfg.LR, cfg.Batch)
+		}
+		if p.EpochEnd && !warned && notLearning(p.Loss, cfg.ChanceLoss()) {
+			warned = true
+			fmt.Fprintf(env.Stderr, "warning: after epoch %d the loss %.4f is not 1%% below %.4f, %s: the model is not learning. "+
 				"Try a larger --lr (now %g), less subsampling (--subsample now %g; 1e-3 or 0), more --negatives (now %d) or more --epochs (now %d)\n",
-				p.Epoch, p.Loss, cfg.Margin, cfg.LR, cfg.Subsample, cfg.Negatives, cfg.Epochs)
+				p.Epoch, p.Loss, cfg.ChanceLoss(), chanceWhat(cfg), cfg.LR, cfg.Subsample, cfg.Negatives, cfg.Epochs)
 		}
 	}
 	start := time.Now()
@@ -280,10 +304,38 @@ func runTrainWords(env Env) error {
 	return nil
 }
 
-// notLearning reports a loss within 1% of the margin: the pseudo dot
-// products of positive and negative pairs are still about equal.
-func notLearning(loss, margin float64) bool {
-	return margin > 0 && math.Abs(loss-margin) <= 0.01*margin
+// notLearning reports a loss not 1% below chance, the loss of a model
+// that scores positive and negative pairs alike (words.Config.ChanceLoss:
+// for the paper's hinge, the margin).
+func notLearning(loss, chance float64) bool {
+	return chance > 0 && loss >= 0.99*chance
+}
+
+// overshooting reports a loss more than 1.5 times chance: the model
+// scores negative pairs well above positive ones, which small steps
+// never do from the initial model.
+func overshooting(loss, chance float64) bool {
+	return chance > 0 && loss > 1.5*chance
+}
+
+// chanceWhat names what the loss is compared with in the not-learning
+// warning.
+func chanceWhat(cfg words.Config) string {
+	switch cfg.Loss {
+	case words.LossHinge:
+		return "the margin"
+	case words.LossHingeEach:
+		return "the margin times --negatives"
+	}
+	return "the logistic loss when positive and negative pairs score alike"
+}
+
+// scheduleName is the --lr-schedule value of a decay setting.
+func scheduleName(decay bool) string {
+	if decay {
+		return "linear"
+	}
+	return "constant"
 }
 
 func sumCounts(c []int64) int64 {

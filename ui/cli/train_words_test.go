@@ -49,7 +49,7 @@ func lastWordsJSON(t *testing.T, stdout string, v any) {
 func TestTrainWordsCLI(t *testing.T) {
 	corpus := plantedText(t)
 	out := filepath.Join(t.TempDir(), "w.npz")
-	code, stdout, stderr := runCLI("train-words", corpus, "--dim", "3", "--epochs", "2", "--subsample", "0", "--lr", "0.05",
+	code, stdout, stderr := runCLI("train-words", corpus, "--dim", "3", "--epochs", "2", "--subsample", "0", "--batch", "16",
 		"--window", "3", "--threads", "2", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -72,7 +72,7 @@ func TestTrainWordsCLI(t *testing.T) {
 			t.Errorf("neighbour %q of t0w0 is not of topic t0", nb.Label)
 		}
 	}
-	code, stdout, stderr = runCLI("train-words", corpus, "--resume", out, "--epochs", "1", "--subsample", "0", "--out", out)
+	code, stdout, stderr = runCLI("train-words", corpus, "--resume", out, "--epochs", "1", "--subsample", "0", "--batch", "16", "--out", out)
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr)
 	}
