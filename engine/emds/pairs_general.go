@@ -75,7 +75,15 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 		for q := 0; q < n; q++ {
 			bs[q] = k.items.Matrix(j + q)
 		}
-		ts := ws.RootLanesWide(fi, shi, &bs, n)
+		var ts [pairkernel.WideLanes]float64
+		if w == pairkernel.Lanes {
+			// Straight to the 4-lane kernels (d = 4's closed form among
+			// them): RootLanesWide would copy the lanes in and out.
+			t4 := ws.RootLanes(fi, shi, (*[pairkernel.Lanes][]float64)(bs[:pairkernel.Lanes]), n)
+			copy(ts[:], t4[:])
+		} else {
+			ts = ws.RootLanesWide(fi, shi, &bs, n)
+		}
 		for lane := 0; lane < n; lane++ {
 			jj := j + lane
 			q := jj - j0
