@@ -303,14 +303,9 @@ func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float
 	if useSoA && ws.soa != nil {
 		// The structure-of-arrays solver; the lanes it leaves (with
 		// M formed) go on below.
-		var bw [wideLanes][]float64
-		var uw [wideLanes]bool
-		var tw [wideLanes]float64
-		copy(bw[:], bs[:])
-		copy(uw[:], use[:])
-		ws.traceSoA(ws.soa, f, shape, &bw, &uw, &tw)
-		copy(use[:], uw[:])
-		copy(t[:], tw[:])
+		widen(bs, &use, &t, func(bw *[wideLanes][]float64, uw *[wideLanes]bool, tw *[wideLanes]float64) {
+			ws.traceSoA(ws.soa, f, shape, bw, uw, tw)
+		})
 		formed = true
 	}
 	ws.traceLanes(f, shape, bs, &use, formed, &t)
@@ -398,18 +393,28 @@ func (ws *Workspace) EigenLanes(f []float64, shape Shape, bs *[Lanes][]float64, 
 	if useSoA && ws.soa != nil {
 		// The structure-of-arrays solver; the lanes it leaves (with
 		// M formed) go on below.
-		var bw [wideLanes][]float64
-		var uw [wideLanes]bool
-		var tw [wideLanes]float64
-		copy(bw[:], bs[:])
-		copy(uw[:], use[:])
-		ws.eigenSoA(ws.soa, f, shape, &bw, &uw, &tw)
-		copy(use[:], uw[:])
-		copy(t[:], tw[:])
+		widen(bs, &use, &t, func(bw *[wideLanes][]float64, uw *[wideLanes]bool, tw *[wideLanes]float64) {
+			ws.eigenSoA(ws.soa, f, shape, bw, uw, tw)
+		})
 		formed = true
 	}
 	ws.eigenLanes(0, f, shape, bs, &use, formed, &t)
 	return t
+}
+
+// widen runs solve, a structure-of-arrays solve with the 8-lane
+// signature, on the Lanes lanes of a 4-lane call: bs and use go in
+// widened (the extra lanes unused), use (the lanes it left) and t come
+// back narrowed.
+func widen(bs *[Lanes][]float64, use *[Lanes]bool, t *[Lanes]float64, solve func(*[wideLanes][]float64, *[wideLanes]bool, *[wideLanes]float64)) {
+	var bw [wideLanes][]float64
+	var uw [wideLanes]bool
+	var tw [wideLanes]float64
+	copy(bw[:], bs[:])
+	copy(uw[:], use[:])
+	solve(&bw, &uw, &tw)
+	copy(use[:], uw[:])
+	copy(t[:], tw[:])
 }
 
 // WideLanes is the most pairs RootLanesWide takes at once.
