@@ -69,6 +69,13 @@ func (a *Adam) Update(x, g []float64, off int, lr float64) {
 	adamUpdate(x, g, m, v, &c)
 }
 
+// Moments returns the first and second moments of params[off:off+n]:
+// views of the state (writing to them changes it), for a caller that
+// wants to prefetch them.
+func (a *Adam) Moments(off, n int) (m, v []float64) {
+	return a.m[off : off+n], a.v[off : off+n]
+}
+
 // adamUpdateRef is the plain loop of Update, c = b1, 1-b1, b2, 1-b2, the
 // step lr a.a and epsilon (optim_amd64.s does the same operations four
 // elements at a time).

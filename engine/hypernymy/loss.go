@@ -129,6 +129,10 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 	lanes := ws.eig.lanes()
 	for j0 := 0; j0 < len(cand); j0 += lanes {
 		n := min(lanes, len(cand)-j0)
+		// The candidates' rows are scattered over the parameters (tens
+		// of megabytes on the WordNet nouns): ask for the next group's
+		// while this one is solved.
+		hypPrefetchCands(means, fact, cand[min(j0+lanes, len(cand)):min(j0+2*lanes, len(cand))], d)
 		for k := 0; k < n; k++ {
 			j := j0 + k
 			lv := fact[int(cand[j])*dd : (int(cand[j])+1)*dd]
@@ -307,6 +311,16 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 		glu[i] += v
 	}
 	return loss
+}
+
+// hypPrefetchCands prefetches the mean and factor rows of the items cand
+// (a hint: no effect on any result).
+func hypPrefetchCands(means, fact []float64, cand []int32, d int) {
+	dd := d * d
+	for _, v := range cand {
+		hypPrefetch(fact[int(v)*dd : (int(v)+1)*dd])
+		hypPrefetch(means[int(v)*d : (int(v)+1)*d])
+	}
 }
 
 // hypParallel runs f(worker, task) for task in [0, tasks) on up to workers

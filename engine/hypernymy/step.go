@@ -32,6 +32,8 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 		sh.loss = 0
 		lo, hi := s*len(batch)/hypShards, (s+1)*len(batch)/hypShards
 		cand := make([]int32, 0, k+1)
+		lanes := sh.ws.eig.lanes()
+		t.prefetchPair(batch, lo, lanes)
 		for b := lo; b < hi; b++ {
 			p := t.pos[batch[b]]
 			cand = append(cand[:0], int32(p[1]))
@@ -39,6 +41,9 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 				if w >= 0 {
 					cand = append(cand, w)
 				}
+			}
+			if b+1 < hi {
+				t.prefetchPair(batch, b+1, lanes)
 			}
 			sh.loss += hypPairLoss(sh.ws, t.cache, t.means, t.fact, t.cfg.Eps, p[0], cand, sh.acc)
 		}
@@ -55,6 +60,56 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 	}
 	t.update(t.shardAccs[:])
 	return loss, nil
+}
+
+// prefetchPair prefetches what the loss kernel reads first for the
+// positive batch[b]: the cache rows and mean of its u, and the rows of
+// its first lanes candidates (a hint: no effect on any result).
+func (t *Trainer) prefetchPair(batch []int, b, lanes int) {
+	d, dd := t.d, t.d*t.d
+	p := t.pos[batch[b]]
+	u := p[0]
+	hypPrefetch(t.cache.ft[u*dd : (u+1)*dd])
+	hypPrefetch(t.cache.k[u*dd : (u+1)*dd])
+	hypPrefetch(t.means[u*d : (u+1)*d])
+	v := int32(p[1])
+	hypPrefetchCands(t.means, t.fact, []int32{v}, d)
+	k := t.cfg.Negatives
+	n := 1
+	for _, w := range t.negs[b*k : (b+1)*k] {
+		if n >= lanes {
+			break
+		}
+		if w >= 0 {
+			hypPrefetchCands(t.means, t.fact, []int32{w}, d)
+			n++
+		}
+	}
+}
+
+// prefetchUpdate prefetches the rows update reads for item i: its
+// gradient rows in srcs, its parameters and (with adam) its moments (a
+// hint: no effect on any result). The accumulators' rows are in the
+// order of first touch, so update's walk in index order reads them
+// scattered.
+func (t *Trainer) prefetchUpdate(srcs []*hypGradAcc, i int, adam bool) {
+	d, dd := t.d, t.d*t.d
+	for _, a := range srcs {
+		if s := int(a.slot[i]); s >= 0 {
+			hypPrefetch(a.gm[s*d : (s+1)*d])
+			hypPrefetch(a.gf[s*dd : (s+1)*dd])
+		}
+	}
+	hypPrefetch(t.means[i*d : (i+1)*d])
+	hypPrefetch(t.fact[i*dd : (i+1)*dd])
+	if adam {
+		m, v := t.adam.Moments(i*d, d)
+		hypPrefetch(m)
+		hypPrefetch(v)
+		m, v = t.adam.Moments(t.n*d+i*dd, dd)
+		hypPrefetch(m)
+		hypPrefetch(v)
+	}
 }
 
 // update sums the gradient rows of srcs (for each item, in the order of
@@ -93,7 +148,15 @@ func (t *Trainer) update(srcs []*hypGradAcc) {
 	hypParallel(t.cfg.Workers, (len(items)+chunk-1)/chunk, func(w, c int) {
 		buf := t.gradBuf[w]
 		gm, gf := buf[:d], buf[d:d+dd]
-		for _, i32 := range items[c*chunk : min((c+1)*chunk, len(items))] {
+		part := items[c*chunk : min((c+1)*chunk, len(items))]
+		const ahead = 2
+		for _, i := range part[:min(ahead, len(part))] {
+			t.prefetchUpdate(srcs, int(i), adam)
+		}
+		for k, i32 := range part {
+			if k+ahead < len(part) {
+				t.prefetchUpdate(srcs, int(part[k+ahead]), adam)
+			}
 			i := int(i32)
 			t.gradMark[i] = false
 			clear(buf)
