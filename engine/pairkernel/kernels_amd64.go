@@ -46,12 +46,16 @@ func GemmAccelerated() bool { return useFMA }
 // GemmLower (else d): ars = d, aps = 1 reads a row-major, ars = 1, aps = d
 // transposed. c must not alias a or b. It runs the AVX2+FMA kernel and
 // returns true, or does nothing and returns false where GemmAccelerated
-// is false (callers then use their plain loops). Its rounding differs
-// from a plain loop's (fused multiply-adds) but depends on nothing but
-// its inputs.
+// is false (callers then use their plain loops). At d = 10 on machines
+// with AVX-512 it runs gemm10 instead, bit for bit the same. Its
+// rounding differs from a plain loop's (fused multiply-adds) but depends
+// on nothing but its inputs.
 func Gemm(c, a, b []float64, d, ars, aps int, flags GemmFlags) bool {
 	if !useFMA || d == 0 {
 		return false
+	}
+	if d == 10 && useGemm10 && gemm10(c, a, b, ars, aps, flags) {
+		return true
 	}
 	_, _ = c[d*d-1], b[d*d-1]
 	_ = a[(d-1)*(ars+aps)] // the last element read
