@@ -44,6 +44,21 @@ func hypPrefetch(x []float64) {
 }
 
 //go:noescape
+func hypPrefetchL2Asm(p *float64, n int)
+
+// hypPrefetchL2 asks the CPU to bring the cache lines of x into its
+// second-level cache (PREFETCHT1; a hint: no effect on any result). The
+// trainer's scattered rows come in bursts of hundreds of lines, more
+// than the first-level cache has miss buffers for: PREFETCHT0 stalled
+// the core on them (BenchmarkHypernymyNounsBatch/d=10: 0.85 of the CPU
+// time with PREFETCHT1 on the loaded test machine).
+func hypPrefetchL2(x []float64) {
+	if len(x) > 0 {
+		hypPrefetchL2Asm(unsafe.SliceData(x), len(x))
+	}
+}
+
+//go:noescape
 func hypEigen4AVX2(m *float64, stride int, x *float64, n int, sl *[4]float64) float64
 
 //go:noescape

@@ -195,6 +195,22 @@ ploop:
 	PREFETCHT0 (CX)
 	RET
 
+// func hypPrefetchL2Asm(p *float64, n int)
+// Prefetches (PREFETCHT1: into the second-level cache) the cache lines
+// of p[0:n], n >= 1.
+TEXT ·hypPrefetchL2Asm(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	LEAQ -8(AX)(CX*8), CX
+
+p2loop:
+	PREFETCHT1 (AX)
+	ADDQ       $64, AX
+	CMPQ       AX, CX
+	JB         p2loop
+	PREFETCHT1 (CX)
+	RET
+
 // func hypQuadSumAVX2(v, f, a *float64, d int) float64
 // sum_i f[i] sqrt(max(w_i^T a w_i, 0)) for the d x d row-major a and the
 // columns w_i of the d x d row-major v (v[r*d+i] = w_i[r]), four columns

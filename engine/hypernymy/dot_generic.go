@@ -11,6 +11,9 @@ func hypDot(a, b []float64) float64 { return hypDotScalar(a, b) }
 // hypPrefetch does nothing here (a hint on amd64).
 func hypPrefetch(x []float64) {}
 
+// hypPrefetchL2 does nothing here (a hint on amd64).
+func hypPrefetchL2(x []float64) {}
+
 // hypEigen4 returns sum_r sl[r] sqrt(max(m[r*stride : r*stride+len(x)] . x,
 // 0)) over r = 0..3.
 func hypEigen4(m []float64, stride int, x []float64, sl *[4]float64) float64 {

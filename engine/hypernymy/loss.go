@@ -318,8 +318,8 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 func hypPrefetchCands(means, fact []float64, cand []int32, d int) {
 	dd := d * d
 	for _, v := range cand {
-		hypPrefetch(fact[int(v)*dd : (int(v)+1)*dd])
-		hypPrefetch(means[int(v)*d : (int(v)+1)*d])
+		hypPrefetchL2(fact[int(v)*dd : (int(v)+1)*dd])
+		hypPrefetchL2(means[int(v)*d : (int(v)+1)*d])
 	}
 }
 

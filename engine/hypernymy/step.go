@@ -69,9 +69,9 @@ func (t *Trainer) prefetchPair(batch []int, b, lanes int) {
 	d, dd := t.d, t.d*t.d
 	p := t.pos[batch[b]]
 	u := p[0]
-	hypPrefetch(t.cache.ft[u*dd : (u+1)*dd])
-	hypPrefetch(t.cache.k[u*dd : (u+1)*dd])
-	hypPrefetch(t.means[u*d : (u+1)*d])
+	hypPrefetchL2(t.cache.ft[u*dd : (u+1)*dd])
+	hypPrefetchL2(t.cache.k[u*dd : (u+1)*dd])
+	hypPrefetchL2(t.means[u*d : (u+1)*d])
 	v := int32(p[1])
 	hypPrefetchCands(t.means, t.fact, []int32{v}, d)
 	k := t.cfg.Negatives
@@ -96,19 +96,19 @@ func (t *Trainer) prefetchUpdate(srcs []*hypGradAcc, i int, adam bool) {
 	d, dd := t.d, t.d*t.d
 	for _, a := range srcs {
 		if s := int(a.slot[i]); s >= 0 {
-			hypPrefetch(a.gm[s*d : (s+1)*d])
-			hypPrefetch(a.gf[s*dd : (s+1)*dd])
+			hypPrefetchL2(a.gm[s*d : (s+1)*d])
+			hypPrefetchL2(a.gf[s*dd : (s+1)*dd])
 		}
 	}
-	hypPrefetch(t.means[i*d : (i+1)*d])
-	hypPrefetch(t.fact[i*dd : (i+1)*dd])
+	hypPrefetchL2(t.means[i*d : (i+1)*d])
+	hypPrefetchL2(t.fact[i*dd : (i+1)*dd])
 	if adam {
 		m, v := t.adam.Moments(i*d, d)
-		hypPrefetch(m)
-		hypPrefetch(v)
+		hypPrefetchL2(m)
+		hypPrefetchL2(v)
 		m, v = t.adam.Moments(t.n*d+i*dd, dd)
-		hypPrefetch(m)
-		hypPrefetch(v)
+		hypPrefetchL2(m)
+		hypPrefetchL2(v)
 	}
 }
 
