@@ -140,6 +140,10 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 			m := ws.m[k*dd : (k+1)*dd]
 			if hypTrainAVX2 {
 				pairkernel.Gemm(y, ft, lv, d, d, 1, pairkernel.GemmUpper)
+				if d == 10 && hypLoss10 {
+					hypGram10(m, y, ku, eps) // the same as below
+					continue
+				}
 				// M = eps K + Y Y^T, both full; the products y_rp y_qp
 				// are summed in the same order for m_rq and m_qr, so M
 				// is exactly symmetric.
@@ -211,6 +215,21 @@ func hypPairLoss(ws *hypPairWS, c *hypItemCache, means, fact []float64, eps floa
 			// G += Q^T diag(w sqrt(lambda)) Q and S = Q^T diag(w /
 			// sqrt(lambda)) Q (full), then t = F S, gl += t Y.
 			qg, qs := ws.qg[:dd], ws.qs[:dd]
+			if d == 10 && hypLoss10 {
+				// The same as the loop and products below.
+				var fg, fs [10]float64
+				for p, l := range lam[:10] {
+					sl := math.Sqrt(l)
+					fg[p] = w * sl
+					if sl > 0 {
+						fs[p] = w / sl
+					}
+				}
+				hypSpectral10(g, ws.s, q, qg, qs, &fg, &fs)
+				pairkernel.Gemm(ws.t, ft, ws.s, d, 1, d, pairkernel.GemmLower)
+				pairkernel.Gemm(gl, ws.t, ws.y[j*dd:(j+1)*dd], d, d, 1, pairkernel.GemmAcc)
+				continue
+			}
 			for p := 0; p < d; p++ {
 				sl := math.Sqrt(lam[p])
 				fg := w * sl

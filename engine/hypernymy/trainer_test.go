@@ -150,6 +150,7 @@ func TestHypPairLossGradient(t *testing.T) {
 		{"d3 self", 3, 2, []int32{2, 0, 1, 4}},
 		{"d5", 5, 4, []int32{0, 1, 3, 3, 2}},
 		{"d8 self", 8, 1, []int32{1, 0, 2, 3, 4}},
+		{"d10", 10, 2, []int32{3, 0, 1, 4, 4, 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n, eps = 5, 0.01
