@@ -14,11 +14,16 @@ import (
 
 // Config holds the training hyperparameters (defaults: DefaultConfig).
 type Config struct {
-	Window     int     // context words on each side of the center (fixed, not shrunk)
-	Subsample  float64 // frequent-word subsampling threshold t; 0 disables
-	Negatives  int     // negative contexts per positive pair
-	Margin     float64 // hinge margin M (the hinge losses only)
-	LR         float64 // learning rate (at the start of the schedule)
+	Window    int     // context words on each side of the center (fixed, not shrunk)
+	Subsample float64 // frequent-word subsampling threshold t; 0 disables
+	Negatives int     // negative contexts per positive pair
+	Margin    float64 // hinge margin M (the hinge losses only)
+	LR        float64 // learning rate (at the start of the schedule)
+	// FactorLR scales the learning rate of the covariance factors
+	// against LR (the means' rate): 1 (or 0) is one rate for every
+	// parameter, as the paper. Below 1 the covariances move more slowly
+	// than the means (docs/words.md, "Defaults").
+	FactorLR   float64
 	AdagradEps float64 // added to the accumulator under the square root
 	Epochs     int     // epochs to run in this call
 	// Loss is the objective per positive pair (LossHinge: the paper's).
@@ -144,7 +149,7 @@ func (c Config) ChanceLoss() float64 {
 // side, subsampling 1e-5, one negative, margin 10, Adagrad with learning
 // rate 0.01 and epsilon 1e-8, 5 epochs.
 func PaperConfig() Config {
-	return Config{Window: 5, Subsample: 1e-5, Negatives: 1, Margin: 10, LR: 0.01, AdagradEps: 1e-8,
+	return Config{Window: 5, Subsample: 1e-5, Negatives: 1, Margin: 10, LR: 0.01, FactorLR: 1, AdagradEps: 1e-8,
 		Epochs: 5, Threads: 1, Batch: 256, Seed: 1}
 }
 
@@ -194,8 +199,19 @@ func (c Config) check() error {
 		return fmt.Errorf("optimizer %v, want adagrad or sgd", c.Optimizer)
 	case c.TotalEpochs < 0:
 		return fmt.Errorf("total epochs %d, want >= 0", c.TotalEpochs)
+	case !(c.FactorLR >= 0) || math.IsInf(c.FactorLR, 0):
+		return fmt.Errorf("factor learning-rate scale %v, want a finite number >= 0 (0: 1)", c.FactorLR)
 	}
 	return nil
+}
+
+// factorLR returns the scale of the covariance factors' learning rate
+// (FactorLR, with 0 read as 1).
+func (c Config) factorLR() float64 {
+	if c.FactorLR == 0 {
+		return 1
+	}
+	return c.FactorLR
 }
 
 // Progress is reported after every step.
@@ -545,30 +561,31 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 		}
 	}
 	m := t.m
+	flr := t.lr * t.cfg.factorLR()
 	what := ""
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		what = "the loss"
 	}
 	for _, w := range t.tIn {
 		if what == "" {
-			what = t.nonFinite(m.Means, m.AccMeans, t.gMeans, int(w), d, "a mean")
+			what = t.nonFinite(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr, "a mean")
 		}
 		if what == "" {
-			what = t.nonFinite(m.Factors, m.AccFactors, t.gFac, int(w), fl, "a covariance factor")
+			what = t.nonFinite(m.Factors, m.AccFactors, t.gFac, int(w), fl, flr, "a covariance factor")
 		}
 	}
 	for _, w := range t.tCtx {
 		if what == "" {
-			what = t.nonFinite(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, "a context mean")
+			what = t.nonFinite(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr, "a context mean")
 		}
 		if what == "" {
-			what = t.nonFinite(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, "a context covariance factor")
+			what = t.nonFinite(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, flr, "a context covariance factor")
 		}
 	}
 	for _, w := range t.tIn {
 		if what == "" {
-			t.update(m.Means, m.AccMeans, t.gMeans, int(w), d)
-			t.update(m.Factors, m.AccFactors, t.gFac, int(w), fl)
+			t.update(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr)
+			t.update(m.Factors, m.AccFactors, t.gFac, int(w), fl, flr)
 		}
 		clear(t.gMeans[int(w)*d : (int(w)+1)*d])
 		clear(t.gFac[int(w)*fl : (int(w)+1)*fl])
@@ -576,8 +593,8 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 	}
 	for _, w := range t.tCtx {
 		if what == "" {
-			t.update(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d)
-			t.update(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl)
+			t.update(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr)
+			t.update(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, flr)
 		}
 		clear(t.gCMeans[int(w)*d : (int(w)+1)*d])
 		clear(t.gCFac[int(w)*fl : (int(w)+1)*fl])
@@ -599,8 +616,8 @@ func addTo(dst, src []float64) {
 // nonFinite returns what (with the word's index) when the update of
 // block w would make a gradient, an accumulator or a parameter not
 // finite, and "" otherwise; it changes nothing.
-func (t *trainer) nonFinite(x, acc, g []float64, w, per int, what string) string {
-	lr, eps := t.lr, t.cfg.AdagradEps
+func (t *trainer) nonFinite(x, acc, g []float64, w, per int, lr float64, what string) string {
+	eps := t.cfg.AdagradEps
 	sgd := t.cfg.Optimizer == OptSGD
 	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
 	for i, gi := range gs {
@@ -624,8 +641,8 @@ func (t *trainer) nonFinite(x, acc, g []float64, w, per int, what string) string
 // update applies the optimizer's step to the per-word block w (length
 // per): Adagrad x -= lr g / sqrt(G + eps) with G += g^2, or SGD x -= lr g
 // (the accumulator untouched).
-func (t *trainer) update(x, acc, g []float64, w, per int) {
-	lr, eps := t.lr, t.cfg.AdagradEps
+func (t *trainer) update(x, acc, g []float64, w, per int, lr float64) {
+	eps := t.cfg.AdagradEps
 	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
 	if t.cfg.Optimizer == OptSGD {
 		for i, gi := range gs {

@@ -401,3 +401,55 @@ func TestModelBytesCoversTheSave(t *testing.T) {
 		t.Errorf("diagonal %.3g against full %.3g", diag, full)
 	}
 }
+
+// TestFactorLRScalesOnlyTheFactors checks Config.FactorLR on one SGD step
+// (the whole corpus in one batch, a constant rate): from the same start,
+// the means move exactly as with FactorLR 1 and every factor moves by
+// FactorLR times its step at FactorLR 1; the gradient is the same in both
+// runs because one batch is computed from the parameters at its start.
+func TestFactorLRScalesOnlyTheFactors(t *testing.T) {
+	tokens, ws, counts := plantedCorpus(3, 5, 40, 7)
+	run := func(flr float64) (start, end *Model) {
+		m, err := NewModel(ws, counts, 3, 3, false, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, _ = NewModel(ws, counts, 3, 3, false, 11)
+		cfg := DefaultConfig()
+		cfg.Threads, cfg.Epochs, cfg.Batch, cfg.Subsample, cfg.Decay = 2, 1, len(tokens), 0, false
+		cfg.LR, cfg.FactorLR = 0.01, flr
+		if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+		return start, m
+	}
+	s, one := run(1)
+	_, quarter := run(0.25)
+	_, zero := run(0) // 0 reads as 1
+	for _, p := range [][3][]float64{{s.Means, one.Means, quarter.Means}, {s.CMeans, one.CMeans, quarter.CMeans}} {
+		if maxAbsDiff(p[1], p[2]) != 0 {
+			t.Fatalf("means differ between FactorLR 1 and 0.25 by %g", maxAbsDiff(p[1], p[2]))
+		}
+		if maxAbsDiff(p[0], p[1]) == 0 {
+			t.Fatal("the step did not move the means")
+		}
+	}
+	moved := 0
+	for _, p := range [][3][]float64{{s.Factors, one.Factors, quarter.Factors}, {s.CFactors, one.CFactors, quarter.CFactors}} {
+		for i := range p[0] {
+			full, part := p[1][i]-p[0][i], p[2][i]-p[0][i]
+			if full != 0 {
+				moved++
+			}
+			if math.Abs(part-0.25*full) > 1e-12*(1+math.Abs(p[0][i])) {
+				t.Fatalf("factor entry %d moved %g at FactorLR 0.25, want 0.25 x %g", i, part, full)
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatal("the step did not move the factors")
+	}
+	if maxAbsDiff(one.Factors, zero.Factors) != 0 || maxAbsDiff(one.CFactors, zero.CFactors) != 0 {
+		t.Error("FactorLR 0 did not train as 1")
+	}
+}

@@ -84,6 +84,7 @@ func runTrainWords(env Env) error {
 	margin := fs.Float64("margin", def.Margin, "hinge margin M (hinge losses)")
 	optName := fs.String("optimizer", def.Optimizer.String(), "update rule: adagrad (the paper's) or sgd")
 	lr := fs.Float64("lr", def.LR, "learning rate (at the start of the schedule)")
+	factorLR := fs.Float64("factor-lr", def.FactorLR, "learning rate of the covariance factors as a fraction of --lr (the means'); 1: one rate for all (the paper)")
 	schedule := fs.String("lr-schedule", scheduleName(def.Decay), "constant, or linear: decay the rate linearly to 1e-4 of --lr over the run's epochs (word2vec)")
 	epochs := fs.Int("epochs", def.Epochs, "epochs to run (after the resumed ones)")
 	totalEpochs := fs.Int("total-epochs", 0, "epochs the linear schedule spans, counting resumed ones (0: resumed epochs + --epochs); give the same value to every call of a run split by --resume")
@@ -144,7 +145,7 @@ func runTrainWords(env Env) error {
 		for name, apply := range map[string]func(){
 			"window": func() { *window = p.Window }, "subsample": func() { *subsample = p.Subsample },
 			"negatives": func() { *negatives = p.Negatives }, "margin": func() { *margin = p.Margin },
-			"lr": func() { *lr = p.LR }, "epochs": func() { *epochs = p.Epochs }, "batch": func() { *batch = p.Batch },
+			"lr": func() { *lr = p.LR }, "factor-lr": func() { *factorLR = p.FactorLR }, "epochs": func() { *epochs = p.Epochs }, "batch": func() { *batch = p.Batch },
 			"shared-negatives": func() { *shared = p.SharedNegatives },
 			"loss":             func() { lossKind = p.Loss }, "optimizer": func() { optKind = p.Optimizer },
 			"lr-schedule": func() { *schedule = scheduleName(p.Decay) },
@@ -158,7 +159,7 @@ func runTrainWords(env Env) error {
 	if k == 0 || *diagonal {
 		k = *dim
 	}
-	cfg := words.Config{Window: *window, Subsample: *subsample, Negatives: *negatives, Margin: *margin, LR: *lr,
+	cfg := words.Config{Window: *window, Subsample: *subsample, Negatives: *negatives, Margin: *margin, LR: *lr, FactorLR: *factorLR,
 		AdagradEps: def.AdagradEps, Epochs: *epochs, Threads: *threads, Batch: *batch, Seed: *seed, ResetAdagrad: *reset, SharedNegatives: *shared,
 		Loss: lossKind, Optimizer: optKind, Decay: *schedule == "linear", TotalEpochs: *totalEpochs}
 	if err := checkFlags(env, "train-words",
@@ -172,6 +173,7 @@ func runTrainWords(env Env) error {
 		subsampleRange(*subsample),
 		floatRange("margin", *margin, 0, maxWordsMargin),
 		positiveFinite("lr", *lr),
+		positiveFinite("factor-lr", *factorLR),
 		memoryFlag(fmt.Sprintf("--batch %d with --window %d, --negatives %d and --dim %d", *batch, *window, *negatives, *dim),
 			words.StepBytes(cfg, *dim, k, *diagonal)),
 	); err != nil {

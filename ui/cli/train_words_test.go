@@ -102,6 +102,8 @@ func TestTrainWordsCLIErrors(t *testing.T) {
 		{"bad extension", []string{"train-words", "x.txt", "--out", "w.csv"}, 2, ".npz or .json"},
 		{"missing corpus", []string{"train-words", "/nonexistent/corpus.txt", "--out", filepath.Join(t.TempDir(), "w.npz")}, 1, "/nonexistent/corpus.txt"},
 		{"rank", []string{"train-words", "x.txt", "--dim", "3", "--rank", "4", "--out", "w.npz"}, 2, "--rank"},
+		{"factor-lr zero", []string{"train-words", "x.txt", "--factor-lr", "0", "--out", "w.npz"}, 2, "--factor-lr"},
+		{"factor-lr nan", []string{"train-words", "x.txt", "--factor-lr", "NaN", "--out", "w.npz"}, 2, "--factor-lr"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := runCLI(c.args...)
