@@ -351,11 +351,11 @@ func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes
 	st.bad = [wideLanes]uint64{}
 	st.f = [wideLanes]float64{}
 	st.tst1 = [wideLanes]float64{}
+	// off[i-1] = off[i] for every lane (one move: the lanes of an
+	// element are contiguous), off[d-1] = 0.
+	copy(off[:(d-1)*L], off[L:])
+	clear(off[(d-1)*L:])
 	for k := 0; k < L; k++ {
-		for i := 1; i < d; i++ {
-			off[(i-1)*L+k] = off[i*L+k]
-		}
-		off[(d-1)*L+k] = 0
 		st.ok[k] = 0
 		if run[k] {
 			st.ok[k] = ^uint64(0)
