@@ -1283,6 +1283,26 @@ alq:
 	JB   alr
 	RET
 ''')
+# addLaneAVX written out for 8 lanes and d = 5..8: straight-line code, no
+# loop whose trip count changes from row to row (the same operations).
+for d in range(5, 9):
+    emit('''// func addLane%(d)dx8(s, x *float64, k int, c float64)
+// addSoALane at d = %(d)d, L = 8, written out (the same operations as the
+// Go loop, no FMA).
+TEXT ·addLane%(d)dx8(SB), NOSPLIT, $0-32
+	MOVQ s+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ k+16(FP), AX
+	VMOVSD c+24(FP), X1
+	LEAQ (SI)(AX*8), SI // lane k''' % {'d': d})
+    for r in range(d):
+        for q in range(r, d):
+            e = r * d + q
+            emit('\tVMOVSD %d(SI), X0' % (e * 64))
+            emit('\tVMULSD X0, X1, X0')
+            emit('\tVADDSD %d(DI), X0, X0' % (e * 8))
+            emit('\tVMOVSD X0, %d(DI)' % (e * 8))
+    emit('\tRET\n')
 emit("""// The AVX-512 versions (8 lanes), translated from the AVX2 ones.""")
 for k in kernels:
     emit(avx512(k, 'DI' if 'qlSweepsAVX2' in k or 'qlSplitAVX2' in k else None))
