@@ -1705,54 +1705,47 @@ sshifted512:
 	VMOVUPD 344(DI), Z5
 	VMOVUPD 472(DI), Z7
 	MOVQ 16(DI), AX
+	VPBROADCASTQ AX, Z19
 	DECQ AX
+	VMOVDQU64 408(DI), Z16
+	VMOVUPD 536(DI), Z17
+	VPMOVQ2M Z17, K4
+	VPBROADCASTQ soaint1<>(SB), Z20
+	VBROADCASTSD soalo<>(SB), Z22
+	VBROADCASTSD soahi<>(SB), Z23
+	KXORB K5, K5, K5
 
 step512:
 	CMPQ AX, BX
 	JL   stepsdone512
 	MOVQ AX, R9
 	SHLQ $6, R9
-	// A lane's first step (i = m-1) takes p = diag[m].
-	LEAQ 1(AX), R10
-	MOVQ R10, X8
-	VPBROADCASTQ X8, Z8
-	VPCMPEQQ 408(DI), Z8, K2
-	VPMOVM2Q K2, Z8
-	VMOVUPD 64(DX)(R9*1), Z9
-	VPMOVQ2M Z8, K1
-	VBLENDMPD Z9, Z2, K1, Z2
-	MOVQ AX, X8
-	VPBROADCASTQ X8, Z8
-	VPSUBQ 408(DI), Z8, Z8
-	VANDPD 536(DI), Z8, Z8
+	// K2: the lanes whose first step this is (m = i+1: p = diag[m]);
+	// K1: the lanes that step (i < m, active).
+	VPCMPEQQ Z19, Z16, K2
+	VPSUBQ Z20, Z19, Z19
+	VPCMPGTQ Z19, Z16, K4, K1
+	VMOVUPD 64(DX)(R9*1), K2, Z2
 	VMOVUPD (R8)(R9*1), Z9
 	VMOVUPD (DX)(R9*1), Z10
-	VPMOVQ2M Z8, K1
-	VBLENDMPD Z3, Z4, K1, Z4
-	VBLENDMPD Z0, Z3, K1, Z3
-	VBLENDMPD Z1, Z5, K1, Z5
+	VMOVAPD Z3, K1, Z4
+	VMOVAPD Z0, K1, Z3
+	VMOVAPD Z1, K1, Z5
 	VMULPD Z9, Z0, Z11
 	VMULPD Z2, Z0, Z12
 	VMULPD Z2, Z2, Z13
 	VMULPD Z9, Z9, Z14
 	VADDPD Z14, Z13, Z13
-	VBROADCASTSD soalo<>(SB), Z14
-	VCMPPD $0x1e, Z14, Z13, K2
-	VPMOVM2Q K2, Z14
-	VANDNPD Z8, Z14, Z14
-	VORPD Z14, Z7, Z7
-	VBROADCASTSD soahi<>(SB), Z14
-	VCMPPD $0x11, Z14, Z13, K2
-	VPMOVM2Q K2, Z14
-	VANDNPD Z8, Z14, Z14
-	VORPD Z14, Z7, Z7
+	// A stepping lane whose r^2 leaves [1e-290, 1e290] (or is NaN) is bad.
+	VCMPPD $0x1e, Z22, Z13, K1, K2
+	VCMPPD $0x11, Z23, Z13, K2, K2
+	KANDNB K1, K2, K3
+	KORB K3, K5, K5
 	VDIVPD Z13, Z15, Z6
 	VSQRTPD Z13, Z13
 	VMULPD Z13, Z1, Z14
 	VMULPD Z6, Z13, Z13
-	VMOVUPD 64(R8)(R9*1), Z6
-	VBLENDMPD Z14, Z6, K1, Z6
-	VMOVUPD Z6, 64(R8)(R9*1)
+	VMOVUPD Z14, K1, 64(R8)(R9*1)
 	VMULPD Z10, Z2, Z14
 	VMULPD Z11, Z9, Z6
 	VSUBPD Z6, Z14, Z14
@@ -1767,14 +1760,12 @@ step512:
 	VMOVUPD 64(DX)(R9*1), Z13
 	VBLENDMPD Z12, Z13, K1, Z13
 	VMOVUPD Z13, 64(DX)(R9*1)
-	VBLENDMPD Z6, Z0, K1, Z0
-	VBLENDMPD Z9, Z1, K1, Z1
-	VBLENDMPD Z14, Z2, K1, Z2
-	VBLENDMPD Z6, Z15, K1, Z10
-	VXORPD Z11, Z11, Z11
-	VBLENDMPD Z9, Z11, K1, Z11
+	VMOVAPD Z6, K1, Z0
+	VMOVAPD Z9, K1, Z1
+	VMOVAPD Z14, K1, Z2
 
-	// Rows i and i+1 of the eigenvectors: R11 and R12, d vectors each.
+	// Rows i and i+1 of the eigenvectors (R11, R12; d vectors each):
+	// b' = s x + c y, a' = c x - s y in the lanes that step.
 	CMPQ 920(DI), $0
 	JEQ  rowdone512
 	MOVQ AX, R10
@@ -1785,70 +1776,27 @@ step512:
 	SHLQ $6, R12
 	ADDQ R11, R12
 	MOVQ CX, R13
-	VPMOVQ2M Z8, K1
-	KMOVB K1, R10
-	CMPQ R10, $255
-	JEQ  row512
-
-	// Some lane at rest: its rows stay as they are (the rotation by c = 1,
-	// s = 0 could turn a -0 into +0), by blends.
 rowmasked512:
 	VMOVUPD (R11), Z12
 	VMOVUPD (R12), Z13
-	VMULPD Z13, Z10, Z14
-	VFMADD231PD Z12, Z11, Z14
+	VMULPD Z13, Z6, Z14
+	VFMADD231PD Z12, Z9, Z14
 	VMOVUPD Z14, K1, (R12)
-	VMULPD Z13, Z11, Z6
-	VFMSUB231PD Z12, Z10, Z6
-	VMOVUPD Z6, K1, (R11)
+	VMULPD Z13, Z9, Z10
+	VFMSUB231PD Z12, Z6, Z10
+	VMOVUPD Z10, K1, (R11)
 	ADDQ $64, R11
 	ADDQ $64, R12
 	DECQ R13
 	JNZ  rowmasked512
-	JMP  rowdone512
-
-	// Two columns at a time: b' = s x + c y, a' = c x - s y, each with
-	// one fused multiply-add.
-row512:
-	CMPQ R13, $2
-	JL   rowlast512
-	VMOVUPD (R11), Z12
-	VMOVUPD (R12), Z13
-	VMULPD Z13, Z10, Z14
-	VFMADD231PD Z12, Z11, Z14
-	VMOVUPD Z14, (R12)
-	VMULPD Z13, Z11, Z6
-	VFMSUB231PD Z12, Z10, Z6
-	VMOVUPD Z6, (R11)
-	VMOVUPD 64(R11), Z12
-	VMOVUPD 64(R12), Z13
-	VMULPD Z13, Z10, Z14
-	VFMADD231PD Z12, Z11, Z14
-	VMOVUPD Z14, 64(R12)
-	VMULPD Z13, Z11, Z6
-	VFMSUB231PD Z12, Z10, Z6
-	VMOVUPD Z6, 64(R11)
-	ADDQ $128, R11
-	ADDQ $128, R12
-	SUBQ $2, R13
-	JMP  row512
-rowlast512:
-	TESTQ R13, R13
-	JZ   rowdone512
-	VMOVUPD (R11), Z12
-	VMOVUPD (R12), Z13
-	VMULPD Z13, Z10, Z14
-	VFMADD231PD Z12, Z11, Z14
-	VMOVUPD Z14, (R12)
-	VMULPD Z13, Z11, Z6
-	VFMSUB231PD Z12, Z10, Z6
-	VMOVUPD Z6, (R11)
 rowdone512:
 
 	DECQ AX
 	JMP  step512
 
 stepsdone512:
+	VPMOVM2Q K5, Z21
+	VORPD Z21, Z7, Z7
 	// The end of the sweep: a bad lane stops; q = -s s2 c3 (el1 / dl1)
 	// off[l], off[l] = s q, diag[l] = c q; a lane with |off[l]| <= thr
 	// has converged.
@@ -2752,3 +2700,5 @@ DATA soalo140<>+0(SB)/8, $0x22de7c5f127bd87e
 GLOBL soalo140<>(SB), RODATA|NOPTR, $8
 DATA soacut<>+0(SB)/8, $0x3d06849b86a12b9b
 GLOBL soacut<>(SB), RODATA|NOPTR, $8
+DATA soaint1<>+0(SB)/8, $0x0000000000000001
+GLOBL soaint1<>(SB), RODATA|NOPTR, $8
