@@ -37,6 +37,7 @@ type soaEig struct {
 	// (else 0).
 	root, tba, u []float64 // d*d*L each
 	fv, hv       []float64 // d*L each
+	zero         []float64 // d*d zeros: the B of a lane not in use
 	st           qlState
 }
 
@@ -72,6 +73,7 @@ func newSoaEig(d, L int) *soaEig {
 	}
 	e := &soaEig{L: L, w: take(d * d), diag: take(d), off: take(d), root: take(d * d), tba: take(d * d), u: take(d * d)}
 	e.fv, e.hv = take(d), take(d)
+	e.zero = make([]float64, d*d)
 	e.st.L = L
 	return e
 }
@@ -349,11 +351,11 @@ func tqlSoA(e *soaEig, d int, run *[wideLanes]bool, vectors bool) (ok [wideLanes
 	st.bad = [wideLanes]uint64{}
 	st.f = [wideLanes]float64{}
 	st.tst1 = [wideLanes]float64{}
+	// off[i-1] = off[i] for every lane (one move: the lanes of an
+	// element are contiguous), off[d-1] = 0.
+	copy(off[:(d-1)*L], off[L:])
+	clear(off[(d-1)*L:])
 	for k := 0; k < L; k++ {
-		for i := 1; i < d; i++ {
-			off[(i-1)*L+k] = off[i*L+k]
-		}
-		off[(d-1)*L+k] = 0
 		st.ok[k] = 0
 		if run[k] {
 			st.ok[k] = ^uint64(0)
@@ -470,17 +472,14 @@ func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLan
 	L := e.L
 	d := ws.d
 	w, sb := e.w[:d*d*L], e.u[:d*d*L]
+	var src [wideLanes][]float64
 	for k := 0; k < L; k++ {
+		src[k] = e.zero[:d*d]
 		if use[k] {
-			for x, v := range bs[k][:d*d] {
-				sb[x*L+k] = v
-			}
-			continue
-		}
-		for x := 0; x < d*d; x++ {
-			sb[x*L+k] = 0
+			src[k] = bs[k][:d*d]
 		}
 	}
+	interleave(sb, &src, L)
 	formL(L, w, e.root[:d*d*L], sb, f[:d*d], d, shape == Lower)
 	scaleL(L, w, tr[:L], d)
 	for k := 0; k < L; k++ {
@@ -495,6 +494,30 @@ func (ws *Workspace) gatherSoA(e *soaEig, f []float64, shape Shape, bs *[wideLan
 		}
 	}
 	return run, tr
+}
+
+// interleave stores src[k][x] at dst[x*L+k] for the L = 4 or 8 lanes
+// (src[k] all of one length), element by element: one row of L values
+// per element, written in order.
+func interleave(dst []float64, src *[wideLanes][]float64, L int) {
+	s0 := src[0]
+	n := len(s0)
+	s1, s2, s3 := src[1][:n], src[2][:n], src[3][:n]
+	if L == 4 {
+		dst = dst[:4*n]
+		for x := range s0 {
+			o := dst[4*x : 4*x+4 : 4*x+4]
+			o[0], o[1], o[2], o[3] = s0[x], s1[x], s2[x], s3[x]
+		}
+		return
+	}
+	s4, s5, s6, s7 := src[4][:n], src[5][:n], src[6][:n], src[7][:n]
+	dst = dst[:8*n]
+	for x := range s0 {
+		o := dst[8*x : 8*x+8 : 8*x+8]
+		o[0], o[1], o[2], o[3] = s0[x], s1[x], s2[x], s3[x]
+		o[4], o[5], o[6], o[7] = s4[x], s5[x], s6[x], s7[x]
+	}
 }
 
 // scaleSoA sets tr[k] to the trace of lane k of the interleaved w and

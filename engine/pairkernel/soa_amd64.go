@@ -61,6 +61,18 @@ func rootsAVX512(diag, tr, fv, hv, t *float64, d int)
 func addLaneAVX(s, x *float64, d, L, k int, c float64)
 
 //go:noescape
+func addLane5x8(s, x *float64, k int, c float64)
+
+//go:noescape
+func addLane6x8(s, x *float64, k int, c float64)
+
+//go:noescape
+func addLane7x8(s, x *float64, k int, c float64)
+
+//go:noescape
+func addLane8x8(s, x *float64, k int, c float64)
+
+//go:noescape
 func spectralAVX2(out, x, v *float64, d int)
 
 //go:noescape
@@ -197,7 +209,8 @@ func rootsL(L int, diag, tr, fv, hv, t []float64, d int) {
 }
 
 // addSoALane is addSoALaneGo, by the AVX scalar loop where the CPU has
-// AVX2 (the same operations, without bounds checks).
+// AVX2 (the same operations, without bounds checks; written out for 8
+// lanes at d = 5..8).
 func addSoALane(s, x []float64, d, L, k int, c float64) {
 	if !useAVX2 {
 		addSoALaneGo(s, x, d, L, k, c)
@@ -206,6 +219,23 @@ func addSoALane(s, x []float64, d, L, k int, c float64) {
 	_, _ = s[d*d-1], x[d*d*L-1]
 	if k < 0 || k >= L {
 		panic("pairkernel: addSoALane lane out of range")
+	}
+	if L == wideLanes {
+		// Written out for d = 5..8 (no row loops).
+		switch d {
+		case 5:
+			addLane5x8(unsafe.SliceData(s), unsafe.SliceData(x), k, c)
+			return
+		case 6:
+			addLane6x8(unsafe.SliceData(s), unsafe.SliceData(x), k, c)
+			return
+		case 7:
+			addLane7x8(unsafe.SliceData(s), unsafe.SliceData(x), k, c)
+			return
+		case 8:
+			addLane8x8(unsafe.SliceData(s), unsafe.SliceData(x), k, c)
+			return
+		}
 	}
 	addLaneAVX(unsafe.SliceData(s), unsafe.SliceData(x), d, L, k, c)
 }

@@ -1283,16 +1283,150 @@ alq:
 	JB   alr
 	RET
 ''')
+# addLaneAVX written out for 8 lanes and d = 5..8: straight-line code, no
+# loop whose trip count changes from row to row (the same operations).
+for d in range(5, 9):
+    emit('''// func addLane%(d)dx8(s, x *float64, k int, c float64)
+// addSoALane at d = %(d)d, L = 8, written out (the same operations as the
+// Go loop, no FMA).
+TEXT ·addLane%(d)dx8(SB), NOSPLIT, $0-32
+	MOVQ s+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ k+16(FP), AX
+	VMOVSD c+24(FP), X1
+	LEAQ (SI)(AX*8), SI // lane k''' % {'d': d})
+    for r in range(d):
+        for q in range(r, d):
+            e = r * d + q
+            emit('\tVMOVSD %d(SI), X0' % (e * 64))
+            emit('\tVMULSD X0, X1, X0')
+            emit('\tVADDSD %d(DI), X0, X0' % (e * 8))
+            emit('\tVMOVSD X0, %d(DI)' % (e * 8))
+    emit('\tRET\n')
 emit("""// The AVX-512 versions (8 lanes), translated from the AVX2 ones.""")
+# The rotation steps of qlSweepsAVX512 written for AVX-512 rather than
+# translated: the step's lane masks are compares into mask registers
+# (m and act held for the sweep, i counted down in a vector), the state
+# moves and p's load merge under the mask, the range test of r^2 stays in
+# mask registers until the end of the steps, and the rows are always
+# rotated with masked stores (so the row cosine and sine need no blends).
+# The same arithmetic on every lane that steps; the others keep their
+# bits as before.
+STEPS512 = '''	MOVQ %(top)d(DI), AX
+	VPBROADCASTQ AX, Z19
+	DECQ AX
+	VMOVDQU64 %(m)d(DI), Z16
+	VMOVUPD %(act)d(DI), Z17
+	VPMOVQ2M Z17, K4
+	VPBROADCASTQ soaint1<>(SB), Z20
+	VBROADCASTSD soalo<>(SB), Z22
+	VBROADCASTSD soahi<>(SB), Z23
+	KXORB K5, K5, K5
+
+step512:
+	CMPQ AX, BX
+	JL   stepsdone512
+	MOVQ AX, R9
+	SHLQ $6, R9
+	// K2: the lanes whose first step this is (m = i+1: p = diag[m]);
+	// K1: the lanes that step (i < m, active).
+	VPCMPEQQ Z19, Z16, K2
+	VPSUBQ Z20, Z19, Z19
+	VPCMPGTQ Z19, Z16, K4, K1
+	VMOVUPD 64(DX)(R9*1), K2, Z2
+	VMOVUPD (R8)(R9*1), Z9
+	VMOVUPD (DX)(R9*1), Z10
+	VMOVAPD Z3, K1, Z4
+	VMOVAPD Z0, K1, Z3
+	VMOVAPD Z1, K1, Z5
+	VMULPD Z9, Z0, Z11
+	VMULPD Z2, Z0, Z12
+	VMULPD Z2, Z2, Z13
+	VMULPD Z9, Z9, Z14
+	VADDPD Z14, Z13, Z13
+	// A stepping lane whose r^2 leaves [1e-290, 1e290] (or is NaN) is bad.
+	VCMPPD $0x1e, Z22, Z13, K1, K2
+	VCMPPD $0x11, Z23, Z13, K2, K2
+	KANDNB K1, K2, K3
+	KORB K3, K5, K5
+	VDIVPD Z13, Z15, Z6
+	VSQRTPD Z13, Z13
+	VMULPD Z13, Z1, Z14
+	VMULPD Z6, Z13, Z13
+	VMOVUPD Z14, K1, 64(R8)(R9*1)
+	VMULPD Z10, Z2, Z14
+	VMULPD Z11, Z9, Z6
+	VSUBPD Z6, Z14, Z14
+	VMULPD Z13, Z9, Z9
+	VMULPD Z13, Z2, Z6
+	VMULPD Z13, Z14, Z14
+	VMULPD Z11, Z6, Z11
+	VMULPD Z10, Z9, Z10
+	VADDPD Z10, Z11, Z11
+	VMULPD Z11, Z9, Z11
+	VADDPD Z11, Z12, Z12
+	VMOVUPD 64(DX)(R9*1), Z13
+	VBLENDMPD Z12, Z13, K1, Z13
+	VMOVUPD Z13, 64(DX)(R9*1)
+	VMOVAPD Z6, K1, Z0
+	VMOVAPD Z9, K1, Z1
+	VMOVAPD Z14, K1, Z2
+
+	// Rows i and i+1 of the eigenvectors (R11, R12; d vectors each):
+	// b' = s x + c y, a' = c x - s y in the lanes that step.
+	CMPQ %(rows)d(DI), $0
+	JEQ  rowdone512
+	MOVQ AX, R10
+	IMULQ CX, R10
+	SHLQ $6, R10
+	LEAQ (SI)(R10*1), R11
+	MOVQ CX, R12
+	SHLQ $6, R12
+	ADDQ R11, R12
+	MOVQ CX, R13
+rowmasked512:
+	VMOVUPD (R11), Z12
+	VMOVUPD (R12), Z13
+	VMULPD Z13, Z6, Z14
+	VFMADD231PD Z12, Z9, Z14
+	VMOVUPD Z14, K1, (R12)
+	VMULPD Z13, Z9, Z10
+	VFMSUB231PD Z12, Z6, Z10
+	VMOVUPD Z10, K1, (R11)
+	ADDQ $64, R11
+	ADDQ $64, R12
+	DECQ R13
+	JNZ  rowmasked512
+rowdone512:
+
+	DECQ AX
+	JMP  step512
+
+stepsdone512:
+	VPMOVM2Q K5, Z21
+	VORPD Z21, Z7, Z7
+''' % OFF
+
+
+def steps512(text):
+    """qlSweepsAVX512 with STEPS512 in place of the translated steps."""
+    a = text.index('\tMOVQ %d(DI), AX\n\tDECQ AX\n\nstep512:' % OFF['top'])
+    b = text.index('stepsdone512:\n') + len('stepsdone512:\n')
+    return text[:a] + STEPS512 + text[b:]
+
+
 for k in kernels:
-    emit(avx512(k, 'DI' if 'qlSweepsAVX2' in k or 'qlSplitAVX2' in k else None))
+    t = avx512(k, 'DI' if 'qlSweepsAVX2' in k or 'qlSplitAVX2' in k else None)
+    if 'qlSweepsAVX2' in k:
+        t = steps512(t)
+    emit(t)
 
 for name, x in [('soaone', bits(1.0)), ('soalo', bits(1e-290)), ('soahi', bits(1e290)),
                 ('soaabs', '0x7fffffffffffffff'), ('soasign', '0x8000000000000000'),
                 ('soa40', bits(40.0)), ('soabig', bits(1e150)),
                 ('soanan', '0x7ff8000000000000'), ('soaeps', bits(2.0 ** -52)),
                 ('soahi140', bits(1e140)), ('soalo140', bits(1e-140)),
-                ('soacut', bits(1e-14))]:
+                ('soacut', bits(1e-14)), ('soaint1', '0x0000000000000001')]:
     emit('DATA %s<>+0(SB)/8, $%s' % (name, x))
     emit('GLOBL %s<>(SB), RODATA|NOPTR, $8' % name)
 
