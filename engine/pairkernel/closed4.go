@@ -288,6 +288,13 @@ func closed4MatricesGo(c *closed4, f *[16]float64) {
 // factor (A singular, so M too), it is EigenLanes.
 // Lane k's results depend only on its own inputs.
 func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	if ws.d == 5 && shape == Lower && useClosed5 {
+		var bw [wideLanes][]float64
+		copy(bw[:], bs[:])
+		tw := ws.rootLanes5(f, shape, &bw, n)
+		copy(t[:], tw[:])
+		return t
+	}
 	if ws.d != 4 || shape != Lower {
 		return ws.EigenLanes(f, shape, bs, n)
 	}

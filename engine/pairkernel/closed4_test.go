@@ -1,6 +1,7 @@
 package pairkernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -11,71 +12,72 @@ import (
 // with its tolerances, and that well-conditioned pairs take the closed
 // form.
 func TestRootLanesAgainstGonum(t *testing.T) {
-	const d = 4
-	for _, kc := range kcases {
-		t.Run(kc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(4, 23))
-			ws := NewWorkspace(d)
-			f, g := make([]float64, d*d), make([]float64, d*d)
-			closed, worstT, worstM := 0, 0.0, 0.0
-			const trials = 64
-			for trial := 0; trial < trials; trial++ {
-				a := spd(rng, kc.la(rng, d))
-				var bs [Lanes][]float64
-				for k := range bs {
-					bs[k] = spd(rng, kc.lb(rng, d))
-				}
-				shape := ws.Factor(a, f, g)
-				n := 1 + trial%Lanes
-				got := ws.RootLanes(f, shape, &bs, n)
-				for k := 0; k < n; k++ {
-					if ws.ln[k].closed {
-						closed++
+	for _, d := range []int{4, 5} {
+		for _, kc := range kcases {
+			t.Run(fmt.Sprintf("%s/d=%d", kc.name, d), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(d), 23))
+				ws := NewWorkspace(d)
+				f, g := make([]float64, d*d), make([]float64, d*d)
+				closed, worstT, worstM := 0, 0.0, 0.0
+				const trials = 64
+				for trial := 0; trial < trials; trial++ {
+					a := spd(rng, kc.la(rng, d))
+					var bs [Lanes][]float64
+					for k := range bs {
+						bs[k] = spd(rng, kc.lb(rng, d))
 					}
-					tr, tab, tba, lam := reference(t, a, bs[k], d)
-					var top float64
-					for _, l := range lam {
-						top = math.Max(top, math.Abs(l))
-					}
-					delta := 8 * float64(d) * 0x1p-52 * top
-					tol := 1e-10 * tr
-					for _, l := range lam {
-						tol += delta / (math.Sqrt(math.Abs(l)) + math.Sqrt(delta))
-						if l <= 2*ZeroCut*top {
-							tol += math.Sqrt(math.Max(l, 0))
+					shape := ws.Factor(a, f, g)
+					n := 1 + trial%Lanes
+					got := ws.RootLanes(f, shape, &bs, n)
+					for k := 0; k < n; k++ {
+						if ws.ln[k].closed {
+							closed++
+						}
+						tr, tab, tba, lam := reference(t, a, bs[k], d)
+						var top float64
+						for _, l := range lam {
+							top = math.Max(top, math.Abs(l))
+						}
+						delta := 8 * float64(d) * 0x1p-52 * top
+						tol := 1e-10 * tr
+						for _, l := range lam {
+							tol += delta / (math.Sqrt(math.Abs(l)) + math.Sqrt(delta))
+							if l <= 2*ZeroCut*top {
+								tol += math.Sqrt(math.Max(l, 0))
+							}
+						}
+						if math.Abs(got[k]-tr) > tol {
+							t.Fatalf("trial %d lane %d (closed %v): trace %v, gonum %v (tol %g)", trial, k, ws.ln[k].closed, got[k], tr, tol)
+						}
+						if ws.ln[k].closed {
+							worstT = math.Max(worstT, math.Abs(got[k]-tr)/tr)
+						}
+						if !kc.maps {
+							continue
+						}
+						s, out := make([]float64, d*d), make([]float64, d*d)
+						ws.AddRootLane(k, s, 2)
+						ws.AddSandwich(out, g, shape, s, 0.5)
+						mirror(out, d)
+						e1 := relErr(out, tab)
+						clear(out)
+						ws.AddInvMapLane(k, out, f, shape, 1)
+						mirror(out, d)
+						e2 := relErr(out, tba)
+						if e1 > kc.mapsTol || e2 > kc.mapsTol {
+							t.Errorf("trial %d lane %d (closed %v): T^AB error %g, T^BA error %g", trial, k, ws.ln[k].closed, e1, e2)
+						}
+						if ws.ln[k].closed {
+							worstM = math.Max(worstM, math.Max(e1, e2))
 						}
 					}
-					if math.Abs(got[k]-tr) > tol {
-						t.Fatalf("trial %d lane %d (closed %v): trace %v, gonum %v (tol %g)", trial, k, ws.ln[k].closed, got[k], tr, tol)
-					}
-					if ws.ln[k].closed {
-						worstT = math.Max(worstT, math.Abs(got[k]-tr)/tr)
-					}
-					if !kc.maps {
-						continue
-					}
-					s, out := make([]float64, d*d), make([]float64, d*d)
-					ws.AddRootLane(k, s, 2)
-					ws.AddSandwich(out, g, shape, s, 0.5)
-					mirror(out, d)
-					e1 := relErr(out, tab)
-					clear(out)
-					ws.AddInvMapLane(k, out, f, shape, 1)
-					mirror(out, d)
-					e2 := relErr(out, tba)
-					if e1 > kc.mapsTol || e2 > kc.mapsTol {
-						t.Errorf("trial %d lane %d (closed %v): T^AB error %g, T^BA error %g", trial, k, ws.ln[k].closed, e1, e2)
-					}
-					if ws.ln[k].closed {
-						worstM = math.Max(worstM, math.Max(e1, e2))
-					}
 				}
-			}
-			t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, trials*5/2, worstT, worstM)
-			if (kc.name == "random" || kc.name == "isotropic" || kc.name == "huge" || kc.name == "tiny-huge") && closed == 0 {
-				t.Error("no pair took the closed form")
-			}
-		})
+				t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, trials*5/2, worstT, worstM)
+				if (kc.name == "random" || kc.name == "isotropic" || kc.name == "huge" || kc.name == "tiny-huge") && closed == 0 {
+					t.Error("no pair took the closed form")
+				}
+			})
+		}
 	}
 }
 
@@ -120,47 +122,48 @@ func TestRootLanesLanes(t *testing.T) {
 // derivatives: d tr M^{1/2} / dA = T^{AB} / 2, d / dB = T^{BA} / 2, by
 // central differences of the closed-form trace itself.
 func TestRootLanesFiniteDifferences(t *testing.T) {
-	const d = 4
-	rng := rand.New(rand.NewPCG(4, 31))
-	ws := NewWorkspace(d)
-	f, g := make([]float64, d*d), make([]float64, d*d)
-	for trial := 0; trial < 8; trial++ {
-		a := spd(rng, uniformLam(0.3, 2)(rng, d))
-		b := spd(rng, uniformLam(0.3, 2)(rng, d))
-		e := spd(rng, uniformLam(-1, 1)(rng, d))
-		trace := func(a, b []float64) float64 {
-			sh := ws.Factor(a, f, g)
-			t := ws.RootLanes(f, sh, &[Lanes][]float64{b}, 1)
-			return t[0]
-		}
-		shift := func(x []float64, h float64) []float64 {
-			y := append([]float64(nil), x...)
-			for k := range y {
-				y[k] += h * e[k]
+	for _, d := range []int{4, 5} {
+		rng := rand.New(rand.NewPCG(4, 31))
+		ws := NewWorkspace(d)
+		f, g := make([]float64, d*d), make([]float64, d*d)
+		for trial := 0; trial < 8; trial++ {
+			a := spd(rng, uniformLam(0.3, 2)(rng, d))
+			b := spd(rng, uniformLam(0.3, 2)(rng, d))
+			e := spd(rng, uniformLam(-1, 1)(rng, d))
+			trace := func(a, b []float64) float64 {
+				sh := ws.Factor(a, f, g)
+				t := ws.RootLanes(f, sh, &[Lanes][]float64{b}, 1)
+				return t[0]
 			}
-			return y
-		}
-		const h = 1e-5
-		da := (trace(shift(a, h), b) - trace(shift(a, -h), b)) / (2 * h)
-		db := (trace(a, shift(b, h)) - trace(a, shift(b, -h))) / (2 * h)
-		sh := ws.Factor(a, f, g)
-		ws.RootLanes(f, sh, &[Lanes][]float64{b}, 1)
-		if !ws.ln[0].closed {
-			t.Fatalf("trial %d: a well-conditioned pair fell back", trial)
-		}
-		s, tab, tba := make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
-		ws.AddRootLane(0, s, 1)
-		ws.AddSandwich(tab, g, sh, s, 1)
-		mirror(tab, d)
-		ws.AddInvMapLane(0, tba, f, sh, 1)
-		mirror(tba, d)
-		var wa, wb float64
-		for k := range e {
-			wa += 0.5 * tab[k] * e[k]
-			wb += 0.5 * tba[k] * e[k]
-		}
-		if math.Abs(wa-da) > 1e-8*(1+math.Abs(da)) || math.Abs(wb-db) > 1e-8*(1+math.Abs(db)) {
-			t.Errorf("trial %d: dA %v vs FD %v, dB %v vs FD %v", trial, wa, da, wb, db)
+			shift := func(x []float64, h float64) []float64 {
+				y := append([]float64(nil), x...)
+				for k := range y {
+					y[k] += h * e[k]
+				}
+				return y
+			}
+			const h = 1e-5
+			da := (trace(shift(a, h), b) - trace(shift(a, -h), b)) / (2 * h)
+			db := (trace(a, shift(b, h)) - trace(a, shift(b, -h))) / (2 * h)
+			sh := ws.Factor(a, f, g)
+			ws.RootLanes(f, sh, &[Lanes][]float64{b}, 1)
+			if !ws.ln[0].closed {
+				t.Fatalf("trial %d: a well-conditioned pair fell back", trial)
+			}
+			s, tab, tba := make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
+			ws.AddRootLane(0, s, 1)
+			ws.AddSandwich(tab, g, sh, s, 1)
+			mirror(tab, d)
+			ws.AddInvMapLane(0, tba, f, sh, 1)
+			mirror(tba, d)
+			var wa, wb float64
+			for k := range e {
+				wa += 0.5 * tab[k] * e[k]
+				wb += 0.5 * tba[k] * e[k]
+			}
+			if math.Abs(wa-da) > 1e-8*(1+math.Abs(da)) || math.Abs(wb-db) > 1e-8*(1+math.Abs(db)) {
+				t.Errorf("trial %d: dA %v vs FD %v, dB %v vs FD %v", trial, wa, da, wb, db)
+			}
 		}
 	}
 }
@@ -168,20 +171,21 @@ func TestRootLanesFiniteDifferences(t *testing.T) {
 // TestRootLanesNaN checks that a non-finite M falls back (and so gives
 // NaN, as EigenLanes does) rather than a silent number.
 func TestRootLanesNaN(t *testing.T) {
-	const d = 4
-	ws := NewWorkspace(d)
-	a := make([]float64, d*d)
-	for k := 0; k < d; k++ {
-		a[k*d+k] = 1
-	}
-	f, g := make([]float64, d*d), make([]float64, d*d)
-	sh := ws.Factor(a, f, g)
-	for _, bad := range []float64{math.NaN(), math.Inf(1)} {
-		b := append([]float64(nil), a...)
-		b[1], b[4] = bad, bad
-		got := ws.RootLanes(f, sh, &[Lanes][]float64{a, b}, 2)
-		if ws.ln[1].closed || !math.IsNaN(got[1]) || !ws.ln[0].closed || got[0] != 4 {
-			t.Errorf("%v: got %v (closed %v, %v)", bad, got, ws.ln[0].closed, ws.ln[1].closed)
+	for _, d := range []int{4, 5} {
+		ws := NewWorkspace(d)
+		a := make([]float64, d*d)
+		for k := 0; k < d; k++ {
+			a[k*d+k] = 1
+		}
+		f, g := make([]float64, d*d), make([]float64, d*d)
+		sh := ws.Factor(a, f, g)
+		for _, bad := range []float64{math.NaN(), math.Inf(1)} {
+			b := append([]float64(nil), a...)
+			b[1], b[4] = bad, bad
+			got := ws.RootLanes(f, sh, &[Lanes][]float64{a, b}, 2)
+			if ws.ln[1].closed || !math.IsNaN(got[1]) || !ws.ln[0].closed || math.Abs(got[0]-float64(d)) > 1e-15*float64(d) {
+				t.Errorf("d=%d %v: got %v (closed %v, %v)", d, bad, got, ws.ln[0].closed, ws.ln[1].closed)
+			}
 		}
 	}
 }
@@ -193,34 +197,35 @@ func TestRootLanesNaN(t *testing.T) {
 // for the well-conditioned ones (all at spread 0.1, M's condition at most
 // 1e2; most at 0.01).
 func TestRootLanesConditioning(t *testing.T) {
-	const d = 4
-	for _, lo := range []float64{1e-1, 1e-2, 1e-3, 1e-4, 1e-5} {
-		rng := rand.New(rand.NewPCG(4, 99))
-		ws := NewWorkspace(d)
-		f, g := make([]float64, d*d), make([]float64, d*d)
-		closed := 0
-		for trial := 0; trial < 200; trial++ {
-			a := spd(rng, logLam(lo, 1)(rng, d))
-			b := spd(rng, logLam(lo, 1)(rng, d))
-			sh := ws.Factor(a, f, g)
-			got := ws.RootLanes(f, sh, &[Lanes][]float64{b}, 1)[0]
-			if !ws.ln[0].closed {
-				continue
+	for _, d := range []int{4, 5} {
+		for _, lo := range []float64{1e-1, 1e-2, 1e-3, 1e-4, 1e-5} {
+			rng := rand.New(rand.NewPCG(4, 99))
+			ws := NewWorkspace(d)
+			f, g := make([]float64, d*d), make([]float64, d*d)
+			closed := 0
+			for trial := 0; trial < 200; trial++ {
+				a := spd(rng, logLam(lo, 1)(rng, d))
+				b := spd(rng, logLam(lo, 1)(rng, d))
+				sh := ws.Factor(a, f, g)
+				got := ws.RootLanes(f, sh, &[Lanes][]float64{b}, 1)[0]
+				if !ws.ln[0].closed {
+					continue
+				}
+				closed++
+				tr, _, tba, _ := reference(t, a, b, d)
+				out := make([]float64, d*d)
+				ws.AddInvMapLane(0, out, f, sh, 1)
+				mirror(out, d)
+				if e := math.Abs(got-tr) / tr; e > 1e-12 {
+					t.Errorf("d=%d spread %g trial %d: trace relative error %g", d, lo, trial, e)
+				}
+				if e := relErr(out, tba); e > 1e-10 {
+					t.Errorf("d=%d spread %g trial %d: T^BA relative error %g", d, lo, trial, e)
+				}
 			}
-			closed++
-			tr, _, tba, _ := reference(t, a, b, d)
-			out := make([]float64, d*d)
-			ws.AddInvMapLane(0, out, f, sh, 1)
-			mirror(out, d)
-			if e := math.Abs(got-tr) / tr; e > 1e-12 {
-				t.Errorf("spread %g trial %d: trace relative error %g", lo, trial, e)
+			if (lo == 1e-1 && closed < 200) || (lo == 1e-2 && closed < 150) {
+				t.Errorf("d=%d spread %g: only %d of 200 pairs closed", d, lo, closed)
 			}
-			if e := relErr(out, tba); e > 1e-10 {
-				t.Errorf("spread %g trial %d: T^BA relative error %g", lo, trial, e)
-			}
-		}
-		if (lo == 1e-1 && closed < 200) || (lo == 1e-2 && closed < 150) {
-			t.Errorf("spread %g: only %d of 200 pairs closed", lo, closed)
 		}
 	}
 }

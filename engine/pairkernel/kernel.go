@@ -28,8 +28,9 @@ type Workspace struct {
 	ln      [wideLanes]lane // RootLanesWide's (8 where Wide is); the others use the first Lanes
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
-	c4                        closed4 // RootLanes' lanes at d = 4
-	soa, soa8                 *soaEig // the SoA solver (4 and 8 lanes) at d >= soaMinDim
+	c4                        closed4  // RootLanes' lanes at d = 4
+	c5                        *closed5 // RootLanes' lanes at d = 5
+	soa, soa8                 *soaEig  // the SoA solver (4 and 8 lanes) at d >= soaMinDim
 }
 
 // lane holds one pair's decomposition.
@@ -39,8 +40,9 @@ type lane struct {
 	off    []float64 // sub-diagonal
 	f, h   []float64 // sqrt of the eigenvalues above the cut, inverse (else 0)
 	cs, ss []float64 // rotations of one QL sweep
-	// closed: the lane of RootLanes' closed form (the Workspace's c4)
-	// holds M^{1/2} and T^{BA} = F M^{-1/2} F^T; w, lam, f, h mean nothing.
+	// closed: the lane of RootLanes' closed form (the Workspace's c4 at
+	// d = 4, c5 at d = 5) holds M^{1/2} and T^{BA} = F M^{-1/2} F^T; w,
+	// lam, f, h mean nothing.
 	closed bool
 	// soa, where not nil: the structure-of-arrays solver that settled
 	// the lane holds its M^{1/2} and T^{BA}; w, lam, f, h mean nothing.
@@ -70,6 +72,9 @@ func NewWorkspace(d int) *Workspace {
 	}
 	if d >= soaMinDim {
 		ws.soa = newSoaEig(d, Lanes)
+	}
+	if d == 5 {
+		ws.c5 = new(closed5)
 	}
 	if wide {
 		ws.soa8 = newSoaEig(d, wideLanes)
@@ -439,6 +444,9 @@ func (ws *Workspace) RootLanesWide(f []float64, shape Shape, bs *[WideLanes][]fl
 	if n > ws.Wide() {
 		panic("pairkernel: RootLanesWide: more pairs than Wide")
 	}
+	if ws.d == 5 && shape == Lower && useClosed5 {
+		return ws.rootLanes5(f, shape, bs, n)
+	}
 	if n <= Lanes {
 		var b4 [Lanes][]float64
 		copy(b4[:], bs[:])
@@ -564,6 +572,10 @@ func (ws *Workspace) AddRoot(s []float64, c float64) { ws.AddRootLane(0, s, c) }
 // AddRootLane is AddRoot for lane k of the last EigenLanes or RootLanes.
 func (ws *Workspace) AddRootLane(k int, s []float64, c float64) {
 	if ws.ln[k].closed {
+		if ws.d == 5 {
+			addSoALane(s, flat25(&ws.c5.root), 5, wideLanes, k, c)
+			return
+		}
 		addLane(s, &ws.c4.root, k, c)
 		return
 	}
@@ -585,7 +597,12 @@ func (ws *Workspace) AddInvMap(out, f []float64, shape Shape, c float64) {
 func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float64) {
 	d := ws.d
 	if ws.ln[k].closed {
-		addLane(out, &ws.c4.tba, k, c) // formed by RootLanes with the same f
+		// Formed by RootLanes with the same f.
+		if d == 5 {
+			addSoALane(out, flat25(&ws.c5.tba), 5, wideLanes, k, c)
+			return
+		}
+		addLane(out, &ws.c4.tba, k, c)
 		return
 	}
 	if e := ws.ln[k].soa; e != nil {

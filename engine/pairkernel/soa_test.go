@@ -65,6 +65,9 @@ func TestSoASettles(t *testing.T) {
 // M without fused multiply-adds, the assembly with); the maps to 1e-13
 // (1e-9 on the Go kernels: M's conditioning reaches 1e6 here).
 func TestRootLanesWide(t *testing.T) {
+	// The structure-of-arrays solver (d = 5 has its closed form in front).
+	defer func(c bool) { useClosed5 = c }(useClosed5)
+	useClosed5 = false
 	soa, wide, avx512 := useSoA, useWide, useAVX512
 	defer func() { useSoA, useWide, useAVX512 = soa, wide, avx512 }()
 	paths := []bool{false}
