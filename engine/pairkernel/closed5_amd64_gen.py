@@ -1,0 +1,356 @@
+# Generates closed5_amd64.s (run: python3 engine/pairkernel/closed5_amd64_gen.py
+# after closed5_gen.py): the straight-line passes of the d = 5 closed form
+# (closed5InvariantsGo, closed5Step, closed5MatricesGo of closed5_passes.go)
+# and the Laguerre loop of closed5LaguerreGo, in AVX-512 with the 8 lanes in
+# one register and in AVX2 on 4 lanes (called once per half). It reads the
+# Go functions themselves: each statement becomes the same operations in
+# the same order (no FMA, so the results are the Go code's bit for bit);
+# values live in the vector registers and spill to the stack frame.
+import os
+import re
+import struct
+
+here = os.path.dirname(os.path.abspath(__file__))
+src = open(os.path.join(here, 'closed5_passes.go')).read()
+src5 = open(os.path.join(here, 'closed5.go')).read()
+
+LANES = 8
+# closed5's layout: 25-entry SoA blocks of 8 doubles, then 8-double rows.
+BLOCKS = ['m', 'root', 'tba']
+ROWS = ['tr', 'e2s', 'e3s', 'e4s', 'e5s', 'e5', 'e1', 't', 'd1', 'chk', 'conv']
+OFF = {}
+for i, n in enumerate(BLOCKS):
+    OFF[n] = i * 25 * 8 * LANES
+for i, n in enumerate(ROWS):
+    OFF[n] = len(BLOCKS) * 25 * 8 * LANES + i * 8 * LANES
+OK_OFF = len(BLOCKS) * 25 * 8 * LANES + len(ROWS) * 8 * LANES
+
+P = None
+
+
+class V:
+    """An SSA value: op, args, and its index in the program."""
+
+    def __init__(self, prog, op, args):
+        self.op, self.args = op, args
+        self.idx = len(prog.ops)
+        prog.ops.append(self)
+
+    def _v(self, x):
+        return x if isinstance(x, V) else P.const(float(x))
+
+    def __add__(self, o): return V(P, 'add', [self, self._v(o)])
+    def __radd__(self, o): return V(P, 'add', [self._v(o), self])
+    def __sub__(self, o): return V(P, 'sub', [self, self._v(o)])
+    def __rsub__(self, o): return V(P, 'sub', [self._v(o), self])
+    def __mul__(self, o): return V(P, 'mul', [self, self._v(o)])
+    def __rmul__(self, o): return V(P, 'mul', [self._v(o), self])
+    def __truediv__(self, o): return V(P, 'div', [self, self._v(o)])
+    def __rtruediv__(self, o): return V(P, 'div', [self._v(o), self])
+    def __neg__(self): return V(P, 'neg', [self])
+
+
+class Prog:
+    def __init__(self):
+        self.ops = []
+
+    def const(self, x):
+        return V(self, 'const', [x])
+
+    def load(self, off):
+        return V(self, 'load', [off])
+
+    def bcast(self, off):
+        return V(self, 'bcast', [off])
+
+    def sqrt(self, x):
+        return V(self, 'sqrt', [x])
+
+    def store(self, off, x):
+        V(self, 'store', [off, x])
+
+
+def body(name):
+    """the statements of func name (its lane loop's and those before it)"""
+    m = re.search(r'\nfunc ' + name + r'\(.*?\)[^{\n]*\{\n(.*?)\n\}\n', src, re.S)
+    lines = []
+    for ln in m.group(1).split('\n'):
+        ln = ln.strip()
+        if not ln or ln.startswith('//') or ln.startswith('for l :=') or ln == '}':
+            continue
+        lines.append(ln)
+    return lines
+
+
+def split_top(s):
+    out, depth, cur = [], 0, ''
+    for ch in s:
+        if ch == '(':
+            depth += 1
+        elif ch == ')':
+            depth -= 1
+        if ch == ',' and depth == 0:
+            out.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return out
+
+
+def field(x):
+    """the byte offset of c.name[i][l] or c.name[l]"""
+    m = re.fullmatch(r'c\.(\w+)\[(\d+)\]\[l\]', x)
+    if m:
+        return OFF[m.group(1)] + int(m.group(2)) * 8 * LANES
+    m = re.fullmatch(r'c\.(\w+)\[l\]', x)
+    return OFF[m.group(1)]
+
+
+def build(name):
+    global P
+    P = Prog()
+    env = {'sqrt': P.sqrt, '_LD': P.load, '_BC': P.bcast}
+    for st in body(name):
+        if st.startswith('return '):
+            st = '_ret := ' + st[len('return '):]
+        op = ' := ' if ' := ' in st else ' = '
+        lhs, rhs = st.split(op, 1)
+        rhs = rhs.replace('math.Sqrt(', 'sqrt(')
+        rhs = re.sub(r'c\.(\w+)\[(\d+)\]\[l\]', lambda m: '_LD(%d)' % field(m.group(0)), rhs)
+        rhs = re.sub(r'c\.(\w+)\[l\]', lambda m: '_LD(%d)' % field(m.group(0)), rhs)
+        rhs = re.sub(r'\bf\[(\d+)\]', lambda m: '_BC(%d)' % (8 * int(m.group(1))), rhs)
+        vals = [eval(e, env) for e in split_top(rhs)]
+        names = [x.strip() for x in lhs.split(',')]
+        assert len(vals) == len(names), st
+        for n, v in zip(names, vals):
+            if not isinstance(v, V):
+                v = P.const(float(v))
+            if n.startswith('c.'):
+                P.store(field(n), v)
+            else:
+                env[n] = v
+    if '_ret' in env:
+        V(P, 'ret', [env['_ret']])
+    return P
+
+
+CONSTS = {}
+# Values reloaded from where they came from rather than spilled.
+REMAT = ('const', 'load', 'bcast')
+
+
+class ISA:
+    def __init__(self, name, reg, nreg, width):
+        self.name, self.reg, self.nreg, self.width = name, reg, nreg, width
+
+
+AVX512 = ISA('AVX512', 'Z', 32, 64)
+AVX2 = ISA('AVX2', 'Y', 16, 32)
+
+
+def const_name(x):
+    return CONSTS.setdefault(x, f'closed5c{len(CONSTS)}')
+
+
+def emit_asm(prog, isa):
+    """the instructions of prog, the frame size and the result register"""
+    R = isa.reg
+    ops = prog.ops
+    # next use of each value after each op, for Belady's eviction
+    uses = {}
+    for o in ops:
+        for a in o.args:
+            if isinstance(a, V):
+                uses.setdefault(a.idx, []).append(o.idx)
+    last = {v: u[-1] for v, u in uses.items()}
+    out = []
+    reg_of = {}
+    holder = [None] * isa.nreg
+    slot_of = {}
+    nslots = [0]
+
+    def next_use(v, i):
+        for u in uses.get(v, []):
+            if u > i:
+                return u
+        return 1 << 30
+
+    def remat(o, r):
+        if o.op == 'const':
+            return f'\tVBROADCASTSD {const_name(o.args[0])}<>(SB), {R}{r}'
+        if o.op == 'load':
+            return f'\tVMOVUPD {o.args[0]}(DI), {R}{r}'
+        return f'\tVBROADCASTSD {o.args[0]}(SI), {R}{r}'
+
+    def free_reg(i, keep):
+        for r in range(isa.nreg):
+            if holder[r] is None:
+                return r
+        for r in range(isa.nreg):
+            v = holder[r]
+            if v not in keep and last.get(v, -1) < i:
+                del reg_of[v]
+                holder[r] = None
+                return r
+        best, far = None, -1
+        for r in range(isa.nreg):
+            v = holder[r]
+            if v in keep:
+                continue
+            nu = next_use(v, i - 1)
+            if nu > far:
+                best, far = r, nu
+        v = holder[best]
+        if ops[v].op not in REMAT and v not in slot_of:
+            slot_of[v] = nslots[0]
+            nslots[0] += 1
+            out.append(f'\tVMOVUPD {R}{best}, {isa.width * slot_of[v]}(SP)')
+        del reg_of[v]
+        holder[best] = None
+        return best
+
+    def get(v, i, keep):
+        if v.idx in reg_of:
+            return reg_of[v.idx]
+        r = free_reg(i, keep)
+        if v.op in REMAT:
+            out.append(remat(v, r))
+        else:
+            out.append(f'\tVMOVUPD {isa.width * slot_of[v.idx]}(SP), {R}{r}')
+        reg_of[v.idx], holder[r] = r, v.idx
+        return r
+
+    result = None
+    for o in ops:
+        i = o.idx
+        if o.op == 'ret':
+            result = get(o.args[0], i, {o.args[0].idx})
+            continue
+        if o.op == 'store':
+            off, x = o.args
+            r = get(x, i, {x.idx})
+            out.append(f'\tVMOVUPD {R}{r}, {off}(DI)')
+            continue
+        if o.idx not in last:
+            raise SystemExit(f'value {i} ({o.op}) unused')
+        keep = {a.idx for a in o.args if isinstance(a, V)}
+        srcs = [get(a, i, keep) for a in o.args if isinstance(a, V)]
+        r = free_reg(i, keep)
+        if o.op in REMAT:
+            out.append(remat(o, r))
+        elif o.op == 'sqrt':
+            out.append(f'\tVSQRTPD {R}{srcs[0]}, {R}{r}')
+        elif o.op == 'neg':
+            out.append(f'\tVBROADCASTSD closed5sign<>(SB), {R}{r}')
+            out.append(f'\tVXORPD {R}{srcs[0]}, {R}{r}, {R}{r}')
+        else:
+            ins = {'add': 'VADDPD', 'sub': 'VSUBPD', 'mul': 'VMULPD', 'div': 'VDIVPD'}[o.op]
+            # Go asm operand order: op src2, src1, dst computes src1 op src2.
+            out.append(f'\t{ins} {R}{srcs[1]}, {R}{srcs[0]}, {R}{r}')
+        reg_of[i], holder[r] = r, i
+    return out, isa.width * nslots[0], result
+
+
+def head(fn, frame, args):
+    h = [f'// func {fn}({", ".join(args)})',
+         f'TEXT ·{fn}(SB), 0, ${frame}-{8 * len(args)}',
+         '\tNO_LOCAL_POINTERS',
+         '\tMOVQ c+0(FP), DI']
+    if any(a.startswith('f ') for a in args):
+        h.append('\tMOVQ f+8(FP), SI')
+    if any(a.startswith('off ') for a in args):
+        h.append(f'\tADDQ off+{8 * (len(args) - 1)}(FP), DI')
+    return h
+
+
+closed_done = float(re.search(r'\nconst closed5Done = (\S+)\n', src5).group(1))
+max_iter = int(re.search(r'\nconst closed5MaxIter = (\d+)\n', src5).group(1))
+
+
+def laguerre(isa):
+    """closed5LaguerreGo: the step on all lanes at once, the comparisons
+    and the update of e1 masked by the lanes not yet converged"""
+    R = isa.reg
+    fn = f'closed5Laguerre{isa.name}'
+    step, frame, r = emit_asm(build('closed5Step'), isa)
+    args = ['c *closed5'] if isa is AVX512 else ['c *closed5', 'off int']
+    free = [k for k in range(isa.nreg) if k != r]
+    q, cv, t, m, z = (f'{R}{k}' for k in free[:5])
+    dq = f'{R}{r}'
+    done = const_name(closed_done)
+    e1, conv = OFF['e1'], OFF['conv']
+    lp = f'closed5loop{isa.name}'
+    ex = f'closed5done{isa.name}'
+    if isa is AVX512:
+        return head(fn, frame, args) + [
+            '\tKXORB K1, K1, K1',
+            f'\tMOVQ ${max_iter}, CX',
+            f'{lp}:'] + step + [
+            f'\tVMOVUPD {e1}(DI), {q}',
+            f'\tVXORPD {z}, {z}, {z}',
+            f'\tVCMPPD $0x1e, {z}, {dq}, K2',    # dq > 0 (GT_OQ)
+            '\tKANDNB K2, K1, K2',                # and not converged
+            f'\tVSUBPD {dq}, {q}, K2, {q}',       # e1 -= dq there
+            f'\tVMOVUPD {q}, {e1}(DI)',
+            f'\tVBROADCASTSD {done}<>(SB), {t}',
+            f'\tVMULPD {q}, {t}, {t}',            # closed5Done e1
+            f'\tVCMPPD $0x1a, {t}, {dq}, K3',    # !(dq > closed5Done e1) (NGT_UQ)
+            '\tKORB K3, K1, K1',
+            '\tKORTESTB K1, K1',
+            f'\tJCS {ex}',
+            '\tDECQ CX',
+            f'\tJNZ {lp}',
+            f'{ex}:',
+            f'\tVPMOVM2Q K1, {cv}',
+            f'\tVMOVUPD {cv}, {conv}(DI)',
+            '\tVZEROUPPER',
+            '\tRET',
+            '']
+    return head(fn, frame, args) + [
+        f'\tVXORPD {cv}, {cv}, {cv}',
+        f'\tVMOVUPD {cv}, {conv}(DI)',
+        f'\tMOVQ ${max_iter}, CX',
+        f'{lp}:'] + step + [
+        f'\tVMOVUPD {e1}(DI), {q}',
+        f'\tVMOVUPD {conv}(DI), {cv}',
+        f'\tVXORPD {z}, {z}, {z}',
+        f'\tVCMPPD $0x1e, {z}, {dq}, {m}',      # dq > 0 (GT_OQ)
+        f'\tVANDNPD {m}, {cv}, {m}',           # and not converged
+        f'\tVSUBPD {dq}, {q}, {t}',
+        f'\tVBLENDVPD {m}, {t}, {q}, {q}',     # e1 -= dq there
+        f'\tVMOVUPD {q}, {e1}(DI)',
+        f'\tVBROADCASTSD {done}<>(SB), {t}',
+        f'\tVMULPD {q}, {t}, {t}',             # closed5Done e1
+        f'\tVCMPPD $0x1a, {t}, {dq}, {m}',     # !(dq > closed5Done e1) (NGT_UQ)
+        f'\tVORPD {m}, {cv}, {cv}',
+        f'\tVMOVUPD {cv}, {conv}(DI)',
+        f'\tVMOVMSKPD {cv}, AX',
+        '\tCMPQ AX, $15',
+        f'\tJEQ {ex}',
+        '\tDECQ CX',
+        f'\tJNZ {lp}',
+        f'{ex}:',
+        '\tVZEROUPPER',
+        '\tRET',
+        '']
+
+
+asm = ['//go:build !purego', '', '#include "textflag.h"', '#include "funcdata.h"', '',
+       '// Code generated by closed5_amd64_gen.py from closed5_passes.go and closed5.go; DO NOT EDIT.', '']
+for isa in (AVX512, AVX2):
+    for fn, go, args in [('closed5Invariants', 'closed5InvariantsGo', ['c *closed5']),
+                         ('closed5Matrices', 'closed5MatricesGo', ['c *closed5', 'f *[25]float64'])]:
+        if isa is AVX2:
+            args = args + ['off int']
+        code, frame, _ = emit_asm(build(go), isa)
+        asm += head(fn + isa.name, frame, args) + code + ['\tVZEROUPPER', '\tRET', '']
+    asm += laguerre(isa)
+for x, name in CONSTS.items():
+    bits = struct.unpack('<Q', struct.pack('<d', x))[0]
+    asm.append(f'DATA {name}<>+0(SB)/8, ${bits:#x}')
+    asm.append(f'GLOBL {name}<>(SB), RODATA|NOPTR, $8')
+asm.append('DATA closed5sign<>+0(SB)/8, $0x8000000000000000')
+asm.append('GLOBL closed5sign<>(SB), RODATA|NOPTR, $8')
+open(os.path.join(here, 'closed5_amd64.s'), 'w').write('\n'.join(asm) + '\n')
+print('offsets', OFF, 'ok', OK_OFF)

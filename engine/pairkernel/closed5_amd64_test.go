@@ -1,0 +1,75 @@
+//go:build !purego
+
+package pairkernel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// TestClosed5Asm checks the AVX-512 and AVX2 passes against the Go ones,
+// bit for bit, on random, ill-conditioned, isotropic and singular lanes,
+// and the struct layout the generator assumes.
+func TestClosed5Asm(t *testing.T) {
+	var c closed5
+	if unsafe.Offsetof(c.root) != 1600 || unsafe.Offsetof(c.tr) != 4800 || unsafe.Offsetof(c.e1) != 5184 || unsafe.Offsetof(c.chk) != 5376 || unsafe.Offsetof(c.conv) != 5440 || unsafe.Offsetof(c.ok) != 5504 {
+		t.Fatal("closed5's layout changed: rerun closed5_amd64_gen.py and update this test")
+	}
+	type isa struct {
+		name                 string
+		has                  bool
+		invariants, laguerre func(*closed5)
+		matrices             func(*closed5, *[25]float64)
+	}
+	isas := []isa{
+		{"AVX-512", useAVX512, closed5InvariantsAVX512, closed5LaguerreAVX512, closed5MatricesAVX512},
+		{"AVX2", useAVX2,
+			func(c *closed5) { closed5InvariantsAVX2(c, 0); closed5InvariantsAVX2(c, 32) },
+			func(c *closed5) { closed5LaguerreAVX2(c, 0); closed5LaguerreAVX2(c, 32) },
+			func(c *closed5, f *[25]float64) { closed5MatricesAVX2(c, f, 0); closed5MatricesAVX2(c, f, 32) }},
+	}
+	for _, is := range isas {
+		if !is.has {
+			t.Logf("%s: not on this CPU", is.name)
+			continue
+		}
+		rng := rand.New(rand.NewPCG(5, 37))
+		gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-6, 1), logLam(1e-2, 1), constLam(1.5), rankLam(1), scaled(uniformLam(0.1, 2), 1e100)}
+		for trial := 0; trial < 200; trial++ {
+			var f [25]float64
+			for r := 0; r < 5; r++ {
+				for q := 0; q <= r; q++ {
+					f[r*5+q] = rng.NormFloat64()
+				}
+			}
+			var x closed5
+			for l := 0; l < wideLanes; l++ {
+				m := spd(rng, gens[(trial+l)%len(gens)](rng, 5))
+				var tr float64
+				for k := 0; k < 5; k++ {
+					tr += m[k*5+k]
+				}
+				x.tr[l] = tr
+				for e := range m {
+					x.m[e][l] = m[e] / tr
+				}
+			}
+			y := x
+			closed5InvariantsGo(&x)
+			is.invariants(&y)
+			closed5LaguerreGo(&x)
+			is.laguerre(&y)
+			closed5MatricesGo(&x, &f)
+			is.matrices(&y, &f)
+			xs := unsafe.Slice((*uint64)(unsafe.Pointer(&x)), unsafe.Offsetof(x.ok)/8)
+			ys := unsafe.Slice((*uint64)(unsafe.Pointer(&y)), unsafe.Offsetof(y.ok)/8)
+			for k := range xs {
+				if xs[k] != ys[k] && !(math.IsNaN(math.Float64frombits(xs[k])) && math.IsNaN(math.Float64frombits(ys[k]))) {
+					t.Fatalf("%s trial %d: word %d: Go %v, asm %v", is.name, trial, k, math.Float64frombits(xs[k]), math.Float64frombits(ys[k]))
+				}
+			}
+		}
+	}
+}
