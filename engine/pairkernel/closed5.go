@@ -65,14 +65,13 @@ const closed5Done = 1e-5
 // (M^{1/2}, T^{BA} = F M^{-1/2} F^T, tr M^{1/2}, whether the lane took the
 // closed form) and what its passes hand on (the trace, E2..E5, e5, e1,
 // Laguerre's convergence masks, the Newton step d1 and the pivot
-// product chk); b and x are scratch for forming M. The assembly
-// (closed5_amd64.s) knows the layout up to ok.
+// product chk), from the lanes' B (b: upper triangles used). The
+// assembly (closed5_amd64.s) knows the layout up to ok.
 type closed5 struct {
-	m, root, tba                               [25][wideLanes]float64
+	m, root, tba, b                            [25][wideLanes]float64
 	tr, e2s, e3s, e4s, e5s, e5, e1, t, d1, chk [wideLanes]float64
 	conv                                       [wideLanes]uint64
 	ok                                         [wideLanes]bool
-	b, x                                       [25 * wideLanes]float64
 }
 
 // flat25 is the entries of x as one slice, entry by entry (the layout of
@@ -124,25 +123,17 @@ func (ws *Workspace) closed5Lanes(f []float64, bs *[wideLanes][]float64, n int, 
 			src[k] = bs[k][:25]
 		}
 	}
-	interleave(c.b[:], &src, wideLanes)
-	m := flat25(&c.m)
-	formL(wideLanes, m, c.x[:], c.b[:], f[:25], 5, true)
-	scaleL(wideLanes, m, c.tr[:], 5)
+	interleave(flat25(&c.b), &src, wideLanes)
+	f25 := (*[25]float64)(f[:25])
+	closed5Invariants(c, f25)
+	closed5Laguerre(c)
+	closed5Matrices(c, f25)
+	// A lane with B = 0 (k >= n) or a non-finite M runs through the passes
+	// as NaN and is not taken.
 	var run [wideLanes]bool
 	for k := 0; k < wideLanes; k++ {
 		run[k] = k < n && c.tr[k] > 0 && c.tr[k] <= math.MaxFloat64
-		if !run[k] {
-			// The identity, which the passes take without trouble.
-			for e := range c.m {
-				c.m[e][k] = 0
-			}
-			c.m[0][k], c.m[6][k], c.m[12][k], c.m[18][k], c.m[24][k] = 1, 1, 1, 1, 1
-		}
 	}
-	f25 := (*[25]float64)(f[:25])
-	closed5Invariants(c)
-	closed5Laguerre(c)
-	closed5Matrices(c, f25)
 	for k := 0; k < wideLanes; k++ {
 		c.ok[k] = run[k] && c.conv[k] != 0 && c.e5[k] >= closed5MinE5 &&
 			math.Abs(c.d1[k]) <= 1e-6*c.e1[k] && c.chk[k] > 0 && c.chk[k] <= math.MaxFloat64 &&

@@ -3,7 +3,7 @@
 package pairkernel
 
 //go:noescape
-func closed5InvariantsAVX512(c *closed5)
+func closed5InvariantsAVX512(c *closed5, f *[25]float64)
 
 //go:noescape
 func closed5MatricesAVX512(c *closed5, f *[25]float64)
@@ -12,7 +12,7 @@ func closed5MatricesAVX512(c *closed5, f *[25]float64)
 func closed5LaguerreAVX512(c *closed5)
 
 //go:noescape
-func closed5InvariantsAVX2(c *closed5, off int)
+func closed5InvariantsAVX2(c *closed5, f *[25]float64, off int)
 
 //go:noescape
 func closed5MatricesAVX2(c *closed5, f *[25]float64, off int)
@@ -23,15 +23,15 @@ func closed5LaguerreAVX2(c *closed5, off int)
 // closed5Invariants is closed5InvariantsGo, by AVX-512 (8 lanes at once)
 // or AVX2 (4 lanes, twice; off is the byte offset of the second half)
 // where the CPU has it: the same operations, so the same bits.
-func closed5Invariants(c *closed5) {
+func closed5Invariants(c *closed5, f *[25]float64) {
 	switch {
 	case useAVX512:
-		closed5InvariantsAVX512(c)
+		closed5InvariantsAVX512(c, f)
 	case useAVX2:
-		closed5InvariantsAVX2(c, 0)
-		closed5InvariantsAVX2(c, 32)
+		closed5InvariantsAVX2(c, f, 0)
+		closed5InvariantsAVX2(c, f, 32)
 	default:
-		closed5InvariantsGo(c)
+		closed5InvariantsGo(c, f)
 	}
 }
 

@@ -62,15 +62,36 @@ def subsets(k, start=0):
 
 
 def invariants():
-    out.append('// closed5InvariantsGo is the first pass: E2..E5 of m (M scaled to unit')
-    out.append('// trace) from its principal minors, e5 = sqrt(E5) and the start of')
+    out.append('// closed5InvariantsGo is the first pass: M = F^T B F from the lanes\' B')
+    out.append('// (upper triangles) and the lower triangular F, its trace and m = M / tr,')
+    out.append('// E2..E5 of m from its principal minors, e5 = sqrt(E5) and the start of')
     out.append('// Laguerre, e1 <= sqrt(1 + 2 sqrt(10 E2)).')
-    out.append('func closed5InvariantsGo(c *closed5) {')
+    out.append('func closed5InvariantsGo(c *closed5, f *[25]float64) {')
+    for i in range(D):
+        for j in range(i + 1):
+            out.append(f'\tf{i}{j} := f[{i * D + j}]')
     out.append('\tfor l := 0; l < wideLanes; l++ {')
     for i in range(D):
         for j in range(i, D):
-            emit(f'{a(i, j)} := c.m[{idx(i, j)}][l]')
-    es = {}
+            emit(f'b{i}{j} := c.b[{idx(i, j)}][l]')
+
+    def b(i, j):
+        i, j = min(i, j), max(i, j)
+        return f'b{i}{j}'
+    # X = B F (F[k][j] = 0 for k < j), then M = F^T X.
+    for i in range(D):
+        for j in range(D):
+            emit(f'x{i}{j} := ' + ' + '.join(f'{b(i, k)}*f{k}{j}' for k in range(j, D)))
+    for i in range(D):
+        for j in range(i, D):
+            emit(f'm{i}{j} := ' + ' + '.join(f'f{k}{i}*x{k}{j}' for k in range(i, D)))
+    emit('tr := ' + ' + '.join(f'm{i}{i}' for i in range(D)))
+    emit('itr := 1 / tr')
+    for i in range(D):
+        for j in range(i, D):
+            emit(f'{a(i, j)} := m{i}{j} * itr')
+            emit(f'c.m[{idx(i, j)}][l] = {a(i, j)}')
+    emit('c.tr[l] = tr')
     for k in range(2, D + 1):
         names = [minor(S, S) for S in subsets(k)]
         emit(f'e{k}s := ' + ' + '.join(names))

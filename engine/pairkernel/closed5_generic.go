@@ -3,7 +3,7 @@
 package pairkernel
 
 // closed5Invariants is closed5InvariantsGo (no assembly here).
-func closed5Invariants(c *closed5) { closed5InvariantsGo(c) }
+func closed5Invariants(c *closed5, f *[25]float64) { closed5InvariantsGo(c, f) }
 
 // closed5Laguerre is closed5LaguerreGo (no assembly here).
 func closed5Laguerre(c *closed5) { closed5LaguerreGo(c) }
