@@ -115,15 +115,7 @@ func closed5LaguerreGo(c *closed5) {
 // depend only on its own B and f.
 func (ws *Workspace) closed5Lanes(f []float64, bs *[wideLanes][]float64, n int, t *[wideLanes]float64) {
 	c := ws.c5
-	var src [wideLanes][]float64
-	var zero [25]float64
-	for k := range src {
-		src[k] = zero[:]
-		if k < n {
-			src[k] = bs[k][:25]
-		}
-	}
-	interleave(flat25(&c.b), &src, wideLanes)
+	interleaveUpper5(&c.b, bs, n)
 	f25 := (*[25]float64)(f[:25])
 	closed5Invariants(c, f25)
 	closed5Laguerre(c)
@@ -141,6 +133,30 @@ func (ws *Workspace) closed5Lanes(f []float64, bs *[wideLanes][]float64, n int, 
 		if c.ok[k] {
 			t[k] = c.t[k]
 		}
+	}
+}
+
+// upper5 lists the upper triangle of a row-major 5 x 5 matrix.
+var upper5 = [15]uint8{0, 1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14, 18, 19, 24}
+
+// interleaveUpper5 stores the upper triangles of the 5 x 5 matrices
+// src[k] (k < n; zeros for the other lanes) into b[e][k], element by
+// element (the lower triangles are not read).
+func interleaveUpper5(b *[25][wideLanes]float64, src *[wideLanes][]float64, n int) {
+	var zero [25]float64
+	var s [wideLanes]*[25]float64
+	for k := range s {
+		s[k] = &zero
+		if k < n {
+			s[k] = (*[25]float64)(src[k][:25])
+		}
+	}
+	s0, s1, s2, s3, s4, s5, s6, s7 := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+	for _, e := range upper5 {
+		e %= 25
+		o := &b[e]
+		o[0], o[1], o[2], o[3] = s0[e], s1[e], s2[e], s3[e]
+		o[4], o[5], o[6], o[7] = s4[e], s5[e], s6[e], s7[e]
 	}
 }
 
