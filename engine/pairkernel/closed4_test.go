@@ -8,76 +8,81 @@ import (
 )
 
 // TestRootLanesAgainstGonum checks RootLanes (closed form or fallback,
-// lane by lane) against gonum on every case of TestAgainstGonum at d = 4,
-// with its tolerances, and that well-conditioned pairs take the closed
-// form.
+// lane by lane) against gonum on every case of TestAgainstGonum at d = 4
+// and 5, with its tolerances, and that well-conditioned pairs take the
+// closed form.
 func TestRootLanesAgainstGonum(t *testing.T) {
 	for _, d := range []int{4, 5} {
-		for _, kc := range kcases {
-			t.Run(fmt.Sprintf("%s/d=%d", kc.name, d), func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(uint64(d), 23))
-				ws := NewWorkspace(d)
-				f, g := make([]float64, d*d), make([]float64, d*d)
-				closed, worstT, worstM := 0, 0.0, 0.0
-				const trials = 64
-				for trial := 0; trial < trials; trial++ {
-					a := spd(rng, kc.la(rng, d))
-					var bs [Lanes][]float64
-					for k := range bs {
-						bs[k] = spd(rng, kc.lb(rng, d))
+		checkRootLanesGonum(t, d)
+	}
+}
+
+// checkRootLanesGonum is TestRootLanesAgainstGonum at one d.
+func checkRootLanesGonum(t *testing.T, d int) {
+	for _, kc := range kcases {
+		t.Run(fmt.Sprintf("%s/d=%d", kc.name, d), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(d), 23))
+			ws := NewWorkspace(d)
+			f, g := make([]float64, d*d), make([]float64, d*d)
+			closed, worstT, worstM := 0, 0.0, 0.0
+			const trials = 64
+			for trial := 0; trial < trials; trial++ {
+				a := spd(rng, kc.la(rng, d))
+				var bs [Lanes][]float64
+				for k := range bs {
+					bs[k] = spd(rng, kc.lb(rng, d))
+				}
+				shape := ws.Factor(a, f, g)
+				n := 1 + trial%Lanes
+				got := ws.RootLanes(f, shape, &bs, n)
+				for k := 0; k < n; k++ {
+					if ws.ln[k].closed {
+						closed++
 					}
-					shape := ws.Factor(a, f, g)
-					n := 1 + trial%Lanes
-					got := ws.RootLanes(f, shape, &bs, n)
-					for k := 0; k < n; k++ {
-						if ws.ln[k].closed {
-							closed++
-						}
-						tr, tab, tba, lam := reference(t, a, bs[k], d)
-						var top float64
-						for _, l := range lam {
-							top = math.Max(top, math.Abs(l))
-						}
-						delta := 8 * float64(d) * 0x1p-52 * top
-						tol := 1e-10 * tr
-						for _, l := range lam {
-							tol += delta / (math.Sqrt(math.Abs(l)) + math.Sqrt(delta))
-							if l <= 2*ZeroCut*top {
-								tol += math.Sqrt(math.Max(l, 0))
-							}
-						}
-						if math.Abs(got[k]-tr) > tol {
-							t.Fatalf("trial %d lane %d (closed %v): trace %v, gonum %v (tol %g)", trial, k, ws.ln[k].closed, got[k], tr, tol)
-						}
-						if ws.ln[k].closed {
-							worstT = math.Max(worstT, math.Abs(got[k]-tr)/tr)
-						}
-						if !kc.maps {
-							continue
-						}
-						s, out := make([]float64, d*d), make([]float64, d*d)
-						ws.AddRootLane(k, s, 2)
-						ws.AddSandwich(out, g, shape, s, 0.5)
-						mirror(out, d)
-						e1 := relErr(out, tab)
-						clear(out)
-						ws.AddInvMapLane(k, out, f, shape, 1)
-						mirror(out, d)
-						e2 := relErr(out, tba)
-						if e1 > kc.mapsTol || e2 > kc.mapsTol {
-							t.Errorf("trial %d lane %d (closed %v): T^AB error %g, T^BA error %g", trial, k, ws.ln[k].closed, e1, e2)
-						}
-						if ws.ln[k].closed {
-							worstM = math.Max(worstM, math.Max(e1, e2))
+					tr, tab, tba, lam := reference(t, a, bs[k], d)
+					var top float64
+					for _, l := range lam {
+						top = math.Max(top, math.Abs(l))
+					}
+					delta := 8 * float64(d) * 0x1p-52 * top
+					tol := 1e-10 * tr
+					for _, l := range lam {
+						tol += delta / (math.Sqrt(math.Abs(l)) + math.Sqrt(delta))
+						if l <= 2*ZeroCut*top {
+							tol += math.Sqrt(math.Max(l, 0))
 						}
 					}
+					if math.Abs(got[k]-tr) > tol {
+						t.Fatalf("trial %d lane %d (closed %v): trace %v, gonum %v (tol %g)", trial, k, ws.ln[k].closed, got[k], tr, tol)
+					}
+					if ws.ln[k].closed {
+						worstT = math.Max(worstT, math.Abs(got[k]-tr)/tr)
+					}
+					if !kc.maps {
+						continue
+					}
+					s, out := make([]float64, d*d), make([]float64, d*d)
+					ws.AddRootLane(k, s, 2)
+					ws.AddSandwich(out, g, shape, s, 0.5)
+					mirror(out, d)
+					e1 := relErr(out, tab)
+					clear(out)
+					ws.AddInvMapLane(k, out, f, shape, 1)
+					mirror(out, d)
+					e2 := relErr(out, tba)
+					if e1 > kc.mapsTol || e2 > kc.mapsTol {
+						t.Errorf("trial %d lane %d (closed %v): T^AB error %g, T^BA error %g", trial, k, ws.ln[k].closed, e1, e2)
+					}
+					if ws.ln[k].closed {
+						worstM = math.Max(worstM, math.Max(e1, e2))
+					}
 				}
-				t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, trials*5/2, worstT, worstM)
-				if (kc.name == "random" || kc.name == "isotropic" || kc.name == "huge" || kc.name == "tiny-huge") && closed == 0 {
-					t.Error("no pair took the closed form")
-				}
-			})
-		}
+			}
+			t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, trials*5/2, worstT, worstM)
+			if (kc.name == "random" || kc.name == "isotropic" || kc.name == "huge" || kc.name == "tiny-huge") && closed == 0 {
+				t.Error("no pair took the closed form")
+			}
+		})
 	}
 }
 

@@ -71,3 +71,61 @@ func TestClosed5Asm(t *testing.T) {
 		}
 	}
 }
+
+// TestClosed5ISAs runs RootLanes at d = 5 against gonum (every case of
+// TestAgainstGonum, checkRootLanesGonum) with the closed form's passes in
+// AVX-512, AVX2 and Go (the kernels the CPU has), and checks that the
+// three give the same bits on a mix of pairs.
+func TestClosed5ISAs(t *testing.T) {
+	const d = 5
+	avx512, avx2 := useAVX512, useAVX2
+	defer func() { useAVX512, useAVX2 = avx512, avx2 }()
+	type path struct {
+		name         string
+		avx512, avx2 bool
+	}
+	paths := []path{{"Go", false, false}}
+	if avx2 {
+		paths = append(paths, path{"AVX2", false, true})
+	}
+	if avx512 {
+		paths = append(paths, path{"AVX-512", true, true})
+	}
+	var ref []uint64
+	for _, p := range paths {
+		useAVX512, useAVX2 = p.avx512, p.avx2
+		t.Run(p.name, func(t *testing.T) { checkRootLanesGonum(t, d) })
+		rng := rand.New(rand.NewPCG(5, 53))
+		ws := NewWorkspace(d)
+		f, g := make([]float64, d*d), make([]float64, d*d)
+		gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-4, 1), constLam(1.5), rankLam(1), scaled(uniformLam(0.1, 2), 1e-100)}
+		var bits []uint64
+		for trial := 0; trial < 50; trial++ {
+			a := spd(rng, uniformLam(0.1, 2)(rng, d))
+			sh := ws.Factor(a, f, g)
+			var bs [Lanes][]float64
+			for k := range bs {
+				bs[k] = spd(rng, gens[(trial+k)%len(gens)](rng, d))
+			}
+			got := ws.RootLanes(f, sh, &bs, Lanes)
+			for k := 0; k < Lanes; k++ {
+				s := make([]float64, d*d)
+				ws.AddRootLane(k, s, 0.7)
+				ws.AddInvMapLane(k, s, f, sh, -0.3)
+				bits = append(bits, math.Float64bits(got[k]))
+				for _, x := range s {
+					bits = append(bits, math.Float64bits(x))
+				}
+			}
+		}
+		if ref == nil {
+			ref = bits
+			continue
+		}
+		for k := range ref {
+			if ref[k] != bits[k] {
+				t.Fatalf("%s: word %d differs from the Go passes: %v, %v", p.name, k, math.Float64frombits(bits[k]), math.Float64frombits(ref[k]))
+			}
+		}
+	}
+}
