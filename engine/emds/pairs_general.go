@@ -84,6 +84,12 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 		} else {
 			ts = ws.RootLanesWide(fi, shi, &bs, n)
 		}
+		// The group's distances first: their square roots side by side.
+		var ws8 [pairkernel.WideLanes]float64
+		for lane := 0; lane < n; lane++ {
+			jj := j + lane
+			ws8[lane] = pairW(ai, k.means[jj*d:(jj+1)*d], tri+k.items.Trace(jj)-2*ts[lane])
+		}
 		for lane := 0; lane < n; lane++ {
 			jj := j + lane
 			q := jj - j0
@@ -93,7 +99,7 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 			if wts != nil {
 				wt = wts[q]
 			}
-			r2, g := pairResidual(ai, aj, bi[dd:], bj[dd:], tri+k.items.Trace(jj)-2*ts[lane], dist[q], wt)
+			r2, g := pairResidualW(ai, aj, bi[dd:], bj[dd:], ws8[lane], dist[q], wt)
 			stress += r2
 			if g == 0 {
 				continue

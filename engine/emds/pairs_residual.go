@@ -12,14 +12,25 @@ import "math"
 // mj[d] and the mean gradient g (a_i - a_j) to mi[:d], minus it to
 // mj[:d] (d = len(ai)).
 func pairResidual(ai, aj, mi, mj []float64, cross, dist, wt float64) (r2, g float64) {
-	d := len(ai)
-	aj, mi, mj = aj[:d], mi[:d+1], mj[:d+1]
+	return pairResidualW(ai, aj, mi, mj, pairW(ai, aj, cross), dist, wt)
+}
+
+// pairW is pairResidual's distance W = sqrt(max(|a_i - a_j|^2 + cross, 0)).
+func pairW(ai, aj []float64, cross float64) float64 {
+	aj = aj[:len(ai)]
 	var m2 float64
 	for c, x := range ai {
 		v := x - aj[c]
 		m2 += v * v
 	}
-	w := math.Sqrt(math.Max(m2+cross, 0))
+	return math.Sqrt(math.Max(m2+cross, 0))
+}
+
+// pairResidualW is pairResidual with W from pairW (the general kernel
+// takes the square roots of a group of pairs first, side by side).
+func pairResidualW(ai, aj, mi, mj []float64, w, dist, wt float64) (r2, g float64) {
+	d := len(ai)
+	aj, mi, mj = aj[:d], mi[:d+1], mj[:d+1]
 	r := dist - w
 	r2 = wt * r * r
 	mi[d] += 0.5 * r2
