@@ -31,15 +31,16 @@ import (
 //	S N = P,  N = M^2 + e2 M + e4 I,  P = e1 M^2 + e3 M + e5 I,
 //
 // N and P SPD (their eigenvalues mu^4 + e2 mu^2 + e4 and e1 mu^4 + e3 mu^2
-// + e5) and commuting with M, so S = N^{-1} P and S^{-1} = P^{-1} N, the
-// inverses by LDL^T. The straight-line passes are written out by
+// + e5) and commuting with M, so S = N^{-1} P, and S^{-1} is the inverse
+// of S, both inverses by LDL^T (S^{-1} = P^{-1} N costs a product more
+// and is no more accurate). The straight-line passes are written out by
 // closed5_gen.py (closed5_passes.go).
 //
 // A pair takes the closed form only where it is accurate: M's trace
 // positive and finite, e5 = prod mu >= closed5MinE5 (with sum mu^2 = 1,
 // a bound on M's conditioning), Laguerre converged within closed5MaxIter
 // steps, the Newton step on e1 below 1e-6 e1 and the pivots of both LDL^T
-// of one sign (their product positive and finite). Other pairs go to the
+// (of N and S) of one sign (their product positive and finite). Other pairs go to the
 // eigensolver (RootLanes, RootLanesWide).
 
 // closed5MinE5 is the smallest e5 = det(M)^{1/2} / tr(M)^{5/2} taken by

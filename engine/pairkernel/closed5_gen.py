@@ -169,8 +169,8 @@ def step():
 def matrices():
     out.append('// closed5MatricesGo is the last pass: e3 from the two quadratics at')
     out.append('// Laguerre\'s e1, one Newton step on (e1, e3), then M^{1/2}, T^{BA} and')
-    out.append('// tr M^{1/2} by Cayley-Hamilton: S = N^{-1} P and S^{-1} = P^{-1} N with')
-    out.append('// N = m^2 + e2 m + e4 I and P = e1 m^2 + e3 m + e5 I (LDL^T inverses).')
+    out.append('// tr M^{1/2} by Cayley-Hamilton: S = N^{-1} P with N = m^2 + e2 m + e4 I')
+    out.append('// and P = e1 m^2 + e3 m + e5 I, then S^{-1} (LDL^T inverses).')
     out.append('func closed5MatricesGo(c *closed5, f *[25]float64) {')
     fl = []
     for i in range(D):
@@ -221,18 +221,16 @@ def matrices():
             emit(f'n{i}{j} := s{i}{j} + e2*{a(i, j)}{dn}')
             emit(f'p{i}{j} := e1*s{i}{j} + e3*{a(i, j)}{dp}')
     inverse('n', 'k')
-    inverse('p', 'h')
 
-    # S = K P, R = H N (symmetric: the factors commute).
+    # S = K P (symmetric: the factors commute).
     def sym(x, i, j):
         i, j = min(i, j), max(i, j)
         return f'{x}{i}{j}'
     for i in range(D):
         for j in range(i, D):
             emit(f'x{i}{j} := ' + ' + '.join(f'{sym("k", i, k)}*{sym("p", k, j)}' for k in range(D)))
-    for i in range(D):
-        for j in range(i, D):
-            emit(f'y{i}{j} := ' + ' + '.join(f'{sym("h", i, k)}*{sym("n", k, j)}' for k in range(D)))
+    # R = S^{-1} by the same LDL^T inverse.
+    inverse('x', 'y')
     # Back to M's scale; T^BA = F (R / sqrt(tr)) F^T with U = F R.
     emit('rt := math.Sqrt(c.tr[l])')
     emit('fi := 1 / rt')
@@ -246,7 +244,7 @@ def matrices():
         for j in range(i, D):
             emit(f'c.tba[{idx(i, j)}][l] = fi * (' + ' + '.join(f'u{i}{k}*f{j}{k}' for k in range(j + 1)) + ')')
     emit('c.t[l], c.d1[l] = rt*e1, d1')
-    emit('c.chk[l] = ' + '*'.join(f'n_r{i}' for i in range(D)) + '*' + '*'.join(f'p_r{i}' for i in range(D)))
+    emit('c.chk[l] = ' + '*'.join(f'n_r{i}' for i in range(D)) + '*' + '*'.join(f'x_r{i}' for i in range(D)))
     out.append('\t}')
     out.append('}')
     out.append('')
