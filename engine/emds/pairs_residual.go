@@ -23,7 +23,12 @@ func pairW(ai, aj []float64, cross float64) float64 {
 		v := x - aj[c]
 		m2 += v * v
 	}
-	return math.Sqrt(math.Max(m2+cross, 0))
+	// max(x, 0) as math.Max has it (NaN stays, -0 becomes +0), inline.
+	x := m2 + cross
+	if x < 0 || (x == 0 && math.Signbit(x)) {
+		x = 0
+	}
+	return math.Sqrt(x)
 }
 
 // pairResidualW is pairResidual with W from pairW (the general kernel
