@@ -43,8 +43,13 @@ class V:
     def __radd__(self, o): return V(P, 'add', [self._v(o), self])
     def __sub__(self, o): return V(P, 'sub', [self, self._v(o)])
     def __rsub__(self, o): return V(P, 'sub', [self._v(o), self])
-    def __mul__(self, o): return V(P, 'mul', [self, self._v(o)])
-    def __rmul__(self, o): return V(P, 'mul', [self._v(o), self])
+    # 2 x is x + x (the same bits, on the adders rather than the
+    # multipliers).
+    def __mul__(self, o):
+        return V(P, 'add', [self, self]) if o == 2 else V(P, 'mul', [self, self._v(o)])
+
+    def __rmul__(self, o):
+        return V(P, 'add', [self, self]) if o == 2 else V(P, 'mul', [self._v(o), self])
     def __truediv__(self, o): return V(P, 'div', [self, self._v(o)])
     def __rtruediv__(self, o): return V(P, 'div', [self._v(o), self])
     def __neg__(self): return V(P, 'neg', [self])
