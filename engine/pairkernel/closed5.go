@@ -81,16 +81,16 @@ func flat25(x *[25][wideLanes]float64) []float64 {
 	return unsafe.Slice(&x[0][0], 25*wideLanes)
 }
 
-// closed5LaguerreGo is the middle pass: Laguerre's method on G from
-// above, the lanes in lockstep (a converged lane stays put; conv[l] all
+// closed5LaguerreGo is the middle pass on the lanes l < n: Laguerre's
+// method on G from above, the lanes in lockstep (a converged lane stays put; conv[l] all
 // ones once it has). A step below closed5Done e1 ends the lane, and so
 // does a step that is not positive (rounding at the root) or not a
 // number.
-func closed5LaguerreGo(c *closed5) {
+func closed5LaguerreGo(c *closed5, n int) {
 	c.conv = [wideLanes]uint64{}
 	for it := 0; it < closed5MaxIter; it++ {
 		all := true
-		for l := 0; l < wideLanes; l++ {
+		for l := 0; l < n; l++ {
 			if c.conv[l] != 0 {
 				continue
 			}
@@ -118,11 +118,11 @@ func (ws *Workspace) closed5Lanes(f []float64, bs *[wideLanes][]float64, n int, 
 	c := ws.c5
 	interleaveUpper5(&c.b, bs, n)
 	f25 := (*[25]float64)(f[:25])
-	closed5Invariants(c, f25)
-	closed5Laguerre(c)
-	closed5Matrices(c, f25)
-	// A lane with B = 0 (k >= n) or a non-finite M runs through the passes
-	// as NaN and is not taken.
+	closed5Invariants(c, f25, n)
+	closed5Laguerre(c, n)
+	closed5Matrices(c, f25, n)
+	// A lane with B = 0 (k >= n, where the passes run it) or a
+	// non-finite M runs through the passes as NaN and is not taken.
 	var run [wideLanes]bool
 	for k := 0; k < wideLanes; k++ {
 		run[k] = k < n && c.tr[k] > 0 && c.tr[k] <= math.MaxFloat64

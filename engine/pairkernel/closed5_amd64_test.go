@@ -55,11 +55,11 @@ func TestClosed5Asm(t *testing.T) {
 				}
 			}
 			y := x
-			closed5InvariantsGo(&x, &f)
+			closed5InvariantsGo(&x, &f, wideLanes)
 			is.invariants(&y, &f)
-			closed5LaguerreGo(&x)
+			closed5LaguerreGo(&x, wideLanes)
 			is.laguerre(&y)
-			closed5MatricesGo(&x, &f)
+			closed5MatricesGo(&x, &f, wideLanes)
 			is.matrices(&y, &f)
 			xs := unsafe.Slice((*uint64)(unsafe.Pointer(&x)), unsafe.Offsetof(x.ok)/8)
 			ys := unsafe.Slice((*uint64)(unsafe.Pointer(&y)), unsafe.Offsetof(y.ok)/8)
@@ -75,7 +75,7 @@ func TestClosed5Asm(t *testing.T) {
 // TestClosed5ISAs runs RootLanes at d = 5 against gonum (every case of
 // TestAgainstGonum, checkRootLanesGonum) with the closed form's passes in
 // AVX-512, AVX2 and Go (the kernels the CPU has), and checks that the
-// three give the same bits on a mix of pairs.
+// three give the same bits on a mix of pairs (RootLanesWide, Wide lanes).
 func TestClosed5ISAs(t *testing.T) {
 	const d = 5
 	avx512, avx2 := useAVX512, useAVX2
@@ -103,12 +103,13 @@ func TestClosed5ISAs(t *testing.T) {
 		for trial := 0; trial < 50; trial++ {
 			a := spd(rng, uniformLam(0.1, 2)(rng, d))
 			sh := ws.Factor(a, f, g)
-			var bs [Lanes][]float64
-			for k := range bs {
+			var bs [WideLanes][]float64
+			w := ws.Wide()
+			for k := 0; k < w; k++ {
 				bs[k] = spd(rng, gens[(trial+k)%len(gens)](rng, d))
 			}
-			got := ws.RootLanes(f, sh, &bs, Lanes)
-			for k := 0; k < Lanes; k++ {
+			got := ws.RootLanesWide(f, sh, &bs, w)
+			for k := 0; k < w; k++ {
 				s := make([]float64, d*d)
 				ws.AddRootLane(k, s, 0.7)
 				ws.AddInvMapLane(k, s, f, sh, -0.3)
@@ -127,5 +128,44 @@ func TestClosed5ISAs(t *testing.T) {
 				t.Fatalf("%s: word %d differs from the Go passes: %v, %v", p.name, k, math.Float64frombits(bits[k]), math.Float64frombits(ref[k]))
 			}
 		}
+	}
+}
+
+// BenchmarkClosed5Paths is BenchmarkPair's root4 at d = 5 (RootLanes,
+// four pairs per call, as a CPU without AVX-512 runs it) with the closed
+// form's passes in AVX-512, AVX2 and Go, and the eigensolver
+// (useClosed5 off: the AVX2 structure-of-arrays solver) for comparison.
+func BenchmarkClosed5Paths(b *testing.B) {
+	const d = 5
+	avx512, avx2, closed := useAVX512, useAVX2, useClosed5
+	defer func() { useAVX512, useAVX2, useClosed5 = avx512, avx2, closed }()
+	mats, fs, _, shapes := benchPairs(d)
+	s, out := make([]float64, d*d), make([]float64, d*d)
+	for _, p := range []struct {
+		name                 string
+		avx512, avx2, closed bool
+	}{{"closed-avx512", true, true, true}, {"closed-avx2", false, true, true}, {"closed-go", false, false, true}, {"eigen-avx2", false, true, false}} {
+		if (p.avx512 && !avx512) || (p.avx2 && !avx2) {
+			continue
+		}
+		useAVX512, useAVX2, useClosed5 = p.avx512, p.avx2, p.closed
+		ws := NewWorkspace(d)
+		b.Run(p.name, func(b *testing.B) {
+			var bs [Lanes][]float64
+			cpuMetric(b, func(i int) {
+				if i%Lanes != 0 {
+					return
+				}
+				k := i & 63
+				for q := range bs {
+					bs[q] = mats[(i+17+q)&63]
+				}
+				ws.RootLanes(fs[k], shapes[k], &bs, Lanes)
+				for q := 0; q < Lanes; q++ {
+					ws.AddRootLane(q, s, 0.5)
+					ws.AddInvMapLane(q, out, fs[k], shapes[k], 0.5)
+				}
+			})
+		})
 	}
 }

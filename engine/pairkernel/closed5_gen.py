@@ -65,12 +65,12 @@ def invariants():
     out.append('// closed5InvariantsGo is the first pass: M = F^T B F from the lanes\' B')
     out.append('// (upper triangles) and the lower triangular F, its trace and m = M / tr,')
     out.append('// E2..E5 of m from its principal minors, e5 = sqrt(E5) and the start of')
-    out.append('// Laguerre, e1 <= sqrt(1 + 2 sqrt(10 E2)).')
-    out.append('func closed5InvariantsGo(c *closed5, f *[25]float64) {')
+    out.append('// Laguerre, e1 <= sqrt(1 + 2 sqrt(10 E2)); lanes l < n.')
+    out.append('func closed5InvariantsGo(c *closed5, f *[25]float64, n int) {')
     for i in range(D):
         for j in range(i + 1):
             out.append(f'\tf{i}{j} := f[{i * D + j}]')
-    out.append('\tfor l := 0; l < wideLanes; l++ {')
+    out.append('\tfor l := 0; l < n; l++ {')
     for i in range(D):
         for j in range(i, D):
             emit(f'b{i}{j} := c.b[{idx(i, j)}][l]')
@@ -170,15 +170,15 @@ def matrices():
     out.append('// closed5MatricesGo is the last pass: e3 from the two quadratics at')
     out.append('// Laguerre\'s e1, one Newton step on (e1, e3), then M^{1/2}, T^{BA} and')
     out.append('// tr M^{1/2} by Cayley-Hamilton: S = N^{-1} P with N = m^2 + e2 m + e4 I')
-    out.append('// and P = e1 m^2 + e3 m + e5 I, then S^{-1} (LDL^T inverses).')
-    out.append('func closed5MatricesGo(c *closed5, f *[25]float64) {')
+    out.append('// and P = e1 m^2 + e3 m + e5 I, then S^{-1} (LDL^T inverses); lanes l < n.')
+    out.append('func closed5MatricesGo(c *closed5, f *[25]float64, n int) {')
     fl = []
     for i in range(D):
         for j in range(i + 1):
             fl.append(f'f{i}{j} := f[{i * D + j}]')
     for s in fl:
         out.append('\t' + s)
-    out.append('\tfor l := 0; l < wideLanes; l++ {')
+    out.append('\tfor l := 0; l < n; l++ {')
     for i in range(D):
         for j in range(i, D):
             emit(f'{a(i, j)} := c.m[{idx(i, j)}][l]')

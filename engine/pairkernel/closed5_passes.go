@@ -7,8 +7,8 @@ import "math"
 // closed5InvariantsGo is the first pass: M = F^T B F from the lanes' B
 // (upper triangles) and the lower triangular F, its trace and m = M / tr,
 // E2..E5 of m from its principal minors, e5 = sqrt(E5) and the start of
-// Laguerre, e1 <= sqrt(1 + 2 sqrt(10 E2)).
-func closed5InvariantsGo(c *closed5, f *[25]float64) {
+// Laguerre, e1 <= sqrt(1 + 2 sqrt(10 E2)); lanes l < n.
+func closed5InvariantsGo(c *closed5, f *[25]float64, n int) {
 	f00 := f[0]
 	f10 := f[5]
 	f11 := f[6]
@@ -24,7 +24,7 @@ func closed5InvariantsGo(c *closed5, f *[25]float64) {
 	f42 := f[22]
 	f43 := f[23]
 	f44 := f[24]
-	for l := 0; l < wideLanes; l++ {
+	for l := 0; l < n; l++ {
 		b00 := c.b[0][l]
 		b01 := c.b[1][l]
 		b02 := c.b[2][l]
@@ -242,8 +242,8 @@ func closed5Step(c *closed5, l int) float64 {
 // closed5MatricesGo is the last pass: e3 from the two quadratics at
 // Laguerre's e1, one Newton step on (e1, e3), then M^{1/2}, T^{BA} and
 // tr M^{1/2} by Cayley-Hamilton: S = N^{-1} P with N = m^2 + e2 m + e4 I
-// and P = e1 m^2 + e3 m + e5 I, then S^{-1} (LDL^T inverses).
-func closed5MatricesGo(c *closed5, f *[25]float64) {
+// and P = e1 m^2 + e3 m + e5 I, then S^{-1} (LDL^T inverses); lanes l < n.
+func closed5MatricesGo(c *closed5, f *[25]float64, n int) {
 	f00 := f[0]
 	f10 := f[5]
 	f11 := f[6]
@@ -259,7 +259,7 @@ func closed5MatricesGo(c *closed5, f *[25]float64) {
 	f42 := f[22]
 	f43 := f[23]
 	f44 := f[24]
-	for l := 0; l < wideLanes; l++ {
+	for l := 0; l < n; l++ {
 		a00 := c.m[0][l]
 		a01 := c.m[1][l]
 		a02 := c.m[2][l]
