@@ -282,10 +282,11 @@ func closed4MatricesGo(c *closed4, f *[16]float64) {
 
 // RootLanes is EigenLanes for the MDS gradient: after it AddRootLane and
 // AddInvMapLane give the same maps, and t[k] = tr M_k^{1/2}, to the
-// engine's accuracy rather than bit for bit. At d = 4 a lane takes the
-// closed form from M's invariants (closed4.go) where it is accurate and
-// the eigensolver (EigenLanes) otherwise; at other d, and for a Root
-// factor (A singular, so M too), it is EigenLanes.
+// engine's accuracy rather than bit for bit. At d = 4 and 5 a lane takes
+// the closed form from M's invariants (closed4.go, closed5.go) where it
+// is accurate and the eigensolver (EigenLanes, per lane at d = 5)
+// otherwise; at other d, and for a Root factor (A singular, so M too),
+// it is EigenLanes.
 // Lane k's results depend only on its own inputs.
 func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
 	if ws.d == 5 && shape == Lower && useClosed5 {

@@ -38,8 +38,24 @@
 // or whose iteration does not settle go to the eigensolver. TraceRoot and
 // TraceRootLanes use the first two passes (q alone) at d = 4.
 //
-// From d = 5 (soa.go) EigenLanes, RootLanes, TraceRootLanes and
-// SymEigenLanes use the same tred2/tql2 pair in structure-of-arrays form
+// At d = 5 RootLanes and RootLanesWide take a closed form too
+// (closed5.go): M = F^T B F and its E_k from principal minors, e1 =
+// tr M^{1/2} as the largest root of the degree-16 resultant of E3's and
+// E4's equations (two quadratics in e3 once e2 and e4 are eliminated) by
+// Laguerre's method from an upper bound, G and its derivatives by
+// truncated Taylor arithmetic, then e3 and one Newton step on (e1, e3);
+// M^{1/2} = N^{-1} P by Cayley-Hamilton (N = M^2 + e2 M + e4 I, P = e1 M^2
+// + e3 M + e5 I) and M^{-1/2} its inverse, both by LDL^T. Eight pairs run
+// in one AVX-512 register per quantity (four per AVX2 register, once per
+// half; closed5_amd64.s, generated from the straight-line Go of
+// closed5_passes.go, itself written by closed5_gen.py, by
+// closed5_amd64_gen.py, bit for bit the same). Pairs with e5 =
+// det(M)^{1/2} / tr(M)^{5/2} below 1e-5, non-finite, or whose iteration
+// does not settle go to the per-lane eigensolver.
+//
+// From d = 5 (soa.go) EigenLanes, RootLanes (from d = 6, and for a Root
+// factor at d = 5), TraceRootLanes and SymEigenLanes use the same
+// tred2/tql2 pair in structure-of-arrays form
 // where the CPU has AVX2 and FMA: the lanes' matrices (M scaled to unit
 // trace, or by a power of two) are interleaved element by element, and
 // tred2 and the QL sweeps run on all lanes at once with one register per
