@@ -137,6 +137,33 @@ func (ws *Workspace) closed5Lanes(f []float64, bs *[wideLanes][]float64, n int, 
 	}
 }
 
+// traceLanes5 is TraceRootLanes at d = 5 with a Lower factor: the
+// closed form's first two passes and its Newton step (closed5TraceGo: the
+// same trace as RootLanes' closed form, bit for bit) on the n lanes, the
+// eigensolver (per lane, eigenvalues only) on those it leaves. It leaves
+// the maps of an earlier RootLanes alone.
+func (ws *Workspace) traceLanes5(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	c := ws.c5
+	var bw [wideLanes][]float64
+	copy(bw[:], bs[:])
+	interleaveUpper5(&c.b, &bw, n)
+	f25 := (*[25]float64)(f[:25])
+	closed5Invariants(c, f25, n)
+	closed5Laguerre(c, n)
+	closed5Trace(c, n)
+	var use [Lanes]bool
+	for k := 0; k < n; k++ {
+		if c.tr[k] > 0 && c.tr[k] <= math.MaxFloat64 && c.conv[k] != 0 && c.e5[k] >= closed5MinE5 &&
+			math.Abs(c.d1[k]) <= 1e-6*c.e1[k] && c.t[k] > 0 && c.t[k] <= math.MaxFloat64 {
+			t[k] = c.t[k]
+			continue
+		}
+		use[k] = true
+	}
+	ws.traceLanes(f, shape, bs, &use, false, &t)
+	return t
+}
+
 // upper5 lists the upper triangle of a row-major 5 x 5 matrix.
 var upper5 = [15]uint8{0, 1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14, 18, 19, 24}
 

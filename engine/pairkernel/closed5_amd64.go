@@ -12,6 +12,12 @@ func closed5MatricesAVX512(c *closed5, f *[25]float64)
 func closed5LaguerreAVX512(c *closed5)
 
 //go:noescape
+func closed5TraceAVX512(c *closed5)
+
+//go:noescape
+func closed5TraceAVX2(c *closed5, off int)
+
+//go:noescape
 func closed5InvariantsAVX2(c *closed5, f *[25]float64, off int)
 
 //go:noescape
@@ -68,5 +74,21 @@ func closed5Matrices(c *closed5, f *[25]float64, n int) {
 		}
 	default:
 		closed5MatricesGo(c, f, n)
+	}
+}
+
+// closed5Trace is closed5TraceGo, by AVX-512 or AVX2 where the CPU has
+// it.
+func closed5Trace(c *closed5, n int) {
+	switch {
+	case useAVX512 && n > Lanes:
+		closed5TraceAVX512(c)
+	case useAVX2:
+		closed5TraceAVX2(c, 0)
+		if n > Lanes {
+			closed5TraceAVX2(c, 32)
+		}
+	default:
+		closed5TraceGo(c, n)
 	}
 }

@@ -21,14 +21,15 @@ func TestClosed5Asm(t *testing.T) {
 		name                 string
 		has                  bool
 		invariants, matrices func(*closed5, *[25]float64)
-		laguerre             func(*closed5)
+		laguerre, trace      func(*closed5)
 	}
 	isas := []isa{
-		{"AVX-512", useAVX512, closed5InvariantsAVX512, closed5MatricesAVX512, closed5LaguerreAVX512},
+		{"AVX-512", useAVX512, closed5InvariantsAVX512, closed5MatricesAVX512, closed5LaguerreAVX512, closed5TraceAVX512},
 		{"AVX2", useAVX2,
 			func(c *closed5, f *[25]float64) { closed5InvariantsAVX2(c, f, 0); closed5InvariantsAVX2(c, f, 32) },
 			func(c *closed5, f *[25]float64) { closed5MatricesAVX2(c, f, 0); closed5MatricesAVX2(c, f, 32) },
-			func(c *closed5) { closed5LaguerreAVX2(c, 0); closed5LaguerreAVX2(c, 32) }},
+			func(c *closed5) { closed5LaguerreAVX2(c, 0); closed5LaguerreAVX2(c, 32) },
+			func(c *closed5) { closed5TraceAVX2(c, 0); closed5TraceAVX2(c, 32) }},
 	}
 	for _, is := range isas {
 		if !is.has {
@@ -59,8 +60,22 @@ func TestClosed5Asm(t *testing.T) {
 			is.invariants(&y, &f)
 			closed5LaguerreGo(&x, wideLanes)
 			is.laguerre(&y)
+			xt, yt := x, y
+			closed5TraceGo(&xt, wideLanes)
+			is.trace(&yt)
 			closed5MatricesGo(&x, &f, wideLanes)
 			is.matrices(&y, &f)
+			same := func(a, b [wideLanes]float64) bool {
+				for l := range a {
+					if math.Float64bits(a[l]) != math.Float64bits(b[l]) && !(math.IsNaN(a[l]) && math.IsNaN(b[l])) {
+						return false
+					}
+				}
+				return true
+			}
+			if !same(xt.t, yt.t) || !same(xt.d1, yt.d1) || !same(xt.t, x.t) || !same(xt.d1, x.d1) {
+				t.Fatalf("%s trial %d: trace pass: Go %v %v, asm %v %v, matrices pass %v %v", is.name, trial, xt.t, xt.d1, yt.t, yt.d1, x.t, x.d1)
+			}
 			xs := unsafe.Slice((*uint64)(unsafe.Pointer(&x)), unsafe.Offsetof(x.ok)/8)
 			ys := unsafe.Slice((*uint64)(unsafe.Pointer(&y)), unsafe.Offsetof(y.ok)/8)
 			for k := range xs {

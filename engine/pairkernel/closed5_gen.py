@@ -166,22 +166,9 @@ def step():
     out.append('')
 
 
-def matrices():
-    out.append('// closed5MatricesGo is the last pass: e3 from the two quadratics at')
-    out.append('// Laguerre\'s e1, one Newton step on (e1, e3), then M^{1/2}, T^{BA} and')
-    out.append('// tr M^{1/2} by Cayley-Hamilton: S = N^{-1} P with N = m^2 + e2 m + e4 I')
-    out.append('// and P = e1 m^2 + e3 m + e5 I, then S^{-1} (LDL^T inverses); lanes l < n.')
-    out.append('func closed5MatricesGo(c *closed5, f *[25]float64, n int) {')
-    fl = []
-    for i in range(D):
-        for j in range(i + 1):
-            fl.append(f'f{i}{j} := f[{i * D + j}]')
-    for s in fl:
-        out.append('\t' + s)
-    out.append('\tfor l := 0; l < n; l++ {')
-    for i in range(D):
-        for j in range(i, D):
-            emit(f'{a(i, j)} := c.m[{idx(i, j)}][l]')
+def newton(trace):
+    """e3 at Laguerre's e1 and one Newton step on (e1, e3): e1, d1 (and e3
+    unless trace)"""
     emit('e2s, e3s, e4s := c.e2s[l], c.e3s[l], c.e4s[l]')
     emit('x := c.e1[l]')
     emit('e5 := c.e5[l]')
@@ -205,9 +192,30 @@ def matrices():
     emit('j22 := 2*(y4*x) - 2*e5')
     emit('jd := j11*j22 - j12*j21')
     emit('d1 := (r1*j22 - r2*j12) / jd')
-    emit('d3 := (j11*r2 - j21*r1) / jd')
+    if not trace:
+        emit('d3 := (j11*r2 - j21*r1) / jd')
     emit('e1 := x - d1')
-    emit('e3 := y3 - d3')
+    if not trace:
+        emit('e3 := y3 - d3')
+
+
+def matrices():
+    out.append('// closed5MatricesGo is the last pass: e3 from the two quadratics at')
+    out.append('// Laguerre\'s e1, one Newton step on (e1, e3), then M^{1/2}, T^{BA} and')
+    out.append('// tr M^{1/2} by Cayley-Hamilton: S = N^{-1} P with N = m^2 + e2 m + e4 I')
+    out.append('// and P = e1 m^2 + e3 m + e5 I, then S^{-1} (LDL^T inverses); lanes l < n.')
+    out.append('func closed5MatricesGo(c *closed5, f *[25]float64, n int) {')
+    fl = []
+    for i in range(D):
+        for j in range(i + 1):
+            fl.append(f'f{i}{j} := f[{i * D + j}]')
+    for s in fl:
+        out.append('\t' + s)
+    out.append('\tfor l := 0; l < n; l++ {')
+    for i in range(D):
+        for j in range(i, D):
+            emit(f'{a(i, j)} := c.m[{idx(i, j)}][l]')
+    newton(False)
     emit('e2 := 0.5 * (e1*e1 - 1)')
     emit('e4 := 0.5*(e2s-e2*e2) + e1*e3')
     # m^2
@@ -245,6 +253,18 @@ def matrices():
             emit(f'c.tba[{idx(i, j)}][l] = fi * (' + ' + '.join(f'u{i}{k}*f{j}{k}' for k in range(j + 1)) + ')')
     emit('c.t[l], c.d1[l] = rt*e1, d1')
     emit('c.chk[l] = ' + '*'.join(f'n_r{i}' for i in range(D)) + '*' + '*'.join(f'x_r{i}' for i in range(D)))
+    out.append('\t}')
+    out.append('}')
+    out.append('')
+
+
+def trace():
+    out.append('// closed5TraceGo is the last pass for the trace alone (TraceRootLanes):')
+    out.append('// closed5MatricesGo\'s Newton step and its tr M^{1/2}, the same bits.')
+    out.append('func closed5TraceGo(c *closed5, n int) {')
+    out.append('\tfor l := 0; l < n; l++ {')
+    newton(True)
+    emit('c.t[l], c.d1[l] = math.Sqrt(c.tr[l])*e1, d1')
     out.append('\t}')
     out.append('}')
     out.append('')
@@ -302,6 +322,7 @@ out.append('')
 invariants()
 step()
 matrices()
+trace()
 open(os.path.join(here, 'closed5_passes.go'), 'w').write('\n'.join(out))
 subprocess.run(['gofmt', '-w', os.path.join(here, 'closed5_passes.go')], check=True)
 print('invariant minors flops', flops[0])

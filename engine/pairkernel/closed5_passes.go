@@ -551,3 +551,32 @@ func closed5MatricesGo(c *closed5, f *[25]float64, n int) {
 		c.chk[l] = n_r0 * n_r1 * n_r2 * n_r3 * n_r4 * x_r0 * x_r1 * x_r2 * x_r3 * x_r4
 	}
 }
+
+// closed5TraceGo is the last pass for the trace alone (TraceRootLanes):
+// closed5MatricesGo's Newton step and its tr M^{1/2}, the same bits.
+func closed5TraceGo(c *closed5, n int) {
+	for l := 0; l < n; l++ {
+		e2s, e3s, e4s := c.e2s[l], c.e3s[l], c.e4s[l]
+		x := c.e1[l]
+		e5 := c.e5[l]
+		y2 := 0.5 * (x*x - 1)
+		av := 0.5 * (e2s - y2*y2)
+		c1 := -2*(y2*av) + 2*(e5*x) - e3s
+		b1 := -2 * (x * y2)
+		c2 := av*av - e4s
+		b2 := 2*(av*x) - 2*e5
+		y3 := (x*x*c1 - c2) / (b2 - x*x*b1)
+		y4 := av + x*y3
+		r1 := y3*y3 - 2*(y2*y4) + 2*(x*e5) - e3s
+		r2 := y4*y4 - 2*(y3*e5) - e4s
+		g4 := y3 - y2*x
+		j11 := -2*(x*y4) - 2*(y2*g4) + 2*e5
+		j12 := 2*y3 - 2*(y2*x)
+		j21 := 2 * (y4 * g4)
+		j22 := 2*(y4*x) - 2*e5
+		jd := j11*j22 - j12*j21
+		d1 := (r1*j22 - r2*j12) / jd
+		e1 := x - d1
+		c.t[l], c.d1[l] = math.Sqrt(c.tr[l])*e1, d1
+	}
+}

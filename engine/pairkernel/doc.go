@@ -51,7 +51,8 @@
 // closed5_passes.go, itself written by closed5_gen.py, by
 // closed5_amd64_gen.py, bit for bit the same). Pairs with e5 =
 // det(M)^{1/2} / tr(M)^{5/2} below 1e-5, non-finite, or whose iteration
-// does not settle go to the per-lane eigensolver.
+// does not settle go to the per-lane eigensolver. TraceRoot and
+// TraceRootLanes use the first two passes and the Newton step at d = 5.
 //
 // From d = 5 (soa.go) EigenLanes, RootLanes (from d = 6, and for a Root
 // factor at d = 5), TraceRootLanes and SymEigenLanes use the same

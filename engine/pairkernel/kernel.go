@@ -267,8 +267,8 @@ func (ws *Workspace) sandwich(out, f []float64, shape Shape, b []float64, c floa
 // TraceRoot returns tr M^{1/2} = tr (A^{1/2} B A^{1/2})^{1/2} for the
 // factor f (of shape shape) of A and the symmetric b (stored in full),
 // from the eigenvalues of M alone (eigenvalues at or below ZeroCut times
-// the largest count as zero), or at d = 4 from M's invariants where M is
-// well-conditioned (RootLanes' closed form, without the matrices). It
+// the largest count as zero), or at d = 4 and 5 from M's invariants where
+// M is well-conditioned (RootLanes' closed forms, without the matrices). It
 // returns NaN for non-finite input.
 func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 	t := ws.TraceRootLanes(f, shape, &[Lanes][]float64{b}, 1)
@@ -279,6 +279,9 @@ func (ws *Workspace) TraceRoot(f []float64, shape Shape, b []float64) float64 {
 // the same factor, their QL iterations interleaved (each result bit for
 // bit TraceRoot's).
 func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
+	if ws.d == 5 && shape == Lower && useClosed5 {
+		return ws.traceLanes5(f, shape, bs, n)
+	}
 	var use [Lanes]bool
 	if ws.d == 4 && shape == Lower {
 		// The closed form's first two passes (closed4.go); the lanes

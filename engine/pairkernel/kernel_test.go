@@ -594,7 +594,7 @@ func TestTraceRootLanes(t *testing.T) {
 }
 
 func testTraceRootLanes(t *testing.T) {
-	for _, d := range []int{1, 4, 7, 12} {
+	for _, d := range []int{1, 4, 5, 7, 12} {
 		rng := rand.New(rand.NewPCG(uint64(d), 27))
 		ws, ref := NewWorkspace(d), NewWorkspace(d)
 		a := spd(rng, uniformLam(0.2, 2)(rng, d))
