@@ -179,3 +179,43 @@ func TestClosed5Trace(t *testing.T) {
 		}
 	}
 }
+
+// TestClosed5ThenEigen checks that lanes the closed form took in one call
+// take the eigensolver's maps after a later EigenLanes (the lane's state
+// follows the last call).
+func TestClosed5ThenEigen(t *testing.T) {
+	const d = 5
+	rng := rand.New(rand.NewPCG(5, 67))
+	ws, ref := NewWorkspace(d), NewWorkspace(d)
+	f, g := make([]float64, d*d), make([]float64, d*d)
+	a := spd(rng, uniformLam(0.1, 2)(rng, d))
+	sh := ws.Factor(a, f, g)
+	var bs, bs2 [Lanes][]float64
+	for k := range bs {
+		bs[k] = spd(rng, uniformLam(0.1, 2)(rng, d))
+		bs2[k] = spd(rng, uniformLam(0.1, 2)(rng, d))
+	}
+	ws.RootLanes(f, sh, &bs, Lanes)
+	for k := 0; k < Lanes; k++ {
+		if !ws.ln[k].closed {
+			t.Fatalf("lane %d: a well-conditioned pair fell back", k)
+		}
+	}
+	ws.EigenLanes(f, sh, &bs2, Lanes)
+	for k := 0; k < Lanes; k++ {
+		ref.Eigen(f, sh, bs2[k])
+		s1, s2 := make([]float64, d*d), make([]float64, d*d)
+		ws.AddRootLane(k, s1, 1)
+		ref.AddRoot(s2, 1)
+		ws.AddInvMapLane(k, s1, f, sh, 0.5)
+		ref.AddInvMap(s2, f, sh, 0.5)
+		var top, diff float64
+		for q := range s2 {
+			top = math.Max(top, math.Abs(s2[q]))
+			diff = math.Max(diff, math.Abs(s1[q]-s2[q]))
+		}
+		if diff > 1e-12*top {
+			t.Errorf("lane %d: maps after EigenLanes off by %g of %g", k, diff, top)
+		}
+	}
+}

@@ -450,7 +450,7 @@ func (ws *Workspace) eigenSoA(e *soaEig, f []float64, shape Shape, bs *[wideLane
 		}
 		t[k] = tv[k]
 		use[k] = false
-		ws.ln[k].soa = e
+		ws.ln[k].closed, ws.ln[k].soa = false, e
 		any = true
 	}
 	ws.formRest(e, f, shape, bs, use)
