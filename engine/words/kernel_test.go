@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"burescope/engine"
+	"burescope/engine/pairkernel"
 )
 
 func randFactor(rng *rand.Rand, d, k int) []float64 {
@@ -110,5 +111,26 @@ func BenchmarkPairKernel(b *testing.B) {
 				ws.cross(m, Eps, true)
 			}
 		})
+		b.Run(fmt.Sprintf("lanes/d%d", d), func(b *testing.B) {
+			if !ws0(d).crossLanesOK() {
+				b.Skip("no lanes kernel here")
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			l := randFactor(rng, d, d)
+			var ms, gls, gms [pairkernel.WideLanes][]float64
+			for q := range ms {
+				ms[q] = randFactor(rng, d, d)
+				gls[q], gms[q] = make([]float64, d*d), make([]float64, d*d)
+			}
+			ws := newPairWS(d, d)
+			ws.setCenter(l, Eps)
+			b.ResetTimer()
+			nl := ws.lanes()
+			for i := 0; i < b.N; i += nl {
+				ws.crossLanes(&ms, nl, Eps, &gls, &gms)
+			}
+		})
 	}
 }
+
+func ws0(d int) *pairWS { return newPairWS(d, d) }
