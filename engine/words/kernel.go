@@ -37,6 +37,7 @@ type center struct {
 	d, k int
 	r    []float64 // d x d lower triangular, A = R R^T
 	rtr  []float64 // d x d, R^T R
+	ri   []float64 // d x d lower triangular, R^{-1} (square factors only)
 	p    []float64 // d x k, R^{-1} L
 }
 
@@ -65,7 +66,7 @@ func newPairWS(d, k int) *pairWS {
 		lw: make([]float64, pairkernel.WideLanes*d*d), llam: make([]float64, pairkernel.WideLanes*d),
 		pk: pairkernel.NewWorkspace(d),
 		gl: make([]float64, d*k), gm: make([]float64, d*k),
-		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), p: make([]float64, d*k)},
+		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), ri: make([]float64, d*d), p: make([]float64, d*k)},
 	}
 }
 
@@ -120,6 +121,20 @@ func (ws *pairWS) setCenter(l []float64, eps float64) bool {
 			}
 			c.rtr[i*d+j] = s
 			c.rtr[j*d+i] = s
+		}
+	}
+	// R^{-1} (lower triangular), column by column, for gradsGemm.
+	for j := 0; j < d; j++ {
+		for i := 0; i < j; i++ {
+			c.ri[i*d+j] = 0
+		}
+		c.ri[j*d+j] = 1 / r[j*d+j]
+		for i := j + 1; i < d; i++ {
+			var s float64
+			for t := j; t < i; t++ {
+				s += r[i*d+t] * c.ri[t*d+j]
+			}
+			c.ri[i*d+j] = -s / r[i*d+i]
 		}
 	}
 	// P = R^{-1} L by forward substitution.
@@ -419,29 +434,15 @@ func (ws *pairWS) gradsGemm(q, e, lam, gl, gm []float64) {
 	pairkernel.Gemm(ws.sh, zt, e, d, 1, d, 0)
 	for p, s := range sq[:d] {
 		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		is := 1 / s
 		for i := range zp {
-			zp[i] = ep[i] / s
+			zp[i] = ep[i] * is
 		}
 	}
 	pairkernel.Gemm(ws.shi, zt, e, d, 1, d, 0)
-	// gl: t1 = S^{1/2} P, then back substitution R^T gl = t1, row by row
-	// (each column's operations in the same order as column by column).
+	// gl = R^{-T} (S^{1/2} P): Gemm reads R^{-1} transposed (upper).
 	pairkernel.Gemm(ws.t1, ws.sh, c.p, d, d, 1, 0)
-	for i := d - 1; i >= 0; i-- {
-		gi := gl[i*d : (i+1)*d]
-		copy(gi, ws.t1[i*d:(i+1)*d])
-		for t := i + 1; t < d; t++ {
-			rti := r[t*d+i]
-			gt := gl[t*d : (t+1)*d]
-			for col := range gi {
-				gi[col] -= rti * gt[col]
-			}
-		}
-		rii := r[i*d+i]
-		for col := range gi {
-			gi[col] /= rii
-		}
-	}
+	pairkernel.Gemm(gl, c.ri, ws.t1, d, 1, d, pairkernel.GemmUpper)
 	// gm = R (S^{-1/2} Q), R lower triangular.
 	pairkernel.Gemm(ws.t2, ws.shi, q, d, d, 1, 0)
 	pairkernel.Gemm(gm, r, ws.t2, d, d, 1, pairkernel.GemmLower)
