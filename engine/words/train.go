@@ -14,7 +14,13 @@ import (
 
 // Config holds the training hyperparameters (defaults: DefaultConfig).
 type Config struct {
-	Window    int     // context words on each side of the center (fixed, not shrunk)
+	Window    int     // context words on each side of the center (see ShrinkWindow)
+	// ShrinkWindow draws each center's window uniformly from 1..Window
+	// words on each side (word2vec's and gensim's reduced window: nearer
+	// contexts weigh more, and a center costs on average (Window + 1) /
+	// (2 Window) of the fixed window's pairs); otherwise every center
+	// has the full Window, as the authors' code.
+	ShrinkWindow bool
 	Subsample float64 // frequent-word subsampling threshold t; 0 disables
 	Negatives int     // negative contexts per positive pair
 	Margin    float64 // hinge margin M (the hinge losses only)
@@ -757,8 +763,12 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 			}
 			clear(cnSum)
 		}
+		cw := win
+		if t.cfg.ShrinkWindow {
+			cw = 1 + rng.IntN(win)
+		}
 		ctxs = ctxs[:0]
-		for p := max(c-win, 0); p <= min(c+win, len(kept)-1); p++ {
+		for p := max(c-cw, 0); p <= min(c+cw, len(kept)-1); p++ {
 			if p != c {
 				ctxs = append(ctxs, kept[p])
 			}
