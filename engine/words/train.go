@@ -14,17 +14,17 @@ import (
 
 // Config holds the training hyperparameters (defaults: DefaultConfig).
 type Config struct {
-	Window    int     // context words on each side of the center (see ShrinkWindow)
+	Window int // context words on each side of the center (see ShrinkWindow)
 	// ShrinkWindow draws each center's window uniformly from 1..Window
 	// words on each side (word2vec's and gensim's reduced window: nearer
 	// contexts weigh more, and a center costs on average (Window + 1) /
 	// (2 Window) of the fixed window's pairs); otherwise every center
 	// has the full Window, as the authors' code.
 	ShrinkWindow bool
-	Subsample float64 // frequent-word subsampling threshold t; 0 disables
-	Negatives int     // negative contexts per positive pair
-	Margin    float64 // hinge margin M (the hinge losses only)
-	LR        float64 // learning rate (at the start of the schedule)
+	Subsample    float64 // frequent-word subsampling threshold t; 0 disables
+	Negatives    int     // negative contexts per positive pair
+	Margin       float64 // hinge margin M (the hinge losses only)
+	LR           float64 // learning rate (at the start of the schedule)
 	// FactorLR scales the learning rate of the covariance factors
 	// against LR (the means' rate): 1 (or 0) is one rate for every
 	// parameter, as the paper. Below 1 the covariances move more slowly
