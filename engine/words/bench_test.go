@@ -33,3 +33,25 @@ func BenchmarkTrainEpoch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTrainEpochDefaults times one epoch at the defaults (5
+// negatives per pair, a hinge per negative, SGD; subsampling off so that
+// every token of the small generated corpus of 20,000 tokens is a center)
+// of the full model at d = 12 and reports corpus tokens per second (the
+// figure of issue 23's words target, measured on Brown by train-words).
+func BenchmarkTrainEpochDefaults(b *testing.B) {
+	tokens, ws, counts := plantedCorpus(50, 40, 2500, 1)
+	cfg := DefaultConfig()
+	cfg.Subsample, cfg.Epochs, cfg.Threads = 0, 1, 2
+	m, err := NewModel(ws, counts, 12, 12, false, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(tokens))*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+}

@@ -37,6 +37,7 @@ type center struct {
 	d, k int
 	r    []float64 // d x d lower triangular, A = R R^T
 	rtr  []float64 // d x d, R^T R
+	ri   []float64 // d x d lower triangular, R^{-1} (square factors only)
 	p    []float64 // d x k, R^{-1} L
 }
 
@@ -46,8 +47,8 @@ type pairWS struct {
 	q, s, w, lam, f []float64
 	sh, shi, t1, t2 []float64
 	z, vt           []float64 // d x d scratch of crossGemm
-	lq, ls, lw      []float64 // Lanes x d x d: crossLanes' Q, S, eigenvectors
-	llam            []float64 // Lanes x d: crossLanes' eigenvalues
+	lq, ls, lw      []float64 // WideLanes x d x d: crossLanes' Q, S, eigenvectors
+	llam            []float64 // WideLanes x d: crossLanes' eigenvalues
 	pk              *pairkernel.Workspace
 	gl, gm          []float64
 	c               center
@@ -61,11 +62,11 @@ func newPairWS(d, k int) *pairWS {
 		sh: make([]float64, d*d), shi: make([]float64, d*d),
 		t1: make([]float64, d*k), t2: make([]float64, d*k),
 		z: make([]float64, d*d), vt: make([]float64, d*d),
-		lq: make([]float64, pairkernel.Lanes*d*d), ls: make([]float64, pairkernel.Lanes*d*d),
-		lw: make([]float64, pairkernel.Lanes*d*d), llam: make([]float64, pairkernel.Lanes*d),
+		lq: make([]float64, pairkernel.WideLanes*d*d), ls: make([]float64, pairkernel.WideLanes*d*d),
+		lw: make([]float64, pairkernel.WideLanes*d*d), llam: make([]float64, pairkernel.WideLanes*d),
 		pk: pairkernel.NewWorkspace(d),
 		gl: make([]float64, d*k), gm: make([]float64, d*k),
-		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), p: make([]float64, d*k)},
+		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), ri: make([]float64, d*d), p: make([]float64, d*k)},
 	}
 }
 
@@ -120,6 +121,20 @@ func (ws *pairWS) setCenter(l []float64, eps float64) bool {
 			}
 			c.rtr[i*d+j] = s
 			c.rtr[j*d+i] = s
+		}
+	}
+	// R^{-1} (lower triangular), column by column, for gradsGemm.
+	for j := 0; j < d; j++ {
+		for i := 0; i < j; i++ {
+			c.ri[i*d+j] = 0
+		}
+		c.ri[j*d+j] = 1 / r[j*d+j]
+		for i := j + 1; i < d; i++ {
+			var s float64
+			for t := j; t < i; t++ {
+				s += r[i*d+t] * c.ri[t*d+j]
+			}
+			c.ri[i*d+j] = -s / r[i*d+i]
 		}
 	}
 	// P = R^{-1} L by forward substitution.
@@ -300,7 +315,7 @@ func crossDiag(l, m []float64, eps float64, gl, gm []float64) float64 {
 // pairkernel.Gemm (AVX2+FMA): the same quantities, rounded differently.
 func (ws *pairWS) crossGemm(m []float64, eps float64, grad bool) float64 {
 	ws.formS(m, eps, ws.q, ws.s)
-	ws.eig(ws.s, ws.w, ws.lam)
+	ws.eigRows(ws.s, ws.w, ws.lam)
 	x := traceRoot(ws.lam)
 	if grad {
 		ws.gradsGemm(ws.q, ws.w, ws.lam, ws.gl, ws.gm)
@@ -308,27 +323,37 @@ func (ws *pairWS) crossGemm(m []float64, eps float64, grad bool) float64 {
 	return x
 }
 
-// crossLanes is crossGemm with gradients for the n <= pairkernel.Lanes
-// context factors ms[:n] against the current center, their
-// eigendecompositions interleaved (pairkernel.SymEigenLanes): pair k's
-// trace is x[k] and its gradients go to gl[k] and gm[k], each as
-// crossGemm gives them. It needs square factors, d > eigJacobiMaxDim and
-// Gemm (crossLanesOK).
-func (ws *pairWS) crossLanes(ms *[pairkernel.Lanes][]float64, n int, eps float64, gl, gm *[pairkernel.Lanes][]float64) (x [pairkernel.Lanes]float64) {
+// eigRows is eig with the eigenvectors in the rows of v.
+func (ws *pairWS) eigRows(m, v, lam []float64) {
+	d := ws.d
+	copy(v, m[:d*d])
+	if !ws.pk.SymEigen(v, lam) {
+		// No convergence (non-finite input): Jacobi always terminates.
+		engine.JacobiEigen(m, d, v, lam)
+		transposeSquare(v, d)
+	}
+}
+
+// crossLanes is crossGemm with gradients for the n <= ws.lanes() context
+// factors ms[:n] against the current center, their eigendecompositions
+// interleaved (pairkernel.SymEigenLanesWide: 8 at once on AVX-512
+// machines, else 4): pair k's trace is x[k] and its gradients go to
+// gl[k] and gm[k], each bit for bit as crossGemm gives them. It needs
+// square factors, d > eigJacobiMaxDim and Gemm (crossLanesOK).
+func (ws *pairWS) crossLanes(ms *[pairkernel.WideLanes][]float64, n int, eps float64, gl, gm *[pairkernel.WideLanes][]float64) (x [pairkernel.WideLanes]float64) {
 	d := ws.d
 	dd := d * d
-	var w, lam [pairkernel.Lanes][]float64
+	var w, lam [pairkernel.WideLanes][]float64
 	for k := 0; k < n; k++ {
 		q, sk := ws.lq[k*dd:(k+1)*dd], ws.ls[k*dd:(k+1)*dd]
 		ws.formS(ms[k], eps, q, sk)
 		w[k], lam[k] = ws.lw[k*dd:(k+1)*dd], ws.llam[k*d:(k+1)*d]
 		copy(w[k], sk)
 	}
-	ok := ws.pk.SymEigenLanes(&w, &lam, n)
+	ok := ws.pk.SymEigenLanesWide(&w, &lam, n)
 	for k := 0; k < n; k++ {
 		if !ok[k] {
 			engine.JacobiEigen(ws.ls[k*dd:(k+1)*dd], d, w[k], lam[k])
-		} else {
 			transposeSquare(w[k], d)
 		}
 		x[k] = traceRoot(lam[k])
@@ -336,6 +361,9 @@ func (ws *pairWS) crossLanes(ms *[pairkernel.Lanes][]float64, n int, eps float64
 	}
 	return x
 }
+
+// lanes returns how many pairs crossLanes takes per call.
+func (ws *pairWS) lanes() int { return ws.pk.Wide() }
 
 // crossLanesOK reports whether crossLanes serves this workspace.
 func (ws *pairWS) crossLanesOK() bool {
@@ -384,42 +412,37 @@ func (ws *pairWS) formS(m []float64, eps float64, q, s []float64) {
 }
 
 // gradsGemm writes gl = T^{AB} L = R^{-T} S^{1/2} P and
-// gm = T^{BA} M = R S^{-1/2} Q for S's eigenvectors (columns of w) and
+// gm = T^{BA} M = R S^{-1/2} Q for S's eigenvectors (the rows of e) and
 // clamped eigenvalues lam, by Gemm.
-func (ws *pairWS) gradsGemm(q, w, lam, gl, gm []float64) {
+func (ws *pairWS) gradsGemm(q, e, lam, gl, gm []float64) {
 	d := ws.d
 	c := &ws.c
 	r := c.r
-	// S^{1/2} = V diag(sqrt l) V^T and S^{-1/2}: Z = V diag(.), then Z V^T.
-	z, vt := ws.z, ws.vt
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			vt[j*d+i] = w[i*d+j]
+	// S^{1/2} = V diag(sqrt l) V^T and S^{-1/2} (V = e^T): with
+	// Z^T = diag(.) e (row p of e scaled), S^{1/2} = (Z^T)^T e, Gemm
+	// reading its first factor transposed.
+	zt, sq := ws.z, ws.f
+	for j, l := range lam {
+		sq[j] = math.Sqrt(l)
+	}
+	for p, s := range sq[:d] {
+		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		for i := range zp {
+			zp[i] = ep[i] * s
 		}
 	}
-	for i := 0; i < d; i++ {
-		for j, l := range lam {
-			z[i*d+j] = w[i*d+j] * math.Sqrt(l)
+	pairkernel.Gemm(ws.sh, zt, e, d, 1, d, 0)
+	for p, s := range sq[:d] {
+		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		is := 1 / s
+		for i := range zp {
+			zp[i] = ep[i] * is
 		}
 	}
-	pairkernel.Gemm(ws.sh, z, vt, d, d, 1, 0)
-	for i := 0; i < d; i++ {
-		for j, l := range lam {
-			z[i*d+j] = w[i*d+j] / math.Sqrt(l)
-		}
-	}
-	pairkernel.Gemm(ws.shi, z, vt, d, d, 1, 0)
-	// gl: t1 = S^{1/2} P, then back substitution R^T gl = t1.
+	pairkernel.Gemm(ws.shi, zt, e, d, 1, d, 0)
+	// gl = R^{-T} (S^{1/2} P): Gemm reads R^{-1} transposed (upper).
 	pairkernel.Gemm(ws.t1, ws.sh, c.p, d, d, 1, 0)
-	for col := 0; col < d; col++ {
-		for i := d - 1; i >= 0; i-- {
-			v := ws.t1[i*d+col]
-			for t := i + 1; t < d; t++ {
-				v -= r[t*d+i] * gl[t*d+col]
-			}
-			gl[i*d+col] = v / r[i*d+i]
-		}
-	}
+	pairkernel.Gemm(gl, c.ri, ws.t1, d, 1, d, pairkernel.GemmUpper)
 	// gm = R (S^{-1/2} Q), R lower triangular.
 	pairkernel.Gemm(ws.t2, ws.shi, q, d, d, 1, 0)
 	pairkernel.Gemm(gm, r, ws.t2, d, d, 1, pairkernel.GemmLower)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"burescope/engine"
+	"burescope/engine/pairkernel"
 )
 
 func randFactor(rng *rand.Rand, d, k int) []float64 {
@@ -110,5 +111,71 @@ func BenchmarkPairKernel(b *testing.B) {
 				ws.cross(m, Eps, true)
 			}
 		})
+		b.Run(fmt.Sprintf("lanes/d%d", d), func(b *testing.B) {
+			if !ws0(d).crossLanesOK() {
+				b.Skip("no lanes kernel here")
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			l := randFactor(rng, d, d)
+			var ms, gls, gms [pairkernel.WideLanes][]float64
+			for q := range ms {
+				ms[q] = randFactor(rng, d, d)
+				gls[q], gms[q] = make([]float64, d*d), make([]float64, d*d)
+			}
+			ws := newPairWS(d, d)
+			ws.setCenter(l, Eps)
+			b.ResetTimer()
+			nl := ws.lanes()
+			for i := 0; i < b.N; i += nl {
+				ws.crossLanes(&ms, nl, Eps, &gls, &gms)
+			}
+		})
+	}
+}
+
+func ws0(d int) *pairWS { return newPairWS(d, d) }
+
+// TestCrossLanesMatchesOneByOne checks that the lanes kernel gives every
+// pair the bits of the one-pair kernel (cross), for any number of pairs
+// per call up to the kernel's width, including a lane whose context
+// factor is ill-conditioned (rank one) beside well-conditioned ones: the
+// training's blocks of pairs must not change its numbers.
+func TestCrossLanesMatchesOneByOne(t *testing.T) {
+	for _, d := range []int{4, 5, 12} {
+		ws := newPairWS(d, d)
+		if !ws.crossLanesOK() {
+			t.Skip("no lanes kernel on this machine")
+		}
+		rng := rand.New(rand.NewPCG(7, uint64(d)))
+		l := randFactor(rng, d, d)
+		if !ws.setCenter(l, Eps) {
+			t.Fatal("setCenter failed")
+		}
+		for n := 1; n <= ws.lanes(); n++ {
+			var ms, gls, gms [pairkernel.WideLanes][]float64
+			for q := 0; q < n; q++ {
+				ms[q] = randFactor(rng, d, d)
+				if q == 2 { // rank one: B = v v^T + eps I
+					for i := range ms[q] {
+						if i%d != 0 {
+							ms[q][i] = 0
+						}
+					}
+				}
+				gls[q], gms[q] = make([]float64, d*d), make([]float64, d*d)
+			}
+			x := ws.crossLanes(&ms, n, Eps, &gls, &gms)
+			for q := 0; q < n; q++ {
+				want := ws.cross(ms[q], Eps, true)
+				if x[q] != want {
+					t.Fatalf("d=%d n=%d lane %d: cross term %v, one by one %v", d, n, q, x[q], want)
+				}
+				for i := range gls[q] {
+					if gls[q][i] != ws.gl[i] || gms[q][i] != ws.gm[i] {
+						t.Fatalf("d=%d n=%d lane %d: gradient %d differs from one by one", d, n, q, i)
+					}
+				}
+			}
+		}
 	}
 }

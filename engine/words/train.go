@@ -14,11 +14,17 @@ import (
 
 // Config holds the training hyperparameters (defaults: DefaultConfig).
 type Config struct {
-	Window    int     // context words on each side of the center (fixed, not shrunk)
-	Subsample float64 // frequent-word subsampling threshold t; 0 disables
-	Negatives int     // negative contexts per positive pair
-	Margin    float64 // hinge margin M (the hinge losses only)
-	LR        float64 // learning rate (at the start of the schedule)
+	Window int // context words on each side of the center (see ShrinkWindow)
+	// ShrinkWindow draws each center's window uniformly from 1..Window
+	// words on each side (word2vec's and gensim's reduced window: nearer
+	// contexts weigh more, and a center costs on average (Window + 1) /
+	// (2 Window) of the fixed window's pairs); otherwise every center
+	// has the full Window, as the authors' code.
+	ShrinkWindow bool
+	Subsample    float64 // frequent-word subsampling threshold t; 0 disables
+	Negatives    int     // negative contexts per positive pair
+	Margin       float64 // hinge margin M (the hinge losses only)
+	LR           float64 // learning rate (at the start of the schedule)
 	// FactorLR scales the learning rate of the covariance factors
 	// against LR (the means' rate): 1 (or 0) is one rate for every
 	// parameter, as the paper. Below 1 the covariances move more slowly
@@ -663,7 +669,11 @@ func (t *trainer) update(x, acc, g []float64, w, per int, lr float64) {
 // positive pair's loss depends on its score s+ and its negatives' s-_k
 // only, so its gradient is cp grad s+ + sum_k cn_k grad s-_k with the
 // loss's derivatives cp and cn_k (pairLoss) and the kernel's gradients of
-// the scores.
+// the scores. A center's pairs (its contexts, each followed by the
+// negatives drawn for it) go to the kernel in blocks of up to
+// blockPairs, so that their eigendecompositions fill the kernel's lanes;
+// the negatives are drawn in the order of one pair at a time and every
+// pair's numbers are the kernel's for that pair alone.
 func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
 	m := t.m
 	d, fl := m.Dim, t.fl
@@ -672,50 +682,33 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 	nneg := t.cfg.Negatives
 	win := t.cfg.Window
 	shared := t.cfg.SharedNegatives
-	negs := make([]int32, nneg)
+	// per: the pairs of one context (its positive, then its negatives
+	// unless they are shared); blk contexts per kernel block.
+	per := 1 + nneg
+	if shared {
+		per = 1
+	}
+	blk := max(1, blockPairs/per)
+	pw := make([]int32, 0, blk*per) // a block's context-set words
+	px := make([]float64, blk*per)  // their cross terms
+	pgl := make([]float64, blk*per*fl)
+	pgm := make([]float64, blk*per*fl)
+	ctxs := make([]int32, 0, 2*win)
 	negX := make([]float64, nneg)
-	cn := make([]float64, nneg)       // the loss's derivative in each negative's score
-	cnSum := make([]float64, nneg)    // shared negatives: cn summed over the window
-	negGL := make([]float64, nneg*fl) // gradients of the negatives' cross terms, fl each
-	negGM := make([]float64, nneg*fl)
-	posGL := make([]float64, fl)
-	posGM := make([]float64, fl)
-	// negTerms draws the negatives and computes their pseudo dot products
-	// with the center (values in negX, cross-term gradients).
-	negTerms := func(mw, lw []float64) {
-		for k := range negs {
-			negs[k] = t.negative(rng)
-		}
-		if !m.Diagonal && ws.crossLanesOK() {
-			// The negatives pairkernel.Lanes at a time, their
-			// eigendecompositions interleaved (the same numbers as
-			// one by one).
-			for k0 := 0; k0 < len(negs); k0 += pairkernel.Lanes {
-				n := min(pairkernel.Lanes, len(negs)-k0)
-				var ms, gls, gms [pairkernel.Lanes][]float64
-				for q := 0; q < n; q++ {
-					nw, k := int(negs[k0+q]), k0+q
-					ms[q] = m.CFactors[nw*fl : (nw+1)*fl]
-					gls[q], gms[q] = negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl]
-				}
-				xs := ws.crossLanes(&ms, n, Eps, &gls, &gms)
-				for q := 0; q < n; q++ {
-					nw, k := int(negs[k0+q]), k0+q
-					negX[k] = dot(mw, m.CMeans[nw*d:(nw+1)*d]) + xs[q]
-				}
-			}
-			return
-		}
-		for k, nw := range negs {
-			mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
-			ln := m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
-			negX[k] = dot(mw, mn) + t.cross(ws, lw, ln, negGL[k*fl:(k+1)*fl], negGM[k*fl:(k+1)*fl])
-		}
+	cn := make([]float64, nneg)    // the loss's derivative in each negative's score
+	cnSum := make([]float64, nneg) // shared negatives: cn summed over the window
+	// Shared negatives: drawn once per center, their terms kept here.
+	var sNegs []int32
+	var sX, sGL, sGM []float64
+	if shared {
+		sNegs = make([]int32, nneg)
+		sX, sGL, sGM = make([]float64, nneg), make([]float64, nneg*fl), make([]float64, nneg*fl)
 	}
 	// negRecords adds sum_k w_k grad_{mu_w} s-_k to the center's
 	// gradient and records w_k grad_{nu_c'} s-_k for every negative with
-	// w_k != 0.
-	negRecords := func(mw []float64, inOff int, w []float64) {
+	// w_k != 0 (negs the negatives, negGL and negGM their cross-term
+	// gradients, fl each).
+	negRecords := func(mw []float64, inOff int, w []float64, negs []int32, negGL, negGM []float64) {
 		gin := ch.vals[inOff : inOff+d+fl]
 		for k, nw := range negs {
 			if w[k] == 0 {
@@ -761,63 +754,127 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 		ch.vals = append(ch.vals, make([]float64, d+fl)...)
 		active := 0
 		if shared {
-			negTerms(mw, lw)
+			for k := range sNegs {
+				sNegs[k] = t.negative(rng)
+			}
+			t.crossTerms(ws, lw, sNegs, sX, sGL, sGM)
+			for k, nw := range sNegs {
+				negX[k] = dot(mw, m.CMeans[int(nw)*d:(int(nw)+1)*d]) + sX[k]
+			}
 			clear(cnSum)
 		}
-		for p := max(c-win, 0); p <= min(c+win, len(kept)-1); p++ {
-			if p == c {
-				continue
+		cw := win
+		if t.cfg.ShrinkWindow {
+			cw = 1 + rng.IntN(win)
+		}
+		ctxs = ctxs[:0]
+		for p := max(c-cw, 0); p <= min(c+cw, len(kept)-1); p++ {
+			if p != c {
+				ctxs = append(ctxs, kept[p])
 			}
-			ctx := int(kept[p])
-			// Positive pair.
-			mc := m.CMeans[ctx*d : (ctx+1)*d]
-			lc := m.CFactors[ctx*fl : (ctx+1)*fl]
-			pos := dot(mw, mc) + t.cross(ws, lw, lc, posGL, posGM)
-			if !shared {
-				negTerms(mw, lw)
+		}
+		for j0 := 0; j0 < len(ctxs); j0 += blk {
+			j1 := min(j0+blk, len(ctxs))
+			pw = pw[:0]
+			for j := j0; j < j1; j++ {
+				pw = append(pw, ctxs[j])
+				if !shared {
+					for k := 0; k < nneg; k++ {
+						pw = append(pw, t.negative(rng))
+					}
+				}
 			}
-			ch.pairs++
-			loss, cp := t.pairLoss(pos, negX, cn)
-			if cp == 0 && allZero(cn) {
-				continue
-			}
-			ch.loss += loss
-			active++
-			gin := ch.vals[inOff : inOff+d+fl]
-			// Center: cp (b_c, T^{AB} L); context: cp (a, T^{BA} M).
-			for i := 0; i < d; i++ {
-				gin[i] += cp * mc[i]
-			}
-			for i := 0; i < fl; i++ {
-				gin[d+i] += cp * posGL[i]
-			}
-			if cp != 0 {
-				off := len(ch.vals)
-				ch.vals = append(ch.vals, make([]float64, d+fl)...)
-				gc := ch.vals[off:]
+			t.crossTerms(ws, lw, pw, px, pgl, pgm)
+			for j := j0; j < j1; j++ {
+				q := (j - j0) * per // the positive's index in the block
+				ctx := int(ctxs[j])
+				// Positive pair.
+				mc := m.CMeans[ctx*d : (ctx+1)*d]
+				pos := dot(mw, mc) + px[q]
+				posGL, posGM := pgl[q*fl:(q+1)*fl], pgm[q*fl:(q+1)*fl]
+				negs, negGL, negGM := sNegs, sGL, sGM
+				if !shared {
+					negs = pw[q+1 : q+1+nneg]
+					negGL, negGM = pgl[(q+1)*fl:(q+1+nneg)*fl], pgm[(q+1)*fl:(q+1+nneg)*fl]
+					for k, nw := range negs {
+						negX[k] = dot(mw, m.CMeans[int(nw)*d:(int(nw)+1)*d]) + px[q+1+k]
+					}
+				}
+				ch.pairs++
+				loss, cp := t.pairLoss(pos, negX, cn)
+				if cp == 0 && allZero(cn) {
+					continue
+				}
+				ch.loss += loss
+				active++
+				gin := ch.vals[inOff : inOff+d+fl]
+				// Center: cp (b_c, T^{AB} L); context: cp (a, T^{BA} M).
 				for i := 0; i < d; i++ {
-					gc[i] = cp * mw[i]
+					gin[i] += cp * mc[i]
 				}
 				for i := 0; i < fl; i++ {
-					gc[d+i] = cp * posGM[i]
+					gin[d+i] += cp * posGL[i]
 				}
-				ch.ctx = append(ch.ctx, record{word: int32(ctx), off: off})
-			}
-			if shared {
-				addTo(cnSum, cn)
-			} else {
-				negRecords(mw, inOff, cn)
+				if cp != 0 {
+					off := len(ch.vals)
+					ch.vals = append(ch.vals, make([]float64, d+fl)...)
+					gc := ch.vals[off:]
+					for i := 0; i < d; i++ {
+						gc[i] = cp * mw[i]
+					}
+					for i := 0; i < fl; i++ {
+						gc[d+i] = cp * posGM[i]
+					}
+					ch.ctx = append(ch.ctx, record{word: int32(ctx), off: off})
+				}
+				if shared {
+					addTo(cnSum, cn)
+				} else {
+					negRecords(mw, inOff, cn, negs, negGL, negGM)
+				}
 			}
 		}
 		if shared && active > 0 {
 			// Every pair of this center has the same negatives.
-			negRecords(mw, inOff, cnSum)
+			negRecords(mw, inOff, cnSum, sNegs, sGL, sGM)
 		}
 		if active > 0 {
 			ch.in = append(ch.in, record{word: int32(w), off: inOff})
 		} else {
 			ch.vals = ch.vals[:inOff]
 		}
+	}
+}
+
+// blockPairs is the most pairs runChunk hands the kernel at once (a
+// center's window at the defaults: 10 contexts of 1 + 5 pairs).
+const blockPairs = 64
+
+// crossTerms writes the cross terms tr (A^{1/2} B A^{1/2})^{1/2} of the
+// current center (factor lw, set in ws) against the context measures of
+// words into x, and their gradients in the center's and the context's
+// factor into gl and gm (fl each, in the order of words): by the
+// kernel's lanes where it has them, else one pair at a time, the same
+// numbers either way.
+func (t *trainer) crossTerms(ws *pairWS, lw []float64, words []int32, x, gl, gm []float64) {
+	m, fl := t.m, t.fl
+	if !m.Diagonal && ws.crossLanesOK() {
+		nl := ws.lanes()
+		for k0 := 0; k0 < len(words); k0 += nl {
+			n := min(nl, len(words)-k0)
+			var ms, gls, gms [pairkernel.WideLanes][]float64
+			for q := 0; q < n; q++ {
+				nw, k := int(words[k0+q]), k0+q
+				ms[q] = m.CFactors[nw*fl : (nw+1)*fl]
+				gls[q], gms[q] = gl[k*fl:(k+1)*fl], gm[k*fl:(k+1)*fl]
+			}
+			xs := ws.crossLanes(&ms, n, Eps, &gls, &gms)
+			copy(x[k0:k0+n], xs[:n])
+		}
+		return
+	}
+	for k, nw := range words {
+		x[k] = t.cross(ws, lw, m.CFactors[int(nw)*fl:(int(nw)+1)*fl], gl[k*fl:(k+1)*fl], gm[k*fl:(k+1)*fl])
 	}
 }
 

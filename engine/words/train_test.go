@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"burescope/engine"
@@ -74,11 +75,21 @@ func TestGradientFiniteDifferences(t *testing.T) {
 			cases = append(cases, c)
 		}
 	}
+	// The reduced window (drawn from the chunk's generator, the same
+	// draws for every evaluation below) with a fixed and a shared draw
+	// of negatives.
+	for _, c := range []tc{{"full_d6", 6, 6, false, 2, false, LossHingeEach}, {"full_d4_shared_negatives", 4, 4, false, 2, true, LossHingeEach}} {
+		c.name = "shrink_window_" + c.loss.String() + "_" + c.name
+		cases = append(cases, c)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := testModel(t, 5, c.d, c.k, c.diagonal, 11)
 			cfg := PaperConfig()
 			cfg.Window, cfg.Negatives, cfg.Margin, cfg.SharedNegatives, cfg.Loss = 2, c.negs, 50, c.shared, c.loss // every hinge active: no kinks
+			if strings.HasPrefix(c.name, "shrink_window_") {
+				cfg.Window, cfg.ShrinkWindow = 3, true
+			}
 			if c.loss == LossLogistic {
 				// Smaller covariances and larger means: scores of both
 				// signs, so that no sigmoid is saturated.
@@ -451,5 +462,47 @@ func TestFactorLRScalesOnlyTheFactors(t *testing.T) {
 	}
 	if maxAbsDiff(one.Factors, zero.Factors) != 0 || maxAbsDiff(one.CFactors, zero.CFactors) != 0 {
 		t.Error("FactorLR 0 did not train as 1")
+	}
+}
+
+// TestShrinkWindowPairs counts the positive pairs of one pass over a
+// corpus: with the fixed window every center has all its neighbours
+// within Window (exactly, at the corpus's ends too), with ShrinkWindow
+// each center's window is drawn uniformly from 1..Window, so a center
+// away from the ends has Window + 1 contexts on average (within 4
+// standard deviations of that over 3,000 centers), and every draw stays
+// within 1..Window (never more pairs than the fixed window's).
+func TestShrinkWindowPairs(t *testing.T) {
+	const n, win = 3000, 5
+	m := testModel(t, 50, 2, 2, true, 3)
+	rng := rand.New(rand.NewPCG(1, 1))
+	tokens := make([]int32, n)
+	for i := range tokens {
+		tokens[i] = int32(rng.IntN(50))
+	}
+	cfg := PaperConfig()
+	cfg.Window, cfg.Negatives = win, 1
+	count := func(shrink bool) int {
+		cfg.ShrinkWindow = shrink
+		tr := newTrainer(m, cfg, 1)
+		ch := &chunk{}
+		tr.runChunk(context.Background(), ch, tr.ws[0], tokens, 0, n, rand.New(rand.NewPCG(5, 6)))
+		return ch.pairs
+	}
+	want := 0
+	for c := 0; c < n; c++ {
+		want += min(c+win, n-1) - max(c-win, 0)
+	}
+	if got := count(false); got != want {
+		t.Fatalf("fixed window: %d pairs, want %d", got, want)
+	}
+	got := count(true)
+	mean := float64(n * (win + 1))
+	sd := math.Sqrt(float64(n) * 4 * float64(win*win-1) / 12) // 2 U{1..win}
+	if math.Abs(float64(got)-mean) > 4*sd+2*win*win {
+		t.Errorf("shrunk window: %d pairs, want about %.0f (sd %.0f)", got, mean, sd)
+	}
+	if got >= want {
+		t.Errorf("shrunk window: %d pairs, not fewer than the fixed window's %d", got, want)
 	}
 }

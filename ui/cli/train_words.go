@@ -28,7 +28,7 @@ func init() {
 }
 
 const trainWordsUsage = "CORPUS... --out WORDS.npz|.json [--preset default|paper] [--dim 12] [--rank k] [--diagonal] [--window 5] " +
-	"[--min-count 5] [--subsample 1e-3] [--negatives 5] [--shared-negatives] [--loss hinge-each|hinge|logistic] [--margin 10] " +
+	"[--shrink-window] [--min-count 5] [--subsample 1e-3] [--negatives 5] [--shared-negatives] [--loss hinge-each|hinge|logistic] [--margin 10] " +
 	"[--optimizer sgd|adagrad] [--lr 0.005] [--lr-schedule linear|constant] [--epochs 5] [--total-epochs N] [--batch 256] " +
 	"[--reset-adagrad] [--threads N] [--seed 1] [--resume WORDS.npz] [--json-set context|input] [--progress]"
 
@@ -76,7 +76,8 @@ func runTrainWords(env Env) error {
 	dim := fs.Int("dim", 12, "embedding dimension d")
 	rank := fs.Int("rank", 0, "columns k of the factors L (d x k; 0: k = d)")
 	diagonal := fs.Bool("diagonal", false, "diagonal covariances diag(l^2) + 0.01 I (Vilnis & McCallum's comparison point)")
-	window := fs.Int("window", def.Window, "context words on each side (fixed, as the authors)")
+	window := fs.Int("window", def.Window, "context words on each side (the most, with --shrink-window)")
+	shrink := fs.Bool("shrink-window", def.ShrinkWindow, "draw each center's window from 1..--window words on each side (word2vec, gensim); false: always --window (the authors)")
 	minCount := fs.Int64("min-count", 5, "keep words seen at least this many times")
 	subsample := fs.Float64("subsample", def.Subsample, "frequent-word subsampling threshold, a relative frequency (0: off)")
 	negatives := fs.Int("negatives", def.Negatives, "negative contexts per positive pair")
@@ -146,8 +147,8 @@ func runTrainWords(env Env) error {
 			"window": func() { *window = p.Window }, "subsample": func() { *subsample = p.Subsample },
 			"negatives": func() { *negatives = p.Negatives }, "margin": func() { *margin = p.Margin },
 			"lr": func() { *lr = p.LR }, "factor-lr": func() { *factorLR = p.FactorLR }, "epochs": func() { *epochs = p.Epochs }, "batch": func() { *batch = p.Batch },
-			"shared-negatives": func() { *shared = p.SharedNegatives },
-			"loss":             func() { lossKind = p.Loss }, "optimizer": func() { optKind = p.Optimizer },
+			"shared-negatives": func() { *shared = p.SharedNegatives }, "shrink-window": func() { *shrink = p.ShrinkWindow },
+			"loss": func() { lossKind = p.Loss }, "optimizer": func() { optKind = p.Optimizer },
 			"lr-schedule": func() { *schedule = scheduleName(p.Decay) },
 		} {
 			if !given[name] {
@@ -159,7 +160,7 @@ func runTrainWords(env Env) error {
 	if k == 0 || *diagonal {
 		k = *dim
 	}
-	cfg := words.Config{Window: *window, Subsample: *subsample, Negatives: *negatives, Margin: *margin, LR: *lr, FactorLR: *factorLR,
+	cfg := words.Config{Window: *window, ShrinkWindow: *shrink, Subsample: *subsample, Negatives: *negatives, Margin: *margin, LR: *lr, FactorLR: *factorLR,
 		AdagradEps: def.AdagradEps, Epochs: *epochs, Threads: *threads, Batch: *batch, Seed: *seed, ResetAdagrad: *reset, SharedNegatives: *shared,
 		Loss: lossKind, Optimizer: optKind, Decay: *schedule == "linear", TotalEpochs: *totalEpochs}
 	if err := checkFlags(env, "train-words",

@@ -45,6 +45,7 @@ func TestTrainWordsFlagsBeforeInput(t *testing.T) {
 		{"margin NaN", []string{"--margin", "NaN"}, "--margin"},
 		{"min-count 0", []string{"--min-count", "0"}, "--min-count"},
 		{"preset", []string{"--preset", "fast"}, "--preset"},
+		{"shrink-window not a boolean", []string{"--shrink-window=often"}, "shrink-window"},
 		{"loss", []string{"--loss", "squared"}, "--loss"},
 		{"optimizer", []string{"--optimizer", "adam"}, "--optimizer"},
 		{"lr-schedule", []string{"--lr-schedule", "cosine"}, "--lr-schedule"},

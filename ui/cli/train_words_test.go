@@ -167,3 +167,46 @@ func TestEvalEntailmentHandComputed(t *testing.T) {
 		t.Errorf("got %+v, want AP 7/12, F1 0.8 at 1, 4 pairs (2 positive), 1 skipped", r)
 	}
 }
+
+// TestTrainWordsShrinkWindowCLI: --shrink-window reaches the trainer (the
+// same seed gives another run than the fixed window: a different loss)
+// and the model it trains still places same-topic words nearest.
+func TestTrainWordsShrinkWindowCLI(t *testing.T) {
+	corpus := plantedText(t)
+	dir := t.TempDir()
+	losses := map[bool]float64{}
+	for _, shrink := range []bool{false, true} {
+		out := filepath.Join(dir, fmt.Sprintf("w%v.npz", shrink))
+		args := []string{"train-words", corpus, "--dim", "3", "--epochs", "2", "--subsample", "0", "--batch", "16",
+			"--window", "3", "--threads", "2", "--out", out}
+		if shrink {
+			args = append(args, "--shrink-window")
+		}
+		code, stdout, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("shrink %v: exit %d: %s", shrink, code, stderr)
+		}
+		var res trainWordsResult
+		lastWordsJSON(t, stdout, &res)
+		losses[shrink] = res.Loss
+		if !shrink {
+			continue
+		}
+		code, stdout, stderr = runCLI("neighbors", out, "--set", "c", "--item", "t0w0", "--k", "4", "--by", "mixture")
+		if code != 0 {
+			t.Fatalf("neighbors: exit %d: %s", code, stderr)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var nb neighborLine
+			if err := json.Unmarshal([]byte(line), &nb); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(nb.Label, "t0") {
+				t.Errorf("--shrink-window: neighbour %q of t0w0 is not of topic t0", nb.Label)
+			}
+		}
+	}
+	if losses[true] == losses[false] {
+		t.Errorf("--shrink-window gave the fixed window's loss %v: the flag did not reach the trainer", losses[true])
+	}
+}
