@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestRootLanesAgainstGonum checks RootLanes (closed form or fallback,
-// lane by lane) against gonum on every case of TestAgainstGonum at d = 4
+// TestRootLanesAgainstGonum checks RootLanes and RootLanesWide (closed
+// form or fallback, lane by lane) against gonum on every case of TestAgainstGonum at d = 4
 // and 5, with its tolerances, and that well-conditioned pairs take the
 // closed form.
 func TestRootLanesAgainstGonum(t *testing.T) {
@@ -24,17 +24,27 @@ func checkRootLanesGonum(t *testing.T, d int) {
 			rng := rand.New(rand.NewPCG(uint64(d), 23))
 			ws := NewWorkspace(d)
 			f, g := make([]float64, d*d), make([]float64, d*d)
-			closed, worstT, worstM := 0, 0.0, 0.0
+			closed, pairs, worstT, worstM := 0, 0, 0.0, 0.0
 			const trials = 64
 			for trial := 0; trial < trials; trial++ {
 				a := spd(rng, kc.la(rng, d))
-				var bs [Lanes][]float64
+				var bs [WideLanes][]float64
 				for k := range bs {
 					bs[k] = spd(rng, kc.lb(rng, d))
 				}
 				shape := ws.Factor(a, f, g)
-				n := 1 + trial%Lanes
-				got := ws.RootLanes(f, shape, &bs, n)
+				// RootLanes (up to Lanes pairs) and RootLanesWide (up
+				// to Wide: the 8-lane kernels where the CPU has them).
+				var got [WideLanes]float64
+				n := 1 + trial%ws.Wide()
+				if trial%2 == 0 {
+					n = 1 + trial%Lanes
+					t4 := ws.RootLanes(f, shape, (*[Lanes][]float64)(bs[:Lanes]), n)
+					copy(got[:], t4[:])
+				} else {
+					got = ws.RootLanesWide(f, shape, &bs, n)
+				}
+				pairs += n
 				for k := 0; k < n; k++ {
 					if ws.ln[k].closed {
 						closed++
@@ -78,7 +88,7 @@ func checkRootLanesGonum(t *testing.T, d int) {
 					}
 				}
 			}
-			t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, trials*5/2, worstT, worstM)
+			t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, pairs, worstT, worstM)
 			if (kc.name == "random" || kc.name == "isotropic" || kc.name == "huge" || kc.name == "tiny-huge") && closed == 0 {
 				t.Error("no pair took the closed form")
 			}
