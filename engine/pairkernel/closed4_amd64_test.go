@@ -72,3 +72,44 @@ func TestClosed4Asm(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkClosed4Paths is BenchmarkPair's rootw at d = 4 (RootLanesWide,
+// Wide pairs per call) with the closed form's passes in AVX-512 (8 lanes
+// per register), AVX2 (twice 4 lanes) and Go, and root4 (RootLanes, four
+// pairs per call, AVX2: what a CPU without AVX-512 runs).
+func BenchmarkClosed4Paths(b *testing.B) {
+	const d = 4
+	avx512, avx2 := useAVX512, useAVX2
+	defer func() { useAVX512, useAVX2 = avx512, avx2 }()
+	mats, fs, _, shapes := benchPairs(d)
+	s, out := make([]float64, d*d), make([]float64, d*d)
+	ws := NewWorkspace(d)
+	for _, p := range []struct {
+		name         string
+		avx512, avx2 bool
+		w            int
+	}{{"wide-avx512", true, true, ws.Wide()}, {"wide-avx2", false, true, ws.Wide()}, {"wide-go", false, false, ws.Wide()}, {"root4-avx2", false, true, Lanes}} {
+		if (p.avx512 && !avx512) || (p.avx2 && !avx2) {
+			continue
+		}
+		useAVX512, useAVX2 = p.avx512, p.avx2
+		b.Run(p.name, func(b *testing.B) {
+			var bs [WideLanes][]float64
+			w := p.w
+			cpuMetric(b, func(i int) {
+				if i%w != 0 {
+					return
+				}
+				k := i & 63
+				for q := 0; q < w; q++ {
+					bs[q] = mats[(i+17+q)&63]
+				}
+				ws.RootLanesWide(fs[k], shapes[k], &bs, w)
+				for q := 0; q < w; q++ {
+					ws.AddRootLane(q, s, 0.5)
+					ws.AddInvMapLane(q, out, fs[k], shapes[k], 0.5)
+				}
+			})
+		})
+	}
+}
