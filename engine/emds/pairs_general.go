@@ -105,11 +105,9 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 				continue
 			}
 			// dW^2/dA_i = I - T^{AB} (summed below), dW^2/dB_j = I - T^{BA}.
-			ws.AddRootLane(lane, sum, g)
-			ws.AddInvMapLane(lane, bj[:dd], fi, shi, -g)
+			ws.AddPairLane(lane, sum, bj[:dd], fi, shi, g)
 			for c := 0; c < d; c++ {
 				bi[c*d+c] += g
-				bj[c*d+c] += g
 			}
 			any = true
 		}

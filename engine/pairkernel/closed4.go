@@ -423,3 +423,32 @@ func addLane(s []float64, x *[10][wideLanes]float64, k int, c float64) {
 	s[11] += c * x[8][k]
 	s[15] += c * x[9][k]
 }
+
+// addPair4 is AddPairLane for lane k of the d = 4 closed form: c times
+// its M^{1/2} added to the upper triangle of s, -c times its T^{BA} and
+// then c on the diagonal to that of out.
+func addPair4(s, out []float64, x *closed4, k int, c float64) {
+	s, out = s[:16], out[:16]
+	r, t := &x.root, &x.tba
+	nc := -c
+	s[0] += c * r[0][k]
+	s[1] += c * r[1][k]
+	s[2] += c * r[2][k]
+	s[3] += c * r[3][k]
+	s[5] += c * r[4][k]
+	s[6] += c * r[5][k]
+	s[7] += c * r[6][k]
+	s[10] += c * r[7][k]
+	s[11] += c * r[8][k]
+	s[15] += c * r[9][k]
+	out[0] = out[0] + nc*t[0][k] + c
+	out[1] += nc * t[1][k]
+	out[2] += nc * t[2][k]
+	out[3] += nc * t[3][k]
+	out[5] = out[5] + nc*t[4][k] + c
+	out[6] += nc * t[5][k]
+	out[7] += nc * t[6][k]
+	out[10] = out[10] + nc*t[7][k] + c
+	out[11] += nc * t[8][k]
+	out[15] = out[15] + nc*t[9][k] + c
+}

@@ -244,3 +244,49 @@ func TestRootLanesConditioning(t *testing.T) {
 		}
 	}
 }
+
+// TestAddPairLane checks AddPairLane against AddRootLane, AddInvMapLane
+// and the diagonal added after them, bit for bit, on closed and
+// fallen-back lanes at d = 4 and 5 and at d = 6 (the eigensolver).
+func TestAddPairLane(t *testing.T) {
+	for _, d := range []int{4, 5, 6} {
+		rng := rand.New(rand.NewPCG(uint64(d), 43))
+		ws := NewWorkspace(d)
+		f, g := make([]float64, d*d), make([]float64, d*d)
+		gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-7, 1), rankLam(1)}
+		seen := map[bool]bool{}
+		for trial := 0; trial < 20; trial++ {
+			a := spd(rng, uniformLam(0.2, 2)(rng, d))
+			sh := ws.Factor(a, f, g)
+			var bs [WideLanes][]float64
+			w := ws.Wide()
+			for k := 0; k < w; k++ {
+				bs[k] = spd(rng, gens[(trial+k)%len(gens)](rng, d))
+			}
+			ws.RootLanesWide(f, sh, &bs, w)
+			for k := 0; k < w; k++ {
+				seen[ws.ln[k].closed] = true
+				c := rng.NormFloat64()
+				s1, o1 := make([]float64, d*d), make([]float64, d*d)
+				for q := range s1 {
+					s1[q], o1[q] = rng.NormFloat64(), rng.NormFloat64()
+				}
+				s2, o2 := append([]float64(nil), s1...), append([]float64(nil), o1...)
+				ws.AddPairLane(k, s1, o1, f, sh, c)
+				ws.AddRootLane(k, s2, c)
+				ws.AddInvMapLane(k, o2, f, sh, -c)
+				for q := 0; q < d; q++ {
+					o2[q*d+q] += c
+				}
+				for q := range s1 {
+					if math.Float64bits(s1[q]) != math.Float64bits(s2[q]) || math.Float64bits(o1[q]) != math.Float64bits(o2[q]) {
+						t.Fatalf("d=%d trial %d lane %d (closed %v): entry %d: %v %v, separately %v %v", d, trial, k, ws.ln[k].closed, q, s1[q], o1[q], s2[q], o2[q])
+					}
+				}
+			}
+		}
+		if d <= 5 && !(seen[true] && seen[false]) {
+			t.Errorf("d=%d: closed and fallen-back lanes not both seen: %v", d, seen)
+		}
+	}
+}

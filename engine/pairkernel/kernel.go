@@ -670,6 +670,27 @@ func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float
 	ws.addSpectral(out, u, ws.ln[k].h, c)
 }
 
+// AddPairLane is one pair's share of the MDS gradient for lane k of the
+// last EigenLanes, RootLanes or RootLanesWide (f its factor, the one that
+// call was given): c M^{1/2} added to the upper triangle of s and
+// c (I - T^{BA}) to that of out, as AddRootLane(k, s, c), then
+// AddInvMapLane(k, out, f, shape, -c), then c added to out's diagonal do
+// it (the same operations in the same order, so the same bits; a lane of
+// the d = 4 closed form in one pass).
+func (ws *Workspace) AddPairLane(k int, s, out, f []float64, shape Shape, c float64) {
+	if ws.ln[k].closed && ws.d == 4 {
+		addPair4(s, out, ws.c4, k, c)
+		return
+	}
+	ws.AddRootLane(k, s, c)
+	ws.AddInvMapLane(k, out, f, shape, -c)
+	d := ws.d
+	out = out[:d*d]
+	for q := 0; q < d; q++ {
+		out[q*d+q] += c
+	}
+}
+
 // AddSandwich adds c G^T S G to the upper triangle of out, with S given
 // by its upper triangle in s (s is mirrored in place) and g of shape
 // shape (G = F^{-1}).
