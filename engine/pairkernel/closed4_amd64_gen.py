@@ -158,10 +158,15 @@ def const_name(x):
     return CONSTS.setdefault(x, f'closed4c{len(CONSTS)}')
 
 
-def emit_asm(prog, isa):
-    """the instructions of prog, the frame size and the result register"""
+def emit_asm(prog, isa, pin=None):
+    """the instructions of prog, the frame size and the result register;
+    pin = (offset, register): the loads of that offset read the register
+    (which is not allocated) instead"""
     R = isa.reg
     ops = prog.ops
+
+    def pinned(v):
+        return pin is not None and v.op == 'load' and v.args[0] == pin[0]
     # next use of each value after each op, for Belady's eviction
     uses = {}
     for o in ops:
@@ -216,6 +221,8 @@ def emit_asm(prog, isa):
         return best
 
     def get(v, i, keep):
+        if pinned(v):
+            return pin[1]
         if v.idx in reg_of:
             return reg_of[v.idx]
         r = free_reg(i, keep)
@@ -239,6 +246,8 @@ def emit_asm(prog, isa):
             continue
         if o.idx not in last:
             raise SystemExit(f'value {i} ({o.op}) unused')
+        if pinned(o):
+            continue
         keep = {a.idx for a in o.args if isinstance(a, V)}
         srcs = [get(a, i, keep) for a in o.args if isinstance(a, V)]
         r = free_reg(i, keep)
@@ -278,26 +287,32 @@ def laguerre(isa):
     and the update of q masked by the lanes not yet converged"""
     R = isa.reg
     fn = f'closed4Laguerre{isa.name}'
-    step, frame, r = emit_asm(build('closed4Step'), isa)
     args = ['c *closed4'] if isa is AVX512 else ['c *closed4', 'off int']
+    qoff, conv = OFF['q'], OFF['conv']
+    if isa is AVX512:
+        # q stays in Z31 through the loop (stored at the end): a 512-bit
+        # load of what the previous step stored would wait for the
+        # store.
+        step, frame, r = emit_asm(build('closed4Step'), ISA('AVX512', 'Z', 31, 64), pin=(qoff, 31))
+    else:
+        step, frame, r = emit_asm(build('closed4Step'), isa)
     free = [k for k in range(isa.nreg) if k != r]
     q, cv, t, m, z = (f'{R}{k}' for k in free[:5])
     dq = f'{R}{r}'
     done = const_name(closed_done)
-    qoff, conv = OFF['q'], OFF['conv']
     lp = f'closed4loop{isa.name}'
     ex = f'closed4done{isa.name}'
     if isa is AVX512:
+        q = 'Z31'
         return head(fn, frame, args) + [
             '\tKXORB K1, K1, K1',
+            f'\tVMOVUPD {qoff}(DI), {q}',
             f'\tMOVQ ${max_iter}, CX',
             f'{lp}:'] + step + [
-            f'\tVMOVUPD {qoff}(DI), {q}',
             f'\tVXORPD {z}, {z}, {z}',
             f'\tVCMPPD $0x1e, {z}, {dq}, K2',    # dq > 0 (GT_OQ)
             '\tKANDNB K2, K1, K2',                # and not converged
             f'\tVSUBPD {dq}, {q}, K2, {q}',       # q -= dq there
-            f'\tVMOVUPD {q}, {qoff}(DI)',
             f'\tVBROADCASTSD {done}<>(SB), {t}',
             f'\tVMULPD {q}, {t}, {t}',            # closedDone q
             f'\tVCMPPD $0x1a, {t}, {dq}, K3',    # !(dq > closedDone q) (NGT_UQ)
@@ -307,6 +322,7 @@ def laguerre(isa):
             '\tDECQ CX',
             f'\tJNZ {lp}',
             f'{ex}:',
+            f'\tVMOVUPD {q}, {qoff}(DI)',
             f'\tVPMOVM2Q K1, {cv}',
             f'\tVMOVUPD {cv}, {conv}(DI)',
             '\tVZEROUPPER',
