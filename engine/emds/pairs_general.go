@@ -105,9 +105,22 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 				continue
 			}
 			// dW^2/dA_i = I - T^{AB} (summed below), dW^2/dB_j = I - T^{BA}.
-			ws.AddPairLane(lane, sum, bj[:dd], fi, shi, g)
-			for c := 0; c < d; c++ {
-				bi[c*d+c] += g
+			if d == 4 {
+				// The closed form's lanes in one pass (the same
+				// operations as below).
+				ws.AddPairLane(lane, sum, bj[:dd], fi, shi, g)
+				for c := 0; c < d; c++ {
+					bi[c*d+c] += g
+				}
+			} else {
+				// From d = 5 the one call more costs more than it
+				// saves.
+				ws.AddRootLane(lane, sum, g)
+				ws.AddInvMapLane(lane, bj[:dd], fi, shi, -g)
+				for c := 0; c < d; c++ {
+					bi[c*d+c] += g
+					bj[c*d+c] += g
+				}
 			}
 			any = true
 		}
