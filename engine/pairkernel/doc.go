@@ -40,7 +40,9 @@
 // same. Pairs whose M is
 // ill-conditioned (e4 = det(M)^{1/2} / tr(M)^2 below 1e-4), non-finite
 // or whose iteration does not settle go to the eigensolver. TraceRoot and
-// TraceRootLanes use the first two passes (q alone) at d = 4.
+// TraceRootLanes use the first two passes (q alone) at d = 4. AddPairLane
+// reads a lane out as AddRootLane, AddInvMapLane and the identity of
+// dW^2/dB = I - T^{BA} do, in one call (one pass at d = 4).
 //
 // At d = 5 RootLanes and RootLanesWide take a closed form too
 // (closed5.go): M = F^T B F and its E_k from principal minors, e1 =
