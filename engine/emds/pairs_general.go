@@ -16,9 +16,9 @@ import (
 // with dW^2/dA = I - T^{AB}. The T^{AB} of a row share G_i: the row sums
 // g M^{1/2} over its pairs and applies G_i once (pairkernel's AddRoot and
 // AddSandwich). Pairs go through the workspace's Wide() at a time
-// (RootLanesWide: 8 with the AVX-512 kernels at d >= 5, else 4 by
-// RootLanes: at d = 4 the closed form from M's invariants where M is
-// well-conditioned, else the structure-of-arrays eigensolver, or the
+// (RootLanesWide: 8 with the AVX-512 kernels at d >= 4, else 4 by
+// RootLanes: at d = 4 and 5 the closed forms from M's invariants where M
+// is well-conditioned, else the structure-of-arrays eigensolver, or the
 // per-lane one with the QL iterations of the lanes overlapped). Matrix accumulators hold upper triangles; finish
 // mirrors them. A and B must be positive definite for the maps to exist (eps > 0
 // ensures it); where they are not, eigenvalues of M at rounding level
@@ -77,8 +77,8 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 		}
 		var ts [pairkernel.WideLanes]float64
 		if w == pairkernel.Lanes {
-			// Straight to the 4-lane kernels (d = 4's closed form among
-			// them): RootLanesWide would copy the lanes in and out.
+			// Straight to the 4-lane kernels: RootLanesWide would copy
+			// the lanes in and out.
 			t4 := ws.RootLanes(fi, shi, (*[pairkernel.Lanes][]float64)(bs[:pairkernel.Lanes]), n)
 			copy(ts[:], t4[:])
 		} else {
@@ -105,11 +105,22 @@ func (k *generalKernel) row(i, j0, j1 int, dist, wts, acc []float64, off int, cw
 				continue
 			}
 			// dW^2/dA_i = I - T^{AB} (summed below), dW^2/dB_j = I - T^{BA}.
-			ws.AddRootLane(lane, sum, g)
-			ws.AddInvMapLane(lane, bj[:dd], fi, shi, -g)
-			for c := 0; c < d; c++ {
-				bi[c*d+c] += g
-				bj[c*d+c] += g
+			if d == 4 {
+				// The closed form's lanes in one pass (the same
+				// operations as below).
+				ws.AddPairLane(lane, sum, bj[:dd], fi, shi, g)
+				for c := 0; c < d; c++ {
+					bi[c*d+c] += g
+				}
+			} else {
+				// From d = 5 the one call more costs more than it
+				// saves.
+				ws.AddRootLane(lane, sum, g)
+				ws.AddInvMapLane(lane, bj[:dd], fi, shi, -g)
+				for c := 0; c < d; c++ {
+					bi[c*d+c] += g
+					bj[c*d+c] += g
+				}
 			}
 			any = true
 		}

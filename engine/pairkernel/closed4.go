@@ -57,30 +57,32 @@ const closedMaxIter = 20
 const closedDone = 1e-7
 
 // closed4 holds, in structure-of-arrays form (index [entry][lane]), the
-// upper triangles (entry order 00 01 02 03 11 12 13 22 23 33) of Lanes
-// 4 x 4 matrices M = F^T B F, what closed4Lanes writes (M^{1/2},
-// T^{BA} = F M^{-1/2} F^T, tr M^{1/2}, whether the lane took the closed
-// form) and what its passes hand on (unit-trace M in a, adj of it in b,
-// M's trace, E2, E3, E4 = e4^2, e4, q, det N, Laguerre's convergence
-// masks). The assembly (closed4_amd64.s) knows its layout.
+// upper triangles (entry order 00 01 02 03 11 12 13 22 23 33) of up to
+// wideLanes 4 x 4 matrices: the lanes' B (bm), M = F^T B F, what
+// closed4Lanes writes (M^{1/2}, T^{BA} = F M^{-1/2} F^T, tr M^{1/2},
+// whether the lane took the closed form) and what its passes hand on
+// (unit-trace M in a, adj of it in b, M's trace, E2, E3, E4 = e4^2, e4,
+// q, det N, Laguerre's convergence masks). The assembly
+// (closed4_amd64.s) knows its layout up to ok.
 type closed4 struct {
-	m, root, tba, a, b                [10][Lanes]float64
-	t, tr, e2s, e3s, e4s, e4, q, detN [Lanes]float64
-	conv                              [Lanes]uint64
-	ok                                [Lanes]bool
+	bm, m, root, tba, a, b            [10][wideLanes]float64
+	t, tr, e2s, e3s, e4s, e4, q, detN [wideLanes]float64
+	conv                              [wideLanes]uint64
+	ok                                [wideLanes]bool
 }
 
-// closed4Lanes runs the closed form on every lane of c, with f the lower
-// triangular factor F (4 x 4, row-major) the lanes share, in three passes
-// (by AVX2 where the CPU has it: closed4_amd64.s, the same operations as
-// the Go passes, so the same bits). Each lane's results depend only on
-// its own M and f.
-func closed4Lanes(c *closed4, f *[16]float64) {
-	closed4Invariants(c)
-	closed4Laguerre(c)
-	closed4Matrices(c, f)
-	for l := 0; l < Lanes; l++ {
-		c.ok[l] = c.settled(l) && c.detN[l] > 0
+// closed4Lanes runs the closed form on the lanes l < n of c (their B in
+// c.bm), with f the lower triangular factor F (4 x 4, row-major) the
+// lanes share, in three passes (by AVX-512 on 8 lanes or AVX2 on 4 where
+// the CPU has them: closed4_amd64.s, the same operations as the Go
+// passes, so the same bits), and sets c.ok[l] for the lanes that took
+// it. Each lane's results depend only on its own B and f.
+func closed4Lanes(c *closed4, f *[16]float64, n int) {
+	closed4Invariants(c, f, n)
+	closed4Laguerre(c, n)
+	closed4Matrices(c, f, n)
+	for l := 0; l < wideLanes; l++ {
+		c.ok[l] = l < n && c.settled(l) && c.detN[l] > 0
 	}
 }
 
@@ -91,15 +93,17 @@ func (c *closed4) settled(l int) bool {
 	return c.conv[l] != 0 && c.tr[l] > 0 && c.tr[l] <= math.MaxFloat64 && c.e4[l] >= closedMinE4
 }
 
-// closed4LaguerreGo is the middle pass: Laguerre's method on G from
-// above, the lanes in lockstep (a converged lane stays put; conv[l] all
-// ones once it has). A step below closedDone q leaves an error far below
-// rounding (the convergence is cubic) and ends the lane; a step that is
-// not positive (rounding at the root) too.
-func closed4LaguerreGo(c *closed4) {
-	c.conv = [Lanes]uint64{}
+// closed4LaguerreGo is the middle pass on the lanes l < n: Laguerre's
+// method on G from above, the lanes in lockstep (a converged lane stays
+// put; conv[l] all ones once it has). A step below closedDone q leaves an
+// error far below rounding (the convergence is cubic) and ends the lane;
+// a step that is not positive (rounding at the root, or not a number)
+// too.
+func closed4LaguerreGo(c *closed4, n int) {
+	c.conv = [wideLanes]uint64{}
 	for it := 0; it < closedMaxIter; it++ {
-		for l := 0; l < Lanes; l++ {
+		all := true
+		for l := 0; l < n; l++ {
 			if c.conv[l] != 0 {
 				continue
 			}
@@ -109,9 +113,11 @@ func closed4LaguerreGo(c *closed4) {
 			}
 			if !(dq > closedDone*c.q[l]) {
 				c.conv[l] = ^uint64(0)
+			} else {
+				all = false
 			}
 		}
-		if c.conv[0]&c.conv[1]&c.conv[2]&c.conv[3] != 0 {
+		if all {
 			break
 		}
 	}
@@ -129,15 +135,52 @@ func closed4Step(c *closed4, l int) float64 {
 	return 4 * g / (dg + math.Sqrt(9*dg*dg-12*g*ddg))
 }
 
-// closed4InvariantsGo is the first pass: M scaled to unit trace, adj of
-// it, E2, E3, E4, e4 and the start of Laguerre, q0 = 1 + 2 sqrt(6 E2).
-func closed4InvariantsGo(c *closed4) {
-	for l := 0; l < Lanes; l++ {
-		tr := c.m[0][l] + c.m[4][l] + c.m[7][l] + c.m[9][l]
+// closed4InvariantsGo is the first pass on the lanes l < n: M = F^T B F
+// (f lower triangular), M scaled to unit trace, adj of it, E2, E3, E4,
+// e4 and the start of Laguerre, q0 = 1 + 2 sqrt(6 E2).
+func closed4InvariantsGo(c *closed4, f *[16]float64, n int) {
+	f00 := f[0]
+	f10, f11 := f[4], f[5]
+	f20, f21, f22 := f[8], f[9], f[10]
+	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
+	for l := 0; l < n; l++ {
+		h00, h01, h02, h03, h11 := c.bm[0][l], c.bm[1][l], c.bm[2][l], c.bm[3][l], c.bm[4][l]
+		h12, h13, h22, h23, h33 := c.bm[5][l], c.bm[6][l], c.bm[7][l], c.bm[8][l], c.bm[9][l]
+		// X = B F (F[k][q] = 0 for k < q), then M = F^T X.
+		x00 := h00*f00 + h01*f10 + h02*f20 + h03*f30
+		x01 := h01*f11 + h02*f21 + h03*f31
+		x02 := h02*f22 + h03*f32
+		x03 := h03 * f33
+		x10 := h01*f00 + h11*f10 + h12*f20 + h13*f30
+		x11 := h11*f11 + h12*f21 + h13*f31
+		x12 := h12*f22 + h13*f32
+		x13 := h13 * f33
+		x20 := h02*f00 + h12*f10 + h22*f20 + h23*f30
+		x21 := h12*f11 + h22*f21 + h23*f31
+		x22 := h22*f22 + h23*f32
+		x23 := h23 * f33
+		x30 := h03*f00 + h13*f10 + h23*f20 + h33*f30
+		x31 := h13*f11 + h23*f21 + h33*f31
+		x32 := h23*f22 + h33*f32
+		x33 := h33 * f33
+		m00 := f00*x00 + f10*x10 + f20*x20 + f30*x30
+		m01 := f00*x01 + f10*x11 + f20*x21 + f30*x31
+		m02 := f00*x02 + f10*x12 + f20*x22 + f30*x32
+		m03 := f00*x03 + f10*x13 + f20*x23 + f30*x33
+		m11 := f11*x11 + f21*x21 + f31*x31
+		m12 := f11*x12 + f21*x22 + f31*x32
+		m13 := f11*x13 + f21*x23 + f31*x33
+		m22 := f22*x22 + f32*x32
+		m23 := f22*x23 + f32*x33
+		m33 := f33 * x33
+		c.m[0][l], c.m[1][l], c.m[2][l], c.m[3][l], c.m[4][l] = m00, m01, m02, m03, m11
+		c.m[5][l], c.m[6][l], c.m[7][l], c.m[8][l], c.m[9][l] = m12, m13, m22, m23, m33
+
+		tr := m00 + m11 + m22 + m33
 		itr := 1 / tr
-		a00, a01, a02, a03 := c.m[0][l]*itr, c.m[1][l]*itr, c.m[2][l]*itr, c.m[3][l]*itr
-		a11, a12, a13 := c.m[4][l]*itr, c.m[5][l]*itr, c.m[6][l]*itr
-		a22, a23, a33 := c.m[7][l]*itr, c.m[8][l]*itr, c.m[9][l]*itr
+		a00, a01, a02, a03 := m00*itr, m01*itr, m02*itr, m03*itr
+		a11, a12, a13 := m11*itr, m12*itr, m13*itr
+		a22, a23, a33 := m22*itr, m23*itr, m33*itr
 		c.tr[l] = tr
 		c.a[0][l], c.a[1][l], c.a[2][l], c.a[3][l], c.a[4][l] = a00, a01, a02, a03, a11
 		c.a[5][l], c.a[6][l], c.a[7][l], c.a[8][l], c.a[9][l] = a12, a13, a22, a23, a33
@@ -168,14 +211,14 @@ func closed4InvariantsGo(c *closed4) {
 	}
 }
 
-// closed4MatricesGo is the last pass: M^{1/2}, T^{BA} and tr M^{1/2}
-// from the invariants and q.
-func closed4MatricesGo(c *closed4, f *[16]float64) {
+// closed4MatricesGo is the last pass on the lanes l < n: M^{1/2}, T^{BA}
+// and tr M^{1/2} from the invariants and q.
+func closed4MatricesGo(c *closed4, f *[16]float64, n int) {
 	f00 := f[0]
 	f10, f11 := f[4], f[5]
 	f20, f21, f22 := f[8], f[9], f[10]
 	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
-	for l := 0; l < Lanes; l++ {
+	for l := 0; l < n; l++ {
 		a00, a01, a02, a03, a11 := c.a[0][l], c.a[1][l], c.a[2][l], c.a[3][l], c.a[4][l]
 		a12, a13, a22, a23, a33 := c.a[5][l], c.a[6][l], c.a[7][l], c.a[8][l], c.a[9][l]
 		b00, b01, b02, b03, b11 := c.b[0][l], c.b[1][l], c.b[2][l], c.b[3][l], c.b[4][l]
@@ -284,9 +327,8 @@ func closed4MatricesGo(c *closed4, f *[16]float64) {
 // AddInvMapLane give the same maps, and t[k] = tr M_k^{1/2}, to the
 // engine's accuracy rather than bit for bit. At d = 4 and 5 a lane takes
 // the closed form from M's invariants (closed4.go, closed5.go) where it
-// is accurate and the eigensolver (EigenLanes, per lane at d = 5)
-// otherwise; at other d, and for a Root factor (A singular, so M too),
-// it is EigenLanes.
+// is accurate and the eigensolver (per lane) otherwise; at other d, and
+// for a Root factor (A singular, so M too), it is EigenLanes.
 // Lane k's results depend only on its own inputs.
 func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n int) (t [Lanes]float64) {
 	if ws.d == 5 && shape == Lower && useClosed5 {
@@ -299,74 +341,66 @@ func (ws *Workspace) RootLanes(f []float64, shape Shape, bs *[Lanes][]float64, n
 	if ws.d != 4 || shape != Lower {
 		return ws.EigenLanes(f, shape, bs, n)
 	}
-	c := &ws.c4
-	f16 := (*[16]float64)(f[:16])
-	form4Lanes(c, f16, bs, n)
-	closed4Lanes(c, f16)
-	var fall [Lanes]bool
-	anyFall := false
-	for k := 0; k < n; k++ {
-		ln := &ws.ln[k]
-		if !c.ok[k] {
-			fall[k], anyFall = true, true
-			for e, x := range upper4 {
-				ln.w[x] = c.m[e][k]
-			}
-			continue
-		}
-		ln.closed, ln.soa = true, nil
-		t[k] = c.t[k]
-	}
-	if anyFall {
-		ws.eigenLanes(0, f, shape, bs, &fall, true, &t)
-	}
+	ws.rootLanes4(f, bs[:], n, t[:])
 	return t
 }
 
-// form4Lanes writes the upper triangles of M_k = F^T B_k F into c.m
-// (lanes k >= n get the identity), F lower triangular (4 x 4, row-major),
-// B_k symmetric (its upper triangle read).
-func form4Lanes(c *closed4, f *[16]float64, bs *[Lanes][]float64, n int) {
-	f00 := f[0]
-	f10, f11 := f[4], f[5]
-	f20, f21, f22 := f[8], f[9], f[10]
-	f30, f31, f32, f33 := f[12], f[13], f[14], f[15]
-	for l := 0; l < Lanes; l++ {
-		if l >= n {
-			for e := range c.m {
-				c.m[e][l] = 0
+// rootLanes4 is RootLanes and RootLanesWide at d = 4 with a Lower factor:
+// the closed form on the n <= wideLanes lanes bs[:n] (t[k] = tr M_k^{1/2}),
+// the per-lane eigensolver on those it leaves.
+func (ws *Workspace) rootLanes4(f []float64, bs [][]float64, n int, t []float64) {
+	c := ws.c4
+	f16 := (*[16]float64)(f[:16])
+	interleaveUpper4(&c.bm, bs, n)
+	closed4Lanes(c, f16, n)
+	for h := 0; h < n; h += Lanes {
+		var b4 [Lanes][]float64
+		var fall [Lanes]bool
+		var t4 [Lanes]float64
+		rest := false
+		for q := 0; q < Lanes && h+q < n; q++ {
+			k := h + q
+			ln := &ws.ln[k]
+			if c.ok[k] {
+				ln.closed, ln.soa = true, nil
+				t[k] = c.t[k]
+				continue
 			}
-			c.m[0][l], c.m[4][l], c.m[7][l], c.m[9][l] = 1, 1, 1, 1
-			continue
+			// M is formed: the eigensolver starts from it.
+			b4[q], fall[q], rest = bs[k], true, true
+			for e, x := range upper4 {
+				ln.w[x] = c.m[e][k]
+			}
 		}
-		b := (*[16]float64)(bs[l][:16])
-		// X = B F (F[k][q] = 0 for k < q), then M = F^T X.
-		x00 := b[0]*f00 + b[1]*f10 + b[2]*f20 + b[3]*f30
-		x01 := b[1]*f11 + b[2]*f21 + b[3]*f31
-		x02 := b[2]*f22 + b[3]*f32
-		x03 := b[3] * f33
-		x10 := b[1]*f00 + b[5]*f10 + b[6]*f20 + b[7]*f30
-		x11 := b[5]*f11 + b[6]*f21 + b[7]*f31
-		x12 := b[6]*f22 + b[7]*f32
-		x13 := b[7] * f33
-		x20 := b[2]*f00 + b[6]*f10 + b[10]*f20 + b[11]*f30
-		x21 := b[6]*f11 + b[10]*f21 + b[11]*f31
-		x22 := b[10]*f22 + b[11]*f32
-		x23 := b[11] * f33
-		x30 := b[3]*f00 + b[7]*f10 + b[11]*f20 + b[15]*f30
-		x31 := b[7]*f11 + b[11]*f21 + b[15]*f31
-		x32 := b[11]*f22 + b[15]*f32
-		x33 := b[15] * f33
-		c.m[0][l] = f00*x00 + f10*x10 + f20*x20 + f30*x30
-		c.m[1][l] = f00*x01 + f10*x11 + f20*x21 + f30*x31
-		c.m[2][l] = f00*x02 + f10*x12 + f20*x22 + f30*x32
-		c.m[3][l] = f00*x03 + f10*x13 + f20*x23 + f30*x33
-		c.m[4][l] = f11*x11 + f21*x21 + f31*x31
-		c.m[5][l] = f11*x12 + f21*x22 + f31*x32
-		c.m[6][l] = f11*x13 + f21*x23 + f31*x33
-		c.m[7][l] = f22*x22 + f32*x32
-		c.m[8][l] = f22*x23 + f32*x33
-		c.m[9][l] = f33 * x33
+		if rest {
+			ws.eigenLanes(h, f, Lower, &b4, &fall, true, &t4)
+			for q := 0; q < Lanes; q++ {
+				if fall[q] {
+					t[h+q] = t4[q]
+				}
+			}
+		}
+	}
+}
+
+// interleaveUpper4 stores the upper triangles of the 4 x 4 matrices bs[k]
+// (k < n) into b[e][k] in closed4's entry order, and zeros into the other
+// lanes of the passes that will run (up to Lanes, or wideLanes where
+// n > Lanes). The lower triangles are not read.
+func interleaveUpper4(b *[10][wideLanes]float64, bs [][]float64, n int) {
+	for k := 0; k < n; k++ {
+		s := (*[16]float64)(bs[k][:16])
+		b[0][k], b[1][k], b[2][k], b[3][k], b[4][k] = s[0], s[1], s[2], s[3], s[5]
+		b[5][k], b[6][k], b[7][k], b[8][k], b[9][k] = s[6], s[7], s[10], s[11], s[15]
+	}
+	hi := Lanes
+	if n > Lanes {
+		hi = wideLanes
+	}
+	for k := n; k < hi; k++ {
+		for e := range b {
+			b[e][k] = 0
+		}
 	}
 }
 
@@ -376,7 +410,7 @@ var upper4 = [10]int{0, 1, 2, 3, 5, 6, 7, 10, 11, 15}
 
 // addLane adds c times lane k of x (upper triangles in closed4's entry
 // order) to the upper triangle of the 4 x 4 matrix s.
-func addLane(s []float64, x *[10][Lanes]float64, k int, c float64) {
+func addLane(s []float64, x *[10][wideLanes]float64, k int, c float64) {
 	s = s[:16]
 	s[0] += c * x[0][k]
 	s[1] += c * x[1][k]
@@ -388,4 +422,33 @@ func addLane(s []float64, x *[10][Lanes]float64, k int, c float64) {
 	s[10] += c * x[7][k]
 	s[11] += c * x[8][k]
 	s[15] += c * x[9][k]
+}
+
+// addPair4 is AddPairLane for lane k of the d = 4 closed form: c times
+// its M^{1/2} added to the upper triangle of s, -c times its T^{BA} and
+// then c on the diagonal to that of out.
+func addPair4(s, out []float64, x *closed4, k int, c float64) {
+	s, out = s[:16], out[:16]
+	r, t := &x.root, &x.tba
+	nc := -c
+	s[0] += c * r[0][k]
+	s[1] += c * r[1][k]
+	s[2] += c * r[2][k]
+	s[3] += c * r[3][k]
+	s[5] += c * r[4][k]
+	s[6] += c * r[5][k]
+	s[7] += c * r[6][k]
+	s[10] += c * r[7][k]
+	s[11] += c * r[8][k]
+	s[15] += c * r[9][k]
+	out[0] = out[0] + nc*t[0][k] + c
+	out[1] += nc * t[1][k]
+	out[2] += nc * t[2][k]
+	out[3] += nc * t[3][k]
+	out[5] = out[5] + nc*t[4][k] + c
+	out[6] += nc * t[5][k]
+	out[7] += nc * t[6][k]
+	out[10] = out[10] + nc*t[7][k] + c
+	out[11] += nc * t[8][k]
+	out[15] = out[15] + nc*t[9][k] + c
 }

@@ -1,9 +1,11 @@
 # Generates closed4_amd64.s (run: python3 engine/pairkernel/closed4_amd64_gen.py):
-# the two straight-line passes of the d = 4 closed form, closed4InvariantsGo
-# and closed4MatricesGo of closed4.go, in AVX2 with the 4 lanes in one
-# register. It reads the Go functions themselves: each statement of their
-# lane loop becomes the same operations in the same order (no FMA, so the
-# results are the Go code's bit for bit), values live in the 16 YMM
+# the passes of the d = 4 closed form (closed4InvariantsGo, closed4Step,
+# closed4MatricesGo of closed4.go) and the Laguerre loop of
+# closed4LaguerreGo, in AVX-512 with the 8 lanes in one register and in
+# AVX2 on 4 lanes (called once per half). It reads the Go functions
+# themselves: each statement of their lane loop becomes the same
+# operations in the same order (no FMA, so the results are the Go code's
+# bit for bit; 2 x as x + x, the same bits), values live in the vector
 # registers and spill to the stack frame.
 import os
 import re
@@ -12,15 +14,18 @@ import struct
 here = os.path.dirname(os.path.abspath(__file__))
 src = open(os.path.join(here, 'closed4.go')).read()
 
-# closed4's layout: 10-entry SoA blocks of 4 doubles, then 4-double rows.
-BLOCKS = ['m', 'root', 'tba', 'a', 'b']
+LANES = 8
+# closed4's layout: 10-entry SoA blocks of 8 doubles, then 8-double rows.
+BLOCKS = ['bm', 'm', 'root', 'tba', 'a', 'b']
 ROWS = ['t', 'tr', 'e2s', 'e3s', 'e4s', 'e4', 'q', 'detN', 'conv']
 OFF = {}
 for i, n in enumerate(BLOCKS):
-    OFF[n] = i * 320
+    OFF[n] = i * 10 * 8 * LANES
 for i, n in enumerate(ROWS):
-    OFF[n] = len(BLOCKS) * 320 + i * 32
-OK_OFF = len(BLOCKS) * 320 + len(ROWS) * 32
+    OFF[n] = len(BLOCKS) * 10 * 8 * LANES + i * 8 * LANES
+OK_OFF = len(BLOCKS) * 10 * 8 * LANES + len(ROWS) * 8 * LANES
+
+P = None
 
 
 class V:
@@ -38,8 +43,13 @@ class V:
     def __radd__(self, o): return V(P, 'add', [self._v(o), self])
     def __sub__(self, o): return V(P, 'sub', [self, self._v(o)])
     def __rsub__(self, o): return V(P, 'sub', [self._v(o), self])
-    def __mul__(self, o): return V(P, 'mul', [self, self._v(o)])
-    def __rmul__(self, o): return V(P, 'mul', [self._v(o), self])
+    # 2 x is x + x (the same bits, on the adders rather than the
+    # multipliers).
+    def __mul__(self, o):
+        return V(P, 'add', [self, self]) if o == 2 else V(P, 'mul', [self, self._v(o)])
+
+    def __rmul__(self, o):
+        return V(P, 'add', [self, self]) if o == 2 else V(P, 'mul', [self._v(o), self])
     def __truediv__(self, o): return V(P, 'div', [self, self._v(o)])
     def __rtruediv__(self, o): return V(P, 'div', [self._v(o), self])
     def __neg__(self): return V(P, 'neg', [self])
@@ -65,11 +75,8 @@ class Prog:
         V(self, 'store', [off, x])
 
 
-P = None
-
-
 def body(name):
-    """the statements of func name's lane loop, and those before it"""
+    """the statements of func name (its lane loop's and those before it)"""
     m = re.search(r'\nfunc ' + name + r'\(.*?\)[^{\n]*\{\n(.*?)\n\}\n', src, re.S)
     lines = []
     for ln in m.group(1).split('\n'):
@@ -100,7 +107,7 @@ def field(x):
     """the byte offset of c.name[i][l] or c.name[l]"""
     m = re.fullmatch(r'c\.(\w+)\[(\d+)\]\[l\]', x)
     if m:
-        return OFF[m.group(1)] + int(m.group(2)) * 32
+        return OFF[m.group(1)] + int(m.group(2)) * 8 * LANES
     m = re.fullmatch(r'c\.(\w+)\[l\]', x)
     return OFF[m.group(1)]
 
@@ -108,7 +115,7 @@ def field(x):
 def build(name):
     global P
     P = Prog()
-    env = {'sqrt': P.sqrt}
+    env = {'sqrt': P.sqrt, '_LD': P.load, '_BC': P.bcast}
     for st in body(name):
         if st.startswith('return '):
             st = '_ret := ' + st[len('return '):]
@@ -118,7 +125,6 @@ def build(name):
         rhs = re.sub(r'c\.(\w+)\[(\d+)\]\[l\]', lambda m: '_LD(%d)' % field(m.group(0)), rhs)
         rhs = re.sub(r'c\.(\w+)\[l\]', lambda m: '_LD(%d)' % field(m.group(0)), rhs)
         rhs = re.sub(r'\bf\[(\d+)\]', lambda m: '_BC(%d)' % (8 * int(m.group(1))), rhs)
-        env['_LD'], env['_BC'] = P.load, P.bcast
         vals = [eval(e, env) for e in split_top(rhs)]
         names = [x.strip() for x in lhs.split(',')]
         assert len(vals) == len(names), st
@@ -139,70 +145,91 @@ CONSTS = {}
 REMAT = ('const', 'load', 'bcast')
 
 
-def remat(o, r):
-    if o.op == 'const':
-        name = CONSTS.setdefault(o.args[0], f'closed4c{len(CONSTS)}')
-        return f'\tVBROADCASTSD {name}<>(SB), Y{r}'
-    if o.op == 'load':
-        return f'\tVMOVUPD {o.args[0]}(DI), Y{r}'
-    return f'\tVBROADCASTSD {o.args[0]}(SI), Y{r}'
+class ISA:
+    def __init__(self, name, reg, nreg, width):
+        self.name, self.reg, self.nreg, self.width = name, reg, nreg, width
 
 
-def emit_asm(prog, fn, args):
+AVX512 = ISA('AVX512', 'Z', 32, 64)
+AVX2 = ISA('AVX2', 'Y', 16, 32)
+
+
+def const_name(x):
+    return CONSTS.setdefault(x, f'closed4c{len(CONSTS)}')
+
+
+def emit_asm(prog, isa, pin=None):
+    """the instructions of prog, the frame size and the result register;
+    pin = (offset, register): the loads of that offset read the register
+    (which is not allocated) instead"""
+    R = isa.reg
     ops = prog.ops
-    last = {}
+
+    def pinned(v):
+        return pin is not None and v.op == 'load' and v.args[0] == pin[0]
+    # next use of each value after each op, for Belady's eviction
+    uses = {}
     for o in ops:
         for a in o.args:
             if isinstance(a, V):
-                last[a.idx] = o.idx
+                uses.setdefault(a.idx, []).append(o.idx)
+    last = {v: u[-1] for v, u in uses.items()}
     out = []
-    reg_of = {}      # value idx -> register
-    holder = [None] * 16
-    slot_of = {}     # value idx -> spill slot
+    reg_of = {}
+    holder = [None] * isa.nreg
+    slot_of = {}
     nslots = [0]
 
-    def uses_after(v, i):
-        for o in ops[i + 1:]:
-            if any(isinstance(a, V) and a.idx == v for a in o.args):
-                return o.idx
+    def next_use(v, i):
+        for u in uses.get(v, []):
+            if u > i:
+                return u
         return 1 << 30
 
+    def remat(o, r):
+        if o.op == 'const':
+            return f'\tVBROADCASTSD {const_name(o.args[0])}<>(SB), {R}{r}'
+        if o.op == 'load':
+            return f'\tVMOVUPD {o.args[0]}(DI), {R}{r}'
+        return f'\tVBROADCASTSD {o.args[0]}(SI), {R}{r}'
+
     def free_reg(i, keep):
-        for r in range(16):
+        for r in range(isa.nreg):
             if holder[r] is None:
                 return r
-        for r in range(16):
+        for r in range(isa.nreg):
             v = holder[r]
             if v not in keep and last.get(v, -1) < i:
                 del reg_of[v]
                 holder[r] = None
                 return r
-        # Belady: evict the value used farthest in the future.
         best, far = None, -1
-        for r in range(16):
+        for r in range(isa.nreg):
             v = holder[r]
             if v in keep:
                 continue
-            nu = uses_after(v, i - 1)
+            nu = next_use(v, i - 1)
             if nu > far:
                 best, far = r, nu
         v = holder[best]
         if ops[v].op not in REMAT and v not in slot_of:
             slot_of[v] = nslots[0]
             nslots[0] += 1
-            out.append(f'\tVMOVUPD Y{best}, {32 * slot_of[v]}(SP)')
+            out.append(f'\tVMOVUPD {R}{best}, {isa.width * slot_of[v]}(SP)')
         del reg_of[v]
         holder[best] = None
         return best
 
     def get(v, i, keep):
+        if pinned(v):
+            return pin[1]
         if v.idx in reg_of:
             return reg_of[v.idx]
         r = free_reg(i, keep)
         if v.op in REMAT:
             out.append(remat(v, r))
         else:
-            out.append(f'\tVMOVUPD {32 * slot_of[v.idx]}(SP), Y{r}')
+            out.append(f'\tVMOVUPD {isa.width * slot_of[v.idx]}(SP), {R}{r}')
         reg_of[v.idx], holder[r] = r, v.idx
         return r
 
@@ -215,86 +242,139 @@ def emit_asm(prog, fn, args):
         if o.op == 'store':
             off, x = o.args
             r = get(x, i, {x.idx})
-            out.append(f'\tVMOVUPD Y{r}, {off}(DI)')
+            out.append(f'\tVMOVUPD {R}{r}, {off}(DI)')
             continue
         if o.idx not in last:
-            raise SystemExit(f'{fn}: value {i} ({o.op}) unused')
+            raise SystemExit(f'value {i} ({o.op}) unused')
+        if pinned(o):
+            continue
         keep = {a.idx for a in o.args if isinstance(a, V)}
         srcs = [get(a, i, keep) for a in o.args if isinstance(a, V)]
         r = free_reg(i, keep)
         if o.op in REMAT:
             out.append(remat(o, r))
         elif o.op == 'sqrt':
-            out.append(f'\tVSQRTPD Y{srcs[0]}, Y{r}')
+            out.append(f'\tVSQRTPD {R}{srcs[0]}, {R}{r}')
         elif o.op == 'neg':
-            name = CONSTS.setdefault('neg', 'closed4sign')
-            out.append(f'\tVBROADCASTSD {name}<>(SB), Y{r}')
-            out.append(f'\tVXORPD Y{srcs[0]}, Y{r}, Y{r}')
+            out.append(f'\tVBROADCASTSD closed4sign<>(SB), {R}{r}')
+            out.append(f'\tVXORPD {R}{srcs[0]}, {R}{r}, {R}{r}')
         else:
             ins = {'add': 'VADDPD', 'sub': 'VSUBPD', 'mul': 'VMULPD', 'div': 'VDIVPD'}[o.op]
             # Go asm operand order: op src2, src1, dst computes src1 op src2.
-            out.append(f'\t{ins} Y{srcs[1]}, Y{srcs[0]}, Y{r}')
+            out.append(f'\t{ins} {R}{srcs[1]}, {R}{srcs[0]}, {R}{r}')
         reg_of[i], holder[r] = r, i
-    frame = 32 * nslots[0]
-    if result is not None:
-        return out, frame, result
-    head = [f'// func {fn}({args})',
-            f'TEXT ·{fn}(SB), 0, ${frame}-{8 * len(args.split(","))}',
-            '\tNO_LOCAL_POINTERS',
-            '\tMOVQ c+0(FP), DI']
-    if 'f ' in args:
-        head.append('\tMOVQ f+8(FP), SI')
-    return head + out + ['\tVZEROUPPER', '\tRET', '']
+    return out, isa.width * nslots[0], result
 
 
-asm = ['//go:build !purego', '', '#include "textflag.h"', '#include "funcdata.h"', '',
-       '// Code generated by closed4_amd64_gen.py from closed4.go; DO NOT EDIT.', '']
-for fn, go, args in [('closed4InvariantsAVX2', 'closed4InvariantsGo', 'c *closed4'),
-                     ('closed4MatricesAVX2', 'closed4MatricesGo', 'c *closed4, f *[16]float64')]:
-    asm += emit_asm(build(go), fn, args)
-# closed4LaguerreGo: the step of closed4Step on all lanes at once, the
-# comparisons and the update of q masked by the lanes not yet converged.
-step, frame, r = emit_asm(build('closed4Step'), 'closed4Step', 'c *closed4')
-free = [k for k in range(16) if k != r]
-q, cv, t, m, z = (f'Y{k}' for k in free[:5])
-dq = f'Y{r}'
-# closedDone and closedMaxIter as closed4.go has them.
+def head(fn, frame, args):
+    h = [f'// func {fn}({", ".join(args)})',
+         f'TEXT ·{fn}(SB), 0, ${frame}-{8 * len(args)}',
+         '\tNO_LOCAL_POINTERS',
+         '\tMOVQ c+0(FP), DI']
+    if any(a.startswith('f ') for a in args):
+        h.append('\tMOVQ f+8(FP), SI')
+    if any(a.startswith('off ') for a in args):
+        h.append(f'\tADDQ off+{8 * (len(args) - 1)}(FP), DI')
+    return h
+
+
 closed_done = float(re.search(r'\nconst closedDone = (\S+)\n', src).group(1))
 max_iter = int(re.search(r'\nconst closedMaxIter = (\d+)\n', src).group(1))
-done = CONSTS.setdefault(closed_done, f'closed4c{len(CONSTS)}')
-asm += ['// func closed4LaguerreAVX2(c *closed4)',
-        f'TEXT ·closed4LaguerreAVX2(SB), 0, ${frame}-8',
-        '\tNO_LOCAL_POINTERS',
-        '\tMOVQ c+0(FP), DI',
-        '\tVXORPD Y0, Y0, Y0',
-        f'\tVMOVUPD Y0, {OFF["conv"]}(DI)',
+
+
+def laguerre(isa):
+    """closed4LaguerreGo: the step on all lanes at once, the comparisons
+    and the update of q masked by the lanes not yet converged"""
+    R = isa.reg
+    fn = f'closed4Laguerre{isa.name}'
+    args = ['c *closed4'] if isa is AVX512 else ['c *closed4', 'off int']
+    qoff, conv = OFF['q'], OFF['conv']
+    if isa is AVX512:
+        # q stays in Z31 through the loop (stored at the end): a 512-bit
+        # load of what the previous step stored would wait for the
+        # store.
+        step, frame, r = emit_asm(build('closed4Step'), ISA('AVX512', 'Z', 31, 64), pin=(qoff, 31))
+    else:
+        step, frame, r = emit_asm(build('closed4Step'), isa)
+    free = [k for k in range(isa.nreg) if k != r]
+    q, cv, t, m, z = (f'{R}{k}' for k in free[:5])
+    dq = f'{R}{r}'
+    done = const_name(closed_done)
+    lp = f'closed4loop{isa.name}'
+    ex = f'closed4done{isa.name}'
+    if isa is AVX512:
+        q = 'Z31'
+        return head(fn, frame, args) + [
+            '\tKXORB K1, K1, K1',
+            f'\tVMOVUPD {qoff}(DI), {q}',
+            f'\tMOVQ ${max_iter}, CX',
+            f'{lp}:'] + step + [
+            f'\tVXORPD {z}, {z}, {z}',
+            f'\tVCMPPD $0x1e, {z}, {dq}, K2',    # dq > 0 (GT_OQ)
+            '\tKANDNB K2, K1, K2',                # and not converged
+            f'\tVSUBPD {dq}, {q}, K2, {q}',       # q -= dq there
+            f'\tVBROADCASTSD {done}<>(SB), {t}',
+            f'\tVMULPD {q}, {t}, {t}',            # closedDone q
+            f'\tVCMPPD $0x1a, {t}, {dq}, K3',    # !(dq > closedDone q) (NGT_UQ)
+            '\tKORB K3, K1, K1',
+            '\tKORTESTB K1, K1',
+            f'\tJCS {ex}',
+            '\tDECQ CX',
+            f'\tJNZ {lp}',
+            f'{ex}:',
+            f'\tVMOVUPD {q}, {qoff}(DI)',
+            f'\tVPMOVM2Q K1, {cv}',
+            f'\tVMOVUPD {cv}, {conv}(DI)',
+            '\tVZEROUPPER',
+            '\tRET',
+            '']
+    return head(fn, frame, args) + [
+        f'\tVXORPD {cv}, {cv}, {cv}',
+        f'\tVMOVUPD {cv}, {conv}(DI)',
         f'\tMOVQ ${max_iter}, CX',
-        'closed4loop:'] + step + [
-        f'\tVMOVUPD {OFF["q"]}(DI), {q}',
-        f'\tVMOVUPD {OFF["conv"]}(DI), {cv}',
+        f'{lp}:'] + step + [
+        f'\tVMOVUPD {qoff}(DI), {q}',
+        f'\tVMOVUPD {conv}(DI), {cv}',
         f'\tVXORPD {z}, {z}, {z}',
         f'\tVCMPPD $0x1e, {z}, {dq}, {m}',      # dq > 0 (GT_OQ)
         f'\tVANDNPD {m}, {cv}, {m}',           # and not converged
         f'\tVSUBPD {dq}, {q}, {t}',
         f'\tVBLENDVPD {m}, {t}, {q}, {q}',     # q -= dq there
-        f'\tVMOVUPD {q}, {OFF["q"]}(DI)',
+        f'\tVMOVUPD {q}, {qoff}(DI)',
         f'\tVBROADCASTSD {done}<>(SB), {t}',
         f'\tVMULPD {q}, {t}, {t}',             # closedDone q
         f'\tVCMPPD $0x1a, {t}, {dq}, {m}',     # !(dq > closedDone q) (NGT_UQ)
         f'\tVORPD {m}, {cv}, {cv}',
-        f'\tVMOVUPD {cv}, {OFF["conv"]}(DI)',
+        f'\tVMOVUPD {cv}, {conv}(DI)',
         f'\tVMOVMSKPD {cv}, AX',
         '\tCMPQ AX, $15',
-        '\tJEQ closed4done',
+        f'\tJEQ {ex}',
         '\tDECQ CX',
-        '\tJNZ closed4loop',
-        'closed4done:',
+        f'\tJNZ {lp}',
+        f'{ex}:',
         '\tVZEROUPPER',
         '\tRET',
         '']
+
+
+asm = ['//go:build !purego', '', '#include "textflag.h"', '#include "funcdata.h"', '',
+       '// Code generated by closed4_amd64_gen.py from closed4.go; DO NOT EDIT.', '']
+stats = []
+for isa in (AVX512, AVX2):
+    for fn, go, args in [('closed4Invariants', 'closed4InvariantsGo', ['c *closed4', 'f *[16]float64']),
+                         ('closed4Matrices', 'closed4MatricesGo', ['c *closed4', 'f *[16]float64'])]:
+        if isa is AVX2:
+            args = args + ['off int']
+        code, frame, _ = emit_asm(build(go), isa)
+        stats.append(f'{fn}{isa.name}: {len(code)} instructions, {frame // isa.width} spill slots')
+        asm += head(fn + isa.name, frame, args) + code + ['\tVZEROUPPER', '\tRET', '']
+    asm += laguerre(isa)
 for x, name in CONSTS.items():
-    bits = 0x8000000000000000 if x == 'neg' else struct.unpack('<Q', struct.pack('<d', x))[0]
+    bits = struct.unpack('<Q', struct.pack('<d', x))[0]
     asm.append(f'DATA {name}<>+0(SB)/8, ${bits:#x}')
     asm.append(f'GLOBL {name}<>(SB), RODATA|NOPTR, $8')
+asm.append('DATA closed4sign<>+0(SB)/8, $0x8000000000000000')
+asm.append('GLOBL closed4sign<>(SB), RODATA|NOPTR, $8')
 open(os.path.join(here, 'closed4_amd64.s'), 'w').write('\n'.join(asm) + '\n')
-
+print('offsets', OFF, 'ok', OK_OFF)
+print('\n'.join(stats))

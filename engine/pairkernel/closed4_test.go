@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestRootLanesAgainstGonum checks RootLanes (closed form or fallback,
-// lane by lane) against gonum on every case of TestAgainstGonum at d = 4
+// TestRootLanesAgainstGonum checks RootLanes and RootLanesWide (closed
+// form or fallback, lane by lane) against gonum on every case of TestAgainstGonum at d = 4
 // and 5, with its tolerances, and that well-conditioned pairs take the
 // closed form.
 func TestRootLanesAgainstGonum(t *testing.T) {
@@ -24,17 +24,27 @@ func checkRootLanesGonum(t *testing.T, d int) {
 			rng := rand.New(rand.NewPCG(uint64(d), 23))
 			ws := NewWorkspace(d)
 			f, g := make([]float64, d*d), make([]float64, d*d)
-			closed, worstT, worstM := 0, 0.0, 0.0
+			closed, pairs, worstT, worstM := 0, 0, 0.0, 0.0
 			const trials = 64
 			for trial := 0; trial < trials; trial++ {
 				a := spd(rng, kc.la(rng, d))
-				var bs [Lanes][]float64
+				var bs [WideLanes][]float64
 				for k := range bs {
 					bs[k] = spd(rng, kc.lb(rng, d))
 				}
 				shape := ws.Factor(a, f, g)
-				n := 1 + trial%Lanes
-				got := ws.RootLanes(f, shape, &bs, n)
+				// RootLanes (up to Lanes pairs) and RootLanesWide (up
+				// to Wide: the 8-lane kernels where the CPU has them).
+				var got [WideLanes]float64
+				n := 1 + trial%ws.Wide()
+				if trial%2 == 0 {
+					n = 1 + trial%Lanes
+					t4 := ws.RootLanes(f, shape, (*[Lanes][]float64)(bs[:Lanes]), n)
+					copy(got[:], t4[:])
+				} else {
+					got = ws.RootLanesWide(f, shape, &bs, n)
+				}
+				pairs += n
 				for k := 0; k < n; k++ {
 					if ws.ln[k].closed {
 						closed++
@@ -78,7 +88,7 @@ func checkRootLanesGonum(t *testing.T, d int) {
 					}
 				}
 			}
-			t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, trials*5/2, worstT, worstM)
+			t.Logf("%d of %d pairs closed; worst relative error there: trace %.2g, maps %.2g", closed, pairs, worstT, worstM)
 			if (kc.name == "random" || kc.name == "isotropic" || kc.name == "huge" || kc.name == "tiny-huge") && closed == 0 {
 				t.Error("no pair took the closed form")
 			}
@@ -231,6 +241,52 @@ func TestRootLanesConditioning(t *testing.T) {
 			if (lo == 1e-1 && closed < 200) || (lo == 1e-2 && closed < 150) {
 				t.Errorf("d=%d spread %g: only %d of 200 pairs closed", d, lo, closed)
 			}
+		}
+	}
+}
+
+// TestAddPairLane checks AddPairLane against AddRootLane, AddInvMapLane
+// and the diagonal added after them, bit for bit, on closed and
+// fallen-back lanes at d = 4 and 5 and at d = 6 (the eigensolver).
+func TestAddPairLane(t *testing.T) {
+	for _, d := range []int{4, 5, 6} {
+		rng := rand.New(rand.NewPCG(uint64(d), 43))
+		ws := NewWorkspace(d)
+		f, g := make([]float64, d*d), make([]float64, d*d)
+		gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-7, 1), rankLam(1)}
+		seen := map[bool]bool{}
+		for trial := 0; trial < 20; trial++ {
+			a := spd(rng, uniformLam(0.2, 2)(rng, d))
+			sh := ws.Factor(a, f, g)
+			var bs [WideLanes][]float64
+			w := ws.Wide()
+			for k := 0; k < w; k++ {
+				bs[k] = spd(rng, gens[(trial+k)%len(gens)](rng, d))
+			}
+			ws.RootLanesWide(f, sh, &bs, w)
+			for k := 0; k < w; k++ {
+				seen[ws.ln[k].closed] = true
+				c := rng.NormFloat64()
+				s1, o1 := make([]float64, d*d), make([]float64, d*d)
+				for q := range s1 {
+					s1[q], o1[q] = rng.NormFloat64(), rng.NormFloat64()
+				}
+				s2, o2 := append([]float64(nil), s1...), append([]float64(nil), o1...)
+				ws.AddPairLane(k, s1, o1, f, sh, c)
+				ws.AddRootLane(k, s2, c)
+				ws.AddInvMapLane(k, o2, f, sh, -c)
+				for q := 0; q < d; q++ {
+					o2[q*d+q] += c
+				}
+				for q := range s1 {
+					if math.Float64bits(s1[q]) != math.Float64bits(s2[q]) || math.Float64bits(o1[q]) != math.Float64bits(o2[q]) {
+						t.Fatalf("d=%d trial %d lane %d (closed %v): entry %d: %v %v, separately %v %v", d, trial, k, ws.ln[k].closed, q, s1[q], o1[q], s2[q], o2[q])
+					}
+				}
+			}
+		}
+		if d <= 5 && !(seen[true] && seen[false]) {
+			t.Errorf("d=%d: closed and fallen-back lanes not both seen: %v", d, seen)
 		}
 	}
 }

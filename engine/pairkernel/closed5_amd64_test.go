@@ -3,6 +3,7 @@
 package pairkernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -87,12 +88,18 @@ func TestClosed5Asm(t *testing.T) {
 	}
 }
 
-// TestClosed5ISAs runs RootLanes at d = 5 against gonum (every case of
-// TestAgainstGonum, checkRootLanesGonum) with the closed form's passes in
-// AVX-512, AVX2 and Go (the kernels the CPU has), and checks that the
+// TestClosedISAs runs RootLanes at d = 4 and 5 against gonum (every case
+// of TestAgainstGonum, checkRootLanesGonum) with the closed forms' passes
+// in AVX-512, AVX2 and Go (the kernels the CPU has), and checks that the
 // three give the same bits on a mix of pairs (RootLanesWide, Wide lanes).
-func TestClosed5ISAs(t *testing.T) {
-	const d = 5
+func TestClosedISAs(t *testing.T) {
+	for _, d := range []int{4, 5} {
+		t.Run(fmt.Sprintf("d=%d", d), func(t *testing.T) { checkClosedISAs(t, d) })
+	}
+}
+
+// checkClosedISAs is TestClosedISAs at one d.
+func checkClosedISAs(t *testing.T, d int) {
 	avx512, avx2 := useAVX512, useAVX2
 	defer func() { useAVX512, useAVX2 = avx512, avx2 }()
 	type path struct {
@@ -110,7 +117,7 @@ func TestClosed5ISAs(t *testing.T) {
 	for _, p := range paths {
 		useAVX512, useAVX2 = p.avx512, p.avx2
 		t.Run(p.name, func(t *testing.T) { checkRootLanesGonum(t, d) })
-		rng := rand.New(rand.NewPCG(5, 53))
+		rng := rand.New(rand.NewPCG(uint64(d), 53))
 		ws := NewWorkspace(d)
 		f, g := make([]float64, d*d), make([]float64, d*d)
 		gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-4, 1), constLam(1.5), rankLam(1), scaled(uniformLam(0.1, 2), 1e-100)}

@@ -80,17 +80,37 @@ func TestClosed5Bands(t *testing.T) {
 	}
 }
 
-// TestClosed5Wide checks every lane of RootLanesWide at d = 5 (n = 1..8,
-// a zero, a non-finite and an ill-conditioned matrix among them) against
-// the lone RootLanes call, bit for bit, and that well-conditioned lanes
-// take the closed form.
-func TestClosed5Wide(t *testing.T) {
-	const d = 5
-	rng := rand.New(rand.NewPCG(5, 41))
+// TestClosedWide checks every lane of RootLanesWide at d = 4 and 5
+// (n = 1..Wide, a zero, a non-finite and an ill-conditioned matrix among
+// them; a Cholesky factor, and at d = 4 a singular A's Root factor too)
+// against the lone RootLanes call, bit for bit, and that well-conditioned
+// lanes take the closed form.
+func TestClosedWide(t *testing.T) {
+	for _, d := range []int{4, 5} {
+		for _, singular := range []bool{false, true} {
+			if singular && d != 4 {
+				continue
+			}
+			checkClosedWide(t, d, singular)
+		}
+	}
+}
+
+// checkClosedWide is TestClosedWide at one d, with A singular (a Root
+// factor) or not.
+func checkClosedWide(t *testing.T, d int, singular bool) {
+	rng := rand.New(rand.NewPCG(uint64(d), 41))
 	ws, ref := NewWorkspace(d), NewWorkspace(d)
-	a := spd(rng, uniformLam(0.2, 2)(rng, d))
+	la := uniformLam(0.2, 2)(rng, d)
+	if singular {
+		la[0] = 0
+	}
+	a := spd(rng, la)
 	f, g := make([]float64, d*d), make([]float64, d*d)
 	sh := ws.Factor(a, f, g)
+	if (sh == Root) != singular {
+		t.Fatalf("d=%d: shape %v", d, sh)
+	}
 	gens := []func(*rand.Rand, int) []float64{uniformLam(0.1, 2), logLam(1e-6, 1), constLam(1.5), rankLam(1), scaled(uniformLam(0.1, 2), 1e100)}
 	for n := 1; n <= ws.Wide(); n++ {
 		var bs [WideLanes][]float64
@@ -106,12 +126,12 @@ func TestClosed5Wide(t *testing.T) {
 		got := ws.RootLanesWide(f, sh, &bs, n)
 		for k := 0; k < n; k++ {
 			want := ref.RootLanes(f, sh, &[Lanes][]float64{bs[k]}, 1)[0]
-			name := fmt.Sprintf("n=%d lane %d", n, k)
+			name := fmt.Sprintf("d=%d singular %v n=%d lane %d", d, singular, n, k)
 			if ws.ln[k].closed != ref.ln[0].closed {
 				t.Fatalf("%s: closed %v, alone %v", name, ws.ln[k].closed, ref.ln[0].closed)
 			}
-			if (k+n)%len(gens) == 0 && !ws.ln[k].closed {
-				t.Errorf("%s: a well-conditioned pair fell back", name)
+			if (k+n)%len(gens) == 0 && ws.ln[k].closed == singular {
+				t.Errorf("%s: closed %v", name, ws.ln[k].closed)
 			}
 			if math.Float64bits(got[k]) != math.Float64bits(want) && !(math.IsNaN(got[k]) && math.IsNaN(want)) {
 				t.Fatalf("%s: trace %v, alone %v", name, got[k], want)

@@ -24,19 +24,25 @@
 // results bit for bit the single call's). SymEigen and SymValues serve
 // callers that form their own M (the hypernymy and word kernels).
 //
-// RootLanes is EigenLanes for the MDS gradient with, at d = 4, a closed
-// form in place of the eigensolver (closed4.go): with E_k the elementary
+// RootLanes and RootLanesWide are EigenLanes for the MDS gradient with, at
+// d = 4, a closed form in place of the eigensolver (closed4.go): with E_k the elementary
 // symmetric functions of M's eigenvalues (from M's principal minors) and
 // e_k those of their square roots, q = (tr M^{1/2})^2 is the largest root
 // of a quartic in q whose coefficients are the E_k and e4 = sqrt(E4),
 // found by Laguerre's method from an upper bound; M^{1/2} and M^{-1/2}
 // then follow from Cayley-Hamilton (M^{1/2} (e1 M + e3 I) = M^2 + e2 M +
-// e4 I) with 4 x 4 adjugates. Four pairs run in structure-of-arrays form
-// (one AVX2 register per quantity: closed4_amd64.s, generated from the Go
-// passes by closed4_amd64_gen.py, bit for bit the same). Pairs whose M is
+// e4 I) with 4 x 4 adjugates. The pairs of a call run in
+// structure-of-arrays form, M = F^T B F formed in the first pass: eight
+// in one AVX-512 register per quantity (RootLanesWide, Wide() = 8 at
+// d = 4 on AVX-512 machines), four per AVX2 register (RootLanes, and
+// RootLanesWide once per half without AVX-512); closed4_amd64.s,
+// generated from the Go passes by closed4_amd64_gen.py, bit for bit the
+// same. Pairs whose M is
 // ill-conditioned (e4 = det(M)^{1/2} / tr(M)^2 below 1e-4), non-finite
 // or whose iteration does not settle go to the eigensolver. TraceRoot and
-// TraceRootLanes use the first two passes (q alone) at d = 4.
+// TraceRootLanes use the first two passes (q alone) at d = 4. AddPairLane
+// reads a lane out as AddRootLane, AddInvMapLane and the identity of
+// dW^2/dB = I - T^{BA} do, in one call (one pass at d = 4).
 //
 // At d = 5 RootLanes and RootLanesWide take a closed form too
 // (closed5.go): M = F^T B F and its E_k from principal minors, e1 =
@@ -68,7 +74,7 @@
 // AVX-512 translation for 8; tred2 and the QL do the Go code's
 // operations, so give its bits, the products fuse multiply-adds).
 // RootLanesWide and SymEigenLanesWide take Wide() pairs
-// per call: 8 on AVX-512 machines. A lane whose squares leave
+// per call: 8 on AVX-512 machines (from d = 4). A lane whose squares leave
 // [1e-290, 1e290] or whose iteration does not converge goes to the
 // per-lane solver.
 //

@@ -28,7 +28,7 @@ type Workspace struct {
 	ln      [wideLanes]lane // RootLanesWide's (8 where Wide is); the others use the first Lanes
 	// w, lam, f, h, off, cs and ss are lane 0's.
 	w, lam, off, f, h, cs, ss []float64
-	c4                        closed4  // RootLanes' lanes at d = 4
+	c4                        *closed4 // RootLanes' lanes at d = 4
 	c5                        *closed5 // RootLanes' lanes at d = 5
 	soa, soa8                 *soaEig  // the SoA solver (4 and 8 lanes) at d >= soaMinDim
 }
@@ -53,8 +53,9 @@ type lane struct {
 func NewWorkspace(d int) *Workspace {
 	dd := d * d
 	// The lanes RootLanesWide can use: 8 with the 8-lane kernels (then
-	// the 8-lane solver's storage too), else 4.
-	wide := useWide && d >= soaMinDim
+	// the 8-lane solver's storage too from d = 5; at d = 4 the closed
+	// form's), else 4.
+	wide := useWide && d >= 4
 	nl := Lanes
 	if wide {
 		nl = wideLanes
@@ -73,10 +74,13 @@ func NewWorkspace(d int) *Workspace {
 	if d >= soaMinDim {
 		ws.soa = newSoaEig(d, Lanes)
 	}
+	if d == 4 {
+		ws.c4 = new(closed4)
+	}
 	if d == 5 {
 		ws.c5 = new(closed5)
 	}
-	if wide {
+	if wide && d >= soaMinDim {
 		ws.soa8 = newSoaEig(d, wideLanes)
 	}
 	l0 := &ws.ln[0]
@@ -286,11 +290,11 @@ func (ws *Workspace) TraceRootLanes(f []float64, shape Shape, bs *[Lanes][]float
 	if ws.d == 4 && shape == Lower {
 		// The closed form's first two passes (closed4.go); the lanes
 		// it does not settle go to the eigensolver.
-		c := &ws.c4
+		c := ws.c4
 		f16 := (*[16]float64)(f[:16])
-		form4Lanes(c, f16, bs, n)
-		closed4Invariants(c)
-		closed4Laguerre(c)
+		interleaveUpper4(&c.bm, bs[:], n)
+		closed4Invariants(c, f16, n)
+		closed4Laguerre(c, n)
 		for k := 0; k < n; k++ {
 			if c.settled(k) {
 				t[k] = math.Sqrt(c.q[k]) * math.Sqrt(c.tr[k])
@@ -429,10 +433,11 @@ func widen(bs *[Lanes][]float64, use *[Lanes]bool, t *[Lanes]float64, solve func
 const WideLanes = wideLanes
 
 // Wide returns how many pairs RootLanesWide takes per call: WideLanes
-// where the structure-of-arrays solver has 8-lane kernels (AVX-512) and
-// d >= 5, else Lanes.
+// where the CPU has the 8-lane kernels (AVX-512) and d >= 5 (the
+// structure-of-arrays solver, the closed form at d = 5) or d = 4 (the
+// closed form), else Lanes.
 func (ws *Workspace) Wide() int {
-	if useWide && useSoA && ws.soa8 != nil {
+	if useWide && (useSoA && ws.soa8 != nil || ws.c4 != nil && ws.ln[wideLanes-1].w != nil) {
 		return WideLanes
 	}
 	return Lanes
@@ -441,12 +446,31 @@ func (ws *Workspace) Wide() int {
 // RootLanesWide is RootLanes for the n <= ws.Wide() matrices bs[:n]:
 // with n > Lanes the structure-of-arrays solver takes the 8 pairs at once
 // (AVX-512: one register per quantity of the 8 pairs), the per-lane
-// solver the pairs it does not settle; at d = 5 (Lower factor) the
-// closed form (closed5.go) takes them, 8 per AVX-512 register. Lane k's results (for AddRootLane
-// and AddInvMapLane, k < n) depend only on its own inputs.
+// solver the pairs it does not settle; at d = 4 and 5 (Lower factor)
+// the closed forms (closed4.go, closed5.go) take them, 8 per AVX-512
+// register. Lane k's results (for AddRootLane and AddInvMapLane, k < n)
+// depend only on its own inputs, and are those of RootLanes on its pair.
 func (ws *Workspace) RootLanesWide(f []float64, shape Shape, bs *[WideLanes][]float64, n int) (t [WideLanes]float64) {
 	if n > ws.Wide() {
 		panic("pairkernel: RootLanesWide: more pairs than Wide")
+	}
+	if ws.d == 4 {
+		if shape == Lower {
+			ws.rootLanes4(f, bs[:], n, t[:])
+			return t
+		}
+		// A Root factor: the per-lane eigensolver, Lanes at a time.
+		for h := 0; h < n; h += Lanes {
+			var b4 [Lanes][]float64
+			var u4 [Lanes]bool
+			var t4 [Lanes]float64
+			for q := 0; q < Lanes && h+q < n; q++ {
+				b4[q], u4[q] = bs[h+q], true
+			}
+			ws.eigenLanes(h, f, shape, &b4, &u4, false, &t4)
+			copy(t[h:], t4[:min(Lanes, n-h)])
+		}
+		return t
 	}
 	if ws.d == 5 && shape == Lower && useClosed5 {
 		return ws.rootLanes5(f, shape, bs, n)
@@ -646,6 +670,27 @@ func (ws *Workspace) AddInvMapLane(k int, out, f []float64, shape Shape, c float
 	ws.addSpectral(out, u, ws.ln[k].h, c)
 }
 
+// AddPairLane is one pair's share of the MDS gradient for lane k of the
+// last EigenLanes, RootLanes or RootLanesWide (f its factor, the one that
+// call was given): c M^{1/2} added to the upper triangle of s and
+// c (I - T^{BA}) to that of out, as AddRootLane(k, s, c), then
+// AddInvMapLane(k, out, f, shape, -c), then c added to out's diagonal do
+// it (the same operations in the same order, so the same bits; a lane of
+// the d = 4 closed form in one pass).
+func (ws *Workspace) AddPairLane(k int, s, out, f []float64, shape Shape, c float64) {
+	if ws.ln[k].closed && ws.d == 4 {
+		addPair4(s, out, ws.c4, k, c)
+		return
+	}
+	ws.AddRootLane(k, s, c)
+	ws.AddInvMapLane(k, out, f, shape, -c)
+	d := ws.d
+	out = out[:d*d]
+	for q := 0; q < d; q++ {
+		out[q*d+q] += c
+	}
+}
+
 // AddSandwich adds c G^T S G to the upper triangle of out, with S given
 // by its upper triangle in s (s is mirrored in place) and g of shape
 // shape (G = F^{-1}).
@@ -739,7 +784,9 @@ func (ws *Workspace) SymEigenLanesWide(w, lam *[WideLanes][]float64, n int) (ok 
 	for k := 0; k < n; k++ {
 		use[k] = true
 	}
-	ok = ws.symEigenSoA(ws.soa8, w, lam, &use)
+	if ws.soa8 != nil {
+		ok = ws.symEigenSoA(ws.soa8, w, lam, &use)
+	}
 	// The rest by SymEigenLanes (whose own solver takes them the same
 	// way), Lanes at a time.
 	var w4, l4 [Lanes][]float64
