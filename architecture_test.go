@@ -33,7 +33,6 @@ var layers = map[string][]string{
 	"ui/internal/cleanlocale":   {},
 	"ui/prefstore":              {"outfile"},
 	"ui/internal/icongen":       {},
-	"ui/internal/radiocheck":    {}, // test helper: radio groups that must stay selected
 	"ui/internal/shotcheck":     {},
 	"ui/internal/shotcheck/cmd": {"ui/internal/shotcheck"},
 
