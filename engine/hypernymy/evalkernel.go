@@ -1,6 +1,10 @@
 package hypernymy
 
-import "math"
+import (
+	"math"
+
+	"burescope/engine/pairkernel"
+)
 
 // The exact score of the reconstruction evaluation: the cross term
 // tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} = tr M^{1/2}, M = F_u^T A_w F_u, from
@@ -16,11 +20,16 @@ type hypEvalWS struct {
 	m, tmp, lam []float64
 	f           []float64 // F (the transpose of the cache's F^T)
 	eig         *hypEig
+	ml, ll      [pairkernel.Lanes][]float64 // evalCrossLanes' M and eigenvalues
 }
 
 func newHypEvalWS(d int) *hypEvalWS {
-	return &hypEvalWS{m: make([]float64, d*d), tmp: make([]float64, d*d), f: make([]float64, d*d), lam: make([]float64, d),
+	ws := &hypEvalWS{m: make([]float64, d*d), tmp: make([]float64, d*d), f: make([]float64, d*d), lam: make([]float64, d),
 		eig: newHypEig(d)}
+	for k := range ws.ml {
+		ws.ml[k], ws.ll[k] = make([]float64, d*d), make([]float64, d)
+	}
+	return ws
 }
 
 // evalCross returns tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} from the cache.
@@ -52,6 +61,63 @@ func (c *hypItemCache) evalCross(ws *hypEvalWS, u, w int) float64 {
 		s += math.Sqrt(math.Max(l, 0))
 	}
 	return s
+}
+
+// evalCrossLanes sets out[k] = evalCross(ws, u, w[k]) for every k (each
+// the same bits), the eigenvalue problems pairkernel.Lanes at a time
+// with their QL iterations interleaved.
+func (c *hypItemCache) evalCrossLanes(ws *hypEvalWS, u int, w []int, out []float64) {
+	d := c.d
+	if d <= hypJacobiMaxDim {
+		for k, x := range w {
+			out[k] = c.evalCross(ws, u, x)
+		}
+		return
+	}
+	dd := d * d
+	ft := c.ft[u*dd : (u+1)*dd]
+	f := ws.f[:dd]
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			f[j*d+i] = ft[i*d+j]
+		}
+	}
+	for len(w) > 0 {
+		n := min(len(w), pairkernel.Lanes)
+		for k, x := range w[:n] {
+			hypMatMul(ws.tmp[:dd], ft, c.a[x*dd:(x+1)*dd], d)
+			hypMatMul(ws.ml[k], ws.tmp[:dd], f, d)
+		}
+		ok := ws.eig.pk.SymValuesLanes(&ws.ml, &ws.ll, n)
+		for k := 0; k < n; k++ {
+			if !ok[k] {
+				out[k] = math.NaN()
+				continue
+			}
+			var s float64
+			for _, l := range ws.ll[k] {
+				s += math.Sqrt(math.Max(l, 0))
+			}
+			out[k] = s
+		}
+		w, out = w[n:], out[n:]
+	}
+}
+
+// evalScores sets out[k] = evalScore(ws, means, u, w[k]) for every k
+// (each the same bits), by evalCrossLanes.
+func (c *hypItemCache) evalScores(ws *hypEvalWS, means []float64, u int, w []int, out []float64) {
+	d := c.d
+	c.evalCrossLanes(ws, u, w, out)
+	mu := means[u*d : (u+1)*d]
+	for k, x := range w {
+		mw := means[x*d : (x+1)*d]
+		var dot float64
+		for i := range mu {
+			dot += mu[i] * mw[i]
+		}
+		out[k] = dot + out[k]
+	}
 }
 
 // evalScore returns the pseudo dot product <a_u, a_w> + evalCross(u, w)

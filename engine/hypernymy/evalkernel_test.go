@@ -136,3 +136,43 @@ func TestEvalCrossBitExact(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalScoresLanes checks that evalScores (the eigenvalue problems
+// pairkernel.Lanes at a time) gives evalScore's bits for every pair, for
+// every batch length up to 9 and d = 1 to 12, on random and nearly
+// singular scales.
+func TestEvalScoresLanes(t *testing.T) {
+	for d := 1; d <= 12; d++ {
+		rng := rand.New(rand.NewPCG(uint64(d), 19))
+		const n = 9
+		c := newHypItemCache(n, d)
+		cws := newHypCacheWS(d)
+		means := make([]float64, n*d)
+		for i := range means {
+			means[i] = rng.NormFloat64()
+		}
+		for i := 0; i < n; i++ {
+			eps := 0.01
+			if i == n-1 {
+				eps = 1e-9
+			}
+			c.setFromScale(cws, i, engine.FactorProduct(hypRandFactor(rng, d, 1+rng.Float64()), d, d, eps))
+		}
+		ws := newHypEvalWS(d)
+		for u := 0; u < n; u++ {
+			for m := 1; m <= n; m++ {
+				w := make([]int, m)
+				for k := range w {
+					w[k] = (u + 3*k) % n
+				}
+				got := make([]float64, m)
+				c.evalScores(ws, means, u, w, got)
+				for k, x := range w {
+					if want := c.evalScore(ws, means, u, x); math.Float64bits(got[k]) != math.Float64bits(want) {
+						t.Fatalf("d=%d u=%d batch %d: score of %d = %v, evalScore %v", d, u, m, x, got[k], want)
+					}
+				}
+			}
+		}
+	}
+}

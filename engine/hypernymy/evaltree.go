@@ -456,6 +456,8 @@ type hypTreeWS struct {
 	marks        []int32      // sorted tree positions of the excluded items
 	stamp        []uint32
 	cur          uint32
+	ex           []int     // items of a group left to the exact score
+	exs          []float64 // their scores
 }
 
 // hypPending is an item of a leaf whose first bounds left it ambiguous:
@@ -508,58 +510,30 @@ func hypMin(a, b float64) float64 {
 	return b
 }
 
-// countAbove adds to cnt[b] (len(p)+1) the number of candidates w (all
-// items but the excluded ones, whose sorted tree positions are
-// ws.marks and which carry ws.cur in ws.stamp) with exactly b of the
-// ascending positive scores p strictly below s(u, w). exact(w) returns
-// the exact score of item w, and pre(w) (if not nil) is called some time
+// countList adds to cnt[b] (len(p)+1), for every item at the tree
+// positions list (ascending) that is a candidate (not excluded: the
+// excluded items carry ws.cur in ws.stamp), 1 where exactly b of the
+// ascending positive scores p lie strictly below s(u, w); the items not
+// in list must score below p[0] (the prefilter's). exact(w, out) writes
+// the exact scores of the items w into out, and pre(w) (if not nil) is called some time
 // before it (to prefetch what it reads); setQuery(ws, c, u) must have
-// been called.
-// It returns the node and item bounds computed, how many of them were
-// tightened by the feature products, and the eigenbasis bounds computed.
-func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, au []float64, p []float64, cnt []int64, exact func(w int) float64, pre func(w int)) (nodes, items, full, eig int64) {
+// been called. It returns the item bounds computed, how many of them
+// were tightened by the feature products, and the eigenbasis bounds
+// computed.
+func (t *hypEvalTree) countList(ws *hypTreeWS, u int, au []float64, p []float64, cnt []int64, exact func(w []int, out []float64), pre func(w int), list []int32) (items, full, eig int64) {
 	pu := int(t.pos[u])
 	fu := t.feat[pu*t.nf : (pu+1)*t.nf]
-	nmu, nsu, nau := t.nm[pu], t.ns[pu], t.na[pu]
-	marked := func(lo, hi int32) int {
-		a := sort.Search(len(ws.marks), func(i int) bool { return ws.marks[i] >= lo })
-		b := sort.Search(len(ws.marks), func(i int) bool { return ws.marks[i] >= hi })
-		return b - a
-	}
-	st := append(ws.stack[:0], 0)
-	for len(st) > 0 {
-		k := st[len(st)-1]
-		st = st[:len(st)-1]
-		nd := &t.nodes[k]
-		nodes++
-		// The A product only where the first bounds left a positive
-		// score inside the interval (the S product, tried here too,
-		// never placed a node of the nouns that the A product had not).
-		lo, hi, dm, em, margin := t.nodeBounds(int(k), pu, fu, nmu, nsu)
-		blo, amb := hypPlace(p, lo, hi)
-		if amb {
-			full++
-			lo, hi = t.nodeBoundsA(int(k), fu, nau, dm, em, margin, lo, hi)
-			blo, amb = hypPlace(p, lo, hi)
-		}
-		if !amb {
-			if blo > 0 {
-				cnt[blo] += int64(int(nd.hi-nd.lo) - marked(nd.lo, nd.hi))
-			}
-			continue
-		}
-		if nd.left >= 0 {
-			st = append(st, nd.right, nd.left)
-			t.prefetchNode(int(nd.left))
-			t.prefetchNode(int(nd.right))
-			continue
-		}
-		// The leaf in three passes, so that the memory each finer
-		// bound reads is requested for all the leaf's items (prefetch)
-		// before it is used: the first bounds, then the A product, the
-		// eigenbasis bound and the S product, then the exact scores.
+	nmu, nsu := t.nm[pu], t.ns[pu]
+	// Groups of hypTreeLeaf items in three passes, so that the memory
+	// each finer bound reads is requested for all the group's items
+	// (prefetch) before it is used: the first bounds, then the A
+	// product, the eigenbasis bound and the S product, then the exact
+	// scores.
+	for len(list) > 0 {
+		grp := list[:min(len(list), hypTreeLeaf)]
+		list = list[len(grp):]
 		pend := ws.pend[:0]
-		for q := nd.lo; q < nd.hi; q++ {
+		for _, q := range grp {
 			if ws.stamp[q] == ws.cur {
 				continue
 			}
@@ -600,18 +574,30 @@ func (t *hypEvalTree) countAbove(ws *hypTreeWS, u int, au []float64, p []float64
 			pend[nex] = it
 			nex++
 		}
+		ex := ws.ex[:0]
 		for _, it := range pend[:nex] {
 			q := int(it.q)
 			eig++
 			hi := hypMin(it.hi, it.dm+t.itemEigenUpper(q, au)+it.margin)
 			b, amb := hypPlace(p, it.lo, hi)
 			if amb {
-				b = hypCountLess(p, exact(int(t.order[q])))
+				ex = append(ex, int(t.order[q]))
+				continue
 			}
 			cnt[b]++
 		}
+		if len(ex) > 0 {
+			if cap(ws.exs) < len(ex) {
+				ws.exs = make([]float64, len(ex), 2*len(ex))
+			}
+			sc := ws.exs[:len(ex)]
+			exact(ex, sc)
+			for _, s := range sc {
+				cnt[hypCountLess(p, s)]++
+			}
+		}
+		ws.ex = ex
 		ws.pend = pend
 	}
-	ws.stack = st
-	return nodes, items, full, eig
+	return items, full, eig
 }

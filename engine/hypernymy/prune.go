@@ -3,7 +3,7 @@ package hypernymy
 import (
 	"context"
 	"fmt"
-	"slices"
+	"math"
 	"sort"
 	"sync/atomic"
 
@@ -41,6 +41,9 @@ type PruneStats struct {
 	// Ambiguous is the number of exact scores of candidates (not
 	// positives): those whose bounds could not place them.
 	Ambiguous int64
+	// Filtered is the number of candidates the prefilter bounded
+	// (prefilter.go): all items for every query row.
+	Filtered int64
 }
 
 // evaluatePruned evaluates graphs (sharing n) by bound pruning on the
@@ -51,48 +54,73 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		workers = 1
 	}
 	tree := newHypEvalTree(c, means, workers)
+	filt := newHypFilter(tree, c)
 	ng := len(graphs)
 	rankSum := make([]float64, n*ng)
 	apRow := make([]float64, n*ng)
 	type ws struct {
-		ews  *hypEvalWS
-		memo map[int32]float64
-		pos  []float64
-		cnt  []int64
-		tws  hypTreeWS
-		st   PruneStats
+		ews   *hypEvalWS
+		memo  map[int32]float64
+		pos   []float64
+		cnt   []int64
+		tws   hypTreeWS
+		fws   *hypFilterWS
+		sc    *hypFilterScratch
+		bufs  []hypFilterBuf
+		live  []*hypFilterBuf
+		gcoef []float64
+		st    PruneStats
 	}
-	wss := make([]*ws, workers)
+	ows := make([]*ws, workers)
 	var cancelled atomic.Bool
-	row := func(wk, u int) {
-		query := false
+	isQuery := func(u int) bool {
 		for _, g := range graphs {
-			query = query || g.isQuery(u)
+			if g.isQuery(u) {
+				return true
+			}
 		}
-		if !query || cancelled.Load() {
-			return
+		return false
+	}
+	// positives lists in bf u's positives over the graphs (with
+	// repeats across graphs) and their exact scores, and sets bf.thr to
+	// the lowest of them (+Inf without any).
+	positives := func(w *ws, bf *hypFilterBuf) {
+		u := bf.u
+		bf.pos = bf.pos[:0]
+		for _, g := range graphs {
+			if g.isQuery(u) {
+				for _, v := range g.row(u) {
+					bf.pos = append(bf.pos, int(v))
+				}
+			}
 		}
-		if ctx.Err() != nil { // every row: a row can take 0.1 s at d = 10
-			cancelled.Store(true)
-			return
+		if cap(bf.posScore) < len(bf.pos) {
+			bf.posScore = make([]float64, len(bf.pos))
 		}
-		w := wss[wk]
-		if w == nil {
-			w = &ws{ews: newHypEvalWS(d), memo: map[int32]float64{}}
-			w.tws.stamp = make([]uint32, n)
-			wss[wk] = w
+		bf.posScore = bf.posScore[:len(bf.pos)]
+		c.evalScores(w.ews, means, u, bf.pos, bf.posScore)
+		bf.thr = math.Inf(1)
+		for _, s := range bf.posScore {
+			bf.thr = math.Min(bf.thr, s)
 		}
+	}
+	row := func(w *ws, bf *hypFilterBuf) {
+		u, list := bf.u, bf.items
 		w.st.Rows++
 		clear(w.memo)
+		for k, x := range bf.pos {
+			if _, ok := w.memo[int32(x)]; !ok {
+				w.st.Exact++
+				w.memo[int32(x)] = bf.posScore[k]
+			}
+		}
 		tree.setQuery(&w.tws, c, u)
 		score := func(x int) float64 {
-			if s, ok := w.memo[int32(x)]; ok {
-				return s
-			}
-			w.st.Exact++
-			s := c.evalScore(w.ews, means, u, x)
-			w.memo[int32(x)] = s
-			return s
+			return w.memo[int32(x)] // the positives'
+		}
+		scores := func(xs []int, out []float64) {
+			w.st.Exact += int64(len(xs))
+			c.evalScores(w.ews, means, u, xs, out)
 		}
 		pre := func(x int) {
 			hypPrefetch(c.a[x*d*d : (x+1)*d*d])
@@ -121,7 +149,6 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			for _, q := range tw.marks {
 				tw.stamp[q] = tw.cur
 			}
-			slices.Sort(tw.marks)
 			sort.Float64s(p)
 			m := len(p)
 			if cap(w.cnt) < m+1 {
@@ -130,9 +157,8 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			cnt := w.cnt[:m+1]
 			clear(cnt)
 			ex0 := w.st.Exact
-			nodes, items, full, eig := tree.countAbove(tw, u, c.a[u*d*d:(u+1)*d*d], p, cnt, score, pre)
+			items, full, eig := tree.countList(tw, u, c.a[u*d*d:(u+1)*d*d], p, cnt, scores, pre, list)
 			w.st.Full += full
-			w.st.Nodes += nodes
 			w.st.Bound += items
 			w.st.EigenBound += eig
 			w.st.Ambiguous += w.st.Exact - ex0
@@ -152,19 +178,79 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		}
 	}
 	// The queries in tree order, in blocks of consecutive tree
-	// positions per task: neighbouring queries walk much the same nodes
-	// and leaves, which then are still in the core's caches. The sums
-	// below run over the items in index order, so the result does not
-	// depend on the order the rows are done in.
-	const block = 64
+	// positions per task (neighbouring queries read much the same
+	// items): per block, the prefilter's coefficients and threshold of
+	// each query, then the prefilter chunk by chunk for all the block's
+	// queries (a chunk is read once per block), then each query's rows
+	// on the items its prefilter let through. The sums below run over the
+	// items in index order, so the result does not depend on the order
+	// the rows are done in.
+	const block = 256
 	hypParallel(workers, (n+block-1)/block, func(wk, b int) {
-		for k := b * block; k < min(n, (b+1)*block); k++ {
-			row(wk, int(tree.order[k]))
+		if cancelled.Load() {
+			return
 		}
+		if ctx.Err() != nil { // every block: a block can take a second at d = 10
+			cancelled.Store(true)
+			return
+		}
+		w := ows[wk]
+		if w == nil {
+			w = &ws{ews: newHypEvalWS(d), memo: map[int32]float64{}, fws: newHypFilterWS(d), sc: new(hypFilterScratch)}
+			w.tws.stamp = make([]uint32, n)
+			ows[wk] = w
+		}
+		bufs := w.bufs[:0]
+		for k := b * block; k < min(n, (b+1)*block); k++ {
+			u := int(tree.order[k])
+			if !isQuery(u) {
+				continue
+			}
+			if len(bufs) < cap(bufs) {
+				bufs = bufs[:len(bufs)+1]
+			} else {
+				bufs = append(bufs, hypFilterBuf{})
+			}
+			bf := &bufs[len(bufs)-1]
+			if bf.coef == nil {
+				bf.coef = make([]float64, filt.nf)
+			}
+			bf.u = u
+			positives(w, bf)
+			bf.items = bf.items[:0]
+			pu := int(tree.pos[u])
+			bf.k = filt.query(w.fws, c.a[u*d*d:(u+1)*d*d], tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], bf.coef)
+		}
+		// groups of four queries with a threshold
+		live := w.live[:0]
+		for i := range bufs {
+			if !math.IsInf(bufs[i].thr, 1) {
+				live = append(live, &bufs[i])
+			}
+		}
+		ngr := (len(live) + 3) / 4
+		if cap(w.gcoef) < ngr*4*filt.nf {
+			w.gcoef = make([]float64, ngr*4*filt.nf)
+		}
+		for g := 0; g < ngr; g++ {
+			filt.interleave(live[4*g:min(len(live), 4*g+4)], w.gcoef[g*4*filt.nf:(g+1)*4*filt.nf])
+		}
+		for ch := 0; ch < filt.chunks; ch++ {
+			for g := 0; g < ngr; g++ {
+				filt.run(w.sc, live[4*g:min(len(live), 4*g+4)], w.gcoef[g*4*filt.nf:(g+1)*4*filt.nf], ch, n)
+			}
+		}
+		w.live = live
+		for i := range bufs {
+			w.st.Filtered += int64(n)
+			row(w, &bufs[i])
+		}
+		w.bufs = bufs
 	})
 	var st PruneStats
-	for _, w := range wss {
+	for _, w := range ows {
 		if w != nil {
+			st.Filtered += w.st.Filtered
 			st.Rows += w.st.Rows
 			st.Exact += w.st.Exact
 			st.Bound += w.st.Bound

@@ -1,0 +1,36 @@
+//go:build amd64 && !purego
+
+package hypernymy
+
+import "unsafe"
+
+//go:noescape
+func hypCombineAVX2(l, s, h *float64, k, thr float64, n int, mask *uint8)
+
+//go:noescape
+func hypGemv4AVX2(y *float64, stride int, coef *float64, nf int, out *float64, ostride int, n int)
+
+// hypGemv4 sets out[r*ostride+i] = sum_f coef[4f+r] y[f*stride+i] for
+// the four queries r = 0..3 and i < n (a multiple of 12).
+func hypGemv4(y []float64, stride int, coef []float64, out []float64, ostride, n int) {
+	nf := len(coef) / 4
+	if !hypHasAVX2 {
+		hypGemv4Scalar(y, stride, coef, out, ostride, n)
+		return
+	}
+	_ = y[(nf-1)*stride+n-1]
+	_ = out[3*ostride+n-1]
+	hypGemv4AVX2(unsafe.SliceData(y), stride, unsafe.SliceData(coef), nf, unsafe.SliceData(out), ostride, n)
+}
+
+// hypCombine sets bit i%4 of mask[i/4] when l[i] + min(s[i],
+// sqrt(k max(h[i], 0))) >= thr, for i < len(l) (a multiple of 4).
+func hypCombine(l, s, h []float64, k, thr float64, mask []uint8) {
+	if !hypHasAVX2 {
+		hypCombineScalar(l, s, h, k, thr, mask)
+		return
+	}
+	n := len(l)
+	_, _, _ = s[n-1], h[n-1], mask[n/4-1]
+	hypCombineAVX2(unsafe.SliceData(l), unsafe.SliceData(s), unsafe.SliceData(h), k, thr, n, unsafe.SliceData(mask))
+}

@@ -1,0 +1,146 @@
+package hypernymy
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"burescope/engine"
+)
+
+// TestPrefilterKernels checks the prefilter's kernels (AVX2 where the
+// CPU has it) against their plain loops: the products to rounding, the
+// masks exactly on values away from the threshold.
+func TestPrefilterKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const nf, n = 37, 2 * hypChunk
+	y := make([]float64, nf*n)
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	coef := make([]float64, 4*nf)
+	for i := range coef {
+		coef[i] = rng.NormFloat64()
+	}
+	got, want := make([]float64, 4*n), make([]float64, 4*n)
+	hypGemv4(y, n, coef, got, n, n)
+	hypGemv4Scalar(y, n, coef, want, n, n)
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+			t.Fatalf("gemv4 %d: %v, loops %v", i, got[i], want[i])
+		}
+	}
+	l, s, h := got[:n], got[n:2*n], got[2*n:3*n]
+	for i := range h {
+		if i%7 == 0 {
+			h[i] = -h[i] * h[i] // negative: clamped to 0
+		}
+	}
+	const k, thr = 1.7, 0.25
+	m1, m2 := make([]uint8, n/4), make([]uint8, n/4)
+	hypCombine(l, s, h, k, thr, m1)
+	hypCombineScalar(l, s, h, k, thr, m2)
+	set := 0
+	for g := range m1 {
+		if m1[g] != m2[g] {
+			t.Fatalf("combine group %d: mask %04b, loops %04b", g, m1[g], m2[g])
+		}
+		for j := 0; j < 4; j++ {
+			i := 4*g + j
+			x := l[i] + math.Min(s[i], math.Sqrt(k*math.Max(h[i], 0)))
+			if (m1[g]>>j&1 == 1) != (x >= thr) {
+				t.Fatalf("combine item %d: bit %d, value %v", i, m1[g]>>j&1, x)
+			}
+			set += int(m1[g] >> j & 1)
+		}
+	}
+	if set == 0 || set == n {
+		t.Fatalf("combine: %d of %d set: the test does not discriminate", set, n)
+	}
+}
+
+// TestPrefilterBoundContainsScores checks the prefilter's upper bound
+// (the dense products of run, then the combination) against the exact
+// score s(u, w) for every pair of random items, d = 1 to 12: generic,
+// low-rank plus 0.01 I, isotropic (where the spectral pairing is
+// attained), scales from 1e-40 to 1e40, and queries whose A is nearly
+// singular (the bound then falls back to G = I). No tolerance: the bound
+// carries its margins.
+func TestPrefilterBoundContainsScores(t *testing.T) {
+	for _, tc := range []struct {
+		d     int
+		kind  string
+		scale float64
+	}{{1, "generic", 1}, {2, "generic", 1}, {3, "lowrank", 1}, {4, "generic", 1e-40}, {5, "generic", 1}, {7, "isotropic", 1},
+		{10, "generic", 1}, {10, "lowrank", 1}, {10, "singular", 1}, {11, "generic", 1e40}, {12, "generic", 1}} {
+		t.Run(fmt.Sprintf("d=%d %s %g", tc.d, tc.kind, tc.scale), func(t *testing.T) {
+			const n = 150
+			d := tc.d
+			rng := rand.New(rand.NewPCG(uint64(d), 23))
+			means := make([]float64, n*d)
+			c := newHypItemCache(n, d)
+			cws := newHypCacheWS(d)
+			for i := 0; i < n; i++ {
+				for k := 0; k < d; k++ {
+					means[i*d+k] = 2 * rng.NormFloat64() * math.Sqrt(tc.scale)
+				}
+				var scale []float64
+				switch tc.kind {
+				case "generic":
+					scale = engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
+				case "lowrank", "singular":
+					eps := 0.01
+					if tc.kind == "singular" && i%3 == 0 {
+						eps = 1e-15
+					}
+					l := hypRandFactor(rng, d, 1)
+					for r := 0; r < d; r++ {
+						for k := min(2, d); k < d; k++ {
+							l[r*d+k] = 0 // rank 2
+						}
+					}
+					scale = engine.FactorProduct(l, d, d, eps)
+				case "isotropic":
+					scale = make([]float64, d*d)
+					s := 0.1 + rng.Float64()
+					for k := 0; k < d; k++ {
+						scale[k*d+k] = s
+					}
+				}
+				for k := range scale {
+					scale[k] *= tc.scale
+				}
+				c.setFromScale(cws, i, scale)
+			}
+			tree := newHypEvalTree(c, means, 2)
+			f := newHypFilter(tree, c)
+			fws := newHypFilterWS(d)
+			ews := newHypEvalWS(d)
+			coef := make([]float64, f.nf)
+			inter := make([]float64, 4*f.nf)
+			var sc hypFilterScratch
+			for u := 0; u < n; u += 5 {
+				pu := int(tree.pos[u])
+				b := &hypFilterBuf{u: u, coef: coef}
+				b.k = f.query(fws, c.a[u*d*d:(u+1)*d*d], tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], coef)
+				f.interleave([]*hypFilterBuf{b}, inter)
+				nls := f.nL + f.nS
+				for ch := 0; ch < f.chunks; ch++ {
+					base := f.feat[ch*f.nf*hypChunk : (ch+1)*f.nf*hypChunk]
+					hypGemv4(base, hypChunk, inter[:4*f.nL], sc.l[:], hypChunk, hypChunk)
+					hypGemv4(base[f.nL*hypChunk:], hypChunk, inter[4*f.nL:4*nls], sc.s[:], hypChunk, hypChunk)
+					hypGemv4(base[nls*hypChunk:], hypChunk, inter[4*nls:], sc.h[:], hypChunk, hypChunk)
+					for i := 0; i < hypChunk && ch*hypChunk+i < n; i++ {
+						w := int(tree.order[ch*hypChunk+i])
+						s := c.evalScore(ews, means, u, w)
+						up := sc.l[i] + math.Min(sc.s[i], math.Sqrt(b.k*math.Max(sc.h[i], 0)))
+						if !(s <= up) {
+							t.Fatalf("u=%d w=%d: score %v above the prefilter's bound %v", u, w, s, up)
+						}
+					}
+				}
+			}
+		})
+	}
+}
