@@ -213,10 +213,15 @@ func (c *hypItemCache) rowScorer(means []float64) RowScorer {
 	d := c.d
 	return func() func(int, []float64) {
 		ws := newHypEvalWS(d)
+		var idx []int
 		return func(u int, out []float64) {
-			for w := range out {
-				out[w] = c.evalScore(ws, means, u, w)
+			if len(idx) != len(out) {
+				idx = make([]int, len(out))
+				for w := range idx {
+					idx[w] = w
+				}
 			}
+			c.evalScores(ws, means, u, idx, out) // evalScore's bits
 		}
 	}
 }

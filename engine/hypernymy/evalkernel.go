@@ -8,19 +8,22 @@ import (
 
 // The exact score of the reconstruction evaluation: the cross term
 // tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} = tr M^{1/2}, M = F_u^T A_w F_u, from
-// the eigenvalues of M alone. For d > hypJacobiMaxDim they are the shared
-// pair kernel's (pairkernel.Workspace.SymValues: Householder reduction to
-// tridiagonal form without accumulating the reflections, then the
-// implicit QL iteration); smaller d use crossTrace (closed forms, Jacobi).
-// Both the brute-force rows (DotProductRows) and the pruned evaluation
-// score with it, so their ranks agree exactly.
+// the eigenvalues of M. For d > hypJacobiMaxDim they are the shared
+// pair kernel's (pairkernel.Workspace.SymEigen: Householder reduction to
+// tridiagonal form, then the implicit QL iteration; its eigenvectors are
+// not used, but its structure-of-arrays form takes 8 matrices at once
+// on AVX-512 with each lane's bits SymEigen's, and at d = 10 is twice as
+// fast per matrix as the values-only solver 4 at a time); smaller d use
+// crossTrace (closed forms, Jacobi). Both the brute-force rows
+// (DotProductRows) and the pruned evaluation score with it, so their
+// ranks agree exactly.
 
 // hypEvalWS is the scratch space of evalCross.
 type hypEvalWS struct {
 	m, tmp, lam []float64
 	f           []float64 // F (the transpose of the cache's F^T)
 	eig         *hypEig
-	ml, ll      [pairkernel.Lanes][]float64 // evalCrossLanes' M and eigenvalues
+	ml, ll      [pairkernel.WideLanes][]float64 // evalCrossLanes' M and eigenvalues
 }
 
 func newHypEvalWS(d int) *hypEvalWS {
@@ -42,7 +45,7 @@ func (c *hypItemCache) evalCross(ws *hypEvalWS, u, w int) float64 {
 	ft := c.ft[u*dd : (u+1)*dd]
 	aw := c.a[w*dd : (w+1)*dd]
 	tmp, m, f := ws.tmp[:dd], ws.m[:dd], ws.f[:dd]
-	// tmp = F^T A_w, then m = tmp F (SymValues reads the upper triangle
+	// tmp = F^T A_w, then m = tmp F (SymEigen reads the upper triangle
 	// only), by hypMatMul: each entry summed over k = 0, 1, ... from
 	// zero, as the plain loops, so the same bits.
 	hypMatMul(tmp, ft, aw, d)
@@ -53,7 +56,7 @@ func (c *hypItemCache) evalCross(ws *hypEvalWS, u, w int) float64 {
 	}
 	hypMatMul(m, tmp, f, d)
 	lam := ws.lam[:d]
-	if !ws.eig.pk.SymValues(m, lam) {
+	if !ws.eig.pk.SymEigen(m, lam) {
 		return math.NaN()
 	}
 	var s float64
@@ -64,8 +67,9 @@ func (c *hypItemCache) evalCross(ws *hypEvalWS, u, w int) float64 {
 }
 
 // evalCrossLanes sets out[k] = evalCross(ws, u, w[k]) for every k (each
-// the same bits), the eigenvalue problems pairkernel.Lanes at a time
-// with their QL iterations interleaved.
+// the same bits), the eigenvalue problems pairkernel.Workspace.Wide at a
+// time (8 on AVX-512: the structure-of-arrays solver, whose lanes give
+// SymEigen's bits).
 func (c *hypItemCache) evalCrossLanes(ws *hypEvalWS, u int, w []int, out []float64) {
 	d := c.d
 	if d <= hypJacobiMaxDim {
@@ -82,13 +86,14 @@ func (c *hypItemCache) evalCrossLanes(ws *hypEvalWS, u int, w []int, out []float
 			f[j*d+i] = ft[i*d+j]
 		}
 	}
+	wide := ws.eig.pk.Wide()
 	for len(w) > 0 {
-		n := min(len(w), pairkernel.Lanes)
+		n := min(len(w), wide)
 		for k, x := range w[:n] {
 			hypMatMul(ws.tmp[:dd], ft, c.a[x*dd:(x+1)*dd], d)
 			hypMatMul(ws.ml[k], ws.tmp[:dd], f, d)
 		}
-		ok := ws.eig.pk.SymValuesLanes(&ws.ml, &ws.ll, n)
+		ok := ws.eig.pk.SymEigenLanesWide(&ws.ml, &ws.ll, n)
 		for k := 0; k < n; k++ {
 			if !ok[k] {
 				out[k] = math.NaN()

@@ -97,7 +97,7 @@ func hypEvalCrossLoops(c *hypItemCache, u, w int) float64 {
 		}
 	}
 	lam := make([]float64, d)
-	if !pairkernel.NewWorkspace(d).SymValues(m, lam) {
+	if !pairkernel.NewWorkspace(d).SymEigen(m, lam) {
 		return math.NaN()
 	}
 	var s float64

@@ -817,23 +817,6 @@ func (ws *Workspace) SymValues(w, lam []float64) bool {
 	return tql2(w, lam, ws.off, ws.cs, ws.ss, d, false)
 }
 
-// SymValuesLanes is SymValues on the n <= Lanes matrices w[:n]
-// (eigenvalues into lam[:n]), their QL iterations interleaved: each
-// lane's eigenvalues are SymValues', bit for bit.
-func (ws *Workspace) SymValuesLanes(w, lam *[Lanes][]float64, n int) (ok [Lanes]bool) {
-	d := ws.d
-	var ps [qlLanes]qlProblem
-	for k := 0; k < n; k++ {
-		ln := &ws.ln[k]
-		tred2(w[k][:d*d], lam[k], ln.off, d, false)
-		ps[k] = qlProblem{w: w[k], diag: lam[k], off: ln.off, cs: ln.cs, ss: ln.ss}
-	}
-	if n > 0 {
-		ok = tqlLanes(&ps, n, d, false)
-	}
-	return ok
-}
-
 // triFlag returns flag for a Lower factor (whose transpose, or itself,
 // Gemm then reads as triangular), 0 for a full Root one.
 func triFlag(shape Shape, flag GemmFlags) GemmFlags {

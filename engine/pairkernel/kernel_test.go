@@ -614,38 +614,3 @@ func testTraceRootLanes(t *testing.T) {
 		}
 	}
 }
-
-// TestSymValuesLanes checks that every lane of SymValuesLanes gives
-// SymValues' eigenvalues bit for bit, for n = 1..Lanes and matrices of
-// several conditionings mixed across lanes, d = 1..20.
-func TestSymValuesLanes(t *testing.T) {
-	for d := 1; d <= 20; d++ {
-		rng := rand.New(rand.NewPCG(uint64(d), 17))
-		ws := NewWorkspace(d)
-		gens := []func(*rand.Rand, int) []float64{uniformLam(-1, 2), uniformLam(-12, 12), uniformLam(0, 0.001)}
-		for n := 1; n <= Lanes; n++ {
-			var w, lam [Lanes][]float64
-			var want [Lanes][]float64
-			for k := 0; k < n; k++ {
-				a := spd(rng, gens[(k+n)%len(gens)](rng, d))
-				w[k], lam[k] = append([]float64(nil), a...), make([]float64, d)
-				v := append([]float64(nil), a...)
-				want[k] = make([]float64, d)
-				if !ws.SymValues(v, want[k]) {
-					t.Fatalf("d=%d: no convergence", d)
-				}
-			}
-			ok := ws.SymValuesLanes(&w, &lam, n)
-			for k := 0; k < n; k++ {
-				if !ok[k] {
-					t.Fatalf("d=%d n=%d lane %d: no convergence", d, n, k)
-				}
-				for i := range lam[k] {
-					if math.Float64bits(lam[k][i]) != math.Float64bits(want[k][i]) {
-						t.Fatalf("d=%d n=%d lane %d: eigenvalue %d = %v, SymValues %v", d, n, k, i, lam[k][i], want[k][i])
-					}
-				}
-			}
-		}
-	}
-}
