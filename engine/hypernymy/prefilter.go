@@ -1,6 +1,9 @@
 package hypernymy
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The prefilter of the pruned evaluation (docs/hypernymy.md,
 // "Evaluation"). At d = 10 the ball tree settles almost no node (its
@@ -33,24 +36,37 @@ import "math"
 // others go through the item bounds and the exact score as before, so
 // the counts, and the ranks, are the same.
 //
-// The products are dense: the items' features are stored in chunks of
-// hypChunk items, feature-major within a chunk, and a block of queries
-// is filtered chunk by chunk, so that a chunk is read from memory once
-// per block of queries (it fits in the second-level cache).
+// The products are dense, in float32: the items' features are stored in
+// chunks of hypChunk items, feature-major within a chunk, and a block of
+// queries is filtered chunk by chunk, four queries per pass over a
+// chunk, so that a chunk is read from memory once per block of queries
+// (it fits in the second-level cache). The features are scaled so that
+// the largest |a_w| and |S_w|_F is 1 (the bound then is s(u, w) /
+// sigma^2; the thresholds are scaled alike), and every product carries a
+// slack for float32: with c and y the coefficients and features of one
+// of the three sums (nf of them), (nf + 8) 2^-23 |c| |y| bounds the
+// error of the rounded inputs and of the accumulation (twice the usual
+// bound), and the combination adds 2^-20 of its terms' magnitudes; the
+// threshold is rounded down, k_u up. An absolute 1e-35 under the square
+// root, and 1e-30 off the threshold, cover values that underflow.
 
 // hypChunk is the number of items per chunk of the prefilter's feature
-// store (a multiple of 32).
+// store (a multiple of 24, the kernel's step).
 const hypChunk = 480
 
 // hypFilter is the prefilter's feature store: per chunk of hypChunk
 // items (tree order, the last chunk padded with zeros), nf rows of
-// hypChunk values: the means (d), |S_w|_F and |a_w|, the sorted
-// eigenvalues of S_w (d), the A features (q) and |A_w|_F.
+// hypChunk float32 values, each sum's features followed by its slack
+// feature (the norm of its features): the linear sum (the means, |S_w|_F,
+// |a_w|), the spectral sum (the sorted eigenvalues of S_w) and the H sum
+// (the A features, then a constant 1), all scaled by 1/sigma per power
+// of the measure (means and S by 1/sigma, A by 1/sigma^2).
 type hypFilter struct {
 	d, q, nf   int
-	nL, nS, nH int // the three groups of features: linear, spectral, H
+	nL, nS, nH int // the features of the three sums, slack included
 	chunks     int
-	feat       []float64
+	sigma      float64 // the largest |a_w| and |S_w|_F (1 if none)
+	feat       []float32
 	abar       []float64 // the mean A (d x d)
 }
 
@@ -59,25 +75,43 @@ type hypFilter struct {
 func newHypFilter(t *hypEvalTree, c *hypItemCache) *hypFilter {
 	d, q := t.d, t.q
 	n := len(t.order)
-	f := &hypFilter{d: d, q: q, nL: d + 2, nS: d, nH: q + 1}
+	f := &hypFilter{d: d, q: q, nL: d + 3, nS: d + 1, nH: q + 2}
 	f.nf = f.nL + f.nS + f.nH
 	f.chunks = (n + hypChunk - 1) / hypChunk
-	f.feat = make([]float64, f.chunks*f.nf*hypChunk)
+	f.feat = make([]float32, f.chunks*f.nf*hypChunk)
 	f.abar = make([]float64, d*d)
 	for p := 0; p < n; p++ {
-		base := (p/hypChunk)*f.nf*hypChunk + p%hypChunk
-		col := func(k int) *float64 { return &f.feat[base+k*hypChunk] }
+		f.sigma = math.Max(f.sigma, math.Max(t.nm[p], t.ns[p]))
+	}
+	if !(f.sigma > 0) || math.IsInf(f.sigma, 0) {
+		f.sigma = 1
+	}
+	s1, s2 := 1/f.sigma, 1/(f.sigma*f.sigma)
+	buf := make([]float64, f.nf)
+	for p := 0; p < n; p++ {
+		x := buf
 		for i := 0; i < d; i++ {
-			*col(i) = t.mean[p*d+i]
-			*col(d + 2 + i) = t.spec[p*d+i]
+			x[i] = t.mean[p*d+i] * s1
+			x[f.nL+i] = t.spec[p*d+i] * s1
 		}
-		*col(d) = t.ns[p]
-		*col(d + 1) = t.nm[p]
-		a := t.feat[p*t.nf+d+q : (p+1)*t.nf]
-		for i, v := range a {
-			*col(2*d + 2 + i) = v
+		x[d] = t.ns[p] * s1
+		x[d+1] = t.nm[p] * s1
+		for i, v := range t.feat[p*t.nf+d+q : (p+1)*t.nf] {
+			x[f.nL+f.nS+i] = v * s2
 		}
-		*col(2*d + 2 + q) = t.na[p]
+		x[f.nf-1] = 1
+		// the slack features: the norms of each sum's features
+		x[f.nL-1] = hypNorm(x[:f.nL-1])
+		x[f.nL+f.nS-1] = hypNorm(x[f.nL : f.nL+f.nS-1])
+		x[f.nf-2] = hypNorm(x[f.nL+f.nS : f.nf-2])
+		base := (p/hypChunk)*f.nf*hypChunk + p%hypChunk
+		for k, v := range x {
+			y := float32(v)
+			if k == f.nL-1 || k == f.nL+f.nS-1 || k == f.nf-2 {
+				y = hypRoundUp32(v)
+			}
+			f.feat[base+k*hypChunk] = y
+		}
 		it := int(t.order[p])
 		for i, v := range c.a[it*d*d : (it+1)*d*d] {
 			f.abar[i] += v
@@ -89,12 +123,40 @@ func newHypFilter(t *hypEvalTree, c *hypItemCache) *hypFilter {
 	return f
 }
 
+// hypNorm returns the Euclidean norm of x.
+func hypNorm(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+// hypRoundUp32 returns the smallest float32 at or above x (x finite, at
+// most the largest float32).
+func hypRoundUp32(x float64) float32 {
+	y := float32(x)
+	if float64(y) < x {
+		y = math.Nextafter32(y, float32(math.Inf(1)))
+	}
+	return y
+}
+
+// hypRoundDown32 returns the largest float32 at or below x.
+func hypRoundDown32(x float64) float32 {
+	y := float32(x)
+	if float64(y) > x {
+		y = math.Nextafter32(y, float32(math.Inf(-1)))
+	}
+	return y
+}
+
 // hypFilterWS is the scratch space of query: eigendecompositions and
 // d x d products.
 type hypFilterWS struct {
 	cws          *hypCacheWS
 	s, m, w, tmp []float64
-	mu, r        []float64
+	mu, r, coef  []float64
 }
 
 func newHypFilterWS(d int) *hypFilterWS {
@@ -102,18 +164,26 @@ func newHypFilterWS(d int) *hypFilterWS {
 		w: make([]float64, d*d), tmp: make([]float64, d*d), mu: make([]float64, d), r: make([]float64, d)}
 }
 
-// query writes the coefficients of query u (au: A_u, mu: a_u, and the
-// tree's norms and spectrum of u: nmu, nsu, spec) into coef (nf) and
-// returns k_u. Where A_u or M is too ill-conditioned for the inverse
-// roots (an eigenvalue ratio below 1e-12, or a non-finite value), H is
-// the identity and k_u = tr A_u (G = I: the Cauchy-Schwarz bound).
-func (f *hypFilter) query(ws *hypFilterWS, au, mu []float64, nmu, nsu float64, spec, coef []float64) float64 {
-	d, q := f.d, f.q
-	copy(coef[:d], mu)
-	coef[d] = 2 * hypBoundRel * nsu
-	coef[d+1] = 2e-12 * nmu
-	copy(coef[d+2:2*d+2], spec)
-	h := coef[2*d+2 : 2*d+2+q]
+// query writes the float32 coefficients of query u (au: A_u, mu: a_u,
+// and the tree's norms and spectrum of u: nmu, nsu, spec) into coef (nf)
+// and returns k_u as the kernel takes it (scaled, rounded up). Where A_u
+// or M is too ill-conditioned for the inverse roots (an eigenvalue ratio
+// below 1e-12, or a non-finite value), H is the identity and k_u = tr A_u
+// (G = I: the Cauchy-Schwarz bound).
+func (f *hypFilter) query(ws *hypFilterWS, au, mu []float64, nmu, nsu float64, spec []float64, coef []float32) float32 {
+	d := f.d
+	if len(ws.coef) < f.nf {
+		ws.coef = make([]float64, f.nf)
+	}
+	x := ws.coef[:f.nf]
+	s1 := 1 / f.sigma
+	for i := 0; i < d; i++ {
+		x[i] = mu[i] * s1
+		x[f.nL+i] = spec[i] * s1
+	}
+	x[d] = 2 * hypBoundRel * nsu * s1
+	x[d+1] = 2e-12 * nmu * s1
+	h := x[f.nL+f.nS : f.nf-2]
 	k, ok := f.transport(ws, au, d)
 	if !ok {
 		clear(ws.tmp)
@@ -124,8 +194,46 @@ func (f *hypFilter) query(ws *hypFilterWS, au, mu []float64, nmu, nsu float64, s
 		}
 	}
 	hypFeatures(h, ws.tmp, d)
-	coef[2*d+2+q] = 1e-12 * math.Sqrt(hypDotScalar(h, h))
-	return k
+	hn := hypNorm(h)
+	if !(hn > 0) || math.IsInf(hn, 0) || math.IsNaN(k) || math.IsInf(k, 0) {
+		// no usable H: the bound's square root term becomes +Inf, so
+		// the spectral pairing alone bounds the cross term
+		clear(h)
+		hn, k = 1, math.Inf(1)
+	}
+	for i := range h {
+		h[i] /= hn
+	}
+	// slack coefficients: (features + 8) 2^-23 times each sum's
+	// coefficient norm; the constant term under the root
+	x[f.nL-1] = float64(f.nL+8) * 0x1p-23 * hypNorm(x[:f.nL-1])
+	x[f.nL+f.nS-1] = float64(f.nS+8) * 0x1p-23 * hypNorm(x[f.nL:f.nL+f.nS-1])
+	x[f.nf-2] = float64(f.nH+8) * 0x1p-23 * hypNorm(h)
+	x[f.nf-1] = 1e-35
+	for i, v := range x {
+		coef[i] = float32(v)
+		if i == f.nL-1 || i == f.nL+f.nS-1 || i == f.nf-2 {
+			coef[i] = hypRoundUp32(v)
+		}
+	}
+	ks := k * hn / (f.sigma * f.sigma)
+	if !(ks < math.MaxFloat32/4) {
+		return float32(math.Inf(1))
+	}
+	return hypRoundUp32(ks)
+}
+
+// threshold returns the kernel's threshold for the lowest positive
+// score thr of a row: scaled, less 1e-30, rounded down.
+func (f *hypFilter) threshold(thr float64) float32 {
+	x := thr/(f.sigma*f.sigma) - 1e-30
+	if x > math.MaxFloat32 {
+		return float32(math.Inf(1))
+	}
+	if x < -math.MaxFloat32 {
+		return float32(math.Inf(-1))
+	}
+	return hypRoundDown32(x)
 }
 
 // transport computes H_u into ws.tmp and returns k_u (1 + 1e-7 times
@@ -183,8 +291,8 @@ func (f *hypFilter) transport(ws *hypFilterWS, au []float64, d int) (float64, bo
 // positives with their exact scores.
 type hypFilterBuf struct {
 	u        int
-	coef     []float64
-	k        float64
+	coef     []float32
+	k, thr32 float32
 	thr      float64
 	items    []int32
 	pos      []int     // u's positives (over the graphs)
@@ -194,14 +302,14 @@ type hypFilterBuf struct {
 // hypFilterScratch holds the products of one chunk for four queries
 // and one query's masks.
 type hypFilterScratch struct {
-	l, s, h [4 * hypChunk]float64
-	mask    [hypChunk / 4]uint8
+	l, s, h [4 * hypChunk]float32
+	mask    [hypChunk / 8]uint8
 }
 
 // interleave writes the coefficients of the (at most 4) queries bs into
 // coef (4 nf), feature-major: coef[4f+r] is feature f of query r (zero
 // for a missing query).
-func (f *hypFilter) interleave(bs []*hypFilterBuf, coef []float64) {
+func (f *hypFilter) interleave(bs []*hypFilterBuf, coef []float32) {
 	clear(coef)
 	for r, b := range bs {
 		for k, v := range b.coef[:f.nf] {
@@ -212,8 +320,8 @@ func (f *hypFilter) interleave(bs []*hypFilterBuf, coef []float64) {
 
 // run appends to b.items, for each of the (at most 4) queries bs with
 // interleaved coefficients coef, the tree positions p < n of chunk ch
-// whose prefilter bound reaches b.thr.
-func (f *hypFilter) run(sc *hypFilterScratch, bs []*hypFilterBuf, coef []float64, ch, n int) {
+// whose prefilter bound reaches b.thr32.
+func (f *hypFilter) run(sc *hypFilterScratch, bs []*hypFilterBuf, coef []float32, ch, n int) {
 	base := f.feat[ch*f.nf*hypChunk : (ch+1)*f.nf*hypChunk]
 	nls := f.nL + f.nS
 	hypGemv4(base, hypChunk, coef[:4*f.nL], sc.l[:], hypChunk, hypChunk)
@@ -222,12 +330,11 @@ func (f *hypFilter) run(sc *hypFilterScratch, bs []*hypFilterBuf, coef []float64
 	off := ch * hypChunk
 	for r, b := range bs {
 		o := r * hypChunk
-		hypCombine(sc.l[o:o+hypChunk], sc.s[o:o+hypChunk], sc.h[o:o+hypChunk], b.k, b.thr, sc.mask[:])
+		hypCombine(sc.l[o:o+hypChunk], sc.s[o:o+hypChunk], sc.h[o:o+hypChunk], b.k, b.thr32, sc.mask[:])
 		for g, m := range sc.mask {
 			for m != 0 {
-				bit := m & -m
-				m ^= bit
-				p := off + 4*g + hypBitIndex(bit)
+				p := off + 8*g + bits.TrailingZeros8(m)
+				m &= m - 1
 				if p < n {
 					b.items = append(b.items, int32(p))
 				}
@@ -236,41 +343,41 @@ func (f *hypFilter) run(sc *hypFilterScratch, bs []*hypFilterBuf, coef []float64
 	}
 }
 
-// hypBitIndex returns the index of the single set bit of b (1, 2, 4, 8).
-func hypBitIndex(b uint8) int {
-	switch b {
-	case 1:
-		return 0
-	case 2:
-		return 1
-	case 4:
-		return 2
-	}
-	return 3
-}
-
-// hypGemv4Scalar is hypGemv4's plain loop.
-func hypGemv4Scalar(y []float64, stride int, coef []float64, out []float64, ostride, n int) {
+// hypGemv4Scalar is hypGemv4's plain loop (each step a float32 FMA,
+// through float64: exact product, one rounding to float64, one to
+// float32).
+func hypGemv4Scalar(y []float32, stride int, coef []float32, out []float32, ostride, n int) {
 	nf := len(coef) / 4
 	for r := 0; r < 4; r++ {
 		o := out[r*ostride : r*ostride+n]
 		clear(o)
 		for k := 0; k < nf; k++ {
-			c := coef[4*k+r]
+			c := float64(coef[4*k+r])
 			for i, v := range y[k*stride : k*stride+n] {
-				o[i] = math.FMA(v, c, o[i])
+				o[i] = float32(math.FMA(float64(v), c, float64(o[i])))
 			}
 		}
 	}
 }
 
 // hypCombineScalar is hypCombine's plain loop.
-func hypCombineScalar(l, s, h []float64, k, thr float64, mask []uint8) {
-	for g := 0; g < len(l)/4; g++ {
+func hypCombineScalar(l, s, h []float32, k, thr float32, mask []uint8) {
+	for g := 0; g < len(l)/8; g++ {
 		var m uint8
-		for j := 0; j < 4; j++ {
-			i := 4*g + j
-			x := l[i] + math.Min(s[i], math.Sqrt(k*math.Max(h[i], 0)))
+		for j := 0; j < 8; j++ {
+			i := 8*g + j
+			hh := h[i]
+			if !(hh > 0) {
+				hh = 0
+			}
+			r := float32(math.Sqrt(float64(k * hh)))
+			if !(r <= s[i]) { // as VMINPS: s where r is NaN
+				r = s[i]
+			}
+			li := l[i]
+			x := li + r
+			e := float32(math.Abs(float64(li))) + r
+			x = float32(math.FMA(float64(e), 0x1p-20, float64(x)))
 			if x >= thr {
 				m |= 1 << j
 			}

@@ -11,15 +11,15 @@ import (
 func BenchmarkPrefilterGemv(b *testing.B) {
 	const nf = 78
 	rng := rand.New(rand.NewPCG(1, 2))
-	y := make([]float64, nf*hypChunk*8)
+	y := make([]float32, nf*hypChunk*8)
 	for i := range y {
-		y[i] = rng.Float64()
+		y[i] = rng.Float32()
 	}
-	coef := make([]float64, 4*nf)
+	coef := make([]float32, 4*nf)
 	for i := range coef {
-		coef[i] = rng.Float64()
+		coef[i] = rng.Float32()
 	}
-	out := make([]float64, 4*hypChunk)
+	out := make([]float32, 4*hypChunk)
 	b.Run("four", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			ch := i % 8

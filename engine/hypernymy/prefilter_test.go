@@ -10,25 +10,33 @@ import (
 )
 
 // TestPrefilterKernels checks the prefilter's kernels (AVX2 where the
-// CPU has it) against their plain loops: the products to rounding, the
-// masks exactly on values away from the threshold.
+// CPU has it) against their plain loops: the products to float32
+// rounding, the masks exactly on values away from the threshold, with
+// the NaN of an unusable H term (k = +Inf, h = 0) giving way to s.
 func TestPrefilterKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const nf, n = 37, 2 * hypChunk
-	y := make([]float64, nf*n)
+	y := make([]float32, nf*n)
 	for i := range y {
-		y[i] = rng.NormFloat64()
+		y[i] = float32(rng.NormFloat64())
 	}
-	coef := make([]float64, 4*nf)
+	coef := make([]float32, 4*nf)
 	for i := range coef {
-		coef[i] = rng.NormFloat64()
+		coef[i] = float32(rng.NormFloat64())
 	}
-	got, want := make([]float64, 4*n), make([]float64, 4*n)
+	got, want := make([]float32, 4*n), make([]float32, 4*n)
 	hypGemv4(y, n, coef, got, n, n)
 	hypGemv4Scalar(y, n, coef, want, n, n)
-	for i := range got {
-		if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
-			t.Fatalf("gemv4 %d: %v, loops %v", i, got[i], want[i])
+	for r := 0; r < 4; r++ {
+		for i := 0; i < n; i++ {
+			var abs float64
+			for k := 0; k < nf; k++ {
+				abs += math.Abs(float64(coef[4*k+r]) * float64(y[k*n+i]))
+			}
+			g, w := got[r*n+i], want[r*n+i]
+			if math.Abs(float64(g-w)) > float64(nf+8)*0x1p-23*abs {
+				t.Fatalf("gemv4 %d %d: %v, loops %v", r, i, g, w)
+			}
 		}
 	}
 	l, s, h := got[:n], got[n:2*n], got[2*n:3*n]
@@ -37,26 +45,35 @@ func TestPrefilterKernels(t *testing.T) {
 			h[i] = -h[i] * h[i] // negative: clamped to 0
 		}
 	}
-	const k, thr = 1.7, 0.25
-	m1, m2 := make([]uint8, n/4), make([]uint8, n/4)
-	hypCombine(l, s, h, k, thr, m1)
-	hypCombineScalar(l, s, h, k, thr, m2)
-	set := 0
-	for g := range m1 {
-		if m1[g] != m2[g] {
-			t.Fatalf("combine group %d: mask %04b, loops %04b", g, m1[g], m2[g])
-		}
-		for j := 0; j < 4; j++ {
-			i := 4*g + j
-			x := l[i] + math.Min(s[i], math.Sqrt(k*math.Max(h[i], 0)))
-			if (m1[g]>>j&1 == 1) != (x >= thr) {
-				t.Fatalf("combine item %d: bit %d, value %v", i, m1[g]>>j&1, x)
+	for _, k := range []float32{1.7, float32(math.Inf(1))} {
+		const thr = 0.25
+		m1, m2 := make([]uint8, n/8), make([]uint8, n/8)
+		hypCombine(l, s, h, k, thr, m1)
+		hypCombineScalar(l, s, h, k, thr, m2)
+		set := 0
+		for g := range m1 {
+			if m1[g] != m2[g] {
+				t.Fatalf("k=%v combine group %d: mask %08b, loops %08b", k, g, m1[g], m2[g])
 			}
-			set += int(m1[g] >> j & 1)
+			for j := 0; j < 8; j++ {
+				i := 8*g + j
+				r := math.Sqrt(float64(k) * math.Max(float64(h[i]), 0))
+				if !(r <= float64(s[i])) {
+					r = float64(s[i])
+				}
+				x := float64(l[i]) + r
+				if math.Abs(x-thr) < 1e-4 {
+					continue
+				}
+				if (m1[g]>>j&1 == 1) != (x >= thr) {
+					t.Fatalf("k=%v combine item %d: bit %d, value %v", k, i, m1[g]>>j&1, x)
+				}
+				set += int(m1[g] >> j & 1)
+			}
 		}
-	}
-	if set == 0 || set == n {
-		t.Fatalf("combine: %d of %d set: the test does not discriminate", set, n)
+		if set == 0 || set == n {
+			t.Fatalf("combine: %d of %d set: the test does not discriminate", set, n)
+		}
 	}
 }
 
@@ -117,8 +134,8 @@ func TestPrefilterBoundContainsScores(t *testing.T) {
 			f := newHypFilter(tree, c)
 			fws := newHypFilterWS(d)
 			ews := newHypEvalWS(d)
-			coef := make([]float64, f.nf)
-			inter := make([]float64, 4*f.nf)
+			coef := make([]float32, f.nf)
+			inter := make([]float32, 4*f.nf)
 			var sc hypFilterScratch
 			for u := 0; u < n; u += 5 {
 				pu := int(tree.pos[u])
@@ -134,9 +151,13 @@ func TestPrefilterBoundContainsScores(t *testing.T) {
 					for i := 0; i < hypChunk && ch*hypChunk+i < n; i++ {
 						w := int(tree.order[ch*hypChunk+i])
 						s := c.evalScore(ews, means, u, w)
-						up := sc.l[i] + math.Min(sc.s[i], math.Sqrt(b.k*math.Max(sc.h[i], 0)))
-						if !(s <= up) {
-							t.Fatalf("u=%d w=%d: score %v above the prefilter's bound %v", u, w, s, up)
+						// the kernel's test with the threshold at the score
+						var l, ss, h [8]float32
+						l[0], ss[0], h[0] = sc.l[i], sc.s[i], sc.h[i]
+						var m [1]uint8
+						hypCombine(l[:], ss[:], h[:], b.k, f.threshold(s), m[:])
+						if m[0]&1 == 0 {
+							t.Fatalf("u=%d w=%d: score %v above the prefilter's bound (%v + min(%v, sqrt(%v %v)), scaled by %v)", u, w, s, l[0], ss[0], b.k, h[0], f.sigma*f.sigma)
 						}
 					}
 				}

@@ -68,7 +68,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		sc    *hypFilterScratch
 		bufs  []hypFilterBuf
 		live  []*hypFilterBuf
-		gcoef []float64
+		gcoef []float32
 		st    PruneStats
 	}
 	ows := make([]*ws, workers)
@@ -213,13 +213,14 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			}
 			bf := &bufs[len(bufs)-1]
 			if bf.coef == nil {
-				bf.coef = make([]float64, filt.nf)
+				bf.coef = make([]float32, filt.nf)
 			}
 			bf.u = u
 			positives(w, bf)
 			bf.items = bf.items[:0]
 			pu := int(tree.pos[u])
 			bf.k = filt.query(w.fws, c.a[u*d*d:(u+1)*d*d], tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], bf.coef)
+			bf.thr32 = filt.threshold(bf.thr)
 		}
 		// groups of four queries with a threshold
 		live := w.live[:0]
@@ -230,7 +231,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		}
 		ngr := (len(live) + 3) / 4
 		if cap(w.gcoef) < ngr*4*filt.nf {
-			w.gcoef = make([]float64, ngr*4*filt.nf)
+			w.gcoef = make([]float32, ngr*4*filt.nf)
 		}
 		for g := 0; g < ngr; g++ {
 			filt.interleave(live[4*g:min(len(live), 4*g+4)], w.gcoef[g*4*filt.nf:(g+1)*4*filt.nf])
