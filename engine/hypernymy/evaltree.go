@@ -7,8 +7,9 @@ import (
 	"sort"
 )
 
-// Bounds and the ball tree of the pruned reconstruction evaluation
-// (prune.go; docs/hypernymy.md, "Evaluation"). With S = A^{1/2}, the cross
+// Bounds and the item order of the pruned reconstruction evaluation
+// (prune.go, prefilter.go; docs/hypernymy.md, "Evaluation"). With
+// S = A^{1/2}, the cross
 // term of the pseudo dot product is the nuclear norm of S_w S_u, so
 //
 //	max(<S_u, S_w>_F, sqrt(<A_u, A_w>_F)) <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2}
@@ -21,9 +22,8 @@ import (
 //	lambda_min(S_u) tr S_w <= tr (A_u^{1/2} A_w A_u^{1/2})^{1/2} <= lambda_max(S_u) tr S_w
 //
 // and the same with u and w exchanged (both exact for isotropic S_u),
-// both implied by the pairings of the sorted spectra (the first bounds
-// used, at items and, with the elementwise extremes of the sorted
-// spectra over a node's items, at nodes): with lambda_1 >= ... >= lambda_d
+// both implied by the pairings of the sorted spectra (the first item
+// bounds, and the prefilter's upper one): with lambda_1 >= ... >= lambda_d
 // the eigenvalues of S_u and mu_1 >= ... >= mu_d those of S_w,
 //
 //	sum_i lambda_i mu_{d+1-i} <= tr S_u S_w <= ||S_w S_u||_* <= sum_i lambda_i mu_i
@@ -44,12 +44,14 @@ import (
 // tree's construction), sum_i sqrt(mu_i w_i^T A_u w_i), is the last
 // bound before the exact score (on the WordNet nouns it places about
 // 40 % of the items the other bounds leave ambiguous).
-// The Frobenius products are bilinear in per-item feature vectors (the mean a, and the
-// upper triangles of S and A with the off-diagonal entries scaled by
-// sqrt 2, so that plain dot products are Frobenius products). A ball
-// tree over the items (centre and radius of each feature block per node)
-// turns them into bounds over a whole node: for |x_w - c| <= r,
-// <x_u, x_w> lies in <x_u, c> -+ |x_u| r.
+// The Frobenius products are bilinear in per-item feature vectors (the
+// mean a, and the upper triangles of S and A with the off-diagonal
+// entries scaled by sqrt 2, so that plain dot products are Frobenius
+// products). The items are kept in the order of a recursive split (a
+// ball tree's order, without its nodes: at d = 10 its node bounds
+// settled almost no node, and the prefilter replaced them), so that
+// neighbouring queries, taken in this order, let much the same items
+// through and find their features in the caches.
 
 // hypBoundRel is the relative margin added to every bound against the
 // rounding of the exact score: the eigenvalues of M are exact to about
@@ -58,18 +60,17 @@ import (
 const hypBoundRel = 1e-6
 
 // hypSplitA is the weight of the A features relative to the means in the
-// distances that choose the splits of the ball tree (each block
-// normalised by its mean square norm): the node bounds are looser in
-// the mean term (|a_u| r_m) than in the A term; 0.08 gave the fewest
-// item bounds on the nouns embedding of docs/hypernymy.md (means alone:
-// 20 % more).
+// distances that choose the splits of the item order (each block
+// normalised by its mean square norm; 0.08 was tuned for the ball
+// tree's node bounds this order comes from).
 const hypSplitA = 0.08
 
-// hypTreeLeaf is the largest number of items in a leaf of the ball tree.
+// hypTreeLeaf is the largest number of items the recursive split leaves
+// unsplit, and the group size of countList's passes.
 const hypTreeLeaf = 16
 
-// hypEvalTree holds the feature vectors of all items in tree order and
-// the ball tree over them.
+// hypEvalTree holds the feature vectors of all items in the split order
+// ("tree order").
 type hypEvalTree struct {
 	d, q, nf int       // dimension, d(d+1)/2, features per item (d + 2q)
 	order    []int32   // tree position -> item
@@ -79,31 +80,19 @@ type hypEvalTree struct {
 	sc       []hypItemScalars
 	nm, ns   []float64 // |a_w| and |S_w|_F = sqrt(tr A_w), tree order
 	na       []float64 // |A_w|_F, tree order
-	nodes    []hypTreeNode
 	// spec holds per item (tree order) the eigenvalues of S_w in
-	// descending order; nspec per node their elementwise largest (first
-	// d) and smallest (next d) values over the node's items.
-	spec, nspec []float64
+	// descending order.
+	spec []float64
 	// vec holds per item (tree order) the eigenvectors w_i of A_w (as
 	// the columns of a d x d matrix) and then the roots sqrt(mu_i) of its
 	// eigenvalues.
-	vec  []float64
-	cent []float64 // nf per node: the centres of the three blocks
+	vec []float64
 }
 
 // hypItemScalars are the per-item norms of the first bounds' margin,
 // packed: |a| and |S|_F.
 type hypItemScalars struct {
 	nm, ns float64
-}
-
-// hypTreeNode is a node of the ball tree: items lo..hi-1 in tree order,
-// its children (-1 for a leaf), and the radii of the mean, S and A
-// blocks about the node's centres, the largest |a_w| and |S_w|_F.
-type hypTreeNode struct {
-	lo, hi, left, right int32
-	rm, rs, ra          float64
-	maxNm, maxNs        float64
 }
 
 // hypFeatures writes the features of the symmetric d x d matrix x (upper
@@ -194,12 +183,10 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		sn[i] = hypDot(x, x)
 	}
 	dir := make([]float64, ns)
-	var build func(lo, hi int) int32
-	build = func(lo, hi int) int32 {
-		id := int32(len(t.nodes))
-		t.nodes = append(t.nodes, hypTreeNode{lo: int32(lo), hi: int32(hi), left: -1, right: -1})
+	var build func(lo, hi int)
+	build = func(lo, hi int) {
 		if hi-lo <= hypTreeLeaf {
-			return id
+			return
 		}
 		seg := t.order[lo:hi]
 		// far returns the item of seg farthest from item a.
@@ -231,10 +218,8 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 			return int(x) - int(y)
 		})
 		mid := lo + (hi-lo)/2
-		l := build(lo, mid)
-		r := build(mid, hi)
-		t.nodes[id].left, t.nodes[id].right = l, r
-		return id
+		build(lo, mid)
+		build(mid, hi)
 	}
 	build(0, n)
 	t.feat = make([]float64, n*nf)
@@ -257,42 +242,6 @@ func newHypEvalTree(c *hypItemCache, means []float64, workers int) *hypEvalTree 
 		copy(t.mean[p*d:(p+1)*d], f[:d])
 		t.sc[p] = hypItemScalars{nm: t.nm[p], ns: t.ns[p]}
 	}
-	t.cent = make([]float64, len(t.nodes)*nf)
-	t.nspec = make([]float64, len(t.nodes)*2*d)
-	hypParallel(max(workers, 1), len(t.nodes), func(_, k int) {
-		nd := &t.nodes[k]
-		c := t.cent[k*nf : (k+1)*nf]
-		smax, smin := t.nspec[2*k*d:(2*k+1)*d], t.nspec[(2*k+1)*d:(2*k+2)*d]
-		copy(smax, t.spec[int(nd.lo)*d:int(nd.lo+1)*d])
-		copy(smin, smax)
-		for p := nd.lo + 1; p < nd.hi; p++ {
-			for i, v := range t.spec[int(p)*d : int(p+1)*d] {
-				smax[i], smin[i] = math.Max(smax[i], v), math.Min(smin[i], v)
-			}
-		}
-		for p := nd.lo; p < nd.hi; p++ {
-			f := t.feat[int(p)*nf : int(p+1)*nf]
-			for i, v := range f {
-				c[i] += v
-			}
-			nd.maxNm = math.Max(nd.maxNm, t.nm[p])
-			nd.maxNs = math.Max(nd.maxNs, t.ns[p])
-		}
-		inv := 1 / float64(nd.hi-nd.lo)
-		for i := range c {
-			c[i] *= inv
-		}
-		for p := nd.lo; p < nd.hi; p++ {
-			f := t.feat[int(p)*nf : int(p+1)*nf]
-			nd.rm = math.Max(nd.rm, hypDist(f[:d], c[:d]))
-			nd.rs = math.Max(nd.rs, hypDist(f[d:d+q], c[d:d+q]))
-			nd.ra = math.Max(nd.ra, hypDist(f[d+q:], c[d+q:]))
-		}
-		// Rounding in the distances: widen by a relative 1e-12.
-		nd.rm *= 1 + 1e-12
-		nd.rs *= 1 + 1e-12
-		nd.ra *= 1 + 1e-12
-	})
 	return t
 }
 
@@ -303,50 +252,6 @@ func engineTrace(a []float64, d int) float64 {
 		s += a[i*d+i]
 	}
 	return s
-}
-
-// hypDist returns |a - b|.
-func hypDist(a, b []float64) float64 {
-	var s float64
-	for i, v := range a {
-		x := v - b[i]
-		s += x * x
-	}
-	return math.Sqrt(s)
-}
-
-// nodeBounds returns lower and upper bounds on s(u, w) over the items w
-// of node k for the query features fu (tree order features of u) and its
-// norms, with the parts the finer node bounds reuse: dm = <a_u, c_m>, its
-// error em over the node and the margin.
-func (t *hypEvalTree) nodeBounds(k int, pu int, fu []float64, nmu, nsu float64) (lo, hi, dm, em, margin float64) {
-	d, nf := t.d, t.nf
-	nd := &t.nodes[k]
-	c := t.cent[k*nf : (k+1)*nf]
-	dm = hypDot(fu[:d], c[:d])
-	em = nmu * nd.rm
-	margin = hypBoundRel*nsu*nd.maxNs + 1e-12*nmu*nd.maxNm
-	su := t.spec[pu*d : (pu+1)*d]
-	smax, smin := t.nspec[2*k*d:(2*k+1)*d], t.nspec[(2*k+1)*d:(2*k+2)*d]
-	var cl, ch float64
-	for i, l := range su {
-		ch += l * smax[i]
-		cl += l * smin[d-1-i]
-	}
-	ch = hypMin(ch, nsu*nd.maxNs)
-	return dm - em + cl - margin, dm + em + ch + margin, dm, em, margin
-}
-
-// nodeBoundsA tightens the bounds lo, hi of nodeBounds (dm, em, margin
-// from it) with the Frobenius product of the A features:
-// sqrt(<A_u, A_w>) <= cross term <= sqrt(d <A_u, A_w>).
-func (t *hypEvalTree) nodeBoundsA(k int, fu []float64, nau, dm, em, margin, lo, hi float64) (float64, float64) {
-	d, q, nf := t.d, t.q, t.nf
-	nd := &t.nodes[k]
-	da := hypDot(fu[d+q:], t.cent[k*nf+d+q:(k+1)*nf])
-	cl := math.Sqrt(hypMax(da-nau*nd.ra, 0))
-	ch := math.Sqrt(float64(d) * hypMax(da+nau*nd.ra, 0))
-	return hypMax(lo, dm-em+cl-margin), hypMin(hi, dm+em+ch+margin)
 }
 
 // itemBounds returns lower and upper bounds on s(u, w) for the item at
@@ -367,21 +272,6 @@ func (t *hypEvalTree) itemBounds(p, pu int, fu []float64, nmu, nsu float64) (lo,
 		cl += l * sw[d-1-i]
 	}
 	return dm + cl - margin, dm + ch + margin, dm, margin
-}
-
-// itemBoundsA tightens the bounds lo, hi of itemBounds (which also gave
-// dm = <a_u, a_w> and the margin) with the Frobenius product of the A
-// features: max(sqrt(<A_u, A_w>), <A_u, A_w> / (lambda_max(S_u)
-// lambda_max(S_w))) <= cross term <= sqrt(d <A_u, A_w>).
-func (t *hypEvalTree) itemBoundsA(p, pu int, fu []float64, lo, hi, dm, margin float64) (float64, float64) {
-	d, q, nf := t.d, t.q, t.nf
-	da := hypMax(hypDot(fu[d+q:], t.feat[p*nf+d+q:(p+1)*nf]), 0)
-	cl := math.Sqrt(da)
-	if lm := t.spec[pu*d] * t.spec[p*d]; lm > 0 {
-		cl = hypMax(cl, da/lm)
-	}
-	ch := math.Sqrt(float64(d) * da)
-	return hypMax(lo, dm+cl-margin), hypMin(hi, dm+ch+margin)
 }
 
 // itemBoundsS tightens the lower bound lo with the Frobenius product of
@@ -467,14 +357,6 @@ type hypPending struct {
 	lo, hi, dm, margin float64
 }
 
-// prefetchNode prefetches what nodeBounds and nodeBoundsA read of node
-// k's centre.
-func (t *hypEvalTree) prefetchNode(k int) {
-	c := t.cent[k*t.nf : (k+1)*t.nf]
-	hypPrefetch(c[:t.d])
-	hypPrefetch(c[t.d+t.q:])
-}
-
 // hypPlace returns b = #{i : p[i] < lo} for ascending p, and whether
 // some p[i] lies in [lo, hi) (then #{i : p[i] < hi} != b).
 func hypPlace(p []float64, lo, hi float64) (b int, ambiguous bool) {
@@ -544,21 +426,18 @@ func (t *hypEvalTree) countList(ws *hypTreeWS, u int, au []float64, p []float64,
 				cnt[b]++
 				continue
 			}
-			hypPrefetch(t.feat[int(q)*t.nf+t.d+t.q : int(q+1)*t.nf])
+			hypPrefetch(t.feat[int(q)*t.nf+t.d : int(q+1)*t.nf])
 			pend = append(pend, hypPending{q: q, lo: lo, hi: hi, dm: dm, margin: margin})
 		}
 		nex := 0
 		for _, it := range pend {
 			q := int(it.q)
-			full++
-			lo, hi := t.itemBoundsA(q, pu, fu, it.lo, it.hi, it.dm, it.margin)
+			lo := it.lo
+			eig++
+			hi := hypMin(it.hi, it.dm+t.eigenUpper(q, ws.sl, ws.proj)+it.margin)
 			b, amb := hypPlace(p, lo, hi)
 			if amb {
-				eig++
-				hi = hypMin(hi, it.dm+t.eigenUpper(q, ws.sl, ws.proj)+it.margin)
-				b, amb = hypPlace(p, lo, hi)
-			}
-			if amb {
+				full++
 				lo = t.itemBoundsS(q, fu, lo, it.dm, it.margin)
 				b, amb = hypPlace(p, lo, hi)
 			}

@@ -13,27 +13,26 @@ import (
 // Pruned reconstruction evaluation for large n (the WordNet nouns: 82,115
 // items, 6.7e9 scores). The rank of a positive v of u needs only the
 // number of candidates w with s(u, w) > s(u, v), and the pseudo dot
-// product has cheap lower and upper bounds (evaltree.go) that hold over
-// whole nodes of a ball tree of the items. Per query u: the exact scores
-// of its positives, sorted, p_1 <= ... <= p_m; then a walk down the tree
-// where a node whose bounds [L, U] contain no p_j (L <= p_j < U) adds
-// all its candidates to the count of the positives below L at once
-// (nothing when that is none), other nodes are opened, and in the leaves
-// the same test is made per item with the item's bounds; only the items
-// whose interval still contains a positive score are scored exactly
-// (eigenvalues of M), by the same function as the brute-force rows
-// (rowScorer), so the counts, ties included (ties count in v's favour),
-// are those of evaluateGraphs on the full score rows (tested).
+// product has cheap lower and upper bounds (evaltree.go, prefilter.go).
+// Per query u: the exact scores of its positives, sorted,
+// p_1 <= ... <= p_m; then the prefilter, an upper bound for all items
+// as dense products, keeps the items that may reach p_1 (about 1 % on
+// the nouns at d = 10; the others can be above no positive and count
+// nowhere); on those, item bounds [L, U] of increasing cost, and an item
+// whose interval contains no p_j (L <= p_j < U) counts for the
+// positives below L; only the items whose interval still contains a
+// positive score are scored exactly (eigenvalues of M), by the same
+// function as the brute-force rows (rowScorer), so the counts, ties
+// included (ties count in v's favour), are those of evaluateGraphs on
+// the full score rows (tested).
 
 // PruneStats counts the work of a pruned evaluation.
 type PruneStats struct {
 	Rows  int   // query rows evaluated
 	Exact int64 // exact scores computed (positives included)
-	Bound int64 // item bounds computed (in the leaves of the tree)
-	// Nodes is the number of tree nodes whose bounds were computed.
-	Nodes int64
-	// Full is the number of node and item bounds tightened by the
-	// Frobenius products of the S and A features.
+	Bound int64 // item bounds computed (for the items the prefilter kept)
+	// Full is the number of item bounds tightened by the Frobenius
+	// product of the S features.
 	Full int64
 	// EigenBound is the number of items given the tighter bound in the
 	// query's eigenbasis (those the first bounds left ambiguous).
@@ -255,7 +254,6 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			st.Rows += w.st.Rows
 			st.Exact += w.st.Exact
 			st.Bound += w.st.Bound
-			st.Nodes += w.st.Nodes
 			st.Ambiguous += w.st.Ambiguous
 			st.EigenBound += w.st.EigenBound
 			st.Full += w.st.Full

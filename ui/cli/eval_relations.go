@@ -30,17 +30,18 @@ type evalRelationsResult struct {
 	Every    int     `json:"every"`
 	MeanRank float64 `json:"mean_rank"`
 	MAP      float64 `json:"map"`
-	// Rows, ExactScores, Ambiguous, Bounds and NodeBounds are the work of
+	// Rows, ExactScores, Ambiguous, Filtered and Bounds are the work of
 	// the pruned evaluation: query rows, exact pseudo dot products (all,
-	// and those of candidates the bounds could not place), item bounds
-	// and tree-node bounds computed.
+	// and those of candidates the bounds could not place), candidates
+	// bounded by the prefilter, and item bounds computed for those it
+	// kept.
 	Rows        int   `json:"rows"`
 	ExactScores int64 `json:"exact_scores"`
 	Ambiguous   int64 `json:"ambiguous"`
+	Filtered    int64 `json:"filtered"`
 	Bounds      int64 `json:"bounds"`
-	NodeBounds  int64 `json:"node_bounds"`
-	// FullBounds counts the node and item bounds tightened by the
-	// Frobenius products, EigenBounds the eigenbasis bounds.
+	// FullBounds counts the item bounds tightened by the Frobenius
+	// product of the S features, EigenBounds the eigenbasis bounds.
 	FullBounds  int64   `json:"full_bounds"`
 	EigenBounds int64   `json:"eigen_bounds"`
 	Seconds     float64 `json:"seconds"`     // evaluation wall time
@@ -137,7 +138,7 @@ func runEvalRelations(env Env) error {
 		return fmt.Errorf("%s: %w", pos[0], interrupted(err))
 	}
 	res := evalRelationsResult{N: emb.Len(), Pairs: r.Pairs, Dim: emb.Dim, Protocol: *protocol, Every: *every,
-		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, NodeBounds: st.Nodes, FullBounds: st.Full, EigenBounds: st.EigenBound,
+		MeanRank: r.MeanRank, MAP: r.MAP, Rows: st.Rows, ExactScores: st.Exact, Ambiguous: st.Ambiguous, Bounds: st.Bound, Filtered: st.Filtered, FullBounds: st.Full, EigenBounds: st.EigenBound,
 		Seconds: time.Since(start).Seconds(), CPUSeconds: cputime.Process().Seconds()}
 	if *brute {
 		fmt.Fprintf(env.Stderr, "%s on %s (%s protocol): mean rank %.4f, MAP %.4f; every pair scored (--brute)\n",
