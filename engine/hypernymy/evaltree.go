@@ -411,6 +411,9 @@ func (t *hypEvalTree) countList(ws *hypTreeWS, u int, au []float64, p []float64,
 	// (prefetch) before it is used: the first bounds, then the A
 	// product, the eigenbasis bound and the S product, then the exact
 	// scores.
+	// The items left to the exact score, scored together at the end
+	// (Wide() at a time).
+	ex := ws.ex[:0]
 	for len(list) > 0 {
 		grp := list[:min(len(list), hypTreeLeaf)]
 		list = list[len(grp):]
@@ -453,7 +456,6 @@ func (t *hypEvalTree) countList(ws *hypTreeWS, u int, au []float64, p []float64,
 			pend[nex] = it
 			nex++
 		}
-		ex := ws.ex[:0]
 		for _, it := range pend[:nex] {
 			q := int(it.q)
 			eig++
@@ -465,18 +467,18 @@ func (t *hypEvalTree) countList(ws *hypTreeWS, u int, au []float64, p []float64,
 			}
 			cnt[b]++
 		}
-		if len(ex) > 0 {
-			if cap(ws.exs) < len(ex) {
-				ws.exs = make([]float64, len(ex), 2*len(ex))
-			}
-			sc := ws.exs[:len(ex)]
-			exact(ex, sc)
-			for _, s := range sc {
-				cnt[hypCountLess(p, s)]++
-			}
-		}
-		ws.ex = ex
 		ws.pend = pend
 	}
+	if len(ex) > 0 {
+		if cap(ws.exs) < len(ex) {
+			ws.exs = make([]float64, len(ex), 2*len(ex))
+		}
+		sc := ws.exs[:len(ex)]
+		exact(ex, sc)
+		for _, s := range sc {
+			cnt[hypCountLess(p, s)]++
+		}
+	}
+	ws.ex = ex
 	return items, full, eig
 }
