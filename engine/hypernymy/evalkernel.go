@@ -109,8 +109,9 @@ func (c *hypItemCache) evalCrossLanes(ws *hypEvalWS, u int, w []int, out []float
 	}
 }
 
-// evalScores sets out[k] = evalScore(ws, means, u, w[k]) for every k
-// (each the same bits), by evalCrossLanes.
+// evalScores sets out[k] to the pseudo dot product <a_u, a_w> +
+// evalCross(u, w) of items u and w = w[k] (means n*d), for every k, by
+// evalCrossLanes.
 func (c *hypItemCache) evalScores(ws *hypEvalWS, means []float64, u int, w []int, out []float64) {
 	d := c.d
 	c.evalCrossLanes(ws, u, w, out)
@@ -123,17 +124,4 @@ func (c *hypItemCache) evalScores(ws *hypEvalWS, means []float64, u int, w []int
 		}
 		out[k] = dot + out[k]
 	}
-}
-
-// evalScore returns the pseudo dot product <a_u, a_w> + evalCross(u, w)
-// of items u and w (means n*d).
-func (c *hypItemCache) evalScore(ws *hypEvalWS, means []float64, u, w int) float64 {
-	d := c.d
-	mu := means[u*d : (u+1)*d]
-	mw := means[w*d : (w+1)*d]
-	var dot float64
-	for i := range mu {
-		dot += mu[i] * mw[i]
-	}
-	return dot + c.evalCross(ws, u, w)
 }

@@ -176,3 +176,16 @@ func TestEvalScoresLanes(t *testing.T) {
 		}
 	}
 }
+
+// evalScore returns (for the tests, pair by pair) the pseudo dot product <a_u, a_w> + evalCross(u, w)
+// of items u and w (means n*d).
+func (c *hypItemCache) evalScore(ws *hypEvalWS, means []float64, u, w int) float64 {
+	d := c.d
+	mu := means[u*d : (u+1)*d]
+	mw := means[w*d : (w+1)*d]
+	var dot float64
+	for i := range mu {
+		dot += mu[i] * mw[i]
+	}
+	return dot + c.evalCross(ws, u, w)
+}
