@@ -36,7 +36,7 @@ func runEvalEntailment(env Env) error {
 	fs := NewFlagSet(env, "eval-entailment", "EMB --pairs FILE [--by mixture|cosine|dot|w2] [--set input|context]")
 	file := fs.String("pairs", "", "entailment file: word1 word2 label (1/0, true/false) per line")
 	by := fs.String("by", "mixture", "similarity: mixture (the paper's), cosine, dot or w2")
-	set := fs.String("set", "context", "measures compared: context or input")
+	set := fs.String("set", "input", "measures compared: input (as eval-similarity, neighbors and the app) or context (the paper's)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err

@@ -34,7 +34,7 @@ func runEvalSimilarity(env Env) error {
 	var files stringList
 	fs.Var(&files, "pairs", "similarity file: word1 word2 score per line (tab, comma or space); repeatable")
 	by := fs.String("by", "mixture", "similarity: mixture (the paper's), cosine, dot or w2")
-	set := fs.String("set", "context", "measures compared: context (the paper) or input (the authors' code)")
+	set := fs.String("set", "input", "measures compared: input (the authors' code, gensim's vectors; better on every corpus measured here) or context (the paper's tables)")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {
 		return err

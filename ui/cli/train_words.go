@@ -96,7 +96,7 @@ func runTrainWords(env Env) error {
 	seed := fs.Uint64("seed", def.Seed, "random seed (initialisation, subsampling, negatives)")
 	out := fs.String("out", "", "output: .npz (authors' layout + training state) or .json (one set)")
 	resume := fs.String("resume", "", "continue training a model saved as .npz by train-words (its vocabulary and shape)")
-	jsonSet := fs.String("json-set", "context", "set written to a .json output: context (the paper's evaluation) or input")
+	jsonSet := fs.String("json-set", "input", "set written to a .json output: input (what eval-similarity, neighbors and the app read by default) or context (the paper's evaluation)")
 	showProgress := fs.Bool("progress", false, "progress lines on stderr even when it is not a terminal")
 	pos, err := ParseInterspersed(fs, env.Args)
 	if err != nil {

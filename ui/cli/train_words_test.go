@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,5 +209,68 @@ func TestTrainWordsShrinkWindowCLI(t *testing.T) {
 	}
 	if losses[true] == losses[false] {
 		t.Errorf("--shrink-window gave the fixed window's loss %v: the flag did not reach the trainer", losses[true])
+	}
+}
+
+// TestWordCommandsDefaultToInputSet checks that the word commands read
+// the input set unless told otherwise (the set neighbors and the app's
+// Explore read): eval-similarity and eval-entailment without --set give
+// --set input's result (and --set context another one, so the test can
+// tell them apart), and train-words' .json output holds the input means
+// of the .npz trained with the same settings.
+func TestWordCommandsDefaultToInputSet(t *testing.T) {
+	corpus := plantedText(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "w.npz")
+	args := []string{corpus, "--dim", "3", "--epochs", "1", "--subsample", "0", "--batch", "16", "--window", "3", "--threads", "2"}
+	if code, _, stderr := runCLI(append([]string{"train-words"}, append(args, "--out", out)...)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	sim := filepath.Join(dir, "sim.tsv")
+	ent := filepath.Join(dir, "ent.tsv")
+	var sb, eb strings.Builder
+	for i := 0; i < 5; i++ {
+		for j := i + 1; j < 5; j++ {
+			fmt.Fprintf(&sb, "t0w%d\tt%dw%d\t%d\n", i, j%3, j, i+j)
+			fmt.Fprintf(&eb, "t0w%d\tt%dw%d\t%d\n", i, j%3, j, (i+j)%2)
+		}
+	}
+	os.WriteFile(sim, []byte(sb.String()), 0o644)
+	os.WriteFile(ent, []byte(eb.String()), 0o644)
+	for _, cmd := range [][]string{{"eval-similarity", out, "--pairs", sim}, {"eval-entailment", out, "--pairs", ent}} {
+		res := map[string]string{}
+		for _, set := range []string{"", "input", "context"} {
+			a := cmd
+			if set != "" {
+				a = append(append([]string(nil), cmd...), "--set", set)
+			}
+			code, stdout, stderr := runCLI(a...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", a, code, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stdout), "\n")
+			res[set] = lines[len(lines)-1]
+		}
+		if res[""] != res["input"] {
+			t.Errorf("%s: default %s, --set input %s", cmd[0], res[""], res["input"])
+		}
+		if res["input"] == res["context"] {
+			t.Errorf("%s: input and context sets give the same result %s: the test cannot tell them apart", cmd[0], res["input"])
+		}
+	}
+	js := filepath.Join(dir, "w.json")
+	if code, _, stderr := runCLI(append([]string{"train-words"}, append(args, "--out", js)...)...); code != 0 {
+		t.Fatalf("json: exit %d: %s", code, stderr)
+	}
+	e, err := datasets.LoadEmbedding(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := datasets.LoadNPY(out, datasets.NPYOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(e.Means, in.Means) {
+		t.Errorf(".json means %v, the .npz input means %v", e.Means[:6], in.Means[:6])
 	}
 }
