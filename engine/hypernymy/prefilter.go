@@ -295,7 +295,7 @@ type hypFilterBuf struct {
 	coef     []float32
 	k, thr32 float32
 	thr      float64
-	bits     []uint8 // bit p%8 of bits[p/8]: tree position p let through
+	bits     []uint8   // bit p%8 of bits[p/8]: tree position p let through
 	pos      []int     // u's positives (over the graphs)
 	posScore []float64 // their exact scores
 }
