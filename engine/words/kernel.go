@@ -35,8 +35,10 @@ const eigJacobiMaxDim = 3
 // and P = R^{-1} L.
 type center struct {
 	d, k int
+	eps  float64   // the regulariser setCenter was given
 	r    []float64 // d x d lower triangular, A = R R^T
 	rtr  []float64 // d x d, R^T R
+	ertr []float64 // d x d, Eps R^T R (crossBlock's eps)
 	ri   []float64 // d x d lower triangular, R^{-1} (square factors only)
 	p    []float64 // d x k, R^{-1} L
 }
@@ -47,11 +49,16 @@ type pairWS struct {
 	q, s, w, lam, f []float64
 	sh, shi, t1, t2 []float64
 	z, vt           []float64 // d x d scratch of crossGemm
-	lq, ls, lw      []float64 // WideLanes x d x d: crossLanes' Q, S, eigenvectors
-	llam            []float64 // WideLanes x d: crossLanes' eigenvalues
-	pk              *pairkernel.Workspace
-	gl, gm          []float64
-	c               center
+	ls              []float64 // WideLanes x d x d: crossBlock's S
+	// crossBlock's decompositions, blockPairs of them: each pair's Q,
+	// the eigenvectors of its S (rows) and its clamped eigenvalues.
+	bq, bw, blam []float64
+	bms          [blockPairs][]float64 // crossTerms' context factors
+	// root is the center's sum of c S^{1/2} over its pairs (addRoot).
+	root   []float64
+	pk     *pairkernel.Workspace
+	gl, gm []float64
+	c      center
 }
 
 func newPairWS(d, k int) *pairWS {
@@ -62,11 +69,13 @@ func newPairWS(d, k int) *pairWS {
 		sh: make([]float64, d*d), shi: make([]float64, d*d),
 		t1: make([]float64, d*k), t2: make([]float64, d*k),
 		z: make([]float64, d*d), vt: make([]float64, d*d),
-		lq: make([]float64, pairkernel.WideLanes*d*d), ls: make([]float64, pairkernel.WideLanes*d*d),
-		lw: make([]float64, pairkernel.WideLanes*d*d), llam: make([]float64, pairkernel.WideLanes*d),
-		pk: pairkernel.NewWorkspace(d),
-		gl: make([]float64, d*k), gm: make([]float64, d*k),
-		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), ri: make([]float64, d*d), p: make([]float64, d*k)},
+		ls: make([]float64, pairkernel.WideLanes*d*d),
+		bq: make([]float64, blockPairs*d*d), bw: make([]float64, blockPairs*d*d), blam: make([]float64, blockPairs*d),
+		root: make([]float64, d*d),
+		pk:   pairkernel.NewWorkspace(d),
+		gl:   make([]float64, d*k), gm: make([]float64, d*k),
+		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), ertr: make([]float64, d*d),
+			ri: make([]float64, d*d), p: make([]float64, d*k)},
 	}
 }
 
@@ -74,6 +83,7 @@ func newPairWS(d, k int) *pairWS {
 // regulariser eps. It returns false when L L^T + eps I is not positive
 // definite (eps = 0 with a rank-deficient l, or non-finite entries).
 func (ws *pairWS) setCenter(l []float64, eps float64) bool {
+	ws.c.eps = eps
 	d, k := ws.d, ws.k
 	c := &ws.c
 	r := c.r
@@ -121,6 +131,8 @@ func (ws *pairWS) setCenter(l []float64, eps float64) bool {
 			}
 			c.rtr[i*d+j] = s
 			c.rtr[j*d+i] = s
+			c.ertr[i*d+j] = eps * s
+			c.ertr[j*d+i] = eps * s
 		}
 	}
 	// R^{-1} (lower triangular), column by column, for gradsGemm.
@@ -336,30 +348,97 @@ func (ws *pairWS) eigRows(m, v, lam []float64) {
 
 // crossLanes is crossGemm with gradients for the n <= ws.lanes() context
 // factors ms[:n] against the current center, their eigendecompositions
-// interleaved (pairkernel.SymEigenLanesWide: 8 at once on AVX-512
-// machines, else 4): pair k's trace is x[k] and its gradients go to
-// gl[k] and gm[k], each bit for bit as crossGemm gives them. It needs
+// interleaved (crossBlock): pair k's trace is x[k] and its gradients go
+// to gl[k] and gm[k], each bit for bit as crossGemm gives them. It needs
 // square factors, d > eigJacobiMaxDim and Gemm (crossLanesOK).
 func (ws *pairWS) crossLanes(ms *[pairkernel.WideLanes][]float64, n int, eps float64, gl, gm *[pairkernel.WideLanes][]float64) (x [pairkernel.WideLanes]float64) {
+	ws.crossBlock(ms[:n], eps, x[:n])
 	d := ws.d
 	dd := d * d
-	var w, lam [pairkernel.WideLanes][]float64
 	for k := 0; k < n; k++ {
-		q, sk := ws.lq[k*dd:(k+1)*dd], ws.ls[k*dd:(k+1)*dd]
-		ws.formS(ms[k], eps, q, sk)
-		w[k], lam[k] = ws.lw[k*dd:(k+1)*dd], ws.llam[k*d:(k+1)*d]
-		copy(w[k], sk)
-	}
-	ok := ws.pk.SymEigenLanesWide(&w, &lam, n)
-	for k := 0; k < n; k++ {
-		if !ok[k] {
-			engine.JacobiEigen(ws.ls[k*dd:(k+1)*dd], d, w[k], lam[k])
-			transposeSquare(w[k], d)
-		}
-		x[k] = traceRoot(lam[k])
-		ws.gradsGemm(ws.lq[k*dd:(k+1)*dd], w[k], lam[k], gl[k], gm[k])
+		ws.gradsGemm(ws.bq[k*dd:(k+1)*dd], ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d], gl[k], gm[k])
 	}
 	return x
+}
+
+// crossBlock writes the cross terms of the current center against the
+// len(ms) <= blockPairs square context factors ms into x, as crossGemm
+// does (bit for bit), their eigendecompositions ws.lanes() at a time
+// (pairkernel.SymEigenLanesWide: 8 at once on AVX-512 machines, else 4).
+// It keeps pair k's Q, eigenvectors and clamped eigenvalues in ws.bq,
+// ws.bw and ws.blam for gradsGemm, addRoot and gradM. eps must be the
+// center's (setCenter's). It needs crossLanesOK.
+func (ws *pairWS) crossBlock(ms [][]float64, eps float64, x []float64) {
+	d := ws.d
+	dd := d * d
+	nl := ws.lanes()
+	for k0 := 0; k0 < len(ms); k0 += nl {
+		n := min(nl, len(ms)-k0)
+		var w, lam [pairkernel.WideLanes][]float64
+		for q := 0; q < n; q++ {
+			k := k0 + q
+			sq := ws.ls[q*dd : (q+1)*dd]
+			ws.formS(ms[k], eps, ws.bq[k*dd:(k+1)*dd], sq)
+			w[q], lam[q] = ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d]
+			copy(w[q], sq)
+		}
+		ok := ws.pk.SymEigenLanesWide(&w, &lam, n)
+		for q := 0; q < n; q++ {
+			if !ok[q] {
+				engine.JacobiEigen(ws.ls[q*dd:(q+1)*dd], d, w[q], lam[q])
+				transposeSquare(w[q], d)
+			}
+			x[k0+q] = traceRoot(lam[q])
+		}
+	}
+}
+
+// addRoot adds c S^{1/2} of crossBlock's pair k to ws.root: summed over
+// a center's pairs with their loss derivatives c, R^{-T} root P is the
+// center factor's gradient (centerGrad), T^{AB} L = R^{-T} S^{1/2} P
+// being linear in S^{1/2}.
+func (ws *pairWS) addRoot(k int, c float64) {
+	d := ws.d
+	dd := d * d
+	e, lam := ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d]
+	zt := ws.z
+	for p, l := range lam {
+		s := c * math.Sqrt(l)
+		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		for i := range zp {
+			zp[i] = ep[i] * s
+		}
+	}
+	pairkernel.Gemm(ws.root, zt, e, d, 1, d, pairkernel.GemmAcc)
+}
+
+// centerGrad writes R^{-T} root P (the center factor's gradient summed
+// over the pairs addRoot took) into g (d x d) and clears ws.root.
+func (ws *pairWS) centerGrad(g []float64) {
+	d := ws.d
+	c := &ws.c
+	pairkernel.Gemm(ws.t1, ws.root, c.p, d, d, 1, 0)
+	pairkernel.Gemm(g, c.ri, ws.t1, d, 1, d, pairkernel.GemmUpper)
+	clear(ws.root)
+}
+
+// gradM writes T^{BA} M = R S^{-1/2} Q of crossBlock's pair k into g
+// (d x d), bit for bit gradsGemm's gm.
+func (ws *pairWS) gradM(k int, g []float64) {
+	d := ws.d
+	dd := d * d
+	e, lam, q := ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d], ws.bq[k*dd:(k+1)*dd]
+	zt := ws.z
+	for p, l := range lam {
+		is := 1 / math.Sqrt(l)
+		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		for i := range zp {
+			zp[i] = ep[i] * is
+		}
+	}
+	pairkernel.Gemm(ws.shi, zt, e, d, 1, d, 0)
+	pairkernel.Gemm(ws.t2, ws.shi, q, d, d, 1, 0)
+	pairkernel.Gemm(g, ws.c.r, ws.t2, d, d, 1, pairkernel.GemmLower)
 }
 
 // lanes returns how many pairs crossLanes takes per call.
@@ -405,8 +484,12 @@ func (ws *pairWS) formS(m []float64, eps float64, q, s []float64) {
 			qt[j*d+i] = q[i*d+j]
 		}
 	}
-	for i, x := range c.rtr {
-		s[i] = eps * x
+	if eps == c.eps {
+		copy(s, c.ertr)
+	} else {
+		for i, x := range c.rtr {
+			s[i] = eps * x
+		}
 	}
 	pairkernel.Gemm(s, q, qt, d, d, 1, pairkernel.GemmAcc)
 }

@@ -440,6 +440,9 @@ type trainer struct {
 
 	chunks []*chunk
 	ws     []*pairWS
+	// eager makes runChunk compute every pair's gradients before its
+	// loss (the reference runChunkLazy is tested against).
+	eager bool
 }
 
 // record is one word's gradient contribution from one chunk.
@@ -675,6 +678,10 @@ func (t *trainer) update(x, acc, g []float64, w, per int, lr float64) {
 // the negatives are drawn in the order of one pair at a time and every
 // pair's numbers are the kernel's for that pair alone.
 func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
+	if !t.eager && !t.m.Diagonal && !t.cfg.SharedNegatives && ws.crossLanesOK() {
+		t.runChunkLazy(ctx, ch, ws, kept, a, b, rng)
+		return
+	}
 	m := t.m
 	d, fl := m.Dim, t.fl
 	ch.in, ch.ctx, ch.vals = ch.in[:0], ch.ctx[:0], ch.vals[:0]
@@ -839,6 +846,137 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 			negRecords(mw, inOff, cnSum, sNegs, sGL, sGM)
 		}
 		if active > 0 {
+			ch.in = append(ch.in, record{word: int32(w), off: inOff})
+		} else {
+			ch.vals = ch.vals[:inOff]
+		}
+	}
+}
+
+// runChunkLazy is runChunk for square factors on the kernel's lanes
+// (crossLanesOK) with a draw of negatives per pair: a block's cross terms
+// first (crossBlock: the eigendecompositions, no gradients), then the
+// losses, then the gradients only of the scores whose derivative is not
+// zero (a hinge per negative at the defaults: an inactive hinge needs
+// none, a positive none when all its hinges are inactive). The context
+// factors' gradients T^{BA} M are crossGemm's, bit for bit; the center's
+// T^{AB} L = R^{-T} S^{1/2} P are summed as R^{-T} (sum_k c_k S_k^{1/2}) P
+// once per center (addRoot, centerGrad), which rounds differently from
+// summing them pair by pair. The random draws, the losses and the means'
+// gradients are runChunk's.
+func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
+	m := t.m
+	d, fl := m.Dim, t.fl
+	ch.in, ch.ctx, ch.vals = ch.in[:0], ch.ctx[:0], ch.vals[:0]
+	ch.loss, ch.pairs = 0, 0
+	nneg := t.cfg.Negatives
+	win := t.cfg.Window
+	per := 1 + nneg
+	blk := max(1, blockPairs/per)
+	pw := make([]int32, 0, blk*per)
+	px := make([]float64, blk*per)
+	ctxs := make([]int32, 0, 2*win)
+	negX := make([]float64, nneg)
+	cn := make([]float64, nneg)
+	// addCtx appends a context record c mw, c T^{BA} M for the block's
+	// pair q with context word nw.
+	addCtx := func(mw []float64, q int, nw int32, c float64) {
+		off := len(ch.vals)
+		ch.vals = append(ch.vals, make([]float64, d+fl)...)
+		g := ch.vals[off : off+d+fl]
+		for i := 0; i < d; i++ {
+			g[i] = c * mw[i]
+		}
+		gm := g[d:]
+		ws.gradM(q, gm)
+		if c != 1 {
+			for i := range gm {
+				gm[i] *= c
+			}
+		}
+		ch.ctx = append(ch.ctx, record{word: nw, off: off})
+	}
+	for c := a; c < b; c++ {
+		if ctx.Err() != nil {
+			return
+		}
+		w := int(kept[c])
+		mw := m.Means[w*d : (w+1)*d]
+		lw := m.Factors[w*fl : (w+1)*fl]
+		if !ws.setCenter(lw, Eps) {
+			continue
+		}
+		inOff := len(ch.vals)
+		ch.vals = append(ch.vals, make([]float64, d+fl)...)
+		active := 0
+		cw := win
+		if t.cfg.ShrinkWindow {
+			cw = 1 + rng.IntN(win)
+		}
+		ctxs = ctxs[:0]
+		for p := max(c-cw, 0); p <= min(c+cw, len(kept)-1); p++ {
+			if p != c {
+				ctxs = append(ctxs, kept[p])
+			}
+		}
+		for j0 := 0; j0 < len(ctxs); j0 += blk {
+			j1 := min(j0+blk, len(ctxs))
+			pw = pw[:0]
+			for j := j0; j < j1; j++ {
+				pw = append(pw, ctxs[j])
+				for k := 0; k < nneg; k++ {
+					pw = append(pw, t.negative(rng))
+				}
+			}
+			ms := ws.bms[:len(pw)]
+			for k, nw := range pw {
+				ms[k] = m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+			}
+			ws.crossBlock(ms, Eps, px[:len(pw)])
+			for j := j0; j < j1; j++ {
+				q := (j - j0) * per // the positive's index in the block
+				ctx := int(ctxs[j])
+				mc := m.CMeans[ctx*d : (ctx+1)*d]
+				pos := dot(mw, mc) + px[q]
+				negs := pw[q+1 : q+1+nneg]
+				for k, nw := range negs {
+					negX[k] = dot(mw, m.CMeans[int(nw)*d:(int(nw)+1)*d]) + px[q+1+k]
+				}
+				ch.pairs++
+				loss, cp := t.pairLoss(pos, negX, cn)
+				if cp == 0 && allZero(cn) {
+					continue
+				}
+				ch.loss += loss
+				active++
+				// The center's terms first (addCtx may move ch.vals).
+				gin := ch.vals[inOff : inOff+d]
+				for i := 0; i < d; i++ {
+					gin[i] += cp * mc[i]
+				}
+				for k, nw := range negs {
+					if cn[k] == 0 {
+						continue
+					}
+					mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
+					for i := 0; i < d; i++ {
+						gin[i] += cn[k] * mn[i]
+					}
+					ws.addRoot(q+1+k, cn[k])
+				}
+				if cp != 0 {
+					ws.addRoot(q, cp)
+					addCtx(mw, q, int32(ctx), cp)
+				}
+				for k, nw := range negs {
+					if cn[k] != 0 {
+						addCtx(mw, q+1+k, nw, cn[k])
+					}
+				}
+			}
+		}
+		if active > 0 {
+			ws.centerGrad(ch.vals[inOff+d : inOff+d+fl])
 			ch.in = append(ch.in, record{word: int32(w), off: inOff})
 		} else {
 			ch.vals = ch.vals[:inOff]

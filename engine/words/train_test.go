@@ -506,3 +506,108 @@ func TestShrinkWindowPairs(t *testing.T) {
 		t.Errorf("shrunk window: %d pairs, not fewer than the fixed window's %d", got, want)
 	}
 }
+
+// TestLazyChunkMatchesEager checks runChunkLazy (gradients only where the
+// loss's derivative is not zero, the center's factor gradient summed as
+// one product per center) against runChunk computing every pair's
+// gradients first (eager): the same loss, pair count and records (words,
+// order) bit for bit, the means' values and the context factors'
+// gradients bit for bit, the center factors' gradients within rounding
+// (1e-10 of the record's largest entry, or of 1, the size of the terms
+// at this initialisation, where they cancel). The margins leave part of the
+// hinges inactive, so the skipped pairs are exercised.
+func TestLazyChunkMatchesEager(t *testing.T) {
+	tokens, words, counts := plantedCorpus(4, 10, 40, 3)
+	for _, c := range []struct {
+		d      int
+		loss   Loss
+		margin float64
+		shrink bool
+	}{{12, LossHingeEach, 1, false}, {12, LossHingeEach, 0.5, true}, {12, LossHinge, 1, false}, {6, LossLogistic, 1, false}, {5, LossHingeEach, 2, false}} {
+		name := fmt.Sprintf("d%d_%v_margin%v_shrink=%v", c.d, c.loss, c.margin, c.shrink)
+		t.Run(name, func(t *testing.T) {
+			m, err := NewModel(words, counts, c.d, c.d, false, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := DefaultConfig()
+			cfg.Loss, cfg.Margin, cfg.ShrinkWindow = c.loss, c.margin, c.shrink
+			run := func(eager bool) *chunk {
+				tr := newTrainer(m, cfg, 1)
+				tr.eager = eager
+				if !eager && !tr.ws[0].crossLanesOK() {
+					t.Skip("no lanes kernel on this machine")
+				}
+				ch := &chunk{}
+				rng := rand.New(rand.NewPCG(7, 8))
+				tr.runChunk(context.Background(), ch, tr.ws[0], tokens, 0, len(tokens), rng)
+				return ch
+			}
+			want, got := run(true), run(false)
+			if got.loss != want.loss || got.pairs != want.pairs {
+				t.Fatalf("loss %v over %d pairs, eager %v over %d", got.loss, got.pairs, want.loss, want.pairs)
+			}
+			if len(got.in) != len(want.in) || len(got.ctx) != len(want.ctx) {
+				t.Fatalf("%d center and %d context records, eager %d and %d", len(got.in), len(got.ctx), len(want.in), len(want.ctx))
+			}
+			if c.loss != LossLogistic && !(len(want.ctx) < got.pairs*(1+cfg.Negatives) && len(want.ctx) > 0) {
+				t.Fatalf("%d context records of %d scores: want some hinges active and some not", len(want.ctx), got.pairs*(1+cfg.Negatives))
+			}
+			d, fl := c.d, c.d*c.d
+			check := func(kind string, g, w []record, exactFactors bool) {
+				for i := range g {
+					if g[i].word != w[i].word {
+						t.Fatalf("%s record %d: word %d, eager %d", kind, i, g[i].word, w[i].word)
+					}
+					gv, wv := got.vals[g[i].off:g[i].off+d+fl], want.vals[w[i].off:w[i].off+d+fl]
+					for j := 0; j < d; j++ {
+						if gv[j] != wv[j] {
+							t.Fatalf("%s record %d: mean gradient %d = %v, eager %v", kind, i, j, gv[j], wv[j])
+						}
+					}
+					scale := 1.0 // the terms' size where they cancel (a negative drawn equal to the context)
+					for _, v := range wv[d:] {
+						scale = math.Max(scale, math.Abs(v))
+					}
+					for j := d; j < d+fl; j++ {
+						if exactFactors && gv[j] != wv[j] {
+							t.Fatalf("%s record %d: factor gradient %d = %v, eager %v", kind, i, j-d, gv[j], wv[j])
+						}
+						if e := math.Abs(gv[j] - wv[j]); !(e <= 1e-10*scale) {
+							t.Fatalf("%s record %d: factor gradient %d = %v, eager %v (error %.3g of %.3g)", kind, i, j-d, gv[j], wv[j], e, scale)
+						}
+					}
+				}
+			}
+			check("center", got.in, want.in, false)
+			check("context", got.ctx, want.ctx, true)
+		})
+	}
+}
+
+// TestTrainReproducibleAcrossThreadsDefaults is TestTrainReproducibleAcrossThreads
+// at the defaults with d = 12 (the lanes kernel and runChunkLazy where
+// the machine has them): 1 and 3 threads give the same model bit for bit.
+func TestTrainReproducibleAcrossThreadsDefaults(t *testing.T) {
+	tokens, ws, counts := plantedCorpus(3, 5, 60, 4)
+	run := func(threads int) *Model {
+		m, err := NewModel(ws, counts, 12, 12, false, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := DefaultConfig()
+		cfg.Threads, cfg.Epochs, cfg.Batch, cfg.Subsample, cfg.Margin = threads, 2, 100, 0.01, 2
+		if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b := run(1), run(3)
+	for p, pair := range [][2][]float64{{a.Means, b.Means}, {a.Factors, b.Factors}, {a.CMeans, b.CMeans}, {a.CFactors, b.CFactors}} {
+		for i := range pair[0] {
+			if pair[0][i] != pair[1][i] {
+				t.Fatalf("block %d entry %d: %v with 1 thread, %v with 3", p, i, pair[0][i], pair[1][i])
+			}
+		}
+	}
+}
