@@ -433,10 +433,11 @@ type trainer struct {
 	fl      int
 	lr      float64 // learning rate of the current step
 
-	// Dense gradient accumulators and the words touched in this step.
+	// Dense gradient accumulators and the words touched in this step
+	// (by part: step).
 	gMeans, gFac, gCMeans, gCFac []float64
-	tIn, tCtx                    []int32
 	inTouched, ctxTouched        []bool
+	parts                        []part
 
 	chunks []*chunk
 	ws     []*pairWS
@@ -483,6 +484,7 @@ func newTrainer(m *Model, cfg Config, threads int) *trainer {
 	t.gMeans, t.gCMeans = make([]float64, n*d), make([]float64, n*d)
 	t.gFac, t.gCFac = make([]float64, n*t.fl), make([]float64, n*t.fl)
 	t.inTouched, t.ctxTouched = make([]bool, n), make([]bool, n)
+	t.parts = make([]part, threads)
 	nch := (cfg.Batch + chunkCenters - 1) / chunkCenters
 	t.chunks = make([]*chunk, nch)
 	for i := range t.chunks {
@@ -547,52 +549,150 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 	}
 	var loss float64
 	var pairs int
-	d, fl := t.m.Dim, t.fl
 	for c := 0; c < nch; c++ {
-		ch := t.chunks[c]
-		loss += ch.loss
-		pairs += ch.pairs
-		for _, r := range ch.in {
-			if !t.inTouched[r.word] {
-				t.inTouched[r.word] = true
-				t.tIn = append(t.tIn, r.word)
-			}
-			addTo(t.gMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
-			addTo(t.gFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
-		}
-		for _, r := range ch.ctx {
-			if !t.ctxTouched[r.word] {
-				t.ctxTouched[r.word] = true
-				t.tCtx = append(t.tCtx, r.word)
-			}
-			addTo(t.gCMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
-			addTo(t.gCFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
-		}
+		loss += t.chunks[c].loss
+		pairs += t.chunks[c].pairs
 	}
-	m := t.m
-	flr := t.lr * t.cfg.factorLR()
+	// The records are summed, checked and applied by word: part g of P
+	// takes the words w with w mod P = g, each word's records in the
+	// serial order (chunks, then records), so the sums do not depend on
+	// P.
+	P := min(t.threads, len(t.parts))
+	t.parallel(P, func(g int) { t.sumPart(g, P, nch) })
 	what := ""
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		what = "the loss"
 	}
-	for _, w := range t.tIn {
-		if what == "" {
-			what = t.nonFinite(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr, "a mean")
+	if what == "" {
+		// The first word, in the serial order of first records, whose
+		// update is not finite: input words before context words.
+		t.parallel(P, func(g int) { t.checkPart(g) })
+		for _, in := range []bool{true, false} {
+			first := -1
+			for g := 0; g < P; g++ {
+				pt := &t.parts[g]
+				seq, w := pt.badCtx, pt.whatCtx
+				if in {
+					seq, w = pt.badIn, pt.whatIn
+				}
+				if w != "" && (first < 0 || seq < first) {
+					first, what = seq, w
+				}
+			}
+			if what != "" {
+				break
+			}
 		}
+	}
+	apply := what == ""
+	t.parallel(P, func(g int) { t.applyPart(g, apply) })
+	if what != "" {
+		return 0, 0, &DivergedError{What: what}
+	}
+	return loss, pairs, nil
+}
+
+// part is one goroutine's share of a step's words (sumPart).
+type part struct {
+	tIn, tCtx       []int32 // the words touched, in the order of their first records
+	seqIn, seqCtx   []int   // those records' positions in the serial order
+	badIn, badCtx   int     // checkPart: the position of the first word not finite
+	whatIn, whatCtx string  // and what is not ("": none)
+}
+
+// parallel runs f(0..P-1) on P goroutines (inline for P = 1).
+func (t *trainer) parallel(P int, f func(g int)) {
+	if P <= 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < P; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(g)
+		}()
+	}
+	wg.Wait()
+}
+
+// sumPart adds the records of the words w with w mod P = g of the first
+// nch chunks into the dense gradients, in the serial order.
+func (t *trainer) sumPart(g, P, nch int) {
+	d, fl := t.m.Dim, t.fl
+	pt := &t.parts[g]
+	pt.tIn, pt.tCtx, pt.seqIn, pt.seqCtx = pt.tIn[:0], pt.tCtx[:0], pt.seqIn[:0], pt.seqCtx[:0]
+	seqIn, seqCtx := 0, 0
+	for c := 0; c < nch; c++ {
+		ch := t.chunks[c]
+		for _, r := range ch.in {
+			if int(r.word)%P == g {
+				if !t.inTouched[r.word] {
+					t.inTouched[r.word] = true
+					pt.tIn = append(pt.tIn, r.word)
+					pt.seqIn = append(pt.seqIn, seqIn)
+				}
+				addTo(t.gMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
+				addTo(t.gFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+			}
+			seqIn++
+		}
+		for _, r := range ch.ctx {
+			if int(r.word)%P == g {
+				if !t.ctxTouched[r.word] {
+					t.ctxTouched[r.word] = true
+					pt.tCtx = append(pt.tCtx, r.word)
+					pt.seqCtx = append(pt.seqCtx, seqCtx)
+				}
+				addTo(t.gCMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
+				addTo(t.gCFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+			}
+			seqCtx++
+		}
+	}
+}
+
+// checkPart finds part g's first input word and first context word
+// (in the order of their first records) whose update would not be
+// finite.
+func (t *trainer) checkPart(g int) {
+	m := t.m
+	d, fl := m.Dim, t.fl
+	flr := t.lr * t.cfg.factorLR()
+	pt := &t.parts[g]
+	pt.whatIn, pt.whatCtx = "", ""
+	for i, w := range pt.tIn {
+		what := t.nonFinite(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr, "a mean")
 		if what == "" {
 			what = t.nonFinite(m.Factors, m.AccFactors, t.gFac, int(w), fl, flr, "a covariance factor")
 		}
-	}
-	for _, w := range t.tCtx {
-		if what == "" {
-			what = t.nonFinite(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr, "a context mean")
+		if what != "" {
+			pt.whatIn, pt.badIn = what, pt.seqIn[i]
+			break
 		}
+	}
+	for i, w := range pt.tCtx {
+		what := t.nonFinite(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr, "a context mean")
 		if what == "" {
 			what = t.nonFinite(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, flr, "a context covariance factor")
 		}
+		if what != "" {
+			pt.whatCtx, pt.badCtx = what, pt.seqCtx[i]
+			break
+		}
 	}
-	for _, w := range t.tIn {
-		if what == "" {
+}
+
+// applyPart applies (with apply) part g's updates and clears its words'
+// gradients and marks.
+func (t *trainer) applyPart(g int, apply bool) {
+	m := t.m
+	d, fl := m.Dim, t.fl
+	flr := t.lr * t.cfg.factorLR()
+	pt := &t.parts[g]
+	for _, w := range pt.tIn {
+		if apply {
 			t.update(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr)
 			t.update(m.Factors, m.AccFactors, t.gFac, int(w), fl, flr)
 		}
@@ -600,8 +700,8 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 		clear(t.gFac[int(w)*fl : (int(w)+1)*fl])
 		t.inTouched[w] = false
 	}
-	for _, w := range t.tCtx {
-		if what == "" {
+	for _, w := range pt.tCtx {
+		if apply {
 			t.update(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr)
 			t.update(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, flr)
 		}
@@ -609,11 +709,7 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 		clear(t.gCFac[int(w)*fl : (int(w)+1)*fl])
 		t.ctxTouched[w] = false
 	}
-	t.tIn, t.tCtx = t.tIn[:0], t.tCtx[:0]
-	if what != "" {
-		return 0, 0, &DivergedError{What: what}
-	}
-	return loss, pairs, nil
+	pt.tIn, pt.tCtx = pt.tIn[:0], pt.tCtx[:0]
 }
 
 func addTo(dst, src []float64) {
