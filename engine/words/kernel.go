@@ -55,7 +55,12 @@ type pairWS struct {
 	bq, bw, blam []float64
 	bms          [blockPairs][]float64 // crossTerms' context factors
 	// root is the center's sum of c S^{1/2} over its pairs (addRoot).
-	root   []float64
+	root []float64
+	// runChunkLazy's words of a block: mark[w] = stamp when word w is
+	// crossBlock's pair slot[w] in the current block.
+	mark   []uint64
+	slot   []int32
+	stamp  uint64
 	pk     *pairkernel.Workspace
 	gl, gm []float64
 	c      center

@@ -713,8 +713,17 @@ func (t *trainer) applyPart(g int, apply bool) {
 }
 
 func addTo(dst, src []float64) {
-	for i, v := range src {
-		dst[i] += v
+	dst = dst[:len(src)]
+	i := 0
+	for ; i+4 <= len(src); i += 4 {
+		d, s := dst[i:i+4:i+4], src[i:i+4:i+4]
+		d[0] += s[0]
+		d[1] += s[1]
+		d[2] += s[2]
+		d[3] += s[3]
+	}
+	for ; i < len(src); i++ {
+		dst[i] += src[i]
 	}
 }
 
@@ -725,6 +734,23 @@ func (t *trainer) nonFinite(x, acc, g []float64, w, per int, lr float64, what st
 	eps := t.cfg.AdagradEps
 	sgd := t.cfg.Optimizer == OptSGD
 	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
+	// A quick pass first: z stays zero unless some updated value or
+	// accumulator is not finite (0 times it is NaN), or a parameter left
+	// alone by a zero gradient is not (the pass below tells).
+	var z float64
+	if sgd {
+		for i, gi := range gs {
+			z += (xs[i] - lr*gi) * 0
+		}
+	} else {
+		for i, gi := range gs {
+			a := as[i] + gi*gi
+			z += (xs[i]-lr*gi/math.Sqrt(a+eps))*0 + a*0
+		}
+	}
+	if z == 0 {
+		return ""
+	}
 	for i, gi := range gs {
 		if gi == 0 {
 			continue
@@ -970,7 +996,11 @@ func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept 
 	per := 1 + nneg
 	blk := max(1, blockPairs/per)
 	pw := make([]int32, 0, blk*per)
-	px := make([]float64, blk*per)
+	px, ux := make([]float64, blk*per), make([]float64, blk*per)
+	at := make([]int32, blk*per)
+	if len(ws.mark) != len(m.Words) {
+		ws.mark, ws.slot = make([]uint64, len(m.Words)), make([]int32, len(m.Words))
+	}
 	ctxs := make([]int32, 0, 2*win)
 	negX := make([]float64, nneg)
 	cn := make([]float64, nneg)
@@ -1024,11 +1054,25 @@ func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept 
 					pw = append(pw, t.negative(rng))
 				}
 			}
-			ms := ws.bms[:len(pw)]
+			// A word drawn twice in the block is decomposed once (the
+			// same inputs give the same bits): pair k is the kernel's
+			// pair at[k].
+			ws.stamp++
+			nu := 0
 			for k, nw := range pw {
-				ms[k] = m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+				if ws.mark[nw] == ws.stamp {
+					at[k] = ws.slot[nw]
+					continue
+				}
+				ws.mark[nw], ws.slot[nw] = ws.stamp, int32(nu)
+				at[k] = int32(nu)
+				ws.bms[nu] = m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+				nu++
 			}
-			ws.crossBlock(ms, Eps, px[:len(pw)])
+			ws.crossBlock(ws.bms[:nu], Eps, ux[:nu])
+			for k := range pw {
+				px[k] = ux[at[k]]
+			}
 			for j := j0; j < j1; j++ {
 				q := (j - j0) * per // the positive's index in the block
 				ctx := int(ctxs[j])
@@ -1058,15 +1102,15 @@ func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept 
 					for i := 0; i < d; i++ {
 						gin[i] += cn[k] * mn[i]
 					}
-					ws.addRoot(q+1+k, cn[k])
+					ws.addRoot(int(at[q+1+k]), cn[k])
 				}
 				if cp != 0 {
-					ws.addRoot(q, cp)
-					addCtx(mw, q, int32(ctx), cp)
+					ws.addRoot(int(at[q]), cp)
+					addCtx(mw, int(at[q]), int32(ctx), cp)
 				}
 				for k, nw := range negs {
 					if cn[k] != 0 {
-						addCtx(mw, q+1+k, nw, cn[k])
+						addCtx(mw, int(at[q+1+k]), nw, cn[k])
 					}
 				}
 			}

@@ -611,3 +611,28 @@ func TestTrainReproducibleAcrossThreadsDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestNonFinite checks the trainer's check of an update (a quick pass,
+// then the exact one) for both optimizers: finite updates pass, a NaN or
+// infinite gradient or an update that overflows is reported, and a
+// non-finite parameter whose gradient is zero is left alone.
+func TestNonFinite(t *testing.T) {
+	m := testModel(t, 3, 2, 2, false, 1)
+	for _, opt := range []Optimizer{OptSGD, OptAdagrad} {
+		cfg := PaperConfig()
+		cfg.Optimizer = opt
+		tr := newTrainer(m, cfg, 1)
+		x, acc := []float64{1, 2, 3, 4}, []float64{0.5, 0.5, 0.5, 0.5}
+		for _, c := range []struct {
+			x0, g0, g1 float64
+			bad        bool
+		}{{1, 0.5, -2, false}, {1, math.NaN(), 0, true}, {1, 0, math.Inf(-1), true}, {1, 1e308, 0, true}, {math.Inf(1), 0, 1, false}} {
+			x[0] = c.x0
+			g := []float64{c.g0, 0, c.g1, 0}
+			got := tr.nonFinite(x, acc, g, 0, 4, 1e10, "a mean")
+			if (got != "") != c.bad {
+				t.Errorf("%v: x0 %v, gradient %v: %q, want bad=%v", opt, c.x0, g, got, c.bad)
+			}
+		}
+	}
+}
