@@ -483,10 +483,11 @@ func (ws *pairWS) formS(m []float64, eps float64, q, s []float64) {
 	d := ws.d
 	c := &ws.c
 	pairkernel.Gemm(q, c.r, m, d, 1, d, pairkernel.GemmUpper)
-	qt := ws.vt
+	qt := ws.vt[:d*d]
 	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			qt[j*d+i] = q[i*d+j]
+		col := qt[i:]
+		for j, v := range q[i*d : i*d+d] {
+			col[j*d] = v
 		}
 	}
 	if eps == c.eps {
