@@ -430,8 +430,11 @@ type trainer struct {
 	threads int
 	keep    []float64 // subsampling keep probability per word
 	cum     []float64 // cumulative f^(3/4) negative distribution
-	fl      int
-	lr      float64 // learning rate of the current step
+	// drawIndex's table (negTable).
+	negScale     float64
+	negLo, negHi []int32
+	fl           int
+	lr           float64 // learning rate of the current step
 
 	// Dense gradient accumulators and the words touched in this step
 	// (by part: step).
@@ -480,6 +483,9 @@ func newTrainer(m *Model, cfg Config, threads int) *trainer {
 			t.cum[i] = float64(i + 1)
 		}
 	}
+	if n > 0 {
+		t.negTable()
+	}
 	d := m.Dim
 	t.gMeans, t.gCMeans = make([]float64, n*d), make([]float64, n*d)
 	t.gFac, t.gCFac = make([]float64, n*t.fl), make([]float64, n*t.fl)
@@ -515,8 +521,32 @@ func (t *trainer) subsample(tokens []int32, epoch int) []int32 {
 
 // negative draws a word from the f^(3/4) distribution.
 func (t *trainer) negative(rng *rand.Rand) int32 {
-	u := rng.Float64() * t.cum[len(t.cum)-1]
-	return int32(sort.SearchFloat64s(t.cum, u))
+	return int32(t.drawIndex(rng.Float64() * t.cum[len(t.cum)-1]))
+}
+
+// drawIndex returns the first i with cum[i] >= u (sort.SearchFloat64s's
+// answer), searched among the indices the table gives u's bucket.
+func (t *trainer) drawIndex(u float64) int {
+	b := min(max(int(u*t.negScale), 0), len(t.negLo)-1)
+	lo, hi := int(t.negLo[b]), int(t.negHi[b])
+	return lo + sort.Search(hi-lo, func(i int) bool { return t.cum[lo+i] >= u })
+}
+
+// negTable fills drawIndex's table: nb buckets of width total / nb, and
+// for bucket b the indices [negLo[b], negHi[b]) that hold the answer for
+// every u with int(u negScale) = b (the bounds widened by 1e-9 of the
+// bucket's ends, far beyond the rounding of u negScale).
+func (t *trainer) negTable() {
+	n := len(t.cum)
+	total := t.cum[n-1]
+	nb := 2 * n
+	t.negScale = float64(nb) / total
+	t.negLo, t.negHi = make([]int32, nb), make([]int32, nb)
+	for b := range nb {
+		lo := sort.SearchFloat64s(t.cum, float64(b)/t.negScale*(1-1e-9))
+		hi := sort.SearchFloat64s(t.cum, float64(b+1)/t.negScale*(1+1e-9)) + 1
+		t.negLo[b], t.negHi[b] = int32(lo), int32(min(hi, n))
+	}
 }
 
 // step processes the centers kept[lo:hi] as one step and returns

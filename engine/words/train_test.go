@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 
@@ -632,6 +633,50 @@ func TestNonFinite(t *testing.T) {
 			got := tr.nonFinite(x, acc, g, 0, 4, 1e10, "a mean")
 			if (got != "") != c.bad {
 				t.Errorf("%v: x0 %v, gradient %v: %q, want bad=%v", opt, c.x0, g, got, c.bad)
+			}
+		}
+	}
+}
+
+// TestDrawIndexMatchesSearch checks the negatives' table lookup against
+// sort.SearchFloat64s on the cumulative distribution, for random draws
+// and for every cumulative value and its neighbours (the bucket edges
+// and zero-count words, whose cumulative values repeat, included).
+func TestDrawIndexMatchesSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 2, 7, 300} {
+		ws := make([]string, n)
+		cs := make([]int64, n)
+		for i := range ws {
+			ws[i] = fmt.Sprintf("w%d", i)
+			cs[i] = int64(1e6 / float64(i+1))
+			if i%5 == 3 {
+				cs[i] = 0
+			}
+		}
+		m, err := NewModel(ws, cs, 2, 2, false, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := newTrainer(m, DefaultConfig(), 1)
+		total := tr.cum[n-1]
+		us := []float64{0, total, math.Nextafter(total, 0)}
+		for _, c := range tr.cum {
+			us = append(us, c, math.Nextafter(c, 0), math.Nextafter(c, math.Inf(1)))
+		}
+		for b := 0; b <= len(tr.negLo); b++ {
+			e := float64(b) / tr.negScale
+			us = append(us, e, math.Nextafter(e, 0), math.Nextafter(e, math.Inf(1)))
+		}
+		for i := 0; i < 20000; i++ {
+			us = append(us, rng.Float64()*total)
+		}
+		for _, u := range us {
+			if u < 0 || u > total {
+				continue
+			}
+			if got, want := tr.drawIndex(u), sort.SearchFloat64s(tr.cum, u); got != want {
+				t.Fatalf("n=%d u=%v: index %d, sort.SearchFloat64s %d", n, u, got, want)
 			}
 		}
 	}
