@@ -37,6 +37,7 @@ type center struct {
 	d, k int
 	eps  float64   // the regulariser setCenter was given
 	r    []float64 // d x d lower triangular, A = R R^T
+	rt   []float64 // d x d, R^T
 	rtr  []float64 // d x d, R^T R
 	ertr []float64 // d x d, Eps R^T R (crossBlock's eps)
 	ri   []float64 // d x d lower triangular, R^{-1} (square factors only)
@@ -79,7 +80,7 @@ func newPairWS(d, k int) *pairWS {
 		root: make([]float64, d*d),
 		pk:   pairkernel.NewWorkspace(d),
 		gl:   make([]float64, d*k), gm: make([]float64, d*k),
-		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), ertr: make([]float64, d*d),
+		c: center{d: d, k: k, r: make([]float64, d*d), rt: make([]float64, d*d), rtr: make([]float64, d*d), ertr: make([]float64, d*d),
 			ri: make([]float64, d*d), p: make([]float64, d*k)},
 	}
 }
@@ -125,6 +126,12 @@ func (ws *pairWS) setCenter(l []float64, eps float64) bool {
 				s -= r[i*d+t] * r[j*d+t]
 			}
 			r[i*d+j] = s / rjj
+		}
+	}
+	// R^T.
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			c.rt[j*d+i] = r[i*d+j]
 		}
 	}
 	// R^T R.
@@ -371,7 +378,7 @@ func (ws *pairWS) crossLanes(ms *[pairkernel.WideLanes][]float64, n int, eps flo
 // does (bit for bit), their eigendecompositions ws.lanes() at a time
 // (pairkernel.SymEigenLanesWide: 8 at once on AVX-512 machines, else 4).
 // It keeps pair k's Q, eigenvectors and clamped eigenvalues in ws.bq,
-// ws.bw and ws.blam for gradsGemm, addRoot and gradM. eps must be the
+// ws.bw and ws.blam for gradsGemm, addRoot and gradT. eps must be the
 // center's (setCenter's). It needs crossLanesOK.
 func (ws *pairWS) crossBlock(ms [][]float64, eps float64, x []float64) {
 	d := ws.d
@@ -427,23 +434,34 @@ func (ws *pairWS) centerGrad(g []float64) {
 	clear(ws.root)
 }
 
-// gradM writes T^{BA} M = R S^{-1/2} Q of crossBlock's pair k into g
-// (d x d), bit for bit gradsGemm's gm.
-func (ws *pairWS) gradM(k int, g []float64) {
+// gradT writes c T^{BA} = c R S^{-1/2} R^T of crossBlock's pair k into
+// t (the upper triangle by rows, d (d+1)/2 values): with
+// Z = D^{-1/4} E (E the eigenvectors in rows, D the eigenvalues),
+// S^{-1/2} = Z^T Z and T^{BA} = G^T G for G = Z R^T, two products.
+// Summed over a context word's pairs and multiplied by its factor M
+// once, it gives the word's gradient sum_k c_k T^{BA}_k M (ctxFactorGrads).
+func (ws *pairWS) gradT(k int, t []float64, c float64) {
 	d := ws.d
 	dd := d * d
-	e, lam, q := ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d], ws.bq[k*dd:(k+1)*dd]
-	zt := ws.z
+	e, lam := ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d]
+	z := ws.z
 	for p, l := range lam {
-		is := 1 / math.Sqrt(l)
-		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		s := 1 / math.Sqrt(math.Sqrt(l))
+		zp, ep := z[p*d:(p+1)*d], e[p*d:(p+1)*d]
 		for i := range zp {
-			zp[i] = ep[i] * is
+			zp[i] = ep[i] * s
 		}
 	}
-	pairkernel.Gemm(ws.shi, zt, e, d, 1, d, 0)
-	pairkernel.Gemm(ws.t2, ws.shi, q, d, d, 1, 0)
-	pairkernel.Gemm(g, ws.c.r, ws.t2, d, d, 1, pairkernel.GemmLower)
+	g, tf := ws.t1[:dd], ws.t2[:dd]
+	pairkernel.Gemm(g, z, ws.c.rt, d, d, 1, 0)
+	pairkernel.Gemm(tf, g, g, d, 1, d, 0)
+	x := 0
+	for i := 0; i < d; i++ {
+		for _, v := range tf[i*d+i : i*d+d] {
+			t[x] = c * v
+			x++
+		}
+	}
 }
 
 // lanes returns how many pairs crossLanes takes per call.

@@ -624,10 +624,11 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 
 // part is one goroutine's share of a step's words (sumPart).
 type part struct {
-	tIn, tCtx       []int32 // the words touched, in the order of their first records
-	seqIn, seqCtx   []int   // those records' positions in the serial order
-	badIn, badCtx   int     // checkPart: the position of the first word not finite
-	whatIn, whatCtx string  // and what is not ("": none)
+	tIn, tCtx       []int32   // the words touched, in the order of their first records
+	seqIn, seqCtx   []int     // those records' positions in the serial order
+	full            []float64 // d x d scratch of ctxFactorGrad
+	badIn, badCtx   int       // checkPart: the position of the first word not finite
+	whatIn, whatCtx string    // and what is not ("": none)
 }
 
 // parallel runs f(0..P-1) on P goroutines (inline for P = 1).
@@ -651,6 +652,11 @@ func (t *trainer) parallel(P int, f func(g int)) {
 // nch chunks into the dense gradients, in the serial order.
 func (t *trainer) sumPart(g, P, nch int) {
 	d, fl := t.m.Dim, t.fl
+	cl := fl // a context record's factor part
+	lazy := t.lazy()
+	if lazy {
+		cl = triLen(d)
+	}
 	pt := &t.parts[g]
 	pt.tIn, pt.tCtx, pt.seqIn, pt.seqCtx = pt.tIn[:0], pt.tCtx[:0], pt.seqIn[:0], pt.seqCtx[:0]
 	seqIn, seqCtx := 0, 0
@@ -676,11 +682,36 @@ func (t *trainer) sumPart(g, P, nch int) {
 					pt.seqCtx = append(pt.seqCtx, seqCtx)
 				}
 				addTo(t.gCMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
-				addTo(t.gCFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+				addTo(t.gCFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+cl])
 			}
 			seqCtx++
 		}
 	}
+	if lazy {
+		if len(pt.full) != d*d {
+			pt.full = make([]float64, d*d)
+		}
+		for _, w := range pt.tCtx {
+			t.ctxFactorGrad(int(w), pt.full)
+		}
+	}
+}
+
+// ctxFactorGrad turns context word w's summed sum_k c_k T^{BA}_k (upper
+// triangle, at the start of its block of gCFac; lazy records) into its
+// factor's gradient (sum_k c_k T^{BA}_k) M_w, by Gemm; full is d x d
+// scratch.
+func (t *trainer) ctxFactorGrad(w int, full []float64) {
+	d, fl := t.m.Dim, t.fl
+	g := t.gCFac[w*fl : (w+1)*fl]
+	x := 0
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			full[i*d+j], full[j*d+i] = g[x], g[x]
+			x++
+		}
+	}
+	pairkernel.Gemm(g, full, t.m.CFactors[w*fl:(w+1)*fl], d, d, 1, 0)
 }
 
 // checkPart finds part g's first input word and first context word
@@ -830,7 +861,7 @@ func (t *trainer) update(x, acc, g []float64, w, per int, lr float64) {
 // the negatives are drawn in the order of one pair at a time and every
 // pair's numbers are the kernel's for that pair alone.
 func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
-	if !t.eager && !t.m.Diagonal && !t.cfg.SharedNegatives && ws.crossLanesOK() {
+	if t.lazy() {
 		t.runChunkLazy(ctx, ch, ws, kept, a, b, rng)
 		return
 	}
@@ -1005,6 +1036,18 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 	}
 }
 
+// lazy reports whether runChunk runs runChunkLazy: square factors on the
+// kernel's lanes (pairWS.crossLanesOK), a draw of negatives per pair, and
+// not eager. Its context records then hold c T^{BA} (upper triangle)
+// instead of c T^{BA} M (ctxFactorGrad).
+func (t *trainer) lazy() bool {
+	m := t.m
+	return !t.eager && !m.Diagonal && !t.cfg.SharedNegatives && m.Rank == m.Dim && m.Dim > eigJacobiMaxDim && pairkernel.GemmAccelerated()
+}
+
+// triLen is the length of a d x d symmetric matrix's upper triangle.
+func triLen(d int) int { return d * (d + 1) / 2 }
+
 // runChunkLazy is runChunk for square factors on the kernel's lanes
 // (crossLanesOK) with a draw of negatives per pair: a block's cross terms
 // first (crossBlock: the eigendecompositions, no gradients), then the
@@ -1014,7 +1057,10 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 // factors' gradients T^{BA} M are crossGemm's, bit for bit; the center's
 // T^{AB} L = R^{-T} S^{1/2} P are summed as R^{-T} (sum_k c_k S_k^{1/2}) P
 // once per center (addRoot, centerGrad), which rounds differently from
-// summing them pair by pair. The random draws, the losses and the means'
+// summing them pair by pair. A context record holds c mu_w and c T^{BA}
+// (its upper triangle, gradT) instead of c T^{BA} M: the step sums them
+// per word and multiplies by the word's M once (ctxFactorGrad), which
+// again rounds differently. The random draws, the losses and the means'
 // gradients are runChunk's.
 func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
 	m := t.m
@@ -1034,22 +1080,17 @@ func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept 
 	ctxs := make([]int32, 0, 2*win)
 	negX := make([]float64, nneg)
 	cn := make([]float64, nneg)
-	// addCtx appends a context record c mw, c T^{BA} M for the block's
-	// pair q with context word nw.
+	tl := triLen(d)
+	// addCtx appends a context record c mw, c T^{BA} (upper triangle)
+	// for the block's pair q with context word nw.
 	addCtx := func(mw []float64, q int, nw int32, c float64) {
 		off := len(ch.vals)
-		ch.vals = append(ch.vals, make([]float64, d+fl)...)
-		g := ch.vals[off : off+d+fl]
+		ch.vals = append(ch.vals, make([]float64, d+tl)...)
+		g := ch.vals[off : off+d+tl]
 		for i := 0; i < d; i++ {
 			g[i] = c * mw[i]
 		}
-		gm := g[d:]
-		ws.gradM(q, gm)
-		if c != 1 {
-			for i := range gm {
-				gm[i] *= c
-			}
-		}
+		ws.gradT(q, g[d:], c)
 		ch.ctx = append(ch.ctx, record{word: nw, off: off})
 	}
 	for c := a; c < b; c++ {

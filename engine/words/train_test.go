@@ -48,9 +48,53 @@ func chunkLossGrad(m *Model, tokens []int32, cfg Config) (float64, [4][]float64)
 	}
 	for _, r := range ch.ctx {
 		addTo(g[2][int(r.word)*d:], ch.vals[r.off:r.off+d])
-		addTo(g[3][int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
 	}
+	ctxFactorGrads(tr, ch, g[3])
 	return ch.loss, g
+}
+
+// ctxFactorGrads adds the context factors' gradients of ch's records to
+// g (fl per word), by plain loops: a record's c T^{BA} M, or, for
+// runChunkLazy's records, its c T^{BA} (upper triangle) summed per word
+// and then multiplied by the word's factor M.
+func ctxFactorGrads(tr *trainer, ch *chunk, g []float64) {
+	m := tr.m
+	d, fl := m.Dim, tr.fl
+	if !tr.lazy() {
+		for _, r := range ch.ctx {
+			addTo(g[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+		}
+		return
+	}
+	tl := triLen(d)
+	sum := map[int32][]float64{}
+	for _, r := range ch.ctx {
+		if sum[r.word] == nil {
+			sum[r.word] = make([]float64, tl)
+		}
+		addTo(sum[r.word], ch.vals[r.off+d:r.off+d+tl])
+	}
+	for w, u := range sum {
+		full := make([]float64, d*d)
+		x := 0
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				full[i*d+j], full[j*d+i] = u[x], u[x]
+				x++
+			}
+		}
+		mw := m.CFactors[int(w)*fl : (int(w)+1)*fl]
+		gw := g[int(w)*fl : (int(w)+1)*fl]
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				var v float64
+				for p := 0; p < d; p++ {
+					v += full[i*d+p] * mw[p*d+j]
+				}
+				gw[i*d+j] += v
+			}
+		}
+	}
 }
 
 // TestGradientFiniteDifferences compares the trainer's gradient of the
@@ -510,12 +554,14 @@ func TestShrinkWindowPairs(t *testing.T) {
 
 // TestLazyChunkMatchesEager checks runChunkLazy (gradients only where the
 // loss's derivative is not zero, the center's factor gradient summed as
-// one product per center) against runChunk computing every pair's
-// gradients first (eager): the same loss, pair count and records (words,
-// order) bit for bit, the means' values and the context factors'
-// gradients bit for bit, the center factors' gradients within rounding
-// (1e-10 of the record's largest entry, or of 1, the size of the terms
-// at this initialisation, where they cancel). The margins leave part of the
+// one product per center, the context records' c T^{BA} summed per word
+// before the product with its factor) against runChunk computing every
+// pair's gradients first (eager): the same loss, pair count and records
+// (words, order) bit for bit, the means' values bit for bit, the center
+// factors' gradients within rounding (1e-10 of the record's largest
+// entry, or of 1, the size of the terms at this initialisation, where
+// they cancel) and every context word's summed factor gradient within
+// 1e-10 of its largest term (or of 1). The margins leave part of the
 // hinges inactive, so the skipped pairs are exercised.
 func TestLazyChunkMatchesEager(t *testing.T) {
 	tokens, words, counts := plantedCorpus(4, 10, 40, 3)
@@ -533,18 +579,19 @@ func TestLazyChunkMatchesEager(t *testing.T) {
 			}
 			cfg := DefaultConfig()
 			cfg.Loss, cfg.Margin, cfg.ShrinkWindow = c.loss, c.margin, c.shrink
-			run := func(eager bool) *chunk {
+			run := func(eager bool) (*trainer, *chunk) {
 				tr := newTrainer(m, cfg, 1)
 				tr.eager = eager
-				if !eager && !tr.ws[0].crossLanesOK() {
+				if !eager && !tr.lazy() {
 					t.Skip("no lanes kernel on this machine")
 				}
 				ch := &chunk{}
 				rng := rand.New(rand.NewPCG(7, 8))
 				tr.runChunk(context.Background(), ch, tr.ws[0], tokens, 0, len(tokens), rng)
-				return ch
+				return tr, ch
 			}
-			want, got := run(true), run(false)
+			wtr, want := run(true)
+			gtr, got := run(false)
 			if got.loss != want.loss || got.pairs != want.pairs {
 				t.Fatalf("loss %v over %d pairs, eager %v over %d", got.loss, got.pairs, want.loss, want.pairs)
 			}
@@ -555,33 +602,48 @@ func TestLazyChunkMatchesEager(t *testing.T) {
 				t.Fatalf("%d context records of %d scores: want some hinges active and some not", len(want.ctx), got.pairs*(1+cfg.Negatives))
 			}
 			d, fl := c.d, c.d*c.d
-			check := func(kind string, g, w []record, exactFactors bool) {
+			check := func(kind string, g, w []record, factors bool) {
 				for i := range g {
 					if g[i].word != w[i].word {
 						t.Fatalf("%s record %d: word %d, eager %d", kind, i, g[i].word, w[i].word)
 					}
-					gv, wv := got.vals[g[i].off:g[i].off+d+fl], want.vals[w[i].off:w[i].off+d+fl]
+					gv, wv := got.vals[g[i].off:g[i].off+d], want.vals[w[i].off:w[i].off+d+fl]
 					for j := 0; j < d; j++ {
 						if gv[j] != wv[j] {
 							t.Fatalf("%s record %d: mean gradient %d = %v, eager %v", kind, i, j, gv[j], wv[j])
 						}
 					}
+					if !factors {
+						continue
+					}
+					gv = got.vals[g[i].off : g[i].off+d+fl]
 					scale := 1.0 // the terms' size where they cancel (a negative drawn equal to the context)
 					for _, v := range wv[d:] {
 						scale = math.Max(scale, math.Abs(v))
 					}
 					for j := d; j < d+fl; j++ {
-						if exactFactors && gv[j] != wv[j] {
-							t.Fatalf("%s record %d: factor gradient %d = %v, eager %v", kind, i, j-d, gv[j], wv[j])
-						}
 						if e := math.Abs(gv[j] - wv[j]); !(e <= 1e-10*scale) {
 							t.Fatalf("%s record %d: factor gradient %d = %v, eager %v (error %.3g of %.3g)", kind, i, j-d, gv[j], wv[j], e, scale)
 						}
 					}
 				}
 			}
-			check("center", got.in, want.in, false)
-			check("context", got.ctx, want.ctx, true)
+			check("center", got.in, want.in, true)
+			check("context", got.ctx, want.ctx, false)
+			gs, ws := make([]float64, len(m.CFactors)), make([]float64, len(m.CFactors))
+			ctxFactorGrads(gtr, got, gs)
+			ctxFactorGrads(wtr, want, ws)
+			size := make([]float64, len(m.Words))
+			for _, r := range want.ctx {
+				for _, v := range want.vals[r.off+d : r.off+d+fl] {
+					size[r.word] = math.Max(size[r.word], math.Abs(v))
+				}
+			}
+			for i := range gs {
+				if e := math.Abs(gs[i] - ws[i]); !(e <= 1e-10*math.Max(1, size[i/fl])) {
+					t.Fatalf("context factor gradient of word %d, entry %d: %v, eager %v", i/fl, i%fl, gs[i], ws[i])
+				}
+			}
 		})
 	}
 }
