@@ -54,6 +54,7 @@ type pairWS struct {
 	// crossBlock's decompositions, blockPairs of them: each pair's Q,
 	// the eigenvectors of its S (rows) and its clamped eigenvalues.
 	bq, bw, blam []float64
+	bsq          []float64             // the square roots of blam
 	bms          [blockPairs][]float64 // crossTerms' context factors
 	// root is the center's sum of c S^{1/2} over its pairs (addRoot).
 	root []float64
@@ -77,6 +78,7 @@ func newPairWS(d, k int) *pairWS {
 		z: make([]float64, d*d), vt: make([]float64, d*d),
 		ls: make([]float64, pairkernel.WideLanes*d*d),
 		bq: make([]float64, blockPairs*d*d), bw: make([]float64, blockPairs*d*d), blam: make([]float64, blockPairs*d),
+		bsq:  make([]float64, blockPairs*d),
 		root: make([]float64, d*d),
 		pk:   pairkernel.NewWorkspace(d),
 		gl:   make([]float64, d*k), gm: make([]float64, d*k),
@@ -377,9 +379,10 @@ func (ws *pairWS) crossLanes(ms *[pairkernel.WideLanes][]float64, n int, eps flo
 // len(ms) <= blockPairs square context factors ms into x, as crossGemm
 // does (bit for bit), their eigendecompositions ws.lanes() at a time
 // (pairkernel.SymEigenLanesWide: 8 at once on AVX-512 machines, else 4).
-// It keeps pair k's Q, eigenvectors and clamped eigenvalues in ws.bq,
-// ws.bw and ws.blam for gradsGemm, addRoot and gradT. eps must be the
-// center's (setCenter's). It needs crossLanesOK.
+// It keeps pair k's Q, eigenvectors and clamped eigenvalues (and their
+// square roots) in ws.bq, ws.bw, ws.blam (ws.bsq) for gradsGemm, addRoot
+// and gradT. eps must be the center's (setCenter's). It needs
+// crossLanesOK.
 func (ws *pairWS) crossBlock(ms [][]float64, eps float64, x []float64) {
 	d := ws.d
 	dd := d * d
@@ -400,7 +403,7 @@ func (ws *pairWS) crossBlock(ms [][]float64, eps float64, x []float64) {
 				engine.JacobiEigen(ws.ls[q*dd:(q+1)*dd], d, w[q], lam[q])
 				transposeSquare(w[q], d)
 			}
-			x[k0+q] = traceRoot(lam[q])
+			x[k0+q] = traceRootInto(lam[q], ws.bsq[(k0+q)*d:(k0+q+1)*d])
 		}
 	}
 }
@@ -412,10 +415,10 @@ func (ws *pairWS) crossBlock(ms [][]float64, eps float64, x []float64) {
 func (ws *pairWS) addRoot(k int, c float64) {
 	d := ws.d
 	dd := d * d
-	e, lam := ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d]
+	e, sq := ws.bw[k*dd:(k+1)*dd], ws.bsq[k*d:(k+1)*d]
 	zt := ws.z
-	for p, l := range lam {
-		s := c * math.Sqrt(l)
+	for p, r := range sq {
+		s := c * r
 		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
 		for i := range zp {
 			zp[i] = ep[i] * s
@@ -443,10 +446,10 @@ func (ws *pairWS) centerGrad(g []float64) {
 func (ws *pairWS) gradT(k int, t []float64, c float64) {
 	d := ws.d
 	dd := d * d
-	e, lam := ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d]
+	e, sq := ws.bw[k*dd:(k+1)*dd], ws.bsq[k*d:(k+1)*d]
 	z := ws.z
-	for p, l := range lam {
-		s := 1 / math.Sqrt(math.Sqrt(l))
+	for p, r := range sq {
+		s := 1 / math.Sqrt(r)
 		zp, ep := z[p*d:(p+1)*d], e[p*d:(p+1)*d]
 		for i := range zp {
 			zp[i] = ep[i] * s
@@ -457,10 +460,15 @@ func (ws *pairWS) gradT(k int, t []float64, c float64) {
 	pairkernel.Gemm(tf, g, g, d, 1, d, 0)
 	x := 0
 	for i := 0; i < d; i++ {
-		for _, v := range tf[i*d+i : i*d+d] {
-			t[x] = c * v
-			x++
+		row := tf[i*d+i : i*d+d]
+		if c == 1 {
+			copy(t[x:], row)
+		} else {
+			for j, v := range row {
+				t[x+j] = c * v
+			}
 		}
+		x += len(row)
 	}
 }
 
@@ -479,6 +487,20 @@ func transposeSquare(a []float64, d int) {
 			a[i*d+j], a[j*d+i] = a[j*d+i], a[i*d+j]
 		}
 	}
+}
+
+// traceRootInto is traceRoot that also writes the square roots into sq.
+func traceRootInto(lam, sq []float64) float64 {
+	var x float64
+	sq = sq[:len(lam)]
+	for i, l := range lam {
+		l = math.Max(l, 1e-300)
+		lam[i] = l
+		r := math.Sqrt(l)
+		sq[i] = r
+		x += r
+	}
+	return x
 }
 
 // traceRoot clamps the eigenvalues lam at 1e-300 (in place) and returns
