@@ -50,7 +50,7 @@ type pairWS struct {
 	q, s, w, lam, f []float64
 	sh, shi, t1, t2 []float64
 	z, vt           []float64 // d x d scratch of crossGemm
-	ls              []float64 // WideLanes x d x d: crossBlock's S
+	ls              []float64 // d x d: crossBlock's S where the lanes solver fails
 	// crossBlock's decompositions, blockPairs of them: each pair's Q,
 	// the eigenvectors of its S (rows) and its clamped eigenvalues.
 	bq, bw, blam []float64
@@ -76,7 +76,7 @@ func newPairWS(d, k int) *pairWS {
 		sh: make([]float64, d*d), shi: make([]float64, d*d),
 		t1: make([]float64, d*k), t2: make([]float64, d*k),
 		z: make([]float64, d*d), vt: make([]float64, d*d),
-		ls: make([]float64, pairkernel.WideLanes*d*d),
+		ls: make([]float64, d*d),
 		bq: make([]float64, blockPairs*d*d), bw: make([]float64, blockPairs*d*d), blam: make([]float64, blockPairs*d),
 		bsq:  make([]float64, blockPairs*d),
 		root: make([]float64, d*d),
@@ -392,15 +392,17 @@ func (ws *pairWS) crossBlock(ms [][]float64, eps float64, x []float64) {
 		var w, lam [pairkernel.WideLanes][]float64
 		for q := 0; q < n; q++ {
 			k := k0 + q
-			sq := ws.ls[q*dd : (q+1)*dd]
-			ws.formS(ms[k], eps, ws.bq[k*dd:(k+1)*dd], sq)
 			w[q], lam[q] = ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d]
-			copy(w[q], sq)
+			ws.formS(ms[k], eps, ws.bq[k*dd:(k+1)*dd], w[q])
 		}
 		ok := ws.pk.SymEigenLanesWide(&w, &lam, n)
 		for q := 0; q < n; q++ {
 			if !ok[q] {
-				engine.JacobiEigen(ws.ls[q*dd:(q+1)*dd], d, w[q], lam[q])
+				// No convergence (non-finite input): S again, for
+				// Jacobi, which always terminates.
+				sq := ws.ls[:dd]
+				ws.formS(ms[k0+q], eps, ws.bq[(k0+q)*dd:(k0+q+1)*dd], sq)
+				engine.JacobiEigen(sq, d, w[q], lam[q])
 				transposeSquare(w[q], d)
 			}
 			x[k0+q] = traceRootInto(lam[q], ws.bsq[(k0+q)*d:(k0+q+1)*d])
