@@ -39,7 +39,7 @@ type center struct {
 	r    []float64 // d x d lower triangular, A = R R^T
 	rt   []float64 // d x d, R^T
 	rtr  []float64 // d x d, R^T R
-	ertr []float64 // d x d, Eps R^T R (crossBlock's eps)
+	ertr []float64 // d x d, eps R^T R (formS's S when it is given this eps)
 	ri   []float64 // d x d lower triangular, R^{-1} (square factors only)
 	p    []float64 // d x k, R^{-1} L
 }
@@ -55,7 +55,7 @@ type pairWS struct {
 	// the eigenvectors of its S (rows) and its clamped eigenvalues.
 	bq, bw, blam []float64
 	bsq          []float64             // the square roots of blam
-	bms          [blockPairs][]float64 // crossTerms' context factors
+	bms          [blockPairs][]float64 // runChunkLazy's context factors of a block
 	// root is the center's sum of c S^{1/2} over its pairs (addRoot).
 	root []float64
 	// runChunkLazy's words of a block: mark[w] = stamp when word w is
@@ -444,7 +444,8 @@ func (ws *pairWS) centerGrad(g []float64) {
 // Z = D^{-1/4} E (E the eigenvectors in rows, D the eigenvalues),
 // S^{-1/2} = Z^T Z and T^{BA} = G^T G for G = Z R^T, two products.
 // Summed over a context word's pairs and multiplied by its factor M
-// once, it gives the word's gradient sum_k c_k T^{BA}_k M (ctxFactorGrads).
+// once, it gives the word's gradient sum_k c_k T^{BA}_k M (the trainer's
+// ctxFactorGrad).
 func (ws *pairWS) gradT(k int, t []float64, c float64) {
 	d := ws.d
 	dd := d * d
