@@ -287,23 +287,22 @@ func (f *hypFilter) transport(ws *hypFilterWS, au []float64, d int) (float64, bo
 }
 
 // hypFilterBuf is one query's part of a block: its coefficients,
-// k_u, threshold, the tree positions its filter let through, and its
-// positives with their exact scores.
+// k_u, threshold, the tree positions its filter let through (a bitmap:
+// n/8 bytes whatever the filter keeps), and its positives with their
+// exact scores.
 type hypFilterBuf struct {
 	u        int
 	coef     []float32
 	k, thr32 float32
 	thr      float64
-	items    []int32
+	bits     []uint8   // bit p%8 of bits[p/8]: tree position p let through
 	pos      []int     // u's positives (over the graphs)
 	posScore []float64 // their exact scores
 }
 
-// hypFilterScratch holds the products of one chunk for four queries
-// and one query's masks.
+// hypFilterScratch holds the products of one chunk for four queries.
 type hypFilterScratch struct {
 	l, s, h [4 * hypChunk]float32
-	mask    [hypChunk / 8]uint8
 }
 
 // interleave writes the coefficients of the (at most 4) queries bs into
@@ -318,29 +317,35 @@ func (f *hypFilter) interleave(bs []*hypFilterBuf, coef []float32) {
 	}
 }
 
-// run appends to b.items, for each of the (at most 4) queries bs with
-// interleaved coefficients coef, the tree positions p < n of chunk ch
-// whose prefilter bound reaches b.thr32.
-func (f *hypFilter) run(sc *hypFilterScratch, bs []*hypFilterBuf, coef []float32, ch, n int) {
+// run sets, for each of the (at most 4) queries bs with interleaved
+// coefficients coef, the bits of chunk ch of b.bits: those of the tree
+// positions whose prefilter bound reaches b.thr32 (and of the padding
+// past the last item, which list skips).
+func (f *hypFilter) run(sc *hypFilterScratch, bs []*hypFilterBuf, coef []float32, ch int) {
 	base := f.feat[ch*f.nf*hypChunk : (ch+1)*f.nf*hypChunk]
 	nls := f.nL + f.nS
 	hypGemv4(base, hypChunk, coef[:4*f.nL], sc.l[:], hypChunk, hypChunk)
 	hypGemv4(base[f.nL*hypChunk:], hypChunk, coef[4*f.nL:4*nls], sc.s[:], hypChunk, hypChunk)
 	hypGemv4(base[nls*hypChunk:], hypChunk, coef[4*nls:4*f.nf], sc.h[:], hypChunk, hypChunk)
-	off := ch * hypChunk
+	const nb = hypChunk / 8
 	for r, b := range bs {
 		o := r * hypChunk
-		hypCombine(sc.l[o:o+hypChunk], sc.s[o:o+hypChunk], sc.h[o:o+hypChunk], b.k, b.thr32, sc.mask[:])
-		for g, m := range sc.mask {
-			for m != 0 {
-				p := off + 8*g + bits.TrailingZeros8(m)
-				m &= m - 1
-				if p < n {
-					b.items = append(b.items, int32(p))
-				}
+		hypCombine(sc.l[o:o+hypChunk], sc.s[o:o+hypChunk], sc.h[o:o+hypChunk], b.k, b.thr32, b.bits[ch*nb:(ch+1)*nb])
+	}
+}
+
+// hypBitList appends to dst the tree positions p < n whose bit is set in bm.
+func hypBitList(dst []int32, bm []uint8, n int) []int32 {
+	for g, m := range bm {
+		for m != 0 {
+			p := 8*g + bits.TrailingZeros8(m)
+			m &= m - 1
+			if p < n {
+				dst = append(dst, int32(p))
 			}
 		}
 	}
+	return dst
 }
 
 // hypGemv4Scalar is hypGemv4's plain loop (each step a float32 FMA,

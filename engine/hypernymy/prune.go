@@ -45,6 +45,10 @@ type PruneStats struct {
 	Filtered int64
 }
 
+// hypEvalBlock is the number of queries prefiltered together (a chunk of
+// the prefilter's store is read once per block).
+const hypEvalBlock = 256
+
 // evaluatePruned evaluates graphs (sharing n) by bound pruning on the
 // cache (A current) and means; it returns the scores and the work done.
 func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, graphs []*hypGraph, workers int) ([]Reconstruction, PruneStats, error) {
@@ -68,6 +72,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		bufs  []hypFilterBuf
 		live  []*hypFilterBuf
 		gcoef []float32
+		list  []int32
 		st    PruneStats
 	}
 	ows := make([]*ws, workers)
@@ -104,7 +109,9 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		}
 	}
 	row := func(w *ws, bf *hypFilterBuf) {
-		u, list := bf.u, bf.items
+		u := bf.u
+		w.list = hypBitList(w.list[:0], bf.bits, n)
+		list := w.list
 		w.st.Rows++
 		clear(w.memo)
 		for k, x := range bf.pos {
@@ -184,7 +191,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 	// on the items its prefilter let through. The sums below run over the
 	// items in index order, so the result does not depend on the order
 	// the rows are done in.
-	const block = 256
+	const block = hypEvalBlock
 	hypParallel(workers, (n+block-1)/block, func(wk, b int) {
 		if cancelled.Load() {
 			return
@@ -216,7 +223,12 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 			}
 			bf.u = u
 			positives(w, bf)
-			bf.items = bf.items[:0]
+			if len(bf.bits) != filt.chunks*hypChunk/8 {
+				bf.bits = make([]uint8, filt.chunks*hypChunk/8)
+			}
+			if math.IsInf(bf.thr, 1) { // no positive: nothing to let through
+				clear(bf.bits)
+			}
 			pu := int(tree.pos[u])
 			bf.k = filt.query(w.fws, c.a[u*d*d:(u+1)*d*d], tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], bf.coef)
 			bf.thr32 = filt.threshold(bf.thr)
@@ -237,7 +249,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		}
 		for ch := 0; ch < filt.chunks; ch++ {
 			for g := 0; g < ngr; g++ {
-				filt.run(w.sc, live[4*g:min(len(live), 4*g+4)], w.gcoef[g*4*filt.nf:(g+1)*4*filt.nf], ch, n)
+				filt.run(w.sc, live[4*g:min(len(live), 4*g+4)], w.gcoef[g*4*filt.nf:(g+1)*4*filt.nf], ch)
 			}
 		}
 		w.live = live
@@ -285,6 +297,25 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 		r.MAP = ap / float64(r.Items)
 	}
 	return out, st, nil
+}
+
+// EvaluationBytes returns an upper bound on the memory the pruned
+// evaluation of n items at dimension d with the given workers allocates
+// (EvaluateEmbeddingEvery, and the trainer's evaluation above 4,096
+// items), the embedding itself not included: the item cache (five d x d
+// matrices per item), the items' features, eigenvectors and spectra and
+// the split's scratch, the prefilter's float32 store, and per worker the
+// block's bitmaps (hypEvalBlock queries of n bits), stamps and lists;
+// a quarter more for the rest (ranks per row, scratch). The relations'
+// graphs are not included (about 64 bytes a relation).
+func EvaluationBytes(n, d, workers int) float64 {
+	fn, fd := float64(n), float64(d)
+	q := fd * (fd + 1) / 2
+	cache := 5 * fn * fd * fd * 8
+	tree := fn * 8 * (2*(fd+2*q) + 2*(fd*fd+fd) + 2*fd + (fd + q) + 12)
+	filter := (fn + hypChunk) * (2*fd + q + 5) * 4
+	worker := fn*(hypEvalBlock/8+4+4) + hypEvalBlock*(4*(2*fd+q+5)+64)
+	return 1.25 * (cache + tree + filter + float64(max(workers, 1))*worker)
 }
 
 // EvaluateEmbeddingEvery is EvaluateEmbedding restricted to the query

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"burescope/engine"
@@ -247,4 +248,50 @@ func trainedRows(t *testing.T, n int, pairs [][2]int, cfg Config, epochs int) (*
 		t.Fatal(err)
 	}
 	return p, rows
+}
+
+// TestEvaluationBytesBoundsAllocation checks the memory plan of the
+// pruned evaluation against what it allocates (all its allocations,
+// garbage included, so above its peak; with 64 bytes a relation for the
+// graphs, as eval-relations plans them): EvaluateEmbeddingEvery on 5,000
+// random items at d = 2, 6 and 10 with 2 workers, and an embedding whose
+// bounds let every candidate through (isotropic scales, means zero: the
+// prefilter keeps all, the bitmaps are full).
+func TestEvaluationBytesBoundsAllocation(t *testing.T) {
+	const n = 5000
+	pairs := hypBenchTree(n)
+	for _, tc := range []struct {
+		d    int
+		flat bool
+	}{{2, false}, {6, false}, {10, false}, {6, true}} {
+		rng := rand.New(rand.NewPCG(uint64(tc.d), 7))
+		d := tc.d
+		e := &engine.Embedding{Family: engine.Gaussian(), Dim: d, Labels: make([]string, n),
+			Means: make([]float64, n*d), Scales: make([]float64, n*d*d)}
+		for i := 0; i < n; i++ {
+			if tc.flat {
+				for k := 0; k < d; k++ {
+					e.Scales[i*d*d+k*d+k] = 1
+				}
+				continue
+			}
+			for k := 0; k < d; k++ {
+				e.Means[i*d+k] = rng.NormFloat64()
+			}
+			copy(e.Scales[i*d*d:(i+1)*d*d], engine.FactorProduct(hypRandFactor(rng, d, 0.5), d, d, 0.01))
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, st, err := EvaluateEmbeddingEvery(context.Background(), e, pairs, Directed, 2, 50)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, plan := float64(after.TotalAlloc-before.TotalAlloc), EvaluationBytes(n, d, 2)+64*float64(len(pairs))
+		if got > plan {
+			t.Errorf("d=%d flat=%v: allocated %.0f bytes, plan %.0f", d, tc.flat, got, plan)
+		}
+		t.Logf("d=%d flat=%v: allocated %.1f MB of a plan of %.1f MB; %d item bounds", d, tc.flat, got/1e6, plan/1e6, st.Bound)
+	}
 }

@@ -47,7 +47,7 @@ func GemmAccelerated() bool { return useFMA }
 // transposed. c must not alias a or b. It runs the AVX2+FMA kernel and
 // returns true, or does nothing and returns false where GemmAccelerated
 // is false (callers then use their plain loops). At d = 10 on machines
-// with AVX-512 it runs gemm10 instead, bit for bit the same. Its
+// with AVX-512 it runs gemm10 instead, at d = 12 gemm12, bit for bit the same. Its
 // rounding differs from a plain loop's (fused multiply-adds) but depends
 // on nothing but its inputs.
 func Gemm(c, a, b []float64, d, ars, aps int, flags GemmFlags) bool {
@@ -55,6 +55,9 @@ func Gemm(c, a, b []float64, d, ars, aps int, flags GemmFlags) bool {
 		return false
 	}
 	if d == 10 && useGemm10 && gemm10(c, a, b, ars, aps, flags) {
+		return true
+	}
+	if d == 12 && useGemm12 && gemm12(c, a, b, ars, aps, flags) {
 		return true
 	}
 	_, _ = c[d*d-1], b[d*d-1]

@@ -612,50 +612,102 @@ func (ws *Workspace) symEigenSoA(e *soaEig, w, lam *[wideLanes][]float64, use *[
 	d := ws.d
 	sw := e.w[:d*d*L]
 	var run [wideLanes]bool
-	var up [wideLanes]float64
+	var up, down [wideLanes]float64
+	all := L == wideLanes
 	for k := 0; k < L; k++ {
 		if use[k] {
 			src := w[k][:d*d]
-			var top float64
+			// The largest |element| of the upper triangle, NaN if any is
+			// (maxNaN's): the bits of |x| order as |x| does, and a NaN's
+			// are above every number's.
+			var tb uint64
 			for r := 0; r < d; r++ {
-				for c := r; c < d; c++ {
-					top = maxNaN(math.Abs(src[r*d+c]), top)
+				for _, v := range src[r*d+r : r*d+d] {
+					tb = max(tb, math.Float64bits(v)&^(1<<63))
 				}
 			}
+			top := math.Float64frombits(tb)
 			if top >= 0x1p-1000 && top <= 0x1p1000 {
 				// top = m 2^x with m in [1/2, 1).
 				x := int(math.Float64bits(top)>>52&0x7ff) - 1022
-				down := math.Float64frombits(uint64(1023-x) << 52)
+				down[k] = math.Float64frombits(uint64(1023-x) << 52)
 				up[k], run[k] = math.Float64frombits(uint64(1023+x)<<52), true
+				continue
+			}
+		}
+		all = false
+	}
+	if all {
+		// Every lane of eight runs: the upper triangles interleaved one
+		// element of every lane at a time.
+		dd := d * d
+		s0 := w[0][:dd]
+		s1, s2, s3 := w[1][:len(s0)], w[2][:len(s0)], w[3][:len(s0)]
+		s4, s5, s6, s7 := w[4][:len(s0)], w[5][:len(s0)], w[6][:len(s0)], w[7][:len(s0)]
+		for r := 0; r < d; r++ {
+			for x := r*d + r; x < r*d+d; x++ {
+				v := sw[x*wideLanes : x*wideLanes+wideLanes : x*wideLanes+wideLanes]
+				v[0], v[1], v[2], v[3] = s0[x]*down[0], s1[x]*down[1], s2[x]*down[2], s3[x]*down[3]
+				v[4], v[5], v[6], v[7] = s4[x]*down[4], s5[x]*down[5], s6[x]*down[6], s7[x]*down[7]
+			}
+		}
+	} else {
+		for k := 0; k < L; k++ {
+			if run[k] {
+				src := w[k][:d*d]
 				for r := 0; r < d; r++ {
-					for c := r; c < d; c++ {
-						sw[(r*d+c)*L+k] = src[r*d+c] * down
+					dst := sw[(r*d+r)*L+k:]
+					for i, v := range src[r*d+r : r*d+d] {
+						dst[i*L] = v * down[k]
 					}
 				}
 				continue
 			}
-		}
-		for r := 0; r < d; r++ {
-			for c := r; c < d; c++ {
-				sw[(r*d+c)*L+k] = 0
+			for r := 0; r < d; r++ {
+				for c := r; c < d; c++ {
+					sw[(r*d+c)*L+k] = 0
+				}
+				sw[(r*d+r)*L+k] = 1
 			}
-			sw[(r*d+r)*L+k] = 1
 		}
 	}
 	tred2L(e, d, true)
 	ok = tqlSoA(e, d, &run, true)
+	all = L == wideLanes
+	for k := 0; k < L; k++ {
+		if !ok[k] {
+			all = false
+			continue
+		}
+		lk := lam[k][:d]
+		for q := range lk {
+			lk[q] = e.diag[q*L+k] * up[k]
+		}
+		use[k] = false
+	}
+	if all {
+		// Every lane of eight settled: the rows of w from the
+		// interleaved ones, one element of every lane at a time.
+		dd := d * d
+		w0 := w[0][:dd]
+		w1, w2, w3 := w[1][:len(w0)], w[2][:len(w0)], w[3][:len(w0)]
+		w4, w5, w6, w7 := w[4][:len(w0)], w[5][:len(w0)], w[6][:len(w0)], w[7][:len(w0)]
+		for x := range w0 {
+			v := sw[x*wideLanes : x*wideLanes+wideLanes : x*wideLanes+wideLanes]
+			w0[x], w1[x], w2[x], w3[x] = v[0], v[1], v[2], v[3]
+			w4[x], w5[x], w6[x], w7[x] = v[4], v[5], v[6], v[7]
+		}
+		return ok
+	}
 	for k := 0; k < L; k++ {
 		if !ok[k] {
 			continue
 		}
-		lk, wk := lam[k][:d], w[k][:d*d]
-		for q := range lk {
-			lk[q] = e.diag[q*L+k] * up[k]
-		}
+		wk := w[k][:d*d]
+		src := sw[k:]
 		for x := range wk {
-			wk[x] = sw[x*L+k]
+			wk[x] = src[x*L]
 		}
-		use[k] = false
 	}
 	return ok
 }

@@ -35,8 +35,11 @@ const eigJacobiMaxDim = 3
 // and P = R^{-1} L.
 type center struct {
 	d, k int
+	eps  float64   // the regulariser setCenter was given
 	r    []float64 // d x d lower triangular, A = R R^T
+	rt   []float64 // d x d, R^T
 	rtr  []float64 // d x d, R^T R
+	ertr []float64 // d x d, eps R^T R (formS's S when it is given this eps)
 	ri   []float64 // d x d lower triangular, R^{-1} (square factors only)
 	p    []float64 // d x k, R^{-1} L
 }
@@ -47,11 +50,22 @@ type pairWS struct {
 	q, s, w, lam, f []float64
 	sh, shi, t1, t2 []float64
 	z, vt           []float64 // d x d scratch of crossGemm
-	lq, ls, lw      []float64 // WideLanes x d x d: crossLanes' Q, S, eigenvectors
-	llam            []float64 // WideLanes x d: crossLanes' eigenvalues
-	pk              *pairkernel.Workspace
-	gl, gm          []float64
-	c               center
+	ls              []float64 // d x d: crossBlock's S where the lanes solver fails
+	// crossBlock's decompositions, blockPairs of them: each pair's Q,
+	// the eigenvectors of its S (rows) and its clamped eigenvalues.
+	bq, bw, blam []float64
+	bsq          []float64             // the square roots of blam
+	bms          [blockPairs][]float64 // runChunkLazy's context factors of a block
+	// root is the center's sum of c S^{1/2} over its pairs (addRoot).
+	root []float64
+	// runChunkLazy's words of a block: mark[w] = stamp when word w is
+	// crossBlock's pair slot[w] in the current block.
+	mark   []uint64
+	slot   []int32
+	stamp  uint64
+	pk     *pairkernel.Workspace
+	gl, gm []float64
+	c      center
 }
 
 func newPairWS(d, k int) *pairWS {
@@ -62,11 +76,14 @@ func newPairWS(d, k int) *pairWS {
 		sh: make([]float64, d*d), shi: make([]float64, d*d),
 		t1: make([]float64, d*k), t2: make([]float64, d*k),
 		z: make([]float64, d*d), vt: make([]float64, d*d),
-		lq: make([]float64, pairkernel.WideLanes*d*d), ls: make([]float64, pairkernel.WideLanes*d*d),
-		lw: make([]float64, pairkernel.WideLanes*d*d), llam: make([]float64, pairkernel.WideLanes*d),
-		pk: pairkernel.NewWorkspace(d),
-		gl: make([]float64, d*k), gm: make([]float64, d*k),
-		c: center{d: d, k: k, r: make([]float64, d*d), rtr: make([]float64, d*d), ri: make([]float64, d*d), p: make([]float64, d*k)},
+		ls: make([]float64, d*d),
+		bq: make([]float64, blockPairs*d*d), bw: make([]float64, blockPairs*d*d), blam: make([]float64, blockPairs*d),
+		bsq:  make([]float64, blockPairs*d),
+		root: make([]float64, d*d),
+		pk:   pairkernel.NewWorkspace(d),
+		gl:   make([]float64, d*k), gm: make([]float64, d*k),
+		c: center{d: d, k: k, r: make([]float64, d*d), rt: make([]float64, d*d), rtr: make([]float64, d*d), ertr: make([]float64, d*d),
+			ri: make([]float64, d*d), p: make([]float64, d*k)},
 	}
 }
 
@@ -74,6 +91,7 @@ func newPairWS(d, k int) *pairWS {
 // regulariser eps. It returns false when L L^T + eps I is not positive
 // definite (eps = 0 with a rank-deficient l, or non-finite entries).
 func (ws *pairWS) setCenter(l []float64, eps float64) bool {
+	ws.c.eps = eps
 	d, k := ws.d, ws.k
 	c := &ws.c
 	r := c.r
@@ -112,6 +130,12 @@ func (ws *pairWS) setCenter(l []float64, eps float64) bool {
 			r[i*d+j] = s / rjj
 		}
 	}
+	// R^T.
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			c.rt[j*d+i] = r[i*d+j]
+		}
+	}
 	// R^T R.
 	for i := 0; i < d; i++ {
 		for j := 0; j <= i; j++ {
@@ -121,6 +145,8 @@ func (ws *pairWS) setCenter(l []float64, eps float64) bool {
 			}
 			c.rtr[i*d+j] = s
 			c.rtr[j*d+i] = s
+			c.ertr[i*d+j] = eps * s
+			c.ertr[j*d+i] = eps * s
 		}
 	}
 	// R^{-1} (lower triangular), column by column, for gradsGemm.
@@ -336,30 +362,117 @@ func (ws *pairWS) eigRows(m, v, lam []float64) {
 
 // crossLanes is crossGemm with gradients for the n <= ws.lanes() context
 // factors ms[:n] against the current center, their eigendecompositions
-// interleaved (pairkernel.SymEigenLanesWide: 8 at once on AVX-512
-// machines, else 4): pair k's trace is x[k] and its gradients go to
-// gl[k] and gm[k], each bit for bit as crossGemm gives them. It needs
+// interleaved (crossBlock): pair k's trace is x[k] and its gradients go
+// to gl[k] and gm[k], each bit for bit as crossGemm gives them. It needs
 // square factors, d > eigJacobiMaxDim and Gemm (crossLanesOK).
 func (ws *pairWS) crossLanes(ms *[pairkernel.WideLanes][]float64, n int, eps float64, gl, gm *[pairkernel.WideLanes][]float64) (x [pairkernel.WideLanes]float64) {
+	ws.crossBlock(ms[:n], eps, x[:n])
 	d := ws.d
 	dd := d * d
-	var w, lam [pairkernel.WideLanes][]float64
 	for k := 0; k < n; k++ {
-		q, sk := ws.lq[k*dd:(k+1)*dd], ws.ls[k*dd:(k+1)*dd]
-		ws.formS(ms[k], eps, q, sk)
-		w[k], lam[k] = ws.lw[k*dd:(k+1)*dd], ws.llam[k*d:(k+1)*d]
-		copy(w[k], sk)
-	}
-	ok := ws.pk.SymEigenLanesWide(&w, &lam, n)
-	for k := 0; k < n; k++ {
-		if !ok[k] {
-			engine.JacobiEigen(ws.ls[k*dd:(k+1)*dd], d, w[k], lam[k])
-			transposeSquare(w[k], d)
-		}
-		x[k] = traceRoot(lam[k])
-		ws.gradsGemm(ws.lq[k*dd:(k+1)*dd], w[k], lam[k], gl[k], gm[k])
+		ws.gradsGemm(ws.bq[k*dd:(k+1)*dd], ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d], gl[k], gm[k])
 	}
 	return x
+}
+
+// crossBlock writes the cross terms of the current center against the
+// len(ms) <= blockPairs square context factors ms into x, as crossGemm
+// does (bit for bit), their eigendecompositions ws.lanes() at a time
+// (pairkernel.SymEigenLanesWide: 8 at once on AVX-512 machines, else 4).
+// It keeps pair k's Q, eigenvectors and clamped eigenvalues (and their
+// square roots) in ws.bq, ws.bw, ws.blam (ws.bsq) for gradsGemm, addRoot
+// and gradT. eps must be the center's (setCenter's). It needs
+// crossLanesOK.
+func (ws *pairWS) crossBlock(ms [][]float64, eps float64, x []float64) {
+	d := ws.d
+	dd := d * d
+	nl := ws.lanes()
+	for k0 := 0; k0 < len(ms); k0 += nl {
+		n := min(nl, len(ms)-k0)
+		var w, lam [pairkernel.WideLanes][]float64
+		for q := 0; q < n; q++ {
+			k := k0 + q
+			w[q], lam[q] = ws.bw[k*dd:(k+1)*dd], ws.blam[k*d:(k+1)*d]
+			ws.formS(ms[k], eps, ws.bq[k*dd:(k+1)*dd], w[q])
+		}
+		ok := ws.pk.SymEigenLanesWide(&w, &lam, n)
+		for q := 0; q < n; q++ {
+			if !ok[q] {
+				// No convergence (non-finite input): S again, for
+				// Jacobi, which always terminates.
+				sq := ws.ls[:dd]
+				ws.formS(ms[k0+q], eps, ws.bq[(k0+q)*dd:(k0+q+1)*dd], sq)
+				engine.JacobiEigen(sq, d, w[q], lam[q])
+				transposeSquare(w[q], d)
+			}
+			x[k0+q] = traceRootInto(lam[q], ws.bsq[(k0+q)*d:(k0+q+1)*d])
+		}
+	}
+}
+
+// addRoot adds c S^{1/2} of crossBlock's pair k to ws.root: summed over
+// a center's pairs with their loss derivatives c, R^{-T} root P is the
+// center factor's gradient (centerGrad), T^{AB} L = R^{-T} S^{1/2} P
+// being linear in S^{1/2}.
+func (ws *pairWS) addRoot(k int, c float64) {
+	d := ws.d
+	dd := d * d
+	e, sq := ws.bw[k*dd:(k+1)*dd], ws.bsq[k*d:(k+1)*d]
+	zt := ws.z
+	for p, r := range sq {
+		s := c * r
+		zp, ep := zt[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		for i := range zp {
+			zp[i] = ep[i] * s
+		}
+	}
+	pairkernel.Gemm(ws.root, zt, e, d, 1, d, pairkernel.GemmAcc)
+}
+
+// centerGrad writes R^{-T} root P (the center factor's gradient summed
+// over the pairs addRoot took) into g (d x d) and clears ws.root.
+func (ws *pairWS) centerGrad(g []float64) {
+	d := ws.d
+	c := &ws.c
+	pairkernel.Gemm(ws.t1, ws.root, c.p, d, d, 1, 0)
+	pairkernel.Gemm(g, c.ri, ws.t1, d, 1, d, pairkernel.GemmUpper)
+	clear(ws.root)
+}
+
+// gradT writes c T^{BA} = c R S^{-1/2} R^T of crossBlock's pair k into
+// t (the upper triangle by rows, d (d+1)/2 values): with
+// Z = D^{-1/4} E (E the eigenvectors in rows, D the eigenvalues),
+// S^{-1/2} = Z^T Z and T^{BA} = G^T G for G = Z R^T, two products.
+// Summed over a context word's pairs and multiplied by its factor M
+// once, it gives the word's gradient sum_k c_k T^{BA}_k M (the trainer's
+// ctxFactorGrad).
+func (ws *pairWS) gradT(k int, t []float64, c float64) {
+	d := ws.d
+	dd := d * d
+	e, sq := ws.bw[k*dd:(k+1)*dd], ws.bsq[k*d:(k+1)*d]
+	z := ws.z
+	for p, r := range sq {
+		s := 1 / math.Sqrt(r)
+		zp, ep := z[p*d:(p+1)*d], e[p*d:(p+1)*d]
+		for i := range zp {
+			zp[i] = ep[i] * s
+		}
+	}
+	g, tf := ws.t1[:dd], ws.t2[:dd]
+	pairkernel.Gemm(g, z, ws.c.rt, d, d, 1, 0)
+	pairkernel.Gemm(tf, g, g, d, 1, d, 0)
+	x := 0
+	for i := 0; i < d; i++ {
+		row := tf[i*d+i : i*d+d]
+		if c == 1 {
+			copy(t[x:], row)
+		} else {
+			for j, v := range row {
+				t[x+j] = c * v
+			}
+		}
+		x += len(row)
+	}
 }
 
 // lanes returns how many pairs crossLanes takes per call.
@@ -377,6 +490,20 @@ func transposeSquare(a []float64, d int) {
 			a[i*d+j], a[j*d+i] = a[j*d+i], a[i*d+j]
 		}
 	}
+}
+
+// traceRootInto is traceRoot that also writes the square roots into sq.
+func traceRootInto(lam, sq []float64) float64 {
+	var x float64
+	sq = sq[:len(lam)]
+	for i, l := range lam {
+		l = math.Max(l, 1e-300)
+		lam[i] = l
+		r := math.Sqrt(l)
+		sq[i] = r
+		x += r
+	}
+	return x
 }
 
 // traceRoot clamps the eigenvalues lam at 1e-300 (in place) and returns
@@ -399,14 +526,19 @@ func (ws *pairWS) formS(m []float64, eps float64, q, s []float64) {
 	d := ws.d
 	c := &ws.c
 	pairkernel.Gemm(q, c.r, m, d, 1, d, pairkernel.GemmUpper)
-	qt := ws.vt
+	qt := ws.vt[:d*d]
 	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			qt[j*d+i] = q[i*d+j]
+		col := qt[i:]
+		for j, v := range q[i*d : i*d+d] {
+			col[j*d] = v
 		}
 	}
-	for i, x := range c.rtr {
-		s[i] = eps * x
+	if eps == c.eps {
+		copy(s, c.ertr)
+	} else {
+		for i, x := range c.rtr {
+			s[i] = eps * x
+		}
 	}
 	pairkernel.Gemm(s, q, qt, d, d, 1, pairkernel.GemmAcc)
 }

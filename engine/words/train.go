@@ -430,16 +430,23 @@ type trainer struct {
 	threads int
 	keep    []float64 // subsampling keep probability per word
 	cum     []float64 // cumulative f^(3/4) negative distribution
-	fl      int
-	lr      float64 // learning rate of the current step
+	// drawIndex's table (negTable).
+	negScale     float64
+	negLo, negHi []int32
+	fl           int
+	lr           float64 // learning rate of the current step
 
-	// Dense gradient accumulators and the words touched in this step.
+	// Dense gradient accumulators and the words touched in this step
+	// (by part: step).
 	gMeans, gFac, gCMeans, gCFac []float64
-	tIn, tCtx                    []int32
 	inTouched, ctxTouched        []bool
+	parts                        []part
 
 	chunks []*chunk
 	ws     []*pairWS
+	// eager makes runChunk compute every pair's gradients before its
+	// loss (the reference runChunkLazy is tested against).
+	eager bool
 }
 
 // record is one word's gradient contribution from one chunk.
@@ -476,10 +483,14 @@ func newTrainer(m *Model, cfg Config, threads int) *trainer {
 			t.cum[i] = float64(i + 1)
 		}
 	}
+	if n > 0 {
+		t.negTable()
+	}
 	d := m.Dim
 	t.gMeans, t.gCMeans = make([]float64, n*d), make([]float64, n*d)
 	t.gFac, t.gCFac = make([]float64, n*t.fl), make([]float64, n*t.fl)
 	t.inTouched, t.ctxTouched = make([]bool, n), make([]bool, n)
+	t.parts = make([]part, threads)
 	nch := (cfg.Batch + chunkCenters - 1) / chunkCenters
 	t.chunks = make([]*chunk, nch)
 	for i := range t.chunks {
@@ -510,8 +521,32 @@ func (t *trainer) subsample(tokens []int32, epoch int) []int32 {
 
 // negative draws a word from the f^(3/4) distribution.
 func (t *trainer) negative(rng *rand.Rand) int32 {
-	u := rng.Float64() * t.cum[len(t.cum)-1]
-	return int32(sort.SearchFloat64s(t.cum, u))
+	return int32(t.drawIndex(rng.Float64() * t.cum[len(t.cum)-1]))
+}
+
+// drawIndex returns the first i with cum[i] >= u (sort.SearchFloat64s's
+// answer), searched among the indices the table gives u's bucket.
+func (t *trainer) drawIndex(u float64) int {
+	b := min(max(int(u*t.negScale), 0), len(t.negLo)-1)
+	lo, hi := int(t.negLo[b]), int(t.negHi[b])
+	return lo + sort.Search(hi-lo, func(i int) bool { return t.cum[lo+i] >= u })
+}
+
+// negTable fills drawIndex's table: nb buckets of width total / nb, and
+// for bucket b the indices [negLo[b], negHi[b]) that hold the answer for
+// every u with int(u negScale) = b (the bounds widened by 1e-9 of the
+// bucket's ends, far beyond the rounding of u negScale).
+func (t *trainer) negTable() {
+	n := len(t.cum)
+	total := t.cum[n-1]
+	nb := 2 * n
+	t.negScale = float64(nb) / total
+	t.negLo, t.negHi = make([]int32, nb), make([]int32, nb)
+	for b := range nb {
+		lo := sort.SearchFloat64s(t.cum, float64(b)/t.negScale*(1-1e-9))
+		hi := sort.SearchFloat64s(t.cum, float64(b+1)/t.negScale*(1+1e-9)) + 1
+		t.negLo[b], t.negHi[b] = int32(lo), int32(min(hi, n))
+	}
 }
 
 // step processes the centers kept[lo:hi] as one step and returns
@@ -544,52 +579,181 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 	}
 	var loss float64
 	var pairs int
-	d, fl := t.m.Dim, t.fl
 	for c := 0; c < nch; c++ {
-		ch := t.chunks[c]
-		loss += ch.loss
-		pairs += ch.pairs
-		for _, r := range ch.in {
-			if !t.inTouched[r.word] {
-				t.inTouched[r.word] = true
-				t.tIn = append(t.tIn, r.word)
-			}
-			addTo(t.gMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
-			addTo(t.gFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
-		}
-		for _, r := range ch.ctx {
-			if !t.ctxTouched[r.word] {
-				t.ctxTouched[r.word] = true
-				t.tCtx = append(t.tCtx, r.word)
-			}
-			addTo(t.gCMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
-			addTo(t.gCFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
-		}
+		loss += t.chunks[c].loss
+		pairs += t.chunks[c].pairs
 	}
-	m := t.m
-	flr := t.lr * t.cfg.factorLR()
+	// The records are summed, checked and applied by word: part g of P
+	// takes the words w with w mod P = g, each word's records in the
+	// serial order (chunks, then records), so the sums do not depend on
+	// P.
+	P := min(t.threads, len(t.parts))
+	t.parallel(P, func(g int) { t.sumPart(g, P, nch) })
 	what := ""
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		what = "the loss"
 	}
-	for _, w := range t.tIn {
-		if what == "" {
-			what = t.nonFinite(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr, "a mean")
+	if what == "" {
+		// The first word, in the serial order of first records, whose
+		// update is not finite: input words before context words.
+		t.parallel(P, func(g int) { t.checkPart(g) })
+		for _, in := range []bool{true, false} {
+			first := -1
+			for g := 0; g < P; g++ {
+				pt := &t.parts[g]
+				seq, w := pt.badCtx, pt.whatCtx
+				if in {
+					seq, w = pt.badIn, pt.whatIn
+				}
+				if w != "" && (first < 0 || seq < first) {
+					first, what = seq, w
+				}
+			}
+			if what != "" {
+				break
+			}
 		}
+	}
+	apply := what == ""
+	t.parallel(P, func(g int) { t.applyPart(g, apply) })
+	if what != "" {
+		return 0, 0, &DivergedError{What: what}
+	}
+	return loss, pairs, nil
+}
+
+// part is one goroutine's share of a step's words (sumPart).
+type part struct {
+	tIn, tCtx       []int32   // the words touched, in the order of their first records
+	seqIn, seqCtx   []int     // those records' positions in the serial order
+	full            []float64 // d x d scratch of ctxFactorGrad
+	badIn, badCtx   int       // checkPart: the position of the first word not finite
+	whatIn, whatCtx string    // and what is not ("": none)
+}
+
+// parallel runs f(0..P-1) on P goroutines (inline for P = 1).
+func (t *trainer) parallel(P int, f func(g int)) {
+	if P <= 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < P; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(g)
+		}()
+	}
+	wg.Wait()
+}
+
+// sumPart adds the records of the words w with w mod P = g of the first
+// nch chunks into the dense gradients, in the serial order.
+func (t *trainer) sumPart(g, P, nch int) {
+	d, fl := t.m.Dim, t.fl
+	cl := fl // a context record's factor part
+	lazy := t.lazy()
+	if lazy {
+		cl = triLen(d)
+	}
+	pt := &t.parts[g]
+	pt.tIn, pt.tCtx, pt.seqIn, pt.seqCtx = pt.tIn[:0], pt.tCtx[:0], pt.seqIn[:0], pt.seqCtx[:0]
+	seqIn, seqCtx := 0, 0
+	for c := 0; c < nch; c++ {
+		ch := t.chunks[c]
+		for _, r := range ch.in {
+			if int(r.word)%P == g {
+				if !t.inTouched[r.word] {
+					t.inTouched[r.word] = true
+					pt.tIn = append(pt.tIn, r.word)
+					pt.seqIn = append(pt.seqIn, seqIn)
+				}
+				addTo(t.gMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
+				addTo(t.gFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+			}
+			seqIn++
+		}
+		for _, r := range ch.ctx {
+			if int(r.word)%P == g {
+				if !t.ctxTouched[r.word] {
+					t.ctxTouched[r.word] = true
+					pt.tCtx = append(pt.tCtx, r.word)
+					pt.seqCtx = append(pt.seqCtx, seqCtx)
+				}
+				addTo(t.gCMeans[int(r.word)*d:], ch.vals[r.off:r.off+d])
+				addTo(t.gCFac[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+cl])
+			}
+			seqCtx++
+		}
+	}
+	if lazy {
+		if len(pt.full) != d*d {
+			pt.full = make([]float64, d*d)
+		}
+		for _, w := range pt.tCtx {
+			t.ctxFactorGrad(int(w), pt.full)
+		}
+	}
+}
+
+// ctxFactorGrad turns context word w's summed sum_k c_k T^{BA}_k (upper
+// triangle, at the start of its block of gCFac; lazy records) into its
+// factor's gradient (sum_k c_k T^{BA}_k) M_w, by Gemm; full is d x d
+// scratch.
+func (t *trainer) ctxFactorGrad(w int, full []float64) {
+	d, fl := t.m.Dim, t.fl
+	g := t.gCFac[w*fl : (w+1)*fl]
+	x := 0
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			full[i*d+j], full[j*d+i] = g[x], g[x]
+			x++
+		}
+	}
+	pairkernel.Gemm(g, full, t.m.CFactors[w*fl:(w+1)*fl], d, d, 1, 0)
+}
+
+// checkPart finds part g's first input word and first context word
+// (in the order of their first records) whose update would not be
+// finite.
+func (t *trainer) checkPart(g int) {
+	m := t.m
+	d, fl := m.Dim, t.fl
+	flr := t.lr * t.cfg.factorLR()
+	pt := &t.parts[g]
+	pt.whatIn, pt.whatCtx = "", ""
+	for i, w := range pt.tIn {
+		what := t.nonFinite(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr, "a mean")
 		if what == "" {
 			what = t.nonFinite(m.Factors, m.AccFactors, t.gFac, int(w), fl, flr, "a covariance factor")
 		}
-	}
-	for _, w := range t.tCtx {
-		if what == "" {
-			what = t.nonFinite(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr, "a context mean")
+		if what != "" {
+			pt.whatIn, pt.badIn = what, pt.seqIn[i]
+			break
 		}
+	}
+	for i, w := range pt.tCtx {
+		what := t.nonFinite(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr, "a context mean")
 		if what == "" {
 			what = t.nonFinite(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, flr, "a context covariance factor")
 		}
+		if what != "" {
+			pt.whatCtx, pt.badCtx = what, pt.seqCtx[i]
+			break
+		}
 	}
-	for _, w := range t.tIn {
-		if what == "" {
+}
+
+// applyPart applies (with apply) part g's updates and clears its words'
+// gradients and marks.
+func (t *trainer) applyPart(g int, apply bool) {
+	m := t.m
+	d, fl := m.Dim, t.fl
+	flr := t.lr * t.cfg.factorLR()
+	pt := &t.parts[g]
+	for _, w := range pt.tIn {
+		if apply {
 			t.update(m.Means, m.AccMeans, t.gMeans, int(w), d, t.lr)
 			t.update(m.Factors, m.AccFactors, t.gFac, int(w), fl, flr)
 		}
@@ -597,8 +761,8 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 		clear(t.gFac[int(w)*fl : (int(w)+1)*fl])
 		t.inTouched[w] = false
 	}
-	for _, w := range t.tCtx {
-		if what == "" {
+	for _, w := range pt.tCtx {
+		if apply {
 			t.update(m.CMeans, m.AccCMeans, t.gCMeans, int(w), d, t.lr)
 			t.update(m.CFactors, m.AccCFactors, t.gCFac, int(w), fl, flr)
 		}
@@ -606,16 +770,21 @@ func (t *trainer) step(ctx context.Context, kept []int32, lo, hi, epoch int) (fl
 		clear(t.gCFac[int(w)*fl : (int(w)+1)*fl])
 		t.ctxTouched[w] = false
 	}
-	t.tIn, t.tCtx = t.tIn[:0], t.tCtx[:0]
-	if what != "" {
-		return 0, 0, &DivergedError{What: what}
-	}
-	return loss, pairs, nil
+	pt.tIn, pt.tCtx = pt.tIn[:0], pt.tCtx[:0]
 }
 
 func addTo(dst, src []float64) {
-	for i, v := range src {
-		dst[i] += v
+	dst = dst[:len(src)]
+	i := 0
+	for ; i+4 <= len(src); i += 4 {
+		d, s := dst[i:i+4:i+4], src[i:i+4:i+4]
+		d[0] += s[0]
+		d[1] += s[1]
+		d[2] += s[2]
+		d[3] += s[3]
+	}
+	for ; i < len(src); i++ {
+		dst[i] += src[i]
 	}
 }
 
@@ -626,6 +795,23 @@ func (t *trainer) nonFinite(x, acc, g []float64, w, per int, lr float64, what st
 	eps := t.cfg.AdagradEps
 	sgd := t.cfg.Optimizer == OptSGD
 	xs, as, gs := x[w*per:(w+1)*per], acc[w*per:(w+1)*per], g[w*per:(w+1)*per]
+	// A quick pass first: z stays zero unless some updated value or
+	// accumulator is not finite (0 times it is NaN), or a parameter left
+	// alone by a zero gradient is not (the pass below tells).
+	var z float64
+	if sgd {
+		for i, gi := range gs {
+			z += (xs[i] - lr*gi) * 0
+		}
+	} else {
+		for i, gi := range gs {
+			a := as[i] + gi*gi
+			z += (xs[i]-lr*gi/math.Sqrt(a+eps))*0 + a*0
+		}
+	}
+	if z == 0 {
+		return ""
+	}
 	for i, gi := range gs {
 		if gi == 0 {
 			continue
@@ -675,6 +861,10 @@ func (t *trainer) update(x, acc, g []float64, w, per int, lr float64) {
 // the negatives are drawn in the order of one pair at a time and every
 // pair's numbers are the kernel's for that pair alone.
 func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
+	if t.lazy() {
+		t.runChunkLazy(ctx, ch, ws, kept, a, b, rng)
+		return
+	}
 	m := t.m
 	d, fl := m.Dim, t.fl
 	ch.in, ch.ctx, ch.vals = ch.in[:0], ch.ctx[:0], ch.vals[:0]
@@ -839,6 +1029,165 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 			negRecords(mw, inOff, cnSum, sNegs, sGL, sGM)
 		}
 		if active > 0 {
+			ch.in = append(ch.in, record{word: int32(w), off: inOff})
+		} else {
+			ch.vals = ch.vals[:inOff]
+		}
+	}
+}
+
+// lazy reports whether runChunk runs runChunkLazy: square factors on the
+// kernel's lanes (pairWS.crossLanesOK), a draw of negatives per pair, and
+// not eager. Its context records then hold c T^{BA} (upper triangle)
+// instead of c T^{BA} M (ctxFactorGrad).
+func (t *trainer) lazy() bool {
+	m := t.m
+	return !t.eager && !m.Diagonal && !t.cfg.SharedNegatives && m.Rank == m.Dim && m.Dim > eigJacobiMaxDim && pairkernel.GemmAccelerated()
+}
+
+// triLen is the length of a d x d symmetric matrix's upper triangle.
+func triLen(d int) int { return d * (d + 1) / 2 }
+
+// runChunkLazy is runChunk for square factors on the kernel's lanes
+// (crossLanesOK) with a draw of negatives per pair: a block's cross terms
+// first (crossBlock: the eigendecompositions, no gradients), then the
+// losses, then the gradients only of the scores whose derivative is not
+// zero (a hinge per negative at the defaults: an inactive hinge needs
+// none, a positive none when all its hinges are inactive). The context
+// factors' gradients T^{BA} M are crossGemm's, bit for bit; the center's
+// T^{AB} L = R^{-T} S^{1/2} P are summed as R^{-T} (sum_k c_k S_k^{1/2}) P
+// once per center (addRoot, centerGrad), which rounds differently from
+// summing them pair by pair. A context record holds c mu_w and c T^{BA}
+// (its upper triangle, gradT) instead of c T^{BA} M: the step sums them
+// per word and multiplies by the word's M once (ctxFactorGrad), which
+// again rounds differently. The random draws, the losses and the means'
+// gradients are runChunk's.
+func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept []int32, a, b int, rng *rand.Rand) {
+	m := t.m
+	d, fl := m.Dim, t.fl
+	ch.in, ch.ctx, ch.vals = ch.in[:0], ch.ctx[:0], ch.vals[:0]
+	ch.loss, ch.pairs = 0, 0
+	nneg := t.cfg.Negatives
+	win := t.cfg.Window
+	per := 1 + nneg
+	blk := max(1, blockPairs/per)
+	pw := make([]int32, 0, blk*per)
+	px, ux := make([]float64, blk*per), make([]float64, blk*per)
+	at := make([]int32, blk*per)
+	if len(ws.mark) != len(m.Words) {
+		ws.mark, ws.slot = make([]uint64, len(m.Words)), make([]int32, len(m.Words))
+	}
+	ctxs := make([]int32, 0, 2*win)
+	negX := make([]float64, nneg)
+	cn := make([]float64, nneg)
+	tl := triLen(d)
+	// addCtx appends a context record c mw, c T^{BA} (upper triangle)
+	// for the block's pair q with context word nw.
+	addCtx := func(mw []float64, q int, nw int32, c float64) {
+		off := len(ch.vals)
+		ch.vals = append(ch.vals, make([]float64, d+tl)...)
+		g := ch.vals[off : off+d+tl]
+		for i := 0; i < d; i++ {
+			g[i] = c * mw[i]
+		}
+		ws.gradT(q, g[d:], c)
+		ch.ctx = append(ch.ctx, record{word: nw, off: off})
+	}
+	for c := a; c < b; c++ {
+		if ctx.Err() != nil {
+			return
+		}
+		w := int(kept[c])
+		mw := m.Means[w*d : (w+1)*d]
+		lw := m.Factors[w*fl : (w+1)*fl]
+		if !ws.setCenter(lw, Eps) {
+			continue
+		}
+		inOff := len(ch.vals)
+		ch.vals = append(ch.vals, make([]float64, d+fl)...)
+		active := 0
+		cw := win
+		if t.cfg.ShrinkWindow {
+			cw = 1 + rng.IntN(win)
+		}
+		ctxs = ctxs[:0]
+		for p := max(c-cw, 0); p <= min(c+cw, len(kept)-1); p++ {
+			if p != c {
+				ctxs = append(ctxs, kept[p])
+			}
+		}
+		for j0 := 0; j0 < len(ctxs); j0 += blk {
+			j1 := min(j0+blk, len(ctxs))
+			pw = pw[:0]
+			for j := j0; j < j1; j++ {
+				pw = append(pw, ctxs[j])
+				for k := 0; k < nneg; k++ {
+					pw = append(pw, t.negative(rng))
+				}
+			}
+			// A word drawn twice in the block is decomposed once (the
+			// same inputs give the same bits): pair k is the kernel's
+			// pair at[k].
+			ws.stamp++
+			nu := 0
+			for k, nw := range pw {
+				if ws.mark[nw] == ws.stamp {
+					at[k] = ws.slot[nw]
+					continue
+				}
+				ws.mark[nw], ws.slot[nw] = ws.stamp, int32(nu)
+				at[k] = int32(nu)
+				ws.bms[nu] = m.CFactors[int(nw)*fl : (int(nw)+1)*fl]
+				nu++
+			}
+			ws.crossBlock(ws.bms[:nu], Eps, ux[:nu])
+			for k := range pw {
+				px[k] = ux[at[k]]
+			}
+			for j := j0; j < j1; j++ {
+				q := (j - j0) * per // the positive's index in the block
+				ctx := int(ctxs[j])
+				mc := m.CMeans[ctx*d : (ctx+1)*d]
+				pos := dot(mw, mc) + px[q]
+				negs := pw[q+1 : q+1+nneg]
+				for k, nw := range negs {
+					negX[k] = dot(mw, m.CMeans[int(nw)*d:(int(nw)+1)*d]) + px[q+1+k]
+				}
+				ch.pairs++
+				loss, cp := t.pairLoss(pos, negX, cn)
+				if cp == 0 && allZero(cn) {
+					continue
+				}
+				ch.loss += loss
+				active++
+				// The center's terms first (addCtx may move ch.vals).
+				gin := ch.vals[inOff : inOff+d]
+				for i := 0; i < d; i++ {
+					gin[i] += cp * mc[i]
+				}
+				for k, nw := range negs {
+					if cn[k] == 0 {
+						continue
+					}
+					mn := m.CMeans[int(nw)*d : (int(nw)+1)*d]
+					for i := 0; i < d; i++ {
+						gin[i] += cn[k] * mn[i]
+					}
+					ws.addRoot(int(at[q+1+k]), cn[k])
+				}
+				if cp != 0 {
+					ws.addRoot(int(at[q]), cp)
+					addCtx(mw, int(at[q]), int32(ctx), cp)
+				}
+				for k, nw := range negs {
+					if cn[k] != 0 {
+						addCtx(mw, int(at[q+1+k]), nw, cn[k])
+					}
+				}
+			}
+		}
+		if active > 0 {
+			ws.centerGrad(ch.vals[inOff+d : inOff+d+fl])
 			ch.in = append(ch.in, record{word: int32(w), off: inOff})
 		} else {
 			ch.vals = ch.vals[:inOff]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 
@@ -47,9 +48,53 @@ func chunkLossGrad(m *Model, tokens []int32, cfg Config) (float64, [4][]float64)
 	}
 	for _, r := range ch.ctx {
 		addTo(g[2][int(r.word)*d:], ch.vals[r.off:r.off+d])
-		addTo(g[3][int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
 	}
+	ctxFactorGrads(tr, ch, g[3])
 	return ch.loss, g
+}
+
+// ctxFactorGrads adds the context factors' gradients of ch's records to
+// g (fl per word), by plain loops: a record's c T^{BA} M, or, for
+// runChunkLazy's records, its c T^{BA} (upper triangle) summed per word
+// and then multiplied by the word's factor M.
+func ctxFactorGrads(tr *trainer, ch *chunk, g []float64) {
+	m := tr.m
+	d, fl := m.Dim, tr.fl
+	if !tr.lazy() {
+		for _, r := range ch.ctx {
+			addTo(g[int(r.word)*fl:], ch.vals[r.off+d:r.off+d+fl])
+		}
+		return
+	}
+	tl := triLen(d)
+	sum := map[int32][]float64{}
+	for _, r := range ch.ctx {
+		if sum[r.word] == nil {
+			sum[r.word] = make([]float64, tl)
+		}
+		addTo(sum[r.word], ch.vals[r.off+d:r.off+d+tl])
+	}
+	for w, u := range sum {
+		full := make([]float64, d*d)
+		x := 0
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				full[i*d+j], full[j*d+i] = u[x], u[x]
+				x++
+			}
+		}
+		mw := m.CFactors[int(w)*fl : (int(w)+1)*fl]
+		gw := g[int(w)*fl : (int(w)+1)*fl]
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				var v float64
+				for p := 0; p < d; p++ {
+					v += full[i*d+p] * mw[p*d+j]
+				}
+				gw[i*d+j] += v
+			}
+		}
+	}
 }
 
 // TestGradientFiniteDifferences compares the trainer's gradient of the
@@ -504,5 +549,197 @@ func TestShrinkWindowPairs(t *testing.T) {
 	}
 	if got >= want {
 		t.Errorf("shrunk window: %d pairs, not fewer than the fixed window's %d", got, want)
+	}
+}
+
+// TestLazyChunkMatchesEager checks runChunkLazy (gradients only where the
+// loss's derivative is not zero, the center's factor gradient summed as
+// one product per center, the context records' c T^{BA} summed per word
+// before the product with its factor) against runChunk computing every
+// pair's gradients first (eager): the same loss, pair count and records
+// (words, order) bit for bit, the means' values bit for bit, the center
+// factors' gradients within rounding (1e-10 of the record's largest
+// entry, or of 1, the size of the terms at this initialisation, where
+// they cancel) and every context word's summed factor gradient within
+// 1e-10 of its largest term (or of 1). The margins leave part of the
+// hinges inactive, so the skipped pairs are exercised.
+func TestLazyChunkMatchesEager(t *testing.T) {
+	tokens, words, counts := plantedCorpus(4, 10, 40, 3)
+	for _, c := range []struct {
+		d      int
+		loss   Loss
+		margin float64
+		shrink bool
+	}{{12, LossHingeEach, 1, false}, {12, LossHingeEach, 0.5, true}, {12, LossHinge, 1, false}, {6, LossLogistic, 1, false}, {5, LossHingeEach, 2, false}} {
+		name := fmt.Sprintf("d%d_%v_margin%v_shrink=%v", c.d, c.loss, c.margin, c.shrink)
+		t.Run(name, func(t *testing.T) {
+			m, err := NewModel(words, counts, c.d, c.d, false, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := DefaultConfig()
+			cfg.Loss, cfg.Margin, cfg.ShrinkWindow = c.loss, c.margin, c.shrink
+			run := func(eager bool) (*trainer, *chunk) {
+				tr := newTrainer(m, cfg, 1)
+				tr.eager = eager
+				if !eager && !tr.lazy() {
+					t.Skip("no lanes kernel on this machine")
+				}
+				ch := &chunk{}
+				rng := rand.New(rand.NewPCG(7, 8))
+				tr.runChunk(context.Background(), ch, tr.ws[0], tokens, 0, len(tokens), rng)
+				return tr, ch
+			}
+			wtr, want := run(true)
+			gtr, got := run(false)
+			if got.loss != want.loss || got.pairs != want.pairs {
+				t.Fatalf("loss %v over %d pairs, eager %v over %d", got.loss, got.pairs, want.loss, want.pairs)
+			}
+			if len(got.in) != len(want.in) || len(got.ctx) != len(want.ctx) {
+				t.Fatalf("%d center and %d context records, eager %d and %d", len(got.in), len(got.ctx), len(want.in), len(want.ctx))
+			}
+			if c.loss != LossLogistic && !(len(want.ctx) < got.pairs*(1+cfg.Negatives) && len(want.ctx) > 0) {
+				t.Fatalf("%d context records of %d scores: want some hinges active and some not", len(want.ctx), got.pairs*(1+cfg.Negatives))
+			}
+			d, fl := c.d, c.d*c.d
+			check := func(kind string, g, w []record, factors bool) {
+				for i := range g {
+					if g[i].word != w[i].word {
+						t.Fatalf("%s record %d: word %d, eager %d", kind, i, g[i].word, w[i].word)
+					}
+					gv, wv := got.vals[g[i].off:g[i].off+d], want.vals[w[i].off:w[i].off+d+fl]
+					for j := 0; j < d; j++ {
+						if gv[j] != wv[j] {
+							t.Fatalf("%s record %d: mean gradient %d = %v, eager %v", kind, i, j, gv[j], wv[j])
+						}
+					}
+					if !factors {
+						continue
+					}
+					gv = got.vals[g[i].off : g[i].off+d+fl]
+					scale := 1.0 // the terms' size where they cancel (a negative drawn equal to the context)
+					for _, v := range wv[d:] {
+						scale = math.Max(scale, math.Abs(v))
+					}
+					for j := d; j < d+fl; j++ {
+						if e := math.Abs(gv[j] - wv[j]); !(e <= 1e-10*scale) {
+							t.Fatalf("%s record %d: factor gradient %d = %v, eager %v (error %.3g of %.3g)", kind, i, j-d, gv[j], wv[j], e, scale)
+						}
+					}
+				}
+			}
+			check("center", got.in, want.in, true)
+			check("context", got.ctx, want.ctx, false)
+			gs, ws := make([]float64, len(m.CFactors)), make([]float64, len(m.CFactors))
+			ctxFactorGrads(gtr, got, gs)
+			ctxFactorGrads(wtr, want, ws)
+			size := make([]float64, len(m.Words))
+			for _, r := range want.ctx {
+				for _, v := range want.vals[r.off+d : r.off+d+fl] {
+					size[r.word] = math.Max(size[r.word], math.Abs(v))
+				}
+			}
+			for i := range gs {
+				if e := math.Abs(gs[i] - ws[i]); !(e <= 1e-10*math.Max(1, size[i/fl])) {
+					t.Fatalf("context factor gradient of word %d, entry %d: %v, eager %v", i/fl, i%fl, gs[i], ws[i])
+				}
+			}
+		})
+	}
+}
+
+// TestTrainReproducibleAcrossThreadsDefaults is TestTrainReproducibleAcrossThreads
+// at the defaults with d = 12 (the lanes kernel and runChunkLazy where
+// the machine has them): 1 and 3 threads give the same model bit for bit.
+func TestTrainReproducibleAcrossThreadsDefaults(t *testing.T) {
+	tokens, ws, counts := plantedCorpus(3, 5, 60, 4)
+	run := func(threads int) *Model {
+		m, err := NewModel(ws, counts, 12, 12, false, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := DefaultConfig()
+		cfg.Threads, cfg.Epochs, cfg.Batch, cfg.Subsample, cfg.Margin = threads, 2, 100, 0.01, 2
+		if err := Train(context.Background(), m, tokens, cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b := run(1), run(3)
+	for p, pair := range [][2][]float64{{a.Means, b.Means}, {a.Factors, b.Factors}, {a.CMeans, b.CMeans}, {a.CFactors, b.CFactors}} {
+		for i := range pair[0] {
+			if pair[0][i] != pair[1][i] {
+				t.Fatalf("block %d entry %d: %v with 1 thread, %v with 3", p, i, pair[0][i], pair[1][i])
+			}
+		}
+	}
+}
+
+// TestNonFinite checks the trainer's check of an update (a quick pass,
+// then the exact one) for both optimizers: finite updates pass, a NaN or
+// infinite gradient or an update that overflows is reported, and a
+// non-finite parameter whose gradient is zero is left alone.
+func TestNonFinite(t *testing.T) {
+	m := testModel(t, 3, 2, 2, false, 1)
+	for _, opt := range []Optimizer{OptSGD, OptAdagrad} {
+		cfg := PaperConfig()
+		cfg.Optimizer = opt
+		tr := newTrainer(m, cfg, 1)
+		x, acc := []float64{1, 2, 3, 4}, []float64{0.5, 0.5, 0.5, 0.5}
+		for _, c := range []struct {
+			x0, g0, g1 float64
+			bad        bool
+		}{{1, 0.5, -2, false}, {1, math.NaN(), 0, true}, {1, 0, math.Inf(-1), true}, {1, 1e308, 0, true}, {math.Inf(1), 0, 1, false}} {
+			x[0] = c.x0
+			g := []float64{c.g0, 0, c.g1, 0}
+			got := tr.nonFinite(x, acc, g, 0, 4, 1e10, "a mean")
+			if (got != "") != c.bad {
+				t.Errorf("%v: x0 %v, gradient %v: %q, want bad=%v", opt, c.x0, g, got, c.bad)
+			}
+		}
+	}
+}
+
+// TestDrawIndexMatchesSearch checks the negatives' table lookup against
+// sort.SearchFloat64s on the cumulative distribution, for random draws
+// and for every cumulative value and its neighbours (the bucket edges
+// and zero-count words, whose cumulative values repeat, included).
+func TestDrawIndexMatchesSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 2, 7, 300} {
+		ws := make([]string, n)
+		cs := make([]int64, n)
+		for i := range ws {
+			ws[i] = fmt.Sprintf("w%d", i)
+			cs[i] = int64(1e6 / float64(i+1))
+			if i%5 == 3 {
+				cs[i] = 0
+			}
+		}
+		m, err := NewModel(ws, cs, 2, 2, false, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := newTrainer(m, DefaultConfig(), 1)
+		total := tr.cum[n-1]
+		us := []float64{0, total, math.Nextafter(total, 0)}
+		for _, c := range tr.cum {
+			us = append(us, c, math.Nextafter(c, 0), math.Nextafter(c, math.Inf(1)))
+		}
+		for b := 0; b <= len(tr.negLo); b++ {
+			e := float64(b) / tr.negScale
+			us = append(us, e, math.Nextafter(e, 0), math.Nextafter(e, math.Inf(1)))
+		}
+		for i := 0; i < 20000; i++ {
+			us = append(us, rng.Float64()*total)
+		}
+		for _, u := range us {
+			if u < 0 || u > total {
+				continue
+			}
+			if got, want := tr.drawIndex(u), sort.SearchFloat64s(tr.cum, u); got != want {
+				t.Fatalf("n=%d u=%v: index %d, sort.SearchFloat64s %d", n, u, got, want)
+			}
+		}
 	}
 }

@@ -115,12 +115,18 @@ func runEvalRelations(env Env) error {
 		}
 		pairs = append(pairs, [2]int{u, v})
 	}
-	ctx, stop := stopContext()
-	defer stop()
 	w := *workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
+	if !*brute {
+		if err := datasets.CheckMemory(fmt.Sprintf("%s: the pruned evaluation of %d measures at d = %d", pos[0], emb.Len(), emb.Dim),
+			hypernymy.EvaluationBytes(emb.Len(), emb.Dim, w)); err != nil {
+			return err
+		}
+	}
+	ctx, stop := stopContext()
+	defer stop()
 	start := time.Now()
 	var (
 		r  hypernymy.Reconstruction

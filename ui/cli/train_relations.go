@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -186,6 +187,16 @@ func runTrainRelations(env Env) error {
 			}
 			cfg.Resident = gb
 			backendDesc = fit.Describe(gb)
+		}
+	}
+	if !*noEval {
+		w := *workers
+		if w <= 0 {
+			w = runtime.GOMAXPROCS(0)
+		}
+		if err := datasets.CheckMemory(fmt.Sprintf("%s: evaluating %d items at --dim %d", pos[0], ds.Len(), *dim),
+			hypernymy.EvaluationBytes(ds.Len(), *dim, w)); err != nil {
+			return fmt.Errorf("%w (--no-eval trains without it)", err)
 		}
 	}
 	tr, err := hypernymy.NewTrainer(ds.Len(), ds.Relations, cfg)
