@@ -107,6 +107,21 @@ func hypEvalCrossLoops(c *hypItemCache, u, w int) float64 {
 	return s
 }
 
+// hypRandCache returns a cache of n random items at dimension d, scales
+// of random factors plus 0.01 I, the last nearly singular (1e-9 I).
+func hypRandCache(rng *rand.Rand, n, d int) *hypItemCache {
+	c := newHypItemCache(n, d)
+	cws := newHypCacheWS(d)
+	for i := 0; i < n; i++ {
+		eps := 0.01
+		if i == n-1 {
+			eps = 1e-9
+		}
+		c.setFromScale(cws, i, engine.FactorProduct(hypRandFactor(rng, d, 1+rng.Float64()), d, d, eps))
+	}
+	return c
+}
+
 // TestEvalCrossBitExact checks that evalCross (M by hypMatMul, AVX2
 // where the CPU has it) gives the same bits as the plain loops, so the
 // ranks of the evaluation do not depend on the kernel, for d = 5 to 13
@@ -114,17 +129,8 @@ func hypEvalCrossLoops(c *hypItemCache, u, w int) float64 {
 // scales.
 func TestEvalCrossBitExact(t *testing.T) {
 	for d := hypJacobiMaxDim + 1; d <= 13; d++ {
-		rng := rand.New(rand.NewPCG(uint64(d), 17))
 		const n = 8
-		c := newHypItemCache(n, d)
-		cws := newHypCacheWS(d)
-		for i := 0; i < n; i++ {
-			eps := 0.01
-			if i == n-1 {
-				eps = 1e-9
-			}
-			c.setFromScale(cws, i, engine.FactorProduct(hypRandFactor(rng, d, 1+rng.Float64()), d, d, eps))
-		}
+		c := hypRandCache(rand.New(rand.NewPCG(uint64(d), 17)), n, d)
 		ws := newHypEvalWS(d)
 		for u := 0; u < n; u++ {
 			for w := 0; w < n; w++ {
@@ -138,26 +144,18 @@ func TestEvalCrossBitExact(t *testing.T) {
 }
 
 // TestEvalScoresLanes checks that evalScores (the eigenvalue problems
-// pairkernel.Lanes at a time) gives evalScore's bits for every pair, for
+// Wide() at a time) gives evalScore's bits for every pair, for
 // every batch length up to 9 and d = 1 to 12, on random and nearly
 // singular scales.
 func TestEvalScoresLanes(t *testing.T) {
 	for d := 1; d <= 12; d++ {
 		rng := rand.New(rand.NewPCG(uint64(d), 19))
 		const n = 9
-		c := newHypItemCache(n, d)
-		cws := newHypCacheWS(d)
 		means := make([]float64, n*d)
 		for i := range means {
 			means[i] = rng.NormFloat64()
 		}
-		for i := 0; i < n; i++ {
-			eps := 0.01
-			if i == n-1 {
-				eps = 1e-9
-			}
-			c.setFromScale(cws, i, engine.FactorProduct(hypRandFactor(rng, d, 1+rng.Float64()), d, d, eps))
-		}
+		c := hypRandCache(rng, n, d)
 		ws := newHypEvalWS(d)
 		for u := 0; u < n; u++ {
 			for m := 1; m <= n; m++ {
