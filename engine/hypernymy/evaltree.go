@@ -299,9 +299,16 @@ func (t *hypEvalTree) eigenUpper(p int, sl, proj []float64) float64 {
 // the bound of eigenUpper with u and w exchanged (au: A_u, d x d).
 func (t *hypEvalTree) itemEigenUpper(p int, au []float64) float64 {
 	d := t.d
-	dd := d * d
-	v := t.vec[p*(dd+d) : (p+1)*(dd+d)]
-	return hypQuadSum(v[:dd], v[dd:], au, d)
+	v := t.itemVec(p)
+	return hypQuadSum(v[:d*d], v[d*d:], au, d)
+}
+
+// itemVec returns the eigendecomposition of A_w kept for the item at
+// tree position p: its eigenvectors (the columns of a d x d matrix),
+// then the roots of its eigenvalues.
+func (t *hypEvalTree) itemVec(p int) []float64 {
+	n := t.d*t.d + t.d
+	return t.vec[p*n : (p+1)*n]
 }
 
 // hypEigenSum returns sum_j sl_j sqrt(max(<proj_j, a>, 0)) over the rows
@@ -315,22 +322,20 @@ func hypEigenSum(sl, proj []float64, q int, a []float64) float64 {
 	return s
 }
 
-// setQuery prepares the eigenbasis bound of query item u: the
-// eigendecomposition of A_u and the features of its projectors.
-func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
+// setQuery prepares the eigenbasis bound of query item u: the features
+// of the projectors of A_u's eigendecomposition (kept by the tree).
+func (t *hypEvalTree) setQuery(ws *hypTreeWS, u int) {
 	d, q := t.d, t.q
-	if ws.cws == nil {
-		ws.cws = newHypCacheWS(d)
+	if ws.sl == nil {
 		ws.sl, ws.proj, ws.vv = make([]float64, (d+3)/4*4), make([]float64, (d+3)/4*4*q), make([]float64, d*d)
 	}
-	copy(ws.cws.m, c.a[u*d*d:(u+1)*d*d])
-	ws.cws.eig.vectors(ws.cws.m, ws.cws.v, ws.cws.lam)
-	v := ws.cws.v
-	for j, l := range ws.cws.lam {
-		ws.sl[j] = math.Sqrt(hypMax(l, 0))
-		for r := 0; r < d; r++ {
+	vr := t.itemVec(int(t.pos[u]))
+	v := vr[:d*d]
+	for j, r := range vr[d*d:] {
+		ws.sl[j] = r
+		for a := 0; a < d; a++ {
 			for k := 0; k < d; k++ {
-				ws.vv[r*d+k] = v[r*d+j] * v[k*d+j]
+				ws.vv[a*d+k] = v[a*d+j] * v[k*d+j]
 			}
 		}
 		hypFeatures(ws.proj[j*q:(j+1)*q], ws.vv, d)
@@ -339,9 +344,7 @@ func (t *hypEvalTree) setQuery(ws *hypTreeWS, c *hypItemCache, u int) {
 
 // hypTreeWS is one worker's scratch space for the tree evaluation.
 type hypTreeWS struct {
-	cws          *hypCacheWS
-	sl, proj, vv []float64 // setQuery's eigenbasis bound
-	stack        []int32
+	sl, proj, vv []float64    // setQuery's eigenbasis bound
 	pend         []hypPending // a leaf's items left ambiguous
 	marks        []int32      // sorted tree positions of the excluded items
 	stamp        []uint32
@@ -398,7 +401,7 @@ func hypMin(a, b float64) float64 {
 // ascending positive scores p lie strictly below s(u, w); the items not
 // in list must score below p[0] (the prefilter's). exact(w, out) writes
 // the exact scores of the items w into out, and pre(w) (if not nil) is called some time
-// before it (to prefetch what it reads); setQuery(ws, c, u) must have
+// before it (to prefetch what it reads); setQuery(ws, u) must have
 // been called. It returns the item bounds computed, how many of them
 // were tightened by the feature products, and the eigenbasis bounds
 // computed.

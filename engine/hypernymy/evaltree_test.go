@@ -2,6 +2,7 @@ package hypernymy
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -25,40 +26,13 @@ func TestEvalTreeBoundsContainScores(t *testing.T) {
 			const n = 120
 			d := tc.d
 			rng := rand.New(rand.NewPCG(uint64(d), 21))
-			means := make([]float64, n*d)
-			c := newHypItemCache(n, d)
-			cws := newHypCacheWS(d)
-			for i := 0; i < n; i++ {
-				for k := 0; k < d; k++ {
-					means[i*d+k] = 2 * rng.NormFloat64()
-				}
-				var scale []float64
-				switch tc.kind {
-				case "generic":
-					scale = engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
-				case "lowrank":
-					l := hypRandFactor(rng, d, 1)
-					for r := 0; r < d; r++ {
-						for k := min(2, d); k < d; k++ {
-							l[r*d+k] = 0 // rank 2
-						}
-					}
-					scale = engine.FactorProduct(l, d, d, 0.01)
-				case "isotropic":
-					scale = make([]float64, d*d)
-					s := 0.1 + rng.Float64()
-					for k := 0; k < d; k++ {
-						scale[k*d+k] = s
-					}
-				}
-				c.setFromScale(cws, i, scale)
-			}
+			means, c := hypTestItems(rng, n, d, tc.kind, 1)
 			tree := newHypEvalTree(c, means, 2)
 			ews := newHypEvalWS(d)
 			var ws hypTreeWS
 			const tol = 1e-9
 			for u := 0; u < n; u += 7 {
-				tree.setQuery(&ws, c, u)
+				tree.setQuery(&ws, u)
 				au := c.a[u*d*d : (u+1)*d*d]
 				pu := int(tree.pos[u])
 				fu := tree.feat[pu*tree.nf : (pu+1)*tree.nf]
@@ -81,4 +55,48 @@ func TestEvalTreeBoundsContainScores(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hypTestItems returns the means and the cache of n random items at
+// dimension d: means 2 N(0, 1) and scales of the given kind, both times
+// the scale of the measures (means by its root): "generic" (a random
+// factor's product plus 0.01 I), "lowrank" (rank 2 plus 0.01 I),
+// "singular" (as lowrank, every third item with 1e-15 I) or "isotropic".
+func hypTestItems(rng *rand.Rand, n, d int, kind string, scale float64) ([]float64, *hypItemCache) {
+	means := make([]float64, n*d)
+	c := newHypItemCache(n, d)
+	cws := newHypCacheWS(d)
+	for i := 0; i < n; i++ {
+		for k := 0; k < d; k++ {
+			means[i*d+k] = 2 * rng.NormFloat64() * math.Sqrt(scale)
+		}
+		var a []float64
+		switch kind {
+		case "generic":
+			a = engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
+		case "lowrank", "singular":
+			eps := 0.01
+			if kind == "singular" && i%3 == 0 {
+				eps = 1e-15
+			}
+			l := hypRandFactor(rng, d, 1)
+			for r := 0; r < d; r++ {
+				for k := min(2, d); k < d; k++ {
+					l[r*d+k] = 0 // rank 2
+				}
+			}
+			a = engine.FactorProduct(l, d, d, eps)
+		case "isotropic":
+			a = make([]float64, d*d)
+			s := 0.1 + rng.Float64()
+			for k := 0; k < d; k++ {
+				a[k*d+k] = s
+			}
+		}
+		for k := range a {
+			a[k] *= scale
+		}
+		c.setFromScale(cws, i, a)
+	}
+	return means, c
 }

@@ -3,6 +3,8 @@ package hypernymy
 import (
 	"math"
 	"math/bits"
+
+	"burescope/engine"
 )
 
 // The prefilter of the pruned evaluation (docs/hypernymy.md,
@@ -101,9 +103,9 @@ func newHypFilter(t *hypEvalTree, c *hypItemCache) *hypFilter {
 		}
 		x[f.nf-1] = 1
 		// the slack features: the norms of each sum's features
-		x[f.nL-1] = hypNorm(x[:f.nL-1])
-		x[f.nL+f.nS-1] = hypNorm(x[f.nL : f.nL+f.nS-1])
-		x[f.nf-2] = hypNorm(x[f.nL+f.nS : f.nf-2])
+		x[f.nL-1] = engine.FrobNorm(x[:f.nL-1])
+		x[f.nL+f.nS-1] = engine.FrobNorm(x[f.nL : f.nL+f.nS-1])
+		x[f.nf-2] = engine.FrobNorm(x[f.nL+f.nS : f.nf-2])
 		base := (p/hypChunk)*f.nf*hypChunk + p%hypChunk
 		for k, v := range x {
 			y := float32(v)
@@ -123,13 +125,14 @@ func newHypFilter(t *hypEvalTree, c *hypItemCache) *hypFilter {
 	return f
 }
 
-// hypNorm returns the Euclidean norm of x.
-func hypNorm(x []float64) float64 {
-	var s float64
+// hypConditioned reports whether the smallest of the values x is above
+// ratio times the largest, the largest being finite.
+func hypConditioned(x []float64, ratio float64) bool {
+	hi, lo := math.Inf(-1), math.Inf(1)
 	for _, v := range x {
-		s += v * v
+		hi, lo = math.Max(hi, v), math.Min(lo, v)
 	}
-	return math.Sqrt(s)
+	return lo > ratio*hi && !math.IsInf(hi, 0)
 }
 
 // hypRoundUp32 returns the smallest float32 at or above x (x finite, at
@@ -164,13 +167,14 @@ func newHypFilterWS(d int) *hypFilterWS {
 		w: make([]float64, d*d), tmp: make([]float64, d*d), mu: make([]float64, d), r: make([]float64, d)}
 }
 
-// query writes the float32 coefficients of query u (au: A_u, mu: a_u,
-// and the tree's norms and spectrum of u: nmu, nsu, spec) into coef (nf)
+// query writes the float32 coefficients of query u (au: A_u, vr: the
+// tree's eigendecomposition of it, mu: a_u, and the tree's norms and
+// spectrum of u: nmu, nsu, spec) into coef (nf)
 // and returns k_u as the kernel takes it (scaled, rounded up). Where A_u
 // or M is too ill-conditioned for the inverse roots (an eigenvalue ratio
 // below 1e-12, or a non-finite value), H is the identity and k_u = tr A_u
 // (G = I: the Cauchy-Schwarz bound).
-func (f *hypFilter) query(ws *hypFilterWS, au, mu []float64, nmu, nsu float64, spec []float64, coef []float32) float32 {
+func (f *hypFilter) query(ws *hypFilterWS, au, vr, mu []float64, nmu, nsu float64, spec []float64, coef []float32) float32 {
 	d := f.d
 	if len(ws.coef) < f.nf {
 		ws.coef = make([]float64, f.nf)
@@ -184,7 +188,7 @@ func (f *hypFilter) query(ws *hypFilterWS, au, mu []float64, nmu, nsu float64, s
 	x[d] = 2 * hypBoundRel * nsu * s1
 	x[d+1] = 2e-12 * nmu * s1
 	h := x[f.nL+f.nS : f.nf-2]
-	k, ok := f.transport(ws, au, d)
+	k, ok := f.transport(ws, vr, d)
 	if !ok {
 		clear(ws.tmp)
 		k = 0
@@ -194,7 +198,7 @@ func (f *hypFilter) query(ws *hypFilterWS, au, mu []float64, nmu, nsu float64, s
 		}
 	}
 	hypFeatures(h, ws.tmp, d)
-	hn := hypNorm(h)
+	hn := engine.FrobNorm(h)
 	if !(hn > 0) || math.IsInf(hn, 0) || math.IsNaN(k) || math.IsInf(k, 0) {
 		// no usable H: the bound's square root term becomes +Inf, so
 		// the spectral pairing alone bounds the cross term
@@ -206,9 +210,9 @@ func (f *hypFilter) query(ws *hypFilterWS, au, mu []float64, nmu, nsu float64, s
 	}
 	// slack coefficients: (features + 8) 2^-23 times each sum's
 	// coefficient norm; the constant term under the root
-	x[f.nL-1] = float64(f.nL+8) * 0x1p-23 * hypNorm(x[:f.nL-1])
-	x[f.nL+f.nS-1] = float64(f.nS+8) * 0x1p-23 * hypNorm(x[f.nL:f.nL+f.nS-1])
-	x[f.nf-2] = float64(f.nH+8) * 0x1p-23 * hypNorm(h)
+	x[f.nL-1] = float64(f.nL+8) * 0x1p-23 * engine.FrobNorm(x[:f.nL-1])
+	x[f.nL+f.nS-1] = float64(f.nS+8) * 0x1p-23 * engine.FrobNorm(x[f.nL:f.nL+f.nS-1])
+	x[f.nf-2] = float64(f.nH+8) * 0x1p-23 * engine.FrobNorm(h)
 	x[f.nf-1] = 1e-35
 	for i, v := range x {
 		coef[i] = float32(v)
@@ -237,36 +241,21 @@ func (f *hypFilter) threshold(thr float64) float32 {
 }
 
 // transport computes H_u into ws.tmp and returns k_u (1 + 1e-7 times
-// sum_j sqrt(mu_j)), or false where the conditioning is too poor.
-func (f *hypFilter) transport(ws *hypFilterWS, au []float64, d int) (float64, bool) {
-	cw := ws.cws
-	copy(cw.m, au)
-	cw.eig.vectors(cw.m, cw.v, cw.lam)
-	lmax, lmin := math.Inf(-1), math.Inf(1)
-	for _, l := range cw.lam {
-		lmax, lmin = math.Max(lmax, l), math.Min(lmin, l)
-	}
-	if !(lmin > 1e-12*lmax) || math.IsInf(lmax, 0) {
+// sum_j sqrt(mu_j)), or false where the conditioning is too poor. vr is
+// the item's eigendecomposition of A_u kept by the tree (eigenvectors as
+// columns, then the roots of the eigenvalues).
+func (f *hypFilter) transport(ws *hypFilterWS, vr []float64, d int) (float64, bool) {
+	v, roots := vr[:d*d], vr[d*d:d*d+d]
+	// eigenvalue ratio 1e-12: roots' ratio 1e-6
+	if !hypConditioned(roots, 1e-6) {
 		return 0, false
 	}
-	for i, l := range cw.lam {
-		ws.r[i] = math.Sqrt(l)
-	}
-	hypSpectral(ws.s, cw.v, ws.r, d) // S_u
+	hypSpectral(ws.s, v, roots, d) // S_u
 	hypMul(ws.tmp, ws.s, f.abar, d)
 	hypMul(ws.m, ws.tmp, ws.s, d) // M = S_u Abar S_u
-	for i := 0; i < d; i++ {
-		for j := 0; j < i; j++ {
-			x := 0.5 * (ws.m[i*d+j] + ws.m[j*d+i])
-			ws.m[i*d+j], ws.m[j*d+i] = x, x
-		}
-	}
-	cw.eig.vectors(ws.m, ws.w, ws.mu)
-	mmax, mmin := math.Inf(-1), math.Inf(1)
-	for _, m := range ws.mu {
-		mmax, mmin = math.Max(mmax, m), math.Min(mmin, m)
-	}
-	if !(mmin > 1e-12*mmax) || math.IsInf(mmax, 0) {
+	engine.Symmetrize(ws.m, d)
+	ws.cws.eig.vectors(ws.m, ws.w, ws.mu)
+	if !hypConditioned(ws.mu, 1e-12) {
 		return 0, false
 	}
 	var k float64
@@ -278,10 +267,8 @@ func (f *hypFilter) transport(ws *hypFilterWS, au []float64, d int) (float64, bo
 	hypSpectral(ws.m, ws.w, ws.r, d) // M^{-1/2}
 	hypMul(ws.w, ws.s, ws.m, d)
 	hypMul(ws.tmp, ws.w, ws.s, d) // H = S_u M^{-1/2} S_u
-	for _, v := range ws.tmp[:d*d] {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, false
-		}
+	if !engine.Finite(ws.tmp[:d*d]) {
+		return 0, false
 	}
 	return k * (1 + 1e-7), true
 }

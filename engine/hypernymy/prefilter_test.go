@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"burescope/engine"
 )
 
 // TestPrefilterKernels checks the prefilter's kernels (AVX2 where the
@@ -95,41 +93,7 @@ func TestPrefilterBoundContainsScores(t *testing.T) {
 			const n = 150
 			d := tc.d
 			rng := rand.New(rand.NewPCG(uint64(d), 23))
-			means := make([]float64, n*d)
-			c := newHypItemCache(n, d)
-			cws := newHypCacheWS(d)
-			for i := 0; i < n; i++ {
-				for k := 0; k < d; k++ {
-					means[i*d+k] = 2 * rng.NormFloat64() * math.Sqrt(tc.scale)
-				}
-				var scale []float64
-				switch tc.kind {
-				case "generic":
-					scale = engine.FactorProduct(hypRandFactor(rng, d, 1), d, d, 0.01)
-				case "lowrank", "singular":
-					eps := 0.01
-					if tc.kind == "singular" && i%3 == 0 {
-						eps = 1e-15
-					}
-					l := hypRandFactor(rng, d, 1)
-					for r := 0; r < d; r++ {
-						for k := min(2, d); k < d; k++ {
-							l[r*d+k] = 0 // rank 2
-						}
-					}
-					scale = engine.FactorProduct(l, d, d, eps)
-				case "isotropic":
-					scale = make([]float64, d*d)
-					s := 0.1 + rng.Float64()
-					for k := 0; k < d; k++ {
-						scale[k*d+k] = s
-					}
-				}
-				for k := range scale {
-					scale[k] *= tc.scale
-				}
-				c.setFromScale(cws, i, scale)
-			}
+			means, c := hypTestItems(rng, n, d, tc.kind, tc.scale)
 			tree := newHypEvalTree(c, means, 2)
 			f := newHypFilter(tree, c)
 			fws := newHypFilterWS(d)
@@ -140,7 +104,7 @@ func TestPrefilterBoundContainsScores(t *testing.T) {
 			for u := 0; u < n; u += 5 {
 				pu := int(tree.pos[u])
 				b := &hypFilterBuf{u: u, coef: coef}
-				b.k = f.query(fws, c.a[u*d*d:(u+1)*d*d], tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], coef)
+				b.k = f.query(fws, c.a[u*d*d:(u+1)*d*d], tree.itemVec(pu), tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], coef)
 				f.interleave([]*hypFilterBuf{b}, inter)
 				nls := f.nL + f.nS
 				for ch := 0; ch < f.chunks; ch++ {

@@ -120,7 +120,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 				w.memo[int32(x)] = bf.posScore[k]
 			}
 		}
-		tree.setQuery(&w.tws, c, u)
+		tree.setQuery(&w.tws, u)
 		score := func(x int) float64 {
 			return w.memo[int32(x)] // the positives'
 		}
@@ -230,7 +230,7 @@ func (c *hypItemCache) evaluatePruned(ctx context.Context, means []float64, grap
 				clear(bf.bits)
 			}
 			pu := int(tree.pos[u])
-			bf.k = filt.query(w.fws, c.a[u*d*d:(u+1)*d*d], tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], bf.coef)
+			bf.k = filt.query(w.fws, c.a[u*d*d:(u+1)*d*d], tree.itemVec(pu), tree.mean[pu*d:(pu+1)*d], tree.nm[pu], tree.ns[pu], tree.spec[pu*d:(pu+1)*d], bf.coef)
 			bf.thr32 = filt.threshold(bf.thr)
 		}
 		// groups of four queries with a threshold

@@ -851,6 +851,22 @@ func (t *trainer) update(x, acc, g []float64, w, per int, lr float64) {
 	}
 }
 
+// contexts appends to dst the context words of the center at position c
+// of kept: the words up to win positions away on each side, or with
+// Config.ShrinkWindow up to a window drawn from 1..win (one draw of rng).
+func (t *trainer) contexts(dst []int32, kept []int32, c, win int, rng *rand.Rand) []int32 {
+	cw := win
+	if t.cfg.ShrinkWindow {
+		cw = 1 + rng.IntN(win)
+	}
+	for p := max(c-cw, 0); p <= min(c+cw, len(kept)-1); p++ {
+		if p != c {
+			dst = append(dst, kept[p])
+		}
+	}
+	return dst
+}
+
 // runChunk computes the gradient records of the centers kept[a:b]. Every
 // positive pair's loss depends on its score s+ and its negatives' s-_k
 // only, so its gradient is cp grad s+ + sum_k cn_k grad s-_k with the
@@ -953,16 +969,7 @@ func (t *trainer) runChunk(ctx context.Context, ch *chunk, ws *pairWS, kept []in
 			}
 			clear(cnSum)
 		}
-		cw := win
-		if t.cfg.ShrinkWindow {
-			cw = 1 + rng.IntN(win)
-		}
-		ctxs = ctxs[:0]
-		for p := max(c-cw, 0); p <= min(c+cw, len(kept)-1); p++ {
-			if p != c {
-				ctxs = append(ctxs, kept[p])
-			}
-		}
+		ctxs = t.contexts(ctxs[:0], kept, c, win, rng)
 		for j0 := 0; j0 < len(ctxs); j0 += blk {
 			j1 := min(j0+blk, len(ctxs))
 			pw = pw[:0]
@@ -1106,16 +1113,7 @@ func (t *trainer) runChunkLazy(ctx context.Context, ch *chunk, ws *pairWS, kept 
 		inOff := len(ch.vals)
 		ch.vals = append(ch.vals, make([]float64, d+fl)...)
 		active := 0
-		cw := win
-		if t.cfg.ShrinkWindow {
-			cw = 1 + rng.IntN(win)
-		}
-		ctxs = ctxs[:0]
-		for p := max(c-cw, 0); p <= min(c+cw, len(kept)-1); p++ {
-			if p != c {
-				ctxs = append(ctxs, kept[p])
-			}
-		}
+		ctxs = t.contexts(ctxs[:0], kept, c, win, rng)
 		for j0 := 0; j0 < len(ctxs); j0 += blk {
 			j1 := min(j0+blk, len(ctxs))
 			pw = pw[:0]
