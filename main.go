@@ -25,7 +25,10 @@ func main() {
 // headless CLI, anything else opens the desktop app.
 func run(args []string) int {
 	if isCLI(args) {
+		// BURESCOPE_CPUPROFILE profiles a headless command as it does the app.
+		stop := launch.StartProfile(os.Stderr)
 		code := cli.Main(args, os.Stdout, os.Stderr)
+		stop()
 		if len(args) > 0 && isHelp(args[0]) {
 			launch.FlagUsage(os.Stdout)
 		}

@@ -48,4 +48,5 @@ if got != want[:8]:
 if p.get("files.lastDir") != f"{out}/data" or p.get("model.iterations") != 300:
     sys.exit(f"lastDir/iterations: {p.get('files.lastDir')} {p.get('model.iterations')}")
 PY
-echo "e2e-prefs: OK ($runs runs, $ours)"
+retries=0; [ -f "$out/close-retries" ] && retries=$(wc -l <"$out/close-retries")
+echo "e2e-prefs: OK ($runs runs, $ours; closes repeated: $retries)"
