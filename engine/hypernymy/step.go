@@ -135,7 +135,7 @@ func (t *Trainer) update(srcs []*hypGradAcc) {
 	}
 	// In index order: the parameter and moment rows are then visited in
 	// address order, which the hardware prefetchers follow.
-	slices.Sort(items)
+	items = inIndexOrder(items, t.gradMark)
 	t.gradItems = items
 	d, dd := t.d, t.d*t.d
 	nd := t.n * d
@@ -187,4 +187,24 @@ func (t *Trainer) update(srcs []*hypGradAcc) {
 		}
 	})
 	hypParallel(t.cfg.Workers, len(srcs), func(_, s int) { srcs[s].reset() })
+}
+
+// inIndexOrder returns the marked items (mark[i] for every i in items,
+// each once) in increasing order, in place of items. A set that is a
+// large part of all items is read off the marks (one pass over n bytes)
+// instead of sorted: on all nouns a batch touches about 40,000 of 82,115
+// items, and the sort was 3% of an epoch, on one thread while the other
+// waited.
+func inIndexOrder(items []int32, mark []bool) []int32 {
+	if 16*len(items) < len(mark) {
+		slices.Sort(items)
+		return items
+	}
+	items = items[:0]
+	for i, m := range mark {
+		if m {
+			items = append(items, int32(i))
+		}
+	}
+	return items
 }

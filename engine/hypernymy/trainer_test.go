@@ -734,3 +734,38 @@ func dotProductGrad(ma, la []float64, k int, eps float64, mb, sb []float64, d in
 	dot = engine.Dot(ma, mb) + engine.CrossTrace(a, sb, d)
 	return dot, append([]float64(nil), mb...), engine.MatMul(t, la, d, d, k), nil
 }
+
+// TestInIndexOrder checks that both ways update orders its items (a sort
+// for a few items, a pass over the marks for many) give every marked
+// item once, in increasing order.
+func TestInIndexOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 7, 100, 5000} {
+		for _, frac := range []float64{0, 0.01, 0.05, 0.5, 1} {
+			mark := make([]bool, n)
+			var items []int32
+			for len(items) < int(frac*float64(n)) {
+				i := rng.IntN(n)
+				if !mark[i] {
+					mark[i] = true
+					items = append(items, int32(i))
+				}
+			}
+			var want []int32
+			for i, m := range mark {
+				if m {
+					want = append(want, int32(i))
+				}
+			}
+			got := inIndexOrder(append([]int32(nil), items...), mark)
+			if len(got) != len(want) {
+				t.Fatalf("n %d frac %g: %d items, want %d", n, frac, len(got), len(want))
+			}
+			for k := range want {
+				if got[k] != want[k] {
+					t.Fatalf("n %d frac %g: item %d is %d, want %d", n, frac, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
