@@ -22,10 +22,19 @@ func (t *Trainer) batch(batch []int) (float64, error) {
 	for _, u := range t.queries {
 		t.queryMark[u] = false
 	}
-	if err := t.refreshItems(t.queries); err != nil {
+	// The negatives are drawn (one random stream, on one goroutine) while
+	// the queries' caches are refreshed on the workers: neither reads
+	// what the other writes.
+	drawn := make(chan struct{})
+	go func() {
+		defer close(drawn)
+		t.sampleNegatives(batch)
+	}()
+	err := t.refreshItems(t.queries)
+	<-drawn
+	if err != nil {
 		return 0, err
 	}
-	t.sampleNegatives(batch)
 	k := t.cfg.Negatives
 	hypParallel(t.cfg.Workers, hypShards, func(_, s int) {
 		sh := t.shards[s]
