@@ -301,7 +301,7 @@ def close(d, win):
     ev = event.ClientMessage(window=win, client_type=proto,
                              data=(32, [delete, X.CurrentTime, 0, 0, 0]))
     win.send_event(ev, event_mask=0, propagate=False)
-    d.flush()
+    d.sync()
 
 
 def main():

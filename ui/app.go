@@ -71,7 +71,25 @@ func Run(args []string, stderr io.Writer) int {
 		a.later.Add(func() { stopProfile.Do(endProfile) })
 	}
 	a.preload.Store(pre)
-	w.SetOnClosed(func() { closing.Store(true) })
+	guard := &exitGuard{grace: exitGrace, exit: os.Exit, code: func() int { return a.exitCode },
+		warn: func() {
+			fmt.Fprintf(stderr, "burescope: the window closed %v ago and the toolkit has not returned; exiting\n", exitGrace)
+		},
+		finish: func() {
+			// After Run, fyne.Do would run functions on the calling
+			// goroutine: stop posting before the workers wind down.
+			closing.Store(true)
+			a.shutdown()
+			if err := store.Close(); err != nil {
+				fmt.Fprintf(stderr, "burescope: preferences %s: %v\n", store.Path(), err)
+			}
+			stopProfile.Do(endProfile)
+		}}
+	a.exitArm = guard.arm
+	w.SetOnClosed(func() {
+		closing.Store(true)
+		guard.arm()
+	})
 	w.Resize(fyne.NewSize(flags.Width, flags.Height))
 	w.SetMaster()
 	// The icon (drawn, 0.1 CPU-s) is not shown anywhere before the first
@@ -86,13 +104,7 @@ func Run(args []string, stderr io.Writer) int {
 	w.Show()
 	a.start()
 	fa.Run()
-	// After Run, fyne.Do would run functions on the calling goroutine:
-	// stop posting before the workers wind down.
-	closing.Store(true)
-	a.shutdown()
-	if err := store.Close(); err != nil {
-		fmt.Fprintf(stderr, "burescope: preferences %s: %v\n", store.Path(), err)
-	}
+	guard.returned()
 	return a.exitCode
 }
 
@@ -102,6 +114,9 @@ func Run(args []string, stderr io.Writer) int {
 // all.
 type App struct {
 	runs fit.RunRecord // the current run's start, a jitter after the end
+	// exitArm starts the exit guard's grace period (Run's exitGuard.arm;
+	// nil in tests that build an App without Run).
+	exitArm func()
 	// relOnEmbedding: the Relations tab describes the loaded embedding
 	// (tabsFollow gives it the fit's dataset back on leaving it).
 	relOnEmbedding bool
@@ -320,6 +335,9 @@ func (a *App) start() {
 			Quit: func() {
 				if a.stopLoop != nil {
 					a.stopLoop() // no frame after the capture
+				}
+				if a.exitArm != nil {
+					a.exitArm()
 				}
 				a.fa.Quit()
 			},
