@@ -28,25 +28,25 @@ type exitGuard struct {
 	code   func() int  // the exit code to use
 	warn   func()      // says that the toolkit did not return in time
 	once   sync.Once   // finish runs once
-	armed  sync.Once   // one timer
-	timer  *time.Timer // nil until armed
 	mu     sync.Mutex  // guards timer
+	timer  *time.Timer // nil until armed
 }
 
 // arm starts the grace period (again: no effect).
 func (g *exitGuard) arm() {
-	g.armed.Do(func() {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		g.timer = time.AfterFunc(g.grace, func() {
-			g.warn()
-			g.done()
-			g.exit(g.code())
-		})
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.timer != nil {
+		return
+	}
+	g.timer = time.AfterFunc(g.grace, func() {
+		g.warn()
+		g.done()
+		g.exit(g.code())
 	})
 }
 
-// done finishes the app once; it is what follows a Run that returned.
+// done finishes the app once.
 func (g *exitGuard) done() {
 	g.once.Do(g.finish)
 }
